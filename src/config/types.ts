@@ -1,0 +1,112 @@
+// The validated, fully-defaulted configuration the rest of the service reads.
+// Loading, layering and validation live in src/config/load.ts.
+
+export interface LimiterConfig {
+  enabled: boolean;
+  /** Seconds between replenished tokens (alias accepted on input: rate_limit_per_second). */
+  rate_limit_period_secs: number;
+  burst_size: number;
+}
+
+export interface AppConfig {
+  /** Which APP_PROFILE was applied, if any. */
+  profile: 'dev' | 'test' | 'test-db' | 'prod' | null;
+  server: {
+    addr: string;
+    port: number;
+    /** Exact origins or `scheme://host:*`. */
+    allowed_origins: string[];
+    explorer_path: string;
+    shutdown_grace_secs: number;
+    middleware: {
+      body_limit_bytes: number;
+      trust_proxy_headers: boolean;
+      compression: boolean;
+      rate_limit: LimiterConfig;
+    };
+    tls: { enabled: boolean; cert_path: string; key_path: string };
+    acme: {
+      enabled: boolean;
+      domains: string[];
+      contact_emails: string[];
+      cache_dir: string;
+      production: boolean;
+      challenge: 'tls-alpn-01' | 'http-01';
+      http_port: number;
+    };
+  };
+  auth: {
+    rate_limit: LimiterConfig;
+  };
+  db: {
+    host: string;
+    port: number;
+    /** Unix socket path; when set, host/port are not used. */
+    socket: string | null;
+    username: string;
+    password: string;
+    database_name: string;
+    pool_min: number;
+    pool_max: number;
+    connect_timeout_secs: number;
+    acquire_timeout_secs: number;
+    idle_timeout_secs: number;
+  };
+  zoneminder: {
+    /** zm.conf; its conf.d directory is read from beside it. */
+    config_path: string;
+    path_socks: string;
+    path_map: string;
+    dir_events: string;
+  };
+  log: { level: 'trace' | 'debug' | 'info' | 'warn' | 'error' | 'fatal' };
+  daemon: { enabled: boolean };
+  web: { enabled: boolean; root: string; content_security_policy: string };
+  streaming: {
+    webrtc: { turn: { enabled: boolean; server: string; username: string; password: string } };
+  };
+  retention: { enabled: boolean };
+  maintenance: {
+    stats: { enabled: boolean; interval_seconds: number };
+    audit: {
+      enabled: boolean;
+      dry_run: boolean;
+      min_age_seconds: number;
+      filesystem: {
+        enabled: boolean;
+        quarantine_retention_days: number;
+        confirmations_required: number;
+        remove_rows_without_media: boolean;
+      };
+    };
+    telemetry: { enabled: boolean; interval_seconds: number };
+  };
+}
+
+/** A message that start-up must print as one line and stop on. */
+export class ConfigError extends Error {
+  constructor(
+    readonly key: string,
+    readonly source: string,
+    readonly allowed: string,
+    readonly value?: unknown,
+  ) {
+    super(`invalid configuration: ${key} (from ${source}): ${allowed}`);
+    this.name = 'ConfigError';
+  }
+}
+
+/** Warnings and notices gathered while loading, logged once a logger exists. */
+export interface ConfigNotice {
+  level: 'warn' | 'error' | 'info';
+  msg: string;
+  key?: string;
+  source?: string;
+}
+
+export interface LoadedConfig {
+  config: AppConfig;
+  notices: ConfigNotice[];
+  /** Where each leaf value came from, by dotted key (for the start-up summary). */
+  sources: Record<string, string>;
+}
