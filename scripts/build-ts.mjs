@@ -1,0 +1,16 @@
+// TypeScript build: tsoa routes + spec, the OpenAPI 3.1 pass, tsc, and the spec copied into dist.
+import { execFileSync } from 'node:child_process';
+import { copyFileSync, mkdirSync, rmSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const bin = (name) => join(root, 'node_modules', '.bin', name);
+const run = (cmd, args) => execFileSync(cmd, args, { cwd: root, stdio: 'inherit' });
+
+run(bin('tsoa'), ['spec-and-routes']);
+run(process.execPath, [join(root, 'scripts', 'openapi-post.mjs')]);
+rmSync(join(root, 'dist'), { recursive: true, force: true });
+run(bin('tsc'), ['-p', 'tsconfig.build.json']);
+mkdirSync(join(root, 'dist', 'generated'), { recursive: true });
+copyFileSync(join(root, 'src', 'generated', 'openapi.json'), join(root, 'dist', 'generated', 'openapi.json'));

@@ -1,0 +1,2 @@
+export function compareOpenapi(baseDoc: object, curDoc: object): string[];
+export function addedEndpoints(baseDoc: object, curDoc: object): string[];

@@ -1,0 +1,2 @@
+export function ruleViolations(doc: object): string[];
+export function finalize(tsoaDoc: object): Promise<{ doc: any; problems: string[] }>;

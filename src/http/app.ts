@@ -1,0 +1,66 @@
+// Builds the express application: middleware order, the tsoa routes, the explorer and the
+// error envelope. It starts nothing; src/server.ts owns the listener and the pool.
+import express, { type Express, type Request, type Response } from 'express';
+import compression from 'compression';
+import helmet from 'helmet';
+import type { Services } from '../services/services.js';
+import { RegisterRoutes } from '../generated/routes.js';
+import { cors } from './middleware/cors.js';
+import { requestLog } from './middleware/request-log.js';
+import { tokenBucket } from './middleware/rate-limit.js';
+import { errorHandler, notFoundOrWrongMethod } from './middleware/errors.js';
+import { isStreamingPath } from './streaming-paths.js';
+import { explorerRouter } from './explorer.js';
+import { openapiDocument } from '../openapi/document.js';
+
+export const OPENAPI_PATH = '/api-docs/openapi.json';
+
+/** JSON answers are compressed; media routes never are (Range and streaming pass through). */
+export function compressible(req: Request, res: Response): boolean {
+  return !isStreamingPath(req.originalUrl.split('?')[0]) && compression.filter(req, res);
+}
+
+export function createApp(services: Services): Express {
+  const { config, log } = services;
+  const app = express();
+  app.locals.services = services;
+  app.disable('x-powered-by');
+  // One proxy hop is trusted only when configured; otherwise X-Forwarded-For is ignored.
+  app.set('trust proxy', config.server.middleware.trust_proxy_headers ? 1 : false);
+  app.set('etag', false);
+
+  app.use(requestLog(log));
+  app.use(
+    helmet({
+      contentSecurityPolicy: { useDefaults: false, directives: { 'default-src': ["'none'"], 'frame-ancestors': ["'none'"] } },
+      frameguard: { action: 'deny' },
+      referrerPolicy: { policy: 'no-referrer' },
+      strictTransportSecurity: config.server.tls.enabled || config.server.acme.enabled
+        ? { maxAge: 31536000, includeSubDomains: true }
+        : false,
+      // Media is fetched cross-origin by <img>/<video> in UIs served elsewhere; CORS still guards reads.
+      crossOriginResourcePolicy: { policy: 'cross-origin' },
+    }),
+  );
+  app.use(cors(config.server.allowed_origins));
+  app.use(tokenBucket(config.server.middleware.rate_limit, isStreamingPath));
+  if (config.server.middleware.compression) {
+    app.use(['/api', '/api-docs'], compression({ filter: compressible }));
+  }
+  app.use('/api', express.json({ limit: config.server.middleware.body_limit_bytes, type: ['application/json', 'application/*+json'] }));
+
+  const spec = openapiDocument();
+  app.get(OPENAPI_PATH, (_req, res) => {
+    res.type('application/json').setHeader('Cache-Control', 'no-cache').send(spec);
+  });
+  const explorer = config.server.explorer_path.replace(/\/+$/, '');
+  // Relative asset URLs in the explorer page need the trailing slash.
+  app.get(explorer, (req, res, next) => (req.path.endsWith('/') ? next() : res.redirect(301, `${explorer}/`)));
+  app.use(explorer, explorerRouter(OPENAPI_PATH));
+
+  RegisterRoutes(app);
+
+  app.use(notFoundOrWrongMethod(app));
+  app.use(errorHandler(log));
+  return app;
+}

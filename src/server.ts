@@ -1,0 +1,82 @@
+// Starts the service: configuration, logger, pool, HTTP listener, and graceful shutdown.
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { loadConfig } from './config/index.js';
+import type { AppConfig, ConfigNotice } from './config/types.js';
+import { createLogger, type Logger } from './log.js';
+import { createPool, type DbPool } from './db/pool.js';
+import { createServices } from './services/services.js';
+import { createApp } from './http/app.js';
+import { SERVICE_VERSION } from './version.js';
+
+export interface RunningServer {
+  url: string;
+  port: number;
+  config: AppConfig;
+  log: Logger;
+  /** Stops accepting, drains open requests (up to the grace period), closes the pool. */
+  close(): Promise<void>;
+}
+
+export function logNotices(log: Logger, notices: ConfigNotice[]): void {
+  for (const n of notices) log[n.level]({ key: n.key, source: n.source }, n.msg);
+}
+
+export async function startServer(config: AppConfig, log: Logger): Promise<RunningServer> {
+  const pool: DbPool = createPool(config.db);
+  const app = createApp(createServices(config, log, pool));
+  const server = http.createServer(app);
+  server.keepAliveTimeout = 65_000;
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.server.port, config.server.addr, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const { port } = server.address() as AddressInfo;
+  const host = config.server.addr === '0.0.0.0' || config.server.addr === '::' ? '127.0.0.1' : config.server.addr;
+  const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  log.info({ addr: config.server.addr, port, version: SERVICE_VERSION }, 'listening');
+
+  let closing: Promise<void> | undefined;
+  const close = (): Promise<void> =>
+    (closing ??= (async () => {
+      log.info('shutting down: no new connections, draining');
+      const drained = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      const grace = new Promise<void>((resolve) =>
+        setTimeout(resolve, config.server.shutdown_grace_secs * 1000).unref(),
+      );
+      await Promise.race([drained, grace]);
+      server.closeAllConnections();
+      await pool.end().catch((err: Error) => log.warn({ err: { message: err.message } }, 'pool close failed'));
+      log.info('stopped');
+    })());
+
+  return { url, port, config, log, close };
+}
+
+/** The `zmgate` server entry: load config (one line and exit 1 on error), start, wait for a signal. */
+export async function main(env: NodeJS.ProcessEnv = process.env): Promise<void> {
+  let loaded;
+  try {
+    loaded = loadConfig({ env });
+  } catch (err) {
+    process.stderr.write(`zmgate: ${(err as Error).message}\n`);
+    process.exit(1);
+  }
+  const log = createLogger({ level: loaded.config.log.level });
+  logNotices(log, loaded.notices);
+  const running = await startServer(loaded.config, log);
+  const stop = (signal: string) => {
+    log.info({ signal }, 'signal received');
+    running.close().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
+  };
+  process.once('SIGTERM', () => stop('SIGTERM'));
+  process.once('SIGINT', () => stop('SIGINT'));
+}
