@@ -1,4 +1,4 @@
-// TypeScript build: tsoa routes + spec, the OpenAPI 3.1 pass, tsc, and the spec copied into dist.
+// TypeScript build: the Prisma client, tsoa routes + spec, the OpenAPI 3.1 pass, tsc, and the spec copied into dist.
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -8,6 +8,7 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const bin = (name) => join(root, 'node_modules', '.bin', name);
 const run = (cmd, args) => execFileSync(cmd, args, { cwd: root, stdio: 'inherit' });
 
+run(process.execPath, [join(root, 'scripts', 'prisma-generate.mjs')]);
 run(bin('tsoa'), ['spec-and-routes']);
 run(process.execPath, [join(root, 'scripts', 'openapi-post.mjs')]);
 rmSync(join(root, 'dist'), { recursive: true, force: true });

@@ -1,0 +1,81 @@
+// ZoneMinder's DATETIME columns hold LOCAL wall-clock time with no zone. @prisma/adapter-mariadb
+// reads '2026-11-22 08:53:58' as the Date 2026-11-22T08:53:58Z and writes a Date with its UTC
+// getters. So inside zmgate a Prisma DateTime is a "wall-clock Date": its UTC fields are the
+// stored digits. These helpers convert at the edges and never look at the process time zone,
+// so the result is the same under any TZ.
+
+/** 'YYYY-MM-DD HH:MM:SS' or 'YYYY-MM-DDTHH:MM:SS', optional fraction; no zone or offset. */
+const WALL_CLOCK = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,6}))?)?)?$/;
+
+/**
+ * A wall-clock Date (as Prisma returns DATETIMEs) -> 'YYYY-MM-DDTHH:MM:SS', the digits stored.
+ * Milliseconds are appended only when non-zero (DATETIME(3) columns); ZoneMinder's own columns
+ * are whole seconds. null, undefined and invalid Dates give null.
+ */
+export function toLocalDateTimeString(d: Date | null | undefined): string | null {
+  if (!d || Number.isNaN(d.getTime())) return null;
+  const iso = d.toISOString(); // the UTC fields, i.e. the stored digits
+  return d.getUTCMilliseconds() ? iso.slice(0, 23) : iso.slice(0, 19);
+}
+
+/**
+ * The inverse: a local wall-clock string -> the Date to hand to Prisma so that exactly these
+ * digits are stored. Strings with 'Z' or an offset name an instant, not a wall-clock time, and
+ * are refused (convert them with toWallClock()). Throws RangeError when malformed or not a real
+ * calendar date, so a bad input never turns into a silently wrong row.
+ */
+export function fromLocalDateTimeString(s: string): Date;
+export function fromLocalDateTimeString(s: string | null | undefined): Date | null;
+export function fromLocalDateTimeString(s: string | null | undefined): Date | null {
+  if (s === null || s === undefined) return null;
+  const m = WALL_CLOCK.exec(s.trim());
+  if (!m) throw new RangeError(`not a local date-time (YYYY-MM-DDTHH:MM:SS without offset): ${JSON.stringify(s)}`);
+  const [y, mo, d, h = 0, mi = 0, sec = 0] = m.slice(1, 7).map((part) => Number(part ?? 0));
+  const ms = Math.floor(Number(`0.${m[7] ?? '0'}`) * 1000);
+  const date = new Date(Date.UTC(y, mo - 1, d, h, mi, sec, ms));
+  date.setUTCFullYear(y); // Date.UTC maps years 0-99 to 1900-1999
+  // Date.UTC rolls over (Feb 30 -> Mar 1); a real calendar date survives the round trip.
+  if (date.getUTCMonth() !== mo - 1 || date.getUTCDate() !== d || h > 23 || mi > 59 || sec > 59) {
+    throw new RangeError(`not a valid calendar date-time: ${JSON.stringify(s)}`);
+  }
+  return date;
+}
+
+/**
+ * The wall-clock Date for an instant as seen in `timeZone` (an IANA name; default: this
+ * process's zone). Use it to write "now" the way ZoneMinder does: toWallClock(new Date(), tz).
+ */
+export function toWallClock(instant: Date, timeZone?: string): Date {
+  const parts = Object.fromEntries(
+    new Intl.DateTimeFormat('en-US', {
+      timeZone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+    })
+      .formatToParts(instant)
+      .map((p) => [p.type, Number(p.value)]),
+  );
+  const wall = new Date(Date.UTC(parts.year, parts.month - 1, parts.day, parts.hour, parts.minute, parts.second, instant.getUTCMilliseconds()));
+  wall.setUTCFullYear(parts.year);
+  return wall;
+}
+
+/**
+ * The instant a wall-clock Date denotes in `timeZone` (default: this process's zone), e.g. to
+ * emit ISO 8601 with 'Z'. In the hour a DST change repeats, the earlier instant is chosen; a
+ * wall-clock time skipped by DST moves forward by the gap.
+ */
+export function fromWallClock(wall: Date, timeZone?: string): Date {
+  const offsetAt = (t: number) => toWallClock(new Date(t), timeZone).getTime() - t;
+  const local = wall.getTime();
+  // The zone's offsets a day before and after cover both sides of any change near this time.
+  const before = offsetAt(local - 86_400_000);
+  const after = offsetAt(local + 86_400_000);
+  const valid = [local - before, local - after].filter((t) => t + offsetAt(t) === local);
+  return new Date(valid.length ? Math.min(...valid) : local - before);
+}
