@@ -1,13 +1,62 @@
-// tsoa's hook for @Security('jwt'). Token verification arrives with the auth issue; until then
-// every protected route is refused with 401 rather than served unauthenticated.
-import type { Request } from 'express';
-import { UnauthorizedError } from '../errors.js';
+// tsoa's hook for @Security('jwt', [scope]) and the same check for plain express routes:
+// token from the Authorization header (or `?token=` on media routes only), verified against the
+// user's current state, then the route's feature policy (403 when the level is missing).
+import type { Request, RequestHandler } from 'express';
+import { InternalError, PermissionDeniedError, UnauthorizedError } from '../errors.js';
+import { acceptsQueryToken } from '../http/media-routes.js';
+import type { Services } from '../services/services.js';
+import type { AuthUser } from './auth-service.js';
+import '../http/request-user.js';
+import { allows } from './permissions.js';
+import { parsePolicy, requiredLevel } from './policy.js';
 
-export async function expressAuthentication(
-  _request: Request,
-  securityName: string,
-  _scopes?: string[],
-): Promise<unknown> {
-  if (securityName !== 'jwt') throw new UnauthorizedError(`Unknown security scheme ${securityName}`);
+function tokenOf(req: Request): string {
+  const header = req.headers.authorization;
+  if (header !== undefined) {
+    const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+    if (!match) throw new UnauthorizedError('Malformed Authorization header');
+    return match[1];
+  }
+  const query = req.query.token;
+  if (query !== undefined) {
+    if (!acceptsQueryToken(req.method, req.path)) {
+      throw new UnauthorizedError('The token query parameter is accepted on media routes only; use the Authorization header');
+    }
+    if (typeof query === 'string' && query !== '') return query;
+  }
   throw new UnauthorizedError('Missing Authorization header');
+}
+
+export async function authorize(req: Request, scope: string | undefined): Promise<AuthUser> {
+  const policy = scope === undefined ? null : parsePolicy(scope);
+  // A route without a valid policy is a programming error: refuse rather than serve it open.
+  if (!policy) throw new InternalError('Route has no access policy');
+  const services = req.app.locals.services as Services;
+  const user = await services.auth.authenticate(tokenOf(req));
+  if (policy.feature) {
+    const level = requiredLevel(policy, req.method);
+    if (!allows(user.perms, policy.feature, level)) {
+      throw new PermissionDeniedError(`${level} permission on ${policy.feature} required`, [
+        ['feature', policy.feature],
+        ['required', level],
+      ]);
+    }
+  }
+  return user;
+}
+
+export async function expressAuthentication(req: Request, securityName: string, scopes?: string[]): Promise<AuthUser> {
+  if (securityName !== 'jwt' || !scopes || scopes.length !== 1) throw new InternalError('Route has no access policy');
+  return authorize(req, scopes[0]);
+}
+
+/** The same check for routes outside tsoa (media). Sets req.user. */
+export function requirePolicy(scope: string): RequestHandler {
+  if (!parsePolicy(scope)) throw new Error(`invalid policy ${scope}`);
+  return (req, _res, next) => {
+    authorize(req, scope).then((user) => {
+      req.user = user;
+      next();
+    }, next);
+  };
 }

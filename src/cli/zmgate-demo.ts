@@ -24,6 +24,7 @@ export async function run(argv: string[]): Promise<void> {
     // The demo never reads the host's ZoneMinder or operator configuration.
     APP_ZONEMINDER__CONFIG_PATH: '/nonexistent/zm.conf',
     ...process.env,
+    APP_AUTH__STATE_DIR: `${db.baseDir}/state`,
     APP_DB__HOST: db.host,
     APP_DB__PORT: String(db.port),
     APP_DB__USERNAME: 'zmuser',

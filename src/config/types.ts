@@ -36,6 +36,10 @@ export interface AppConfig {
     };
   };
   auth: {
+    /** Where the per-install JWT signing keys live (created on first start, mode 0600). */
+    state_dir: string;
+    access_token_ttl_secs: number;
+    refresh_token_ttl_secs: number;
     rate_limit: LimiterConfig;
   };
   db: {

@@ -9,7 +9,7 @@ import { cors } from './middleware/cors.js';
 import { requestLog } from './middleware/request-log.js';
 import { tokenBucket } from './middleware/rate-limit.js';
 import { errorHandler, notFoundOrWrongMethod } from './middleware/errors.js';
-import { isStreamingPath } from './streaming-paths.js';
+import { isMediaPath } from './media-routes.js';
 import { explorerRouter } from './explorer.js';
 import { openapiDocument } from '../openapi/document.js';
 
@@ -17,7 +17,7 @@ export const OPENAPI_PATH = '/api-docs/openapi.json';
 
 /** JSON answers are compressed; media routes never are (Range and streaming pass through). */
 export function compressible(req: Request, res: Response): boolean {
-  return !isStreamingPath(req.originalUrl.split('?')[0]) && compression.filter(req, res);
+  return !isMediaPath(req.originalUrl.split('?')[0]) && compression.filter(req, res);
 }
 
 export function createApp(services: Services): Express {
@@ -43,10 +43,13 @@ export function createApp(services: Services): Express {
     }),
   );
   app.use(cors(config.server.allowed_origins));
-  app.use(tokenBucket(config.server.middleware.rate_limit, isStreamingPath));
+  app.use(tokenBucket(config.server.middleware.rate_limit, isMediaPath));
   if (config.server.middleware.compression) {
     app.use(['/api', '/api-docs'], compression({ filter: compressible }));
   }
+  // Credential guessing is throttled far more tightly than everything else.
+  const authLimiter = tokenBucket(config.auth.rate_limit);
+  app.use(['/api/v3/auth', '/api/v3/me'], authLimiter);
   app.use('/api', express.json({ limit: config.server.middleware.body_limit_bytes, type: ['application/json', 'application/*+json'] }));
 
   const spec = openapiDocument();

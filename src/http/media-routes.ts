@@ -1,11 +1,20 @@
-// Media routes: never compressed (Range and streaming must pass through untouched) and never
-// counted by the global per-IP limiter (a live HLS player makes several requests a second).
-const STREAMING = [
-  /^\/api\/v3\/live\//,
-  /^\/api\/v3\/events\/[^/]+\/(video|stream|thumbnail)(\/|$)/,
+// The media routes, listed once. They are never compressed (Range and streaming pass through),
+// never counted by the global per-IP limiter (a live player makes several requests a second),
+// and they alone accept the access token as a `token` query parameter, because <img>, <video>,
+// native HLS and WebSocket URLs cannot carry an Authorization header.
+const MEDIA = [
+  /^\/api\/v3\/live\/[^/]+\/(hls\/.+|webrtc\/ws)$/,
+  /^\/api\/v3\/events\/[^/]+\/(video|thumbnail|info|stream\/.+)$/,
+  /^\/api\/v3\/events\/[^/]+\/frames\/[^/]+\/image$/,
+  /^\/api\/v3\/frames\/[^/]+\/image$/,
   /^\/api\/v3\/monitors\/[^/]+\/snapshot$/,
 ];
 
-export function isStreamingPath(path: string): boolean {
-  return STREAMING.some((re) => re.test(path));
+export function isMediaPath(path: string): boolean {
+  return MEDIA.some((re) => re.test(path));
+}
+
+/** `?token=` is honoured only on GET (and HEAD) of a media route. */
+export function acceptsQueryToken(method: string, path: string): boolean {
+  return (method === 'GET' || method === 'HEAD') && isMediaPath(path);
 }

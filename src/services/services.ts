@@ -2,14 +2,34 @@
 import type { AppConfig } from '../config/types.js';
 import type { Logger } from '../log.js';
 import type { DbPool } from '../db/pool.js';
+import { AuthService } from '../auth/auth-service.js';
+import { loadOrCreateKeys } from '../auth/keys.js';
+import { TokenService } from '../auth/tokens.js';
+import { UserDirectory } from '../auth/user-directory.js';
+import { MeService } from './me-service.js';
 import { ServerService } from './server-service.js';
 
 export interface Services {
   config: AppConfig;
   log: Logger;
   server: ServerService;
+  auth: AuthService;
+  me: MeService;
 }
 
 export function createServices(config: AppConfig, log: Logger, pool: DbPool): Services {
-  return { config, log, server: new ServerService(pool, log) };
+  const keys = loadOrCreateKeys(config.auth.state_dir);
+  if (keys.created) log.info({ dir: config.auth.state_dir }, 'created JWT signing keys');
+  const tokens = new TokenService(keys, {
+    access: config.auth.access_token_ttl_secs,
+    refresh: config.auth.refresh_token_ttl_secs,
+  });
+  const users = new UserDirectory(pool);
+  return {
+    config,
+    log,
+    server: new ServerService(pool, log),
+    auth: new AuthService(users, tokens, log),
+    me: new MeService(users),
+  };
 }

@@ -1,5 +1,8 @@
 // Starts the app in-process on an ephemeral port against a throwaway database, with the log
 // captured for assertions. Never reads /etc/zm or /etc/zmgate.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { loadConfig } from '../../src/config/index.js';
 import { createLogger } from '../../src/log.js';
@@ -24,6 +27,7 @@ export function testEnv(options: TestAppOptions = {}): Record<string, string> {
     APP_SERVER__PORT: '0',
     APP_SERVER__ADDR: '127.0.0.1',
     APP_ZONEMINDER__CONFIG_PATH: '/nonexistent/zm.conf',
+    APP_AUTH__STATE_DIR: mkdtempSync(join(tmpdir(), 'zmgate-state-')),
     ...(db
       ? {
           APP_DB__HOST: db.db.host,

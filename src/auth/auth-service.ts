@@ -1,0 +1,117 @@
+// Login, refresh, logout, password change, and the per-request check of an access token.
+import type { Logger } from '../log.js';
+import { InvalidInputError, UnauthorizedError } from '../errors.js';
+import { equaliseTiming, hashPassword, verifyPassword } from './passwords.js';
+import type { Permissions } from './permissions.js';
+import type { IssuedTokens, TokenService } from './tokens.js';
+import type { UserDirectory, UserRecord } from './user-directory.js';
+
+/** The authenticated caller, as routes see it (req.user). */
+export interface AuthUser {
+  id: number;
+  username: string;
+  perms: Permissions;
+  issuedAt: number;
+  expiresAt: number;
+}
+
+/** How long a user's row (permissions, revocation floor) is trusted before it is re-read. */
+const USER_CACHE_MS = 5000;
+const LOGIN_FAILED = 'Invalid username or password';
+/** bcrypt reads at most 72 bytes; longer passwords would silently be truncated. */
+const MAX_PASSWORD_BYTES = 72;
+
+export class AuthService {
+  private readonly cache = new Map<number, { user: UserRecord; at: number }>();
+
+  constructor(
+    private readonly users: UserDirectory,
+    private readonly tokens: TokenService,
+    private readonly log: Logger,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  private seconds(): number {
+    return Math.floor(this.now() / 1000);
+  }
+
+  private usable(user: UserRecord | null): user is UserRecord {
+    return user !== null && user.enabled && user.apiEnabled;
+  }
+
+  private remember(user: UserRecord): UserRecord {
+    this.cache.set(user.id, { user, at: this.now() });
+    return user;
+  }
+
+  private async current(id: number): Promise<UserRecord | null> {
+    const hit = this.cache.get(id);
+    if (hit && this.now() - hit.at < USER_CACHE_MS) return hit.user;
+    const user = await this.users.findById(id);
+    if (user) this.remember(user);
+    else this.cache.delete(id);
+    return user;
+  }
+
+  private issue(user: UserRecord): IssuedTokens {
+    return this.tokens.issue({ id: user.id, username: user.username, perms: user.perms }, user.tokenMinExpiry);
+  }
+
+  /** Unknown user, disabled user and wrong password fail alike, in about the same time. */
+  async login(username: string, password: string): Promise<IssuedTokens> {
+    const user = await this.users.findByUsername(username);
+    if (!user) {
+      await equaliseTiming(password);
+      throw new UnauthorizedError(LOGIN_FAILED);
+    }
+    const { ok, scheme } = await verifyPassword(password, user.password);
+    if (!ok || !this.usable(user)) throw new UnauthorizedError(LOGIN_FAILED);
+    if (scheme !== 'bcrypt') {
+      // As ZoneMinder's web UI does after a successful login: replace a legacy hash by bcrypt.
+      await this.users.setPassword(user.id, await hashPassword(password));
+      this.log.warn({ user_id: user.id, scheme }, 'legacy password hash upgraded to bcrypt');
+    }
+    this.log.info({ user_id: user.id }, 'login');
+    return this.issue(this.remember(user));
+  }
+
+  /** A new pair for a valid refresh token; permissions are re-read from the database. */
+  async refresh(refreshToken: string): Promise<IssuedTokens> {
+    const claims = this.tokens.verify(refreshToken, 'refresh');
+    this.cache.delete(claims.uid);
+    const user = await this.current(claims.uid);
+    if (!this.usable(user) || claims.iat < user.tokenMinExpiry) throw new UnauthorizedError('Refresh token revoked');
+    return this.issue(user);
+  }
+
+  /** Checks an access token against the user's current state (enabled, revocation floor). */
+  async authenticate(accessToken: string): Promise<AuthUser> {
+    const claims = this.tokens.verify(accessToken, 'access');
+    const user = await this.current(claims.uid);
+    if (!this.usable(user)) throw new UnauthorizedError('Account disabled or removed');
+    if (claims.iat < user.tokenMinExpiry) throw new UnauthorizedError('Token revoked');
+    return { id: user.id, username: user.username, perms: user.perms, issuedAt: claims.iat, expiresAt: claims.exp };
+  }
+
+  /** Revokes every token of the user, on every device, access and refresh alike. */
+  async revokeAll(userId: number): Promise<void> {
+    // +1: a token issued within this very second is revoked too; new ones are dated at the floor.
+    const floor = this.seconds() + 1;
+    await this.users.raiseTokenFloor(userId, floor);
+    const hit = this.cache.get(userId);
+    if (hit) hit.user = { ...hit.user, tokenMinExpiry: Math.max(hit.user.tokenMinExpiry, floor) };
+    this.log.info({ user_id: userId }, 'tokens revoked');
+  }
+
+  async changePassword(user: AuthUser, current: string, next: string): Promise<void> {
+    if (next.length === 0) throw new InvalidInputError('Invalid input', [['new_password', 'must not be empty']]);
+    if (Buffer.byteLength(next, 'utf8') > MAX_PASSWORD_BYTES) {
+      throw new InvalidInputError('Invalid input', [['new_password', `must be at most ${MAX_PASSWORD_BYTES} bytes`]]);
+    }
+    const record = await this.users.findById(user.id);
+    const { ok } = await verifyPassword(current, record?.password ?? null);
+    if (!ok || !record) throw new UnauthorizedError('Current password is wrong');
+    await this.users.setPassword(user.id, await hashPassword(next));
+    await this.revokeAll(user.id);
+  }
+}

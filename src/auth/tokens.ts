@@ -1,0 +1,84 @@
+// Access and refresh JWTs (RS256, separate key pairs). Claims include what v3 browser clients
+// decode: exp, iat, user, uid, typ, perms. The `typ` claim keeps the two kinds apart.
+import { randomUUID } from 'node:crypto';
+import jwt from 'jsonwebtoken';
+import { UnauthorizedError } from '../errors.js';
+import type { SigningKey, TokenKeys } from './keys.js';
+import type { Permissions } from './permissions.js';
+
+export type TokenType = 'access' | 'refresh';
+
+export interface TokenClaims {
+  typ: TokenType;
+  uid: number;
+  user: string;
+  perms?: Permissions;
+  iat: number;
+  exp: number;
+  jti: string;
+}
+
+export interface TokenSubject {
+  id: number;
+  username: string;
+  perms: Permissions;
+}
+
+export interface IssuedTokens {
+  token_type: 'Bearer';
+  access_token: string;
+  refresh_token: string;
+  expire_in: number;
+}
+
+const ISSUER = 'zmgate';
+
+export class TokenService {
+  constructor(
+    private readonly keys: TokenKeys,
+    private readonly ttl: { access: number; refresh: number },
+    private readonly now: () => number = () => Math.floor(Date.now() / 1000),
+  ) {}
+
+  /**
+   * Issues a new pair. `floor` is the user's TokenMinExpiry: tokens issued before it are
+   * revoked, so a token issued within the same second as a logout is dated at the floor.
+   */
+  issue(subject: TokenSubject, floor = 0): IssuedTokens {
+    const iat = Math.max(this.now(), floor);
+    const sign = (typ: TokenType, key: SigningKey, ttl: number, extra: object) =>
+      jwt.sign({ typ, uid: subject.id, user: subject.username, ...extra, iat, exp: iat + ttl, jti: randomUUID() }, key.privateKey, {
+        algorithm: 'RS256',
+        keyid: key.kid,
+        issuer: ISSUER,
+        subject: String(subject.id),
+      });
+    return {
+      token_type: 'Bearer',
+      access_token: sign('access', this.keys.access, this.ttl.access, { perms: subject.perms }),
+      refresh_token: sign('refresh', this.keys.refresh, this.ttl.refresh, {}),
+      expire_in: this.ttl.access,
+    };
+  }
+
+  /** Verifies signature, issuer, expiry and kind; anything wrong is a 401. */
+  verify(token: string, typ: TokenType): TokenClaims {
+    const key = typ === 'access' ? this.keys.access : this.keys.refresh;
+    let claims: TokenClaims;
+    try {
+      claims = jwt.verify(token, key.publicKey, {
+        algorithms: ['RS256'],
+        issuer: ISSUER,
+        clockTimestamp: this.now(),
+        clockTolerance: 5,
+      }) as TokenClaims;
+    } catch (err) {
+      const expired = (err as Error).name === 'TokenExpiredError';
+      throw new UnauthorizedError(expired ? 'Token expired' : 'Invalid token');
+    }
+    if (claims.typ !== typ || typeof claims.uid !== 'number' || typeof claims.iat !== 'number') {
+      throw new UnauthorizedError(`Wrong token type: an ${typ} token is required`);
+    }
+    return claims;
+  }
+}
