@@ -31,8 +31,27 @@ export function ruleViolations(doc) {
   return problems;
 }
 
+/**
+ * tsoa writes nullability in ways the upgrader leaves behind: `nullable: false` on enums and
+ * `{allOf: [{$ref}], nullable: true}` for nullable references. Rewrite those as 3.1 would say
+ * them; plain `type` + `nullable: true` is left to the upgrader.
+ */
+export function normaliseNullable(node) {
+  if (Array.isArray(node)) return node.map(normaliseNullable);
+  if (!node || typeof node !== 'object') return node;
+  const out = Object.fromEntries(Object.entries(node).map(([k, v]) => [k, normaliseNullable(v)]));
+  if (out.nullable === false) delete out.nullable;
+  if (out.nullable === true && out.type === undefined) {
+    const { nullable, allOf, $ref, ...rest } = out;
+    const alternatives = allOf ?? ($ref ? [{ $ref }] : []);
+    if (alternatives.length) return { ...rest, anyOf: [...alternatives, { type: 'null' }] };
+  }
+  if (out.nullable === true && Array.isArray(out.enum) && !out.enum.includes(null)) out.enum = [...out.enum, null];
+  return out;
+}
+
 export async function finalize(tsoaDoc) {
-  const doc = upgrade({ ...tsoaDoc, openapi: '3.0.3' }, '3.1');
+  const doc = upgrade({ ...normaliseNullable(tsoaDoc), openapi: '3.0.3' }, '3.1');
   doc.openapi = '3.1.0';
   const problems = ruleViolations(doc);
   const result = await new Validator().validate(structuredClone(doc));

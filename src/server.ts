@@ -5,6 +5,7 @@ import { loadConfig } from './config/index.js';
 import type { AppConfig, ConfigNotice } from './config/types.js';
 import { createLogger, type Logger } from './log.js';
 import { createPool, type DbPool } from './db/pool.js';
+import { createPrismaClient } from './db/prisma.js';
 import { createServices } from './services/services.js';
 import { createApp } from './http/app.js';
 import { SERVICE_VERSION } from './version.js';
@@ -24,7 +25,8 @@ export function logNotices(log: Logger, notices: ConfigNotice[]): void {
 
 export async function startServer(config: AppConfig, log: Logger): Promise<RunningServer> {
   const pool: DbPool = createPool(config.db);
-  const app = createApp(createServices(config, log, pool));
+  const prisma = createPrismaClient(config.db);
+  const app = createApp(createServices(config, log, pool, prisma));
   const server = http.createServer(app);
   server.keepAliveTimeout = 65_000;
 
@@ -52,6 +54,7 @@ export async function startServer(config: AppConfig, log: Logger): Promise<Runni
       await Promise.race([drained, grace]);
       server.closeAllConnections();
       await pool.end().catch((err: Error) => log.warn({ err: { message: err.message } }, 'pool close failed'));
+      await prisma.$disconnect().catch((err: Error) => log.warn({ err: { message: err.message } }, 'prisma close failed'));
       log.info('stopped');
     })());
 

@@ -2,6 +2,7 @@
 import type { AppConfig } from '../config/types.js';
 import type { Logger } from '../log.js';
 import type { DbPool } from '../db/pool.js';
+import type { PrismaClient } from '../db/prisma.js';
 import { AuthService } from '../auth/auth-service.js';
 import { loadOrCreateKeys } from '../auth/keys.js';
 import { TokenService } from '../auth/tokens.js';
@@ -9,15 +10,20 @@ import { UserDirectory } from '../auth/user-directory.js';
 import { MeService } from './me-service.js';
 import { ServerService } from './server-service.js';
 
+/**
+ * Shared infrastructure and the cross-cutting services. Domain services (one per resource
+ * family) are small classes that controllers build from this object on demand.
+ */
 export interface Services {
   config: AppConfig;
   log: Logger;
+  prisma: PrismaClient;
   server: ServerService;
   auth: AuthService;
   me: MeService;
 }
 
-export function createServices(config: AppConfig, log: Logger, pool: DbPool): Services {
+export function createServices(config: AppConfig, log: Logger, pool: DbPool, prisma: PrismaClient): Services {
   const keys = loadOrCreateKeys(config.auth.state_dir);
   if (keys.created) log.info({ dir: config.auth.state_dir }, 'created JWT signing keys');
   const tokens = new TokenService(keys, {
@@ -28,6 +34,7 @@ export function createServices(config: AppConfig, log: Logger, pool: DbPool): Se
   return {
     config,
     log,
+    prisma,
     server: new ServerService(pool, log),
     auth: new AuthService(users, tokens, log),
     me: new MeService(users),

@@ -4,6 +4,7 @@ import type { ErrorRequestHandler, Express, RequestHandler } from 'express';
 import {
   ApiError,
   BadRequestError,
+  ConflictError,
   DatabaseError,
   InternalError,
   InvalidInputError,
@@ -35,6 +36,39 @@ function isTsoaValidateError(err: unknown): err is TsoaValidateError {
   return err instanceof Error && err.name === 'ValidateError' && typeof (err as TsoaValidateError).fields === 'object';
 }
 
+interface PrismaLikeError extends Error {
+  code?: string;
+  meta?: { column_name?: string; target?: unknown; modelName?: string; driverAdapterError?: { cause?: { originalCode?: string; originalMessage?: string; column?: string } } };
+}
+
+function isPrismaError(err: unknown): err is PrismaLikeError {
+  return err instanceof Error && err.name.startsWith('PrismaClient');
+}
+
+/** Prisma's known errors mapped to what a client can act on; anything else is a database error. */
+function prismaToApiError(err: PrismaLikeError): ApiError {
+  const cause = err.meta?.driverAdapterError?.cause;
+  if (err.code === 'P2000' || cause?.originalCode === String(ER_DATA_TOO_LONG)) {
+    const column = err.meta?.column_name ?? cause?.column ?? /column '([^']+)'/.exec(cause?.originalMessage ?? '')?.[1] ?? 'unknown';
+    return new ValueTooLongError(column);
+  }
+  switch (err.code) {
+    case 'P2025':
+    case 'P2001':
+    case 'P2018':
+      return new NotFoundError('Not found');
+    case 'P2002':
+      return new ConflictError('A record with the same unique value already exists');
+    case 'P2003':
+      return new ConflictError('The record is referenced by, or refers to, another record that prevents this change');
+    case 'P2011':
+    case 'P2012':
+      return new InvalidInputError('Invalid input', [['body', 'a required value is missing']]);
+    default:
+      return new DatabaseError();
+  }
+}
+
 function isSqlError(err: unknown): err is SqlLikeError {
   return err instanceof Error && (err.name === 'SqlError' || typeof (err as SqlLikeError).sqlState === 'string');
 }
@@ -60,6 +94,7 @@ export function toApiError(err: unknown): ApiError {
       return new BadRequestError('Unreadable request body', [['body', bp.type]]);
     }
   }
+  if (isPrismaError(err)) return prismaToApiError(err);
   if (isSqlError(err)) {
     if (err.errno === ER_DATA_TOO_LONG) {
       const column = /column '([^']+)'/.exec(err.message)?.[1] ?? 'unknown';

@@ -1,0 +1,57 @@
+// The paginated envelope of every v3 list: {items, total, per_page, current_page, last_page}.
+// `page` is 1-based (0 reads as 1), `page_size` defaults to 25 and is capped at 1000.
+import { InvalidInputError } from '../errors.js';
+
+export interface Page<T> {
+  items: T[];
+  /**
+   * @isLong
+   * @minimum 0
+   */
+  total: number;
+  /**
+   * @isLong
+   * @minimum 0
+   */
+  per_page: number;
+  /**
+   * @isLong
+   * @minimum 0
+   */
+  current_page: number;
+  /**
+   * @isLong
+   * @minimum 0
+   */
+  last_page: number;
+}
+
+export const DEFAULT_PAGE_SIZE = 25;
+export const MAX_PAGE_SIZE = 1000;
+
+export interface PageRequest {
+  page: number;
+  pageSize: number;
+  skip: number;
+  take: number;
+}
+
+export function pageRequest(page?: number, pageSize?: number): PageRequest {
+  const size = pageSize === undefined || pageSize === 0 ? DEFAULT_PAGE_SIZE : pageSize;
+  if (!Number.isInteger(size) || size < 0 || size > MAX_PAGE_SIZE) {
+    throw new InvalidInputError('Invalid input', [['page_size', `must be an integer 1..${MAX_PAGE_SIZE}`]]);
+  }
+  const p = page === undefined || page === 0 ? 1 : page;
+  if (!Number.isInteger(p) || p < 1) throw new InvalidInputError('Invalid input', [['page', 'must be an integer >= 1']]);
+  return { page: p, pageSize: size, skip: (p - 1) * size, take: size };
+}
+
+export function pageOf<T>(items: T[], total: number, req: PageRequest): Page<T> {
+  return {
+    items,
+    total,
+    per_page: req.pageSize,
+    current_page: req.page,
+    last_page: Math.max(1, Math.ceil(total / req.pageSize)),
+  };
+}
