@@ -5,6 +5,7 @@ import type { DbPool } from '../db/pool.js';
 import type { PrismaClient } from '../db/prisma.js';
 import { AuthService } from '../auth/auth-service.js';
 import { loadOrCreateKeys } from '../auth/keys.js';
+import { AllowAllMonitorAcl, type MonitorAcl } from '../auth/monitor-acl.js';
 import { TokenService } from '../auth/tokens.js';
 import { UserDirectory } from '../auth/user-directory.js';
 import { MeService } from './me-service.js';
@@ -20,6 +21,7 @@ export interface Services {
   prisma: PrismaClient;
   server: ServerService;
   auth: AuthService;
+  acl: MonitorAcl;
   me: MeService;
 }
 
@@ -37,6 +39,7 @@ export function createServices(config: AppConfig, log: Logger, pool: DbPool, pri
     prisma,
     server: new ServerService(pool, log),
     auth: new AuthService(users, tokens, log),
+    acl: new AllowAllMonitorAcl(),
     me: new MeService(users),
   };
 }
