@@ -6,7 +6,8 @@
 // - Zero dates read as null (src/db/prisma-zero-dates.ts).
 // - BigInt and Decimal need src/db/prisma-json.ts before they go into a JSON response.
 import { PrismaMariaDb } from '@prisma/adapter-mariadb';
-import { createPool, type PoolConfig } from 'mariadb';
+import { createPool } from 'mariadb';
+import { poolConfig } from './pool.js';
 import type { AppConfig } from '../config/types.js';
 import { PrismaClient, type Prisma } from '../generated/prisma/client.js';
 import { withZeroDatesAsNull } from './prisma-zero-dates.js';
@@ -15,22 +16,6 @@ export { PrismaClient };
 export type ClientOptions = Prisma.PrismaClientBaseOptions;
 type AdapterFactory = Prisma.PrismaClientOptionsWithAdapter['adapter'];
 type AdapterPool = Exclude<ConstructorParameters<typeof PrismaMariaDb>[0], string>;
-
-export function poolConfig(db: AppConfig['db']): PoolConfig {
-  return {
-    ...(db.socket ? { socketPath: db.socket } : { host: db.host, port: db.port }),
-    user: db.username,
-    password: db.password,
-    database: db.database_name,
-    connectionLimit: db.pool_max,
-    minimumIdle: db.pool_min,
-    connectTimeout: db.connect_timeout_secs * 1000,
-    acquireTimeout: db.acquire_timeout_secs * 1000,
-    idleTimeout: db.idle_timeout_secs, // the driver takes seconds here
-    // What the adapter sets on pools it creates itself: no server-side prepared statement cache.
-    prepareCacheLength: 0,
-  };
-}
 
 /**
  * The adapter, with a pool of our own so zero dates can be filtered (see prisma-zero-dates.ts).
