@@ -1,27 +1,304 @@
-// `zmgate-db`: the database migration tool. The commands arrive with the database issue; until
-// then it prints usage.
+// `zmgate-db`: the database migration tool.
+//
+//   zmgate-db up     -u URL [--dry-run]          create ZoneMinder 1.39.22 in an empty database
+//   zmgate-db bridge -u URL [--dry-run] [--yes]  bring an existing ZoneMinder (1.36 on) up to date
+//   zmgate-db status -u URL                      read-only: version, schema, migrations
+//
+// Exit codes: 0 done, 1 failed (connection, a step), 2 usage, 3 refused (the database is not what
+// the command is for, or a destructive plan was not confirmed). The plan, the SQL of a dry run and
+// status go to stdout; progress and messages to stderr.
+import { createInterface } from 'node:readline/promises';
+import { parseArgs } from 'node:util';
+import { createConnection, type Connection } from 'mariadb';
+import type { SchemaStep, StepProgress } from '../db/converge/index.js';
+import { DatabaseUrlError, parseDatabaseUrl, type ParsedDatabaseUrl } from '../db/migrations/database-url.js';
+import { TARGET_ZONEMINDER_VERSION } from '../db/migrations/version.js';
+import {
+  MigrationFailed,
+  MigrationRefused,
+  migrate,
+  readStatus,
+  type DatabaseStatus,
+  type MigrationPlan,
+  type MigrationResult,
+} from '../db/migrator.js';
 import { SERVICE_VERSION } from '../version.js';
 
-const USAGE = `Usage: zmgate-db <command> [-u <database_url>]
+export const EXIT = { ok: 0, failure: 1, usage: 2, refused: 3 } as const;
+
+const USAGE = `Usage: zmgate-db <command> [-u <database_url>] [options]
 
 Commands:
-  up -u URL       create the ZoneMinder schema in a fresh, empty database
-  bridge -u URL   bring an existing ZoneMinder database (1.36 or later) up to date
-  status -u URL   list migrations and whether each is applied (read-only)
+  up -u URL       create the ZoneMinder ${TARGET_ZONEMINDER_VERSION} schema, its seed rows and zmgate's tables
+                  in a fresh, empty database (refuses a database that has anything in it)
+  bridge -u URL   bring an existing ZoneMinder database (1.36 or later) up to ${TARGET_ZONEMINDER_VERSION}: prints the
+                  plan, applies it with progress, stamps the baseline, runs later migrations
+  status -u URL   read-only: the detected ZoneMinder version and each migration, applied or pending
 
-The URL may also come from DATABASE_URL. Back up before 'bridge'.
+Options:
+  -u, --url URL   mysql://user:password@host:port/database (or mariadb://); add ?socket=/path
+                  to use a unix socket. Default: the DATABASE_URL environment variable
+  --dry-run       up/bridge: print the plan and its SQL, change nothing
+  -y, --yes       bridge: apply a plan with destructive steps without asking
+  -h, --help      this text
+  -V, --version   the version
+
+Exit codes: 0 done, 1 failed, 2 usage, 3 refused. Back up the database before 'bridge'.
 `;
 
-export async function run(argv: string[]): Promise<void> {
-  const [arg] = argv;
-  if (arg === '-V' || arg === '--version') {
-    process.stdout.write(`${SERVICE_VERSION}\n`);
-    return;
+export interface CliIo {
+  stdout: { write(text: string): unknown };
+  stderr: { write(text: string): unknown };
+  env: NodeJS.ProcessEnv;
+  /** For the bridge confirmation prompt; no prompt without a TTY. */
+  stdin?: NodeJS.ReadableStream & { isTTY?: boolean };
+}
+
+class UsageError extends Error {}
+
+/**
+ * Runs the tool. With no `io` it uses the process's streams and sets process.exitCode; tests
+ * pass their own `io` and read the returned code.
+ */
+export async function run(argv: string[], io?: CliIo): Promise<number> {
+  const streams: CliIo = io ?? { stdout: process.stdout, stderr: process.stderr, env: process.env, stdin: process.stdin };
+  let code: number;
+  try {
+    code = await main(argv, streams);
+  } catch (error) {
+    if (error instanceof UsageError) {
+      streams.stderr.write(`zmgate-db: ${error.message}\n\n${USAGE}`);
+      code = EXIT.usage;
+    } else {
+      streams.stderr.write(`zmgate-db: ${error instanceof Error ? error.message : String(error)}\n`);
+      code = EXIT.failure;
+    }
   }
-  if (arg === '-h' || arg === '--help') {
-    process.stdout.write(USAGE);
-    return;
+  if (!io) process.exitCode = code;
+  return code;
+}
+
+async function main(argv: string[], io: CliIo): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      strict: true,
+      options: {
+        url: { type: 'string', short: 'u' },
+        'dry-run': { type: 'boolean' },
+        yes: { type: 'boolean', short: 'y' },
+        help: { type: 'boolean', short: 'h' },
+        version: { type: 'boolean', short: 'V' },
+      },
+    });
+  } catch (error) {
+    throw new UsageError((error as Error).message);
   }
-  process.stderr.write(`zmgate-db: not implemented yet\n\n${USAGE}`);
-  process.exitCode = 2;
+  const { values, positionals } = parsed;
+  if (values.version) {
+    io.stdout.write(`${SERVICE_VERSION}\n`);
+    return EXIT.ok;
+  }
+  if (values.help) {
+    io.stdout.write(USAGE);
+    return EXIT.ok;
+  }
+  const [command, ...rest] = positionals;
+  if (!command) throw new UsageError('no command given');
+  if (!['up', 'bridge', 'status'].includes(command)) throw new UsageError(`unknown command '${command}'`);
+  if (rest.length) throw new UsageError(`unexpected argument '${rest[0]}'`);
+  if (command === 'status' && values['dry-run']) throw new UsageError('--dry-run is for up and bridge (status never writes)');
+  if (command !== 'bridge' && values.yes) throw new UsageError('--yes is for bridge');
+
+  const urlText = values.url ?? io.env.DATABASE_URL;
+  if (!urlText) throw new UsageError('no database URL: pass -u URL or set DATABASE_URL');
+  let url: ParsedDatabaseUrl;
+  try {
+    url = parseDatabaseUrl(urlText);
+  } catch (error) {
+    if (error instanceof DatabaseUrlError) throw new UsageError(`bad database URL: ${error.message}`);
+    throw error;
+  }
+
+  let conn: Connection;
+  try {
+    conn = await createConnection({ ...url.connection, connectTimeout: 10_000, bigIntAsNumber: true, dateStrings: true });
+  } catch (error) {
+    io.stderr.write(`zmgate-db: cannot connect to ${url.display}: ${(error as Error).message}\n`);
+    return EXIT.failure;
+  }
+  try {
+    if (command === 'status') return await status(conn, url, io);
+    return await migrateCommand(conn, command as 'up' | 'bridge', url, { dryRun: !!values['dry-run'], yes: !!values.yes }, io);
+  } finally {
+    await conn.end().catch(() => conn.destroy());
+  }
+}
+
+// up / bridge -------------------------------------------------------------------------------------
+
+async function migrateCommand(
+  conn: Connection,
+  mode: 'up' | 'bridge',
+  url: ParsedDatabaseUrl,
+  flags: { dryRun: boolean; yes: boolean },
+  io: CliIo,
+): Promise<number> {
+  io.stderr.write(`zmgate-db ${mode}${flags.dryRun ? ' --dry-run' : ''}: ${url.display}\n`);
+  if (mode === 'bridge' && !flags.dryRun) {
+    io.stderr.write(
+      `Back up the database first, e.g.: mysqldump --single-transaction --routines --triggers ${url.database} > ${url.database}-backup.sql\n`,
+    );
+  }
+  const t0 = performance.now();
+  let result: MigrationResult;
+  try {
+    result = await migrate(conn, mode, {
+      database: url.database,
+      dryRun: flags.dryRun,
+      onProgress: (p) => printProgress(p, io),
+      confirm: async (plan) => {
+        printPlan(plan, io);
+        return confirmPlan(plan, flags.yes, io);
+      },
+    });
+  } catch (error) {
+    if (error instanceof MigrationRefused) {
+      io.stderr.write(`zmgate-db: refused: ${error.message}\n`);
+      return EXIT.refused;
+    }
+    if (error instanceof MigrationFailed) {
+      io.stderr.write(`zmgate-db: failed: ${error.message}\n`);
+      io.stderr.write(
+        `${error.applied.length} step(s) before it were applied and stay (DDL cannot be rolled back); ` +
+          (mode === 'up'
+            ? `drop and re-create the database ${url.database}, fix the cause, and run 'zmgate-db up' again.\n`
+            : "fix the cause and run 'zmgate-db bridge' again: it continues from where it stopped.\n"),
+      );
+      for (const note of error.notes) io.stdout.write(`${note}\n`);
+      return EXIT.failure;
+    }
+    throw error;
+  }
+
+  if (flags.dryRun) {
+    printDryRun(result, io);
+    io.stderr.write('dry run: nothing was changed\n');
+    return EXIT.ok;
+  }
+  if (!result.ran) {
+    io.stderr.write('zmgate-db: refused: the plan was not confirmed; nothing was changed\n');
+    return EXIT.refused;
+  }
+  const seconds = ((performance.now() - t0) / 1000).toFixed(1);
+  for (const note of result.notes) io.stdout.write(`${note}\n`);
+  for (const warning of result.warnings) io.stderr.write(`warning: ${warning}\n`);
+  if (!result.applied.length) {
+    io.stdout.write(`nothing to do: ${url.database} is at ZoneMinder ${TARGET_ZONEMINDER_VERSION} and every migration is recorded\n`);
+  } else {
+    io.stdout.write(
+      `done: ${result.applied.length} step(s) in ${seconds} s; ${url.database} is at ZoneMinder ${TARGET_ZONEMINDER_VERSION}` +
+        `${mode === 'up' ? ' (baseline applied)' : ' (baseline stamped)'}\n`,
+    );
+  }
+  return EXIT.ok;
+}
+
+function stepLine(step: SchemaStep, index: number, total: number): string {
+  const width = String(total).length;
+  return `[${String(index + 1).padStart(width)}/${total}] ${step.destructive ? '! ' : ''}${step.id}: ${step.description}`;
+}
+
+function printPlan(plan: MigrationPlan, io: CliIo): void {
+  const { contents } = plan;
+  if (plan.mode === 'bridge') {
+    io.stdout.write(`ZoneMinder ${contents.dbVersion} (code ${contents.codeVersion ?? 'unknown'}) -> ${TARGET_ZONEMINDER_VERSION}\n`);
+  }
+  const destructive = plan.steps.filter((s) => s.destructive).length;
+  io.stdout.write(`plan: ${plan.steps.length} step(s)${destructive ? `, ${destructive} marked ! rewrite or remove data` : ''}\n`);
+  if (plan.mode === 'up') return; // a new database: the list is the whole schema, not news
+  plan.steps.forEach((step, i) => {
+    io.stdout.write(`  ${stepLine(step, i, plan.steps.length)}\n`);
+    for (const risk of step.risks) io.stdout.write(`      risk: ${risk}\n`);
+  });
+  for (const extra of plan.extras) io.stdout.write(`  kept: ${extra.kind} ${extra.name}: ${extra.detail}\n`);
+  for (const warning of plan.warnings) io.stdout.write(`  warning: ${warning}\n`);
+}
+
+async function confirmPlan(plan: MigrationPlan, yes: boolean, io: CliIo): Promise<boolean> {
+  const destructive = plan.steps.filter((s) => s.destructive).length;
+  if (plan.mode !== 'bridge' || !destructive || yes) return true;
+  if (!io.stdin?.isTTY) {
+    io.stderr.write(`zmgate-db: the plan has ${destructive} destructive step(s); re-run with --yes to apply it (after a backup)\n`);
+    return false;
+  }
+  const rl = createInterface({ input: io.stdin, output: io.stderr as NodeJS.WritableStream });
+  try {
+    const answer = await rl.question(`Apply ${plan.steps.length} step(s), ${destructive} destructive, to ${plan.database}? [y/N] `);
+    return /^y(es)?$/i.test(answer.trim());
+  } finally {
+    rl.close();
+  }
+}
+
+function printProgress(progress: StepProgress, io: CliIo): void {
+  if (progress.phase === 'start') return;
+  const { step, index, total } = progress;
+  const width = String(total).length;
+  const at = `[${String(index + 1).padStart(width)}/${total}]`;
+  if (progress.phase === 'done') io.stderr.write(`${at} ok     ${step.id} (${progress.ms} ms)\n`);
+  else io.stderr.write(`${at} FAILED ${step.id}: ${progress.error?.message}\n`);
+}
+
+function printDryRun(result: MigrationResult, io: CliIo): void {
+  const { contents } = result;
+  const from = result.mode === 'up' ? 'an empty database' : `ZoneMinder ${contents.dbVersion}`;
+  io.stdout.write(`-- zmgate-db ${result.mode} --dry-run on ${result.database}: ${from} -> ZoneMinder ${TARGET_ZONEMINDER_VERSION}\n`);
+  io.stdout.write(`-- ${result.steps.length} step(s); nothing below has been run.\n`);
+  if (!result.steps.length) io.stdout.write('-- nothing to do\n');
+  result.steps.forEach((step, i) => {
+    io.stdout.write(`\n-- ${stepLine(step, i, result.steps.length)}\n`);
+    for (const risk of step.risks) io.stdout.write(`--   risk: ${risk}\n`);
+    for (const sql of step.sql) io.stdout.write(`${sql};\n`);
+    for (const line of result.describe.get(step.id) ?? []) io.stdout.write(`-- ${line.replace(/^-- /, '')}\n`);
+  });
+  for (const extra of result.extras) io.stdout.write(`\n-- kept: ${extra.kind} ${extra.name}: ${extra.detail}`);
+  if (result.extras.length) io.stdout.write('\n');
+  for (const warning of result.warnings) io.stdout.write(`-- warning: ${warning}\n`);
+}
+
+// status -------------------------------------------------------------------------------------------
+
+async function status(conn: Connection, url: ParsedDatabaseUrl, io: CliIo): Promise<number> {
+  const s: DatabaseStatus = await readStatus(conn, url.database);
+  const out = (line = '') => io.stdout.write(`${line}\n`);
+  out(`database:    ${url.display} (${s.server.version})`);
+  const { contents } = s;
+  if (contents.kind === 'empty') out("ZoneMinder:  none: the database is empty (create it with 'zmgate-db up')");
+  else if (contents.kind === 'other') out(`ZoneMinder:  none: no Config/Monitors tables (${contents.objects.length} other object(s))`);
+  else {
+    out(`ZoneMinder:  ${contents.dbVersion ?? 'unknown'} (Config.ZM_DYN_DB_VERSION); installed code ${contents.codeVersion ?? 'unknown'} (ZM_DYN_CURR_VERSION)`);
+    out('probes:');
+    for (const probe of s.probes) out(`  ${probe.holds ? 'yes' : 'no '}  ${probe.what}${probe.holds ? `  => ${probe.meaning}` : ''}`);
+  }
+  if (contents.kind !== 'empty') {
+    out(
+      s.differences.length
+        ? `schema:      ${s.differences.length} difference(s) from ZoneMinder ${TARGET_ZONEMINDER_VERSION} + zmgate tables${contents.kind === 'zoneminder' ? " (run 'zmgate-db bridge')" : ''}`
+        : `schema:      matches ZoneMinder ${TARGET_ZONEMINDER_VERSION} + zmgate tables`,
+    );
+    for (const line of s.differences.slice(0, 20)) out(`  ${line}`);
+    if (s.differences.length > 20) out(`  ... and ${s.differences.length - 20} more`);
+  }
+  out(`migrations:${s.ledger === null ? '  (no ledger table zmgate_migrations: nothing recorded yet)' : ''}`);
+  const width = Math.max(...s.migrations.map((m) => m.id.length));
+  for (const m of s.migrations) {
+    const state = m.state === 'pending' ? 'pending' : m.state === 'stamped' ? 'applied (stamped)' : 'applied';
+    const when = m.appliedAt ? `  ${m.appliedAt}` : '';
+    const notes = [m.kind === 'unknown' ? 'not known to this zmgate' : '', m.changed ? 'changed since it was recorded' : ''].filter(Boolean);
+    out(`  ${m.id.padEnd(width)}  ${state.padEnd(17)}${when}${notes.length ? `  (${notes.join('; ')})` : ''}`.trimEnd());
+  }
+  return EXIT.ok;
 }
