@@ -6,6 +6,7 @@ import type { AppConfig, ConfigNotice } from './config/types.js';
 import { createLogger, type Logger } from './log.js';
 import { createPool, type DbPool } from './db/pool.js';
 import { createPrismaClient } from './db/prisma.js';
+import { runStartupMigrations } from './db/startup-migrations.js';
 import { createServices } from './services/services.js';
 import { createApp } from './http/app.js';
 import { SERVICE_VERSION } from './version.js';
@@ -24,6 +25,9 @@ export function logNotices(log: Logger, notices: ConfigNotice[]): void {
 }
 
 export async function startServer(config: AppConfig, log: Logger): Promise<RunningServer> {
+  // Before the pool and the listener, so no request sees a half-migrated schema. Never throws:
+  // a failure is one warning, and routes that need what is missing answer with the envelope.
+  if (config.db.migrate_on_start) await runStartupMigrations(config.db, log);
   const pool: DbPool = createPool(config.db);
   const prisma = createPrismaClient(config.db);
   const app = createApp(createServices(config, log, pool, prisma));

@@ -35,6 +35,7 @@ function dbConfig(fresh: FreshDatabase): AppConfig['db'] {
     connect_timeout_secs: 2,
     acquire_timeout_secs: 2,
     idle_timeout_secs: 60,
+    migrate_on_start: true,
   };
 }
 
@@ -50,10 +51,10 @@ test('migrations that fail half-way: the service still answers health_check, the
     fresh.name,
   );
 
-  const app = await startTestApp({ db: fresh });
+  // The server runs the start-up migrations itself, before it listens.
+  const app = await startTestApp({ db: fresh, env: { APP_DB__MIGRATE_ON_START: 'true' } });
   try {
-    // Until src/server.ts calls it before listening, the test calls it with the app's own logger.
-    const result = await runStartupMigrations(app.config.db, app.log);
+    const result = await runStartupMigrations(app.config.db, capturedLog().log);
     t.false(result.ok);
     t.true(result.missing.includes('table Reports is missing'));
     t.true(result.missing.includes('table Server_Stats is missing'));

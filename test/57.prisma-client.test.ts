@@ -42,6 +42,7 @@ async function convergedClient(
     connect_timeout_secs: 5,
     acquire_timeout_secs: 10,
     idle_timeout_secs: 60,
+    migrate_on_start: false,
     ...overrides,
   };
   return { fresh, prisma: createPrismaClient(db) };
@@ -207,6 +208,7 @@ test('poolConfig() maps the layered config onto the driver pool', (t) => {
     connect_timeout_secs: 3,
     acquire_timeout_secs: 4,
     idle_timeout_secs: 600,
+    migrate_on_start: true,
   };
   t.like(poolConfig(db), {
     host: 'db.example',

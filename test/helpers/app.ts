@@ -38,6 +38,8 @@ export function testEnv(options: TestAppOptions = {}): Record<string, string> {
         }
       : { APP_DB__HOST: '127.0.0.1', APP_DB__PORT: '1' }),
     APP_DB__CONNECT_TIMEOUT_SECS: '2',
+    // Test databases are prepared by each test; start-up migrations are tested on their own.
+    APP_DB__MIGRATE_ON_START: 'false',
     APP_DB__ACQUIRE_TIMEOUT_SECS: '2',
     ...options.env,
   };

@@ -11,6 +11,7 @@ import {
   MethodNotAllowedError,
   NotFoundError,
   PayloadTooLargeError,
+  ServiceUnavailableError,
   ValueTooLongError,
   type ErrorDetails,
 } from '../../errors.js';
@@ -45,6 +46,16 @@ function isPrismaError(err: unknown): err is PrismaLikeError {
   return err instanceof Error && err.name.startsWith('PrismaClient');
 }
 
+/** A table or column the route needs does not exist yet (start-up migrations could not add it). */
+function schemaIncomplete(): ApiError {
+  return new ServiceUnavailableError('The database schema is incomplete for this route; run `zmgate-db bridge` (after a backup)', [
+    ['database', 'schema incomplete'],
+  ]);
+}
+
+const ER_NO_SUCH_TABLE = 1146;
+const ER_BAD_FIELD_ERROR = 1054;
+
 /** Prisma's known errors mapped to what a client can act on; anything else is a database error. */
 function prismaToApiError(err: PrismaLikeError): ApiError {
   const cause = err.meta?.driverAdapterError?.cause;
@@ -53,6 +64,9 @@ function prismaToApiError(err: PrismaLikeError): ApiError {
     return new ValueTooLongError(column);
   }
   switch (err.code) {
+    case 'P2021':
+    case 'P2022':
+      return schemaIncomplete();
     case 'P2025':
     case 'P2001':
     case 'P2018':
@@ -96,6 +110,7 @@ export function toApiError(err: unknown): ApiError {
   }
   if (isPrismaError(err)) return prismaToApiError(err);
   if (isSqlError(err)) {
+    if (err.errno === ER_NO_SUCH_TABLE || err.errno === ER_BAD_FIELD_ERROR) return schemaIncomplete();
     if (err.errno === ER_DATA_TOO_LONG) {
       const column = /column '([^']+)'/.exec(err.message)?.[1] ?? 'unknown';
       return new ValueTooLongError(column);
