@@ -1,10 +1,14 @@
 // A logged-in JSON client for REST family tests: users are created with their password as the
 // stored bcrypt hash (cost 4, fast) and logged in through /auth/login like a real client.
 import bcrypt from 'bcryptjs';
-import type { TestApp } from './app.js';
 import { request, type JsonResponse } from './http.js';
 import type { FreshDatabase } from './mariadb.js';
 import { insertUser, type TestUser } from './zmdb.js';
+
+/** Anything that maps an API path to a URL (startTestApp, startAppWithAcl). */
+export interface ApiBase {
+  api(path: string): string;
+}
 
 export type Call = (method: string, path: string, body?: unknown) => Promise<JsonResponse<any>>;
 
@@ -13,7 +17,7 @@ export function addUser(db: FreshDatabase, username: string, perms: TestUser['pe
   return insertUser(db, { username, password: username, stored: bcrypt.hashSync(username, 4), perms, ...extra });
 }
 
-export async function login(app: TestApp, username: string, password = username): Promise<string> {
+export async function login(app: ApiBase, username: string, password = username): Promise<string> {
   const res = await request(app.api('/auth/login'), {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
@@ -24,7 +28,7 @@ export async function login(app: TestApp, username: string, password = username)
 }
 
 /** JSON calls with a Bearer token; `body` undefined sends no body. */
-export function caller(app: TestApp, token: string): Call {
+export function caller(app: ApiBase, token: string): Call {
   return (method, path, body) =>
     request(app.api(path), {
       method,
