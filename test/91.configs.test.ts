@@ -135,6 +135,7 @@ test.serial('update: value stored and returned; booleans normalised to 1/0', asy
   t.is((await call('PUT', '/configs/ZM_SHM_KEY', { value: '0x7a6e0000' })).body.value, '0x7a6e0000');
   t.is((await call('PUT', '/configs/ZM_MIN_RTSP_PORT', { value: '' })).status, 200);
   t.is((await call('PUT', '/configs/ZM_WEB_EVENT_SORT_FIELD', { value: 'Id' })).body.value, 'Id');
+  t.is((await call('PUT', '/configs/ZM_WEB_EVENTS_PER_PAGE', { value: 75 })).body.value, '75', 'a JSON number is taken as text');
 });
 
 test('update: a value that does not fit the type → 400 naming value; nothing stored', async (t) => {
@@ -152,9 +153,12 @@ test('update: a value that does not fit the type → 400 naming value; nothing s
     t.deepEqual(fields(res.body), ['value']);
     t.is(await stored(name), before);
   }
-  const missing = await call('PUT', '/configs/ZM_OPT_CONTROL', {});
-  t.is(missing.status, 400);
-  t.true(fields(missing.body).includes('value'));
+  for (const body of [{}, { value: null }, { value: true }]) {
+    const res = await call('PUT', '/configs/ZM_OPT_CONTROL', body);
+    t.is(res.status, 400, JSON.stringify(body));
+    t.true(fields(res.body).includes('value'));
+  }
+  t.is(await stored('ZM_OPT_CONTROL'), '1');
   const tooLong = await call('PUT', '/configs/ZM_WEB_EVENT_SORT_FIELD', { value: 'x'.repeat(65536) });
   t.is(tooLong.status, 400);
   t.deepEqual(fields(tooLong.body), ['value']);

@@ -47,13 +47,19 @@ export interface CategoryCountResponse {
   count: number;
 }
 
+/**
+ * A configuration value as text.
+ * @maxLength 65535
+ */
+export type ConfigValue = string;
+
 export interface UpdateConfigRequest {
   /**
    * The new value. Booleans are stored as "1"/"0" (yes/no, true/false, on/off are accepted);
-   * integer, decimal and hexadecimal options must hold such a number.
-   * @maxLength 65535
+   * integer, decimal and hexadecimal options must hold such a number. A JSON number is taken as
+   * its text.
    */
-  value: string;
+  value: ConfigValue | number;
 }
 
 /** What a private value reads as. Writing it back unchanged keeps the secret. */
@@ -156,8 +162,9 @@ export class ConfigsService {
     const row = await this.row(name);
     if (row.Readonly) throw new PermissionDeniedError(`Config ${row.Name} is read-only`, [['name', row.Name]]);
     // A client that saves a whole form sends the mask back: that is "unchanged", not a new secret.
-    if (isSecret(row) && body.value === MASK) return toResponse(row);
-    const value = normaliseValue(row.Type, body.value);
+    const text = String(body.value);
+    if (isSecret(row) && text === MASK) return toResponse(row);
+    const value = normaliseValue(row.Type, text);
     const updated = await this.prisma.config.update({ where: { Name: row.Name }, data: { Value: value } });
     return toResponse(updated);
   }
