@@ -62,7 +62,7 @@ test('controls: create with values round-trips through the columns of the same n
   t.is(res.body.min_focus_range, null); // unsent ranges are null
   t.is(Object.keys(res.body).length, 100); // id, name, type, protocol + 96 capabilities
   const [row] = await db.db.query<Record<string, unknown>>('SELECT * FROM Controls WHERE Id = ?', [res.body.id], db.name);
-  for (const [f, v] of Object.entries(body)) if (f !== 'name' && f !== 'type' && f !== 'protocol') t.is(Number(row[column(f)]), v, f);
+  for (const [f, v] of Object.entries(body)) if (f !== 'name' && f !== 'type' && f !== 'protocol') t.is(Number(row[column(f)]), v as number, f);
   t.is(row.Type, 'Ffmpeg');
   t.deepEqual((await call('GET', `/controls/${res.body.id}`)).body, res.body);
 });
