@@ -41,6 +41,10 @@ export function normaliseNullable(node) {
   if (!node || typeof node !== 'object') return node;
   const out = Object.fromEntries(Object.entries(node).map(([k, v]) => [k, normaliseNullable(v)]));
   if (out.nullable === false) delete out.nullable;
+  if (out.nullable === true && out.type === undefined && Array.isArray(out.anyOf)) {
+    const { nullable, anyOf, ...rest } = out;
+    return { ...rest, anyOf: anyOf.some((a) => a.type === 'null') ? anyOf : [...anyOf, { type: 'null' }] };
+  }
   if (out.nullable === true && out.type === undefined) {
     const { nullable, allOf, $ref, ...rest } = out;
     const alternatives = allOf ?? ($ref ? [{ $ref }] : []);
