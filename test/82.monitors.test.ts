@@ -309,3 +309,48 @@ test('state: start/stop/restart validated and checked, then 503', async (t) => {
   t.is((await call('PATCH', `/monitors/${hiddenId}/state`, { state: 'start' }, 'limited')).status, 404);
   t.is((await call('PATCH', `/monitors/${visibleId}/state`, { state: 'start' }, 'viewer')).status, 403);
 });
+
+test('monitor-status: ACL-filtered list, decimal strings, local timestamps, heartbeat PATCH', async (t) => {
+  await q('INSERT INTO Monitor_Status (MonitorId, Status, CaptureFPS, AnalysisFPS, CaptureBandwidth, UpdatedOn) VALUES (?, ?, ?, ?, ?, ?), (?, ?, ?, ?, ?, ?)', [
+    visibleId, 'Connected', 25, 5, 123456, '2026-11-22 08:53:58',
+    hiddenId, 'Running', 10, 0, 1, '2026-11-22 08:53:58',
+  ]);
+  const list = await call('GET', '/monitor-status?page_size=1000', undefined, 'limited');
+  t.is(list.status, 200);
+  const mine = list.body.items.find((s: any) => s.monitor_id === visibleId);
+  t.deepEqual(mine, {
+    monitor_id: visibleId,
+    status: 'Connected',
+    capture_fps: '25.00',
+    analysis_fps: '5.00',
+    capture_bandwidth: 123456,
+    updated_on: '2026-11-22T08:53:58',
+  });
+  t.false(list.body.items.some((s: any) => s.monitor_id === hiddenId), 'hidden monitor filtered');
+  t.is(list.body.total, list.body.items.length);
+  const everything = (await call('GET', '/monitor-status?page_size=1000')).body.items.map((s: any) => s.monitor_id);
+  t.true(everything.includes(hiddenId) && everything.includes(visibleId), 'unrestricted admin sees both');
+  t.deepEqual((await call('GET', `/monitor-status/${visibleId}`, undefined, 'limited')).body, mine);
+  const hidden = await call('GET', `/monitor-status/${hiddenId}`, undefined, 'limited');
+  t.is(hidden.status, 404);
+  t.is(hidden.body.kind, 'MONITOR_NOT_FOUND_ERROR');
+  const noRow = await call('GET', `/monitor-status/${viewOnlyId}`);
+  t.is(noRow.status, 404);
+  t.is(noRow.body.kind, 'NOT_FOUND_ERROR');
+  t.is((await call('GET', '/monitor-status/999999')).body.kind, 'MONITOR_NOT_FOUND_ERROR');
+
+  const beat = await call('PATCH', `/monitor-status/${viewOnlyId}`, { capture_fps: '12.5', analysis_fps: '3', status: 'Running' });
+  t.is(beat.status, 200, JSON.stringify(beat.body));
+  t.like(beat.body, { monitor_id: viewOnlyId, status: 'Running', capture_fps: '12.50', analysis_fps: '3.00', capture_bandwidth: 0 });
+  t.regex(beat.body.updated_on, /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}$/);
+  const again = await call('PATCH', `/monitor-status/${viewOnlyId}`, { capture_fps: '1', analysis_fps: '1', capture_bandwidth: 9 });
+  t.like(again.body, { status: 'Running', capture_fps: '1.00', capture_bandwidth: 9 }, 'status kept when omitted');
+  const bad = await call('PATCH', `/monitor-status/${viewOnlyId}`, { capture_fps: 'fast', analysis_fps: '1000' });
+  t.is(bad.status, 400);
+  t.regex(detailNames(bad.body), /capture_fps/);
+  t.regex(detailNames(bad.body), /analysis_fps/);
+  t.is((await call('PATCH', `/monitor-status/${viewOnlyId}`, { capture_fps: '1', analysis_fps: '1' }, 'limited')).status, 403);
+  t.is((await call('PATCH', `/monitor-status/${hiddenId}`, { capture_fps: '1', analysis_fps: '1' }, 'limited')).status, 404);
+  t.is((await call('PATCH', `/monitor-status/${visibleId}`, { capture_fps: '1', analysis_fps: '1' }, 'viewer')).status, 403);
+  t.is((await call('GET', '/monitor-status?page_size=1001')).status, 400);
+});

@@ -20,11 +20,14 @@ export interface MonitorField {
   readOnly?: boolean;
   /** Sent instead of NULL where MonitorResponse declares the field non-null. */
   nullAs?: string | number;
+  /** Accepted range when narrower than the column type (0/1 switches, spec field rules). */
+  range?: [number, number];
 }
 
 type Spec = [json: string, column: keyof Monitors, kind: string, extra?: Partial<MonitorField>];
 
 // kind with a trailing '?' = nullable column; 'str:N' = string of at most N characters.
+// SaveJPEGs 0–3, VideoWriter 0–2 and RecordAudio 0–1 follow the spec's field rules.
 const SPECS: Spec[] = [
   ['id', 'Id', 'u32', { readOnly: true }],
   ['name', 'Name', 'str:64'],
@@ -46,8 +49,8 @@ const SPECS: Spec[] = [
   ['object_detection_object_threshold', 'ObjectDetectionObjectThreshold', 'float'],
   ['object_detection_nms_threshold', 'ObjectDetectionNMSThreshold', 'float'],
   ['recording', 'Recording', 'enum'],
-  ['enabled', 'Enabled', 'u8'],
-  ['decoding_enabled', 'DecodingEnabled', 'u8'],
+  ['enabled', 'Enabled', 'u8', { range: [0, 1] }],
+  ['decoding_enabled', 'DecodingEnabled', 'u8', { range: [0, 1] }],
   ['decoding', 'Decoding', 'enum'],
   ['what_display', 'WhatDisplay', 'enum'],
   ['rtsp2_web_enabled', 'RTSP2WebEnabled', 'flag'],
@@ -76,7 +79,7 @@ const SPECS: Spec[] = [
   ['device', 'Device', 'str:255'],
   ['channel', 'Channel', 'u8'],
   ['format', 'Format', 'u32'],
-  ['v4l_multi_buffer', 'V4LMultiBuffer', 'u8?'],
+  ['v4l_multi_buffer', 'V4LMultiBuffer', 'u8?', { range: [0, 1] }],
   ['v4l_captures_per_frame', 'V4LCapturesPerFrame', 'u8?'],
   ['protocol', 'Protocol', 'str:16?'],
   ['method', 'Method', 'str:16?'],
@@ -97,18 +100,18 @@ const SPECS: Spec[] = [
   ['decoder', 'Decoder', 'str:32?'],
   ['decoder_hw_accel_name', 'DecoderHWAccelName', 'str:64?'],
   ['decoder_hw_accel_device', 'DecoderHWAccelDevice', 'str:255?'],
-  ['save_jpe_gs', 'SaveJPEGs', 'i8'],
-  ['video_writer', 'VideoWriter', 'i8'],
+  ['save_jpe_gs', 'SaveJPEGs', 'i8', { range: [0, 3] }],
+  ['video_writer', 'VideoWriter', 'i8', { range: [0, 2] }],
   ['output_codec', 'OutputCodec', 'u32'],
   ['encoder', 'Encoder', 'str:32?'],
   ['encoder_hw_accel_name', 'EncoderHWAccelName', 'str:64?'],
   ['encoder_hw_accel_device', 'EncoderHWAccelDevice', 'str:255?'],
   ['output_container', 'OutputContainer', 'enum?'],
   ['encoder_parameters', 'EncoderParameters', 'str:65535?'],
-  ['wall_clock_timestamps', 'WallClockTimestamps', 'i8'],
-  ['record_audio', 'RecordAudio', 'i8'],
+  ['wall_clock_timestamps', 'WallClockTimestamps', 'i8', { range: [0, 1] }],
+  ['record_audio', 'RecordAudio', 'i8', { range: [0, 1] }],
   ['recording_source', 'RecordingSource', 'enum'],
-  ['rtsp_describe', 'RTSPDescribe', 'u8?'],
+  ['rtsp_describe', 'RTSPDescribe', 'u8?', { range: [0, 1] }],
   ['brightness', 'Brightness', 'i24'],
   ['contrast', 'Contrast', 'i24'],
   ['hue', 'Hue', 'i24'],
@@ -138,23 +141,23 @@ const SPECS: Spec[] = [
   ['fps_report_interval', 'FPSReportInterval', 'u16'],
   ['ref_blend_perc', 'RefBlendPerc', 'u8'],
   ['alarm_ref_blend_perc', 'AlarmRefBlendPerc', 'u8'],
-  ['controllable', 'Controllable', 'u8'],
+  ['controllable', 'Controllable', 'u8', { range: [0, 1] }],
   ['control_id', 'ControlId', 'u32?'],
   ['control_device', 'ControlDevice', 'str:255?'],
   ['control_address', 'ControlAddress', 'str:255?'],
   ['auto_stop_timeout', 'AutoStopTimeout', 'dec?'],
-  ['track_motion', 'TrackMotion', 'u8'],
+  ['track_motion', 'TrackMotion', 'u8', { range: [0, 1] }],
   ['track_delay', 'TrackDelay', 'u16?'],
   ['return_location', 'ReturnLocation', 'i8'],
   ['return_delay', 'ReturnDelay', 'u16?'],
-  ['modect_during_ptz', 'ModectDuringPTZ', 'u8'],
+  ['modect_during_ptz', 'ModectDuringPTZ', 'u8', { range: [0, 1] }],
   ['default_rate', 'DefaultRate', 'u16'],
   ['default_scale', 'DefaultScale', 'str:16'],
   ['default_codec', 'DefaultCodec', 'enum'],
   ['signal_check_points', 'SignalCheckPoints', 'u32'],
   ['signal_check_colour', 'SignalCheckColour', 'str:32'],
   ['web_colour', 'WebColour', 'str:32'],
-  ['exif', 'Exif', 'u8'],
+  ['exif', 'Exif', 'u8', { range: [0, 1] }],
   ['sequence', 'Sequence', 'u16?'],
   // Maintained by the Zones insert/delete triggers; a written value would go stale at once.
   ['zone_count', 'ZoneCount', 'i8', { readOnly: true }],

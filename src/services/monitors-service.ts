@@ -344,6 +344,8 @@ export interface MonitorResponse {
 
 /** Every writable column; all optional (unset columns keep their value or database default). */
 export interface MonitorSettings {
+  /** Ignored: Monitors.ZoneCount is maintained by the Zones triggers. @isInt */
+  zone_count?: number | null;
   /** Monitors.Notes. @maxLength 65535 */
   notes?: string | null;
   /** Monitors.Deleted. */
