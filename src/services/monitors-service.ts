@@ -64,11 +64,11 @@ export type MonitorImportance = 'Normal' | 'Less' | 'Not';
 export interface MonitorResponse {
   /** Monitors.Id. @isInt @minimum 0 */
   id: number;
-  /** Monitors.Name */
+  /** Monitors.Name. */
   name: string;
-  /** Monitors.Notes */
+  /** Monitors.Notes. */
   notes: string | null;
-  /** Monitors.Deleted */
+  /** Monitors.Deleted. */
   deleted: boolean;
   /** Monitors.ServerId. @isInt @minimum 0 */
   server_id: number | null;
@@ -78,45 +78,45 @@ export interface MonitorResponse {
   manufacturer_id: number | null;
   /** Monitors.ModelId. @isInt @minimum 0 */
   model_id: number | null;
-  /** Monitors.Type */
+  /** Monitors.Type. */
   type: string;
-  /** Monitors.Function */
+  /** Monitors.Function. */
   function: string;
-  /** Monitors.Capturing */
+  /** Monitors.Capturing. */
   capturing: string;
-  /** Monitors.Analysing */
+  /** Monitors.Analysing. */
   analysing: string;
-  /** Monitors.AnalysisSource */
+  /** Monitors.AnalysisSource. */
   analysis_source: string;
-  /** Monitors.AnalysisImage */
+  /** Monitors.AnalysisImage. */
   analysis_image: string;
   /** Monitors.AnalysisImageOpacity. @isInt @minimum 0 */
   analysis_image_opacity: number;
-  /** Monitors.ObjectDetection */
+  /** Monitors.ObjectDetection. */
   object_detection: string;
-  /** Monitors.ObjectDetectionModel */
+  /** Monitors.ObjectDetectionModel. */
   object_detection_model: string;
   /** Monitors.ObjectDetectionObjectThreshold. @isFloat */
   object_detection_object_threshold: number;
   /** Monitors.ObjectDetectionNMSThreshold. @isFloat */
   object_detection_nms_threshold: number;
-  /** Monitors.Recording */
+  /** Monitors.Recording. */
   recording: string;
   /** Monitors.Enabled. @isInt @minimum 0 */
   enabled: number;
   /** Monitors.DecodingEnabled. @isInt @minimum 0 */
   decoding_enabled: number;
-  /** Monitors.Decoding */
+  /** Monitors.Decoding. */
   decoding: string;
-  /** Monitors.WhatDisplay */
+  /** Monitors.WhatDisplay. */
   what_display: string;
   /** Monitors.RTSP2WebEnabled. @isInt */
   rtsp2_web_enabled: number;
-  /** Monitors.RTSP2WebType */
+  /** Monitors.RTSP2WebType. */
   rtsp2_web_type: string;
-  /** Monitors.DefaultPlayer */
+  /** Monitors.DefaultPlayer. */
   default_player: string | null;
-  /** Monitors.StreamChannel */
+  /** Monitors.StreamChannel. */
   stream_channel: string;
   /** Monitors.Go2RTCEnabled. @isInt */
   go2rtc_enabled: number;
@@ -124,7 +124,7 @@ export interface MonitorResponse {
   janus_enabled: number;
   /** Monitors.JanusAudioEnabled. @isInt */
   janus_audio_enabled: number;
-  /** Monitors.Janus_Profile_Override */
+  /** Monitors.Janus_Profile_Override. */
   janus_profile_override: string | null;
   /** Monitors.Restream. @isInt */
   restream: number;
@@ -132,29 +132,29 @@ export interface MonitorResponse {
   rtsp_user: number | null;
   /** Monitors.Janus_RTSP_Session_Timeout. @isInt */
   janus_rtsp_session_timeout: number | null;
-  /** Monitors.LinkedMonitors */
+  /** Monitors.LinkedMonitors. */
   linked_monitors: string | null;
-  /** Monitors.Triggers */
+  /** Monitors.Triggers. */
   triggers: string;
-  /** Monitors.EventStartCommand */
+  /** Monitors.EventStartCommand. */
   event_start_command: string;
-  /** Monitors.EventEndCommand */
+  /** Monitors.EventEndCommand. */
   event_end_command: string;
-  /** Monitors.ONVIF_URL */
+  /** Monitors.ONVIF_URL. */
   onvif_url: string;
-  /** Monitors.ONVIF_Events_Path */
+  /** Monitors.ONVIF_Events_Path. */
   onvif_events_path: string;
-  /** Monitors.ONVIF_Username */
+  /** Monitors.ONVIF_Username. */
   onvif_username: string;
-  /** Monitors.ONVIF_Options */
+  /** Monitors.ONVIF_Options. */
   onvif_options: string;
   /** Monitors.ONVIF_Event_Listener. @isInt */
   onvif_event_listener: number;
-  /** Monitors.ONVIF_Alarm_Text */
+  /** Monitors.ONVIF_Alarm_Text. */
   onvif_alarm_text: string | null;
   /** Monitors.use_Amcrest_API. @isInt */
   use_amcrest_api: number;
-  /** Monitors.Device */
+  /** Monitors.Device. */
   device: string;
   /** Monitors.Channel. @isInt @minimum 0 */
   channel: number;
@@ -164,23 +164,23 @@ export interface MonitorResponse {
   v4l_multi_buffer: number | null;
   /** Monitors.V4LCapturesPerFrame. @isInt @minimum 0 */
   v4l_captures_per_frame: number | null;
-  /** Monitors.Protocol */
+  /** Monitors.Protocol. */
   protocol: string | null;
-  /** Monitors.Method */
+  /** Monitors.Method. */
   method: string | null;
-  /** Monitors.Host */
+  /** Monitors.Host. */
   host: string | null;
-  /** Monitors.Port */
+  /** Monitors.Port. */
   port: string;
-  /** Monitors.SubPath */
+  /** Monitors.SubPath. */
   sub_path: string;
-  /** Monitors.Path */
+  /** Monitors.Path. */
   path: string | null;
-  /** Monitors.SecondPath */
+  /** Monitors.SecondPath. */
   second_path: string | null;
-  /** Monitors.Options */
+  /** Monitors.Options. */
   options: string | null;
-  /** Monitors.User */
+  /** Monitors.User. */
   user: string | null;
   /** Monitors.Width. @isInt @minimum 0 */
   width: number;
@@ -190,15 +190,15 @@ export interface MonitorResponse {
   colours: number;
   /** Monitors.Palette. @isInt @minimum 0 */
   palette: number;
-  /** Monitors.Orientation */
+  /** Monitors.Orientation. */
   orientation: string;
   /** Monitors.Deinterlacing. @isInt @minimum 0 */
   deinterlacing: number;
-  /** Monitors.Decoder */
+  /** Monitors.Decoder. */
   decoder: string | null;
-  /** Monitors.DecoderHWAccelName */
+  /** Monitors.DecoderHWAccelName. */
   decoder_hw_accel_name: string | null;
-  /** Monitors.DecoderHWAccelDevice */
+  /** Monitors.DecoderHWAccelDevice. */
   decoder_hw_accel_device: string | null;
   /** Monitors.SaveJPEGs. @isInt */
   save_jpe_gs: number;
@@ -206,21 +206,21 @@ export interface MonitorResponse {
   video_writer: number;
   /** Monitors.OutputCodec. @isInt @minimum 0 */
   output_codec: number | null;
-  /** Monitors.Encoder */
+  /** Monitors.Encoder. */
   encoder: string | null;
-  /** Monitors.EncoderHWAccelName */
+  /** Monitors.EncoderHWAccelName. */
   encoder_hw_accel_name: string | null;
-  /** Monitors.EncoderHWAccelDevice */
+  /** Monitors.EncoderHWAccelDevice. */
   encoder_hw_accel_device: string | null;
-  /** Monitors.OutputContainer */
+  /** Monitors.OutputContainer. */
   output_container: string | null;
-  /** Monitors.EncoderParameters */
+  /** Monitors.EncoderParameters. */
   encoder_parameters: string | null;
   /** Monitors.WallClockTimestamps. @isInt */
   wall_clock_timestamps: number;
   /** Monitors.RecordAudio. @isInt */
   record_audio: number;
-  /** Monitors.RecordingSource */
+  /** Monitors.RecordingSource. */
   recording_source: string;
   /** Monitors.RTSPDescribe. @isInt @minimum 0 */
   rtsp_describe: number | null;
@@ -232,9 +232,9 @@ export interface MonitorResponse {
   hue: number | null;
   /** Monitors.Colour. @isInt */
   colour: number | null;
-  /** Monitors.EventPrefix */
+  /** Monitors.EventPrefix. */
   event_prefix: string;
-  /** Monitors.LabelFormat */
+  /** Monitors.LabelFormat. */
   label_format: string | null;
   /** Monitors.LabelX. @isInt @minimum 0 */
   label_x: number;
@@ -260,7 +260,7 @@ export interface MonitorResponse {
   section_length: number;
   /** Monitors.SectionLengthWarn. @isInt */
   section_length_warn: number;
-  /** Monitors.EventCloseMode */
+  /** Monitors.EventCloseMode. */
   event_close_mode: string;
   /** Monitors.MinSectionLength. @isInt @minimum 0 */
   min_section_length: number;
@@ -268,13 +268,13 @@ export interface MonitorResponse {
   frame_skip: number;
   /** Monitors.MotionFrameSkip. @isInt @minimum 0 */
   motion_frame_skip: number;
-  /** Monitors.AnalysisFPSLimit */
+  /** Monitors.AnalysisFPSLimit. */
   analysis_fps_limit: number | null;
   /** Monitors.AnalysisUpdateDelay. @isInt @minimum 0 */
   analysis_update_delay: number;
-  /** Monitors.MaxFPS */
+  /** Monitors.MaxFPS. */
   max_fps: number | null;
-  /** Monitors.AlarmMaxFPS */
+  /** Monitors.AlarmMaxFPS. */
   alarm_max_fps: number | null;
   /** Monitors.FPSReportInterval. @isInt @minimum 0 */
   fps_report_interval: number;
@@ -286,11 +286,11 @@ export interface MonitorResponse {
   controllable: number;
   /** Monitors.ControlId. @isInt @minimum 0 */
   control_id: number | null;
-  /** Monitors.ControlDevice */
+  /** Monitors.ControlDevice. */
   control_device: string | null;
-  /** Monitors.ControlAddress */
+  /** Monitors.ControlAddress. */
   control_address: string | null;
-  /** Monitors.AutoStopTimeout */
+  /** Monitors.AutoStopTimeout. */
   auto_stop_timeout: number | null;
   /** Monitors.TrackMotion. @isInt @minimum 0 */
   track_motion: number;
@@ -304,15 +304,15 @@ export interface MonitorResponse {
   modect_during_ptz: number;
   /** Monitors.DefaultRate. @isInt @minimum 0 */
   default_rate: number;
-  /** Monitors.DefaultScale */
+  /** Monitors.DefaultScale. */
   default_scale: string;
-  /** Monitors.DefaultCodec */
+  /** Monitors.DefaultCodec. */
   default_codec: string;
   /** Monitors.SignalCheckPoints. @isInt @minimum 0 */
   signal_check_points: number;
-  /** Monitors.SignalCheckColour */
+  /** Monitors.SignalCheckColour. */
   signal_check_colour: string;
-  /** Monitors.WebColour */
+  /** Monitors.WebColour. */
   web_colour: string;
   /** Monitors.Exif. @isInt @minimum 0 */
   exif: number;
@@ -322,21 +322,21 @@ export interface MonitorResponse {
   zone_count: number;
   /** Monitors.Refresh. @isInt @minimum 0 */
   refresh: number | null;
-  /** Monitors.Latitude */
+  /** Monitors.Latitude. */
   latitude: number | null;
-  /** Monitors.Longitude */
+  /** Monitors.Longitude. */
   longitude: number | null;
   /** Monitors.RTSPServer. @isInt */
   rtsp_server: number;
-  /** Monitors.RTSPStreamName */
+  /** Monitors.RTSPStreamName. */
   rtsp_stream_name: string;
   /** Monitors.SOAP_wsa_compl. @isInt */
   soap_wsa_compl: number;
-  /** Monitors.Importance */
+  /** Monitors.Importance. */
   importance: string;
   /** Monitors.MQTT_Enabled. @isInt */
   mqtt_enabled: number;
-  /** Monitors.MQTT_Subscriptions */
+  /** Monitors.MQTT_Subscriptions. */
   mqtt_subscriptions: string;
   /** Monitors.StartupDelay. @isInt */
   startup_delay: number;
