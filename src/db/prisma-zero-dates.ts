@@ -52,16 +52,38 @@ export function nullInvalidDates<T>(result: T): T {
   return result;
 }
 
+/**
+ * SET columns (Monitors.Triggers) as the comma-separated text MariaDB stores. The driver splits
+ * them into arrays, which Prisma refuses for a String field ("Expected a string in column
+ * 'Triggers', got object"), so without this no Monitors row could be read at all.
+ */
+export function joinSetColumns<T>(result: T): T {
+  if (!Array.isArray(result)) return result;
+  const meta = (result as { meta?: Array<FieldInfo & { isSet?: () => boolean }> }).meta;
+  if (!Array.isArray(meta)) return result;
+  const columns = meta.flatMap((field, i) => (field.isSet?.() ? [{ i, name: field.name() }] : []));
+  if (!columns.length) return result;
+  for (const row of result as unknown[]) {
+    if (Array.isArray(row)) {
+      for (const { i } of columns) if (Array.isArray(row[i])) row[i] = row[i].join(',');
+    } else if (row && typeof row === 'object') {
+      const record = row as Record<string, unknown>;
+      for (const { name } of columns) if (Array.isArray(record[name])) record[name] = (record[name] as string[]).join(',');
+    }
+  }
+  return result;
+}
+
 type Queryable = Pick<Pool, 'query' | 'execute'>;
 
-/** A view of a pool (or connection) whose query()/execute() results go through nullInvalidDates(). */
+/** A view of a pool (or connection) whose query()/execute() results go through nullInvalidDates() and joinSetColumns(). */
 export function withZeroDatesAsNull<T extends Queryable>(target: T): T {
   return new Proxy(target, {
     get(obj, prop) {
       const value: unknown = Reflect.get(obj, prop, obj);
       if (typeof value !== 'function') return value;
       if (prop === 'query' || prop === 'execute') {
-        return async (...args: unknown[]) => nullInvalidDates(await value.apply(obj, args));
+        return async (...args: unknown[]) => joinSetColumns(nullInvalidDates(await value.apply(obj, args)));
       }
       if (prop === 'getConnection') {
         // Transactions run on a connection taken from the pool: wrap it the same way.

@@ -5,7 +5,7 @@ import type { DbPool } from '../db/pool.js';
 import type { PrismaClient } from '../db/prisma.js';
 import { AuthService } from '../auth/auth-service.js';
 import { loadOrCreateKeys } from '../auth/keys.js';
-import { AllowAllMonitorAcl, type MonitorAcl } from '../auth/monitor-acl.js';
+import { DbMonitorAcl, type MonitorAcl } from '../auth/monitor-acl.js';
 import { TokenService } from '../auth/tokens.js';
 import { UserDirectory } from '../auth/user-directory.js';
 import { MeService } from './me-service.js';
@@ -39,7 +39,8 @@ export function createServices(config: AppConfig, log: Logger, pool: DbPool, pri
     prisma,
     server: new ServerService(pool, log),
     auth: new AuthService(users, tokens, log),
-    acl: new AllowAllMonitorAcl(),
+    // Row-level ACL: a few queries per user, cached for a few seconds (DbMonitorAcl).
+    acl: new DbMonitorAcl(pool),
     me: new MeService(users),
   };
 }
