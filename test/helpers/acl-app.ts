@@ -8,7 +8,7 @@ import { createPool } from '../../src/db/pool.js';
 import { createPrismaClient } from '../../src/db/prisma.js';
 import { createServices } from '../../src/services/services.js';
 import { createApp } from '../../src/http/app.js';
-import type { MonitorAcl } from '../../src/auth/monitor-acl.js';
+import { AllowAllMonitorAcl, type MonitorAcl } from '../../src/auth/monitor-acl.js';
 import { testEnv } from './app.js';
 import type { FreshDatabase } from './mariadb.js';
 
@@ -17,7 +17,16 @@ export interface AclApp {
   close(): Promise<void>;
 }
 
-export async function startAppWithAcl(db: FreshDatabase, acl: MonitorAcl, env: Record<string, string> = {}): Promise<AclApp> {
+/** A monitor ACL for tests: `scope` is required; groups are unrestricted unless given. */
+export type TestAcl = Pick<MonitorAcl, 'scope'> & Partial<MonitorAcl>;
+
+export async function startAppWithAcl(db: FreshDatabase, testAcl: TestAcl, env: Record<string, string> = {}): Promise<AclApp> {
+  const open = new AllowAllMonitorAcl();
+  const acl: MonitorAcl = {
+    scope: testAcl.scope,
+    groupScope: testAcl.groupScope ?? ((user) => open.groupScope(user)),
+    invalidate: testAcl.invalidate ?? (() => undefined),
+  };
   const { config } = loadConfig({ env: testEnv({ db, env }), defaultOperatorFile: '/nonexistent/prod.toml' });
   const log = createLogger({ level: 'fatal' });
   const pool = createPool(config.db);
