@@ -24,7 +24,7 @@ export async function startAppWithAcl(db: FreshDatabase, testAcl: TestAcl, env: 
   const open = new AllowAllMonitorAcl();
   const acl: MonitorAcl = {
     scope: testAcl.scope,
-    groupScope: testAcl.groupScope ?? ((user) => open.groupScope(user)),
+    groupScope: testAcl.groupScope ?? (() => open.groupScope()),
     invalidate: testAcl.invalidate ?? (() => undefined),
   };
   const { config } = loadConfig({ env: testEnv({ db, env }), defaultOperatorFile: '/nonexistent/prod.toml' });
