@@ -1,6 +1,7 @@
-// The README's test command. Builds what the tests need, runs ava with TAP output (passed
-// through), and ends with the line `N passed, N failed` that CI reads.
-import { spawn, execFileSync } from 'node:child_process';
+// The README's test command. Builds what the tests need, runs the C++ unit tests (ctest) and the
+// ava suite (TAP output passed through), and ends with the line `N passed, N failed` that CI
+// reads, summed over both. `--no-native` skips the C++ tests; other arguments go to ava.
+import { spawn, spawnSync, execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -15,7 +16,23 @@ if (!existsSync(join(root, 'build', 'Release', 'zmgate.node')) && !existsSync(jo
 }
 step(process.execPath, [join(root, 'scripts', 'build-ts.mjs')]);
 
-const ava = spawn(process.execPath, [join(root, 'node_modules', 'ava', 'entrypoints', 'cli.mjs'), '--tap', ...process.argv.slice(2)], {
+const args = process.argv.slice(2).filter((a) => a !== '--no-native');
+let nativePassed = 0;
+let nativeFailed = 0;
+if (!process.argv.includes('--no-native') && args.length === 0) {
+  process.stdout.write('# C++ unit tests (ctest)\n');
+  const r = spawnSync(join(root, 'native', 'test', 'run.sh'), [], { cwd: root, encoding: 'utf8' });
+  process.stdout.write(r.stdout ?? '');
+  process.stderr.write(r.stderr ?? '');
+  const m = /(\d+)% tests passed, (\d+) tests failed out of (\d+)/.exec(r.stdout ?? '');
+  if (m) {
+    nativeFailed = Number(m[2]);
+    nativePassed = Number(m[3]) - nativeFailed;
+  }
+  if (r.status !== 0 && nativeFailed === 0) nativeFailed = 1;
+}
+
+const ava = spawn(process.execPath, [join(root, 'node_modules', 'ava', 'entrypoints', 'cli.mjs'), '--tap', ...args], {
   cwd: root,
   stdio: ['ignore', 'pipe', 'inherit'],
   env: { ...process.env, FORCE_COLOR: '0' },
@@ -31,6 +48,8 @@ ava.on('close', (code) => {
   let failed = count('fail');
   if (code !== 0 && failed === 0) failed = 1; // ava itself failed (crash, timeout, no tests)
   if (passed === 0 && failed === 0) failed = 1;
+  passed += nativePassed;
+  failed += nativeFailed;
   process.stdout.write(`${passed} passed, ${failed} failed\n`);
   process.exit(failed > 0 ? 1 : 0);
 });

@@ -1,14 +1,17 @@
-// Module entry: the only file that touches Node-API. It registers the exports, converts
-// arguments, and turns every C++ exception into a JS error (a ZmNativeError with `code`).
-// Argument validation belongs to the TS facade (src/native/index.ts); checks here are a backstop.
+// Module entry: registers the exports and owns the per-environment state (the JS error class).
+// Each exported area lives in its own *_binding.cc; all of them build errors through
+// js::MakeError and run their bodies in js::Guard, so no C++ exception reaches Node.
+// Argument validation belongs to the TS facade (src/native/); checks here are a backstop.
 
 #include <napi.h>
 
-#include <exception>
 #include <string>
 
+#include "bitstream_binding.h"
+#include "fmp4_muxer_binding.h"
+#include "js_support.h"
+#include "stream_client_binding.h"
 #include "zm/box.h"
-#include "zm/error.h"
 #include "zm/version.h"
 
 namespace {
@@ -17,35 +20,18 @@ namespace {
 // stored error class is never shared across threads the way a static would be.
 class ZmAddon : public Napi::Addon<ZmAddon> {
  public:
-  ZmAddon(Napi::Env /*env*/, Napi::Object exports) {
+  ZmAddon(Napi::Env env, Napi::Object exports) {
     DefineAddon(exports, {
                              InstanceMethod("version", &ZmAddon::Version),
                              InstanceMethod("napiVersion", &ZmAddon::NapiVersion),
                              InstanceMethod("initialize", &ZmAddon::Initialize),
                              InstanceMethod("boxHeader", &ZmAddon::BoxHeader),
                          });
+    exports.Set("StreamClient", zm::js::StreamClientBinding::Define(env));
+    exports.Set("Fmp4Muxer", zm::js::Fmp4MuxerBinding::Define(env));
+    zm::js::RegisterBitstreamFunctions(env, exports);
   }
 
- private:
-  // Runs an entry point's body. node-addon-api converts only Napi::Error into a JS exception;
-  // any other exception escaping into Node would terminate the process, so translate here.
-  template <typename Body>
-  Napi::Value Guard(Napi::Env env, Body&& body) {
-    try {
-      return body();
-    } catch (const Napi::Error&) {
-      throw;  // already a JS exception
-    } catch (const zm::Error& e) {
-      throw MakeError(env, e.code(), e.what());
-    } catch (const std::exception& e) {
-      throw MakeError(env, "ERR_ZM_NATIVE", e.what());
-    } catch (...) {
-      throw MakeError(env, "ERR_ZM_NATIVE", "unknown native exception");
-    }
-  }
-
-  // A ZmNativeError(message, code) once initialize() registered the class; before that (raw
-  // binding use) a plain Error, still with `code`, so callers can always switch on it.
   Napi::Error MakeError(Napi::Env env, const std::string& code, const std::string& message) {
     if (!error_class_.IsEmpty()) {
       Napi::Object err =
@@ -57,9 +43,10 @@ class ZmAddon : public Napi::Addon<ZmAddon> {
     return err;
   }
 
+ private:
   // initialize(ErrorClass): remember the JS class used for native errors. Idempotent.
   Napi::Value Initialize(const Napi::CallbackInfo& info) {
-    return Guard(info.Env(), [&]() -> Napi::Value {
+    return zm::js::Guard(info.Env(), [&]() -> Napi::Value {
       if (!info[0].IsFunction()) {
         throw zm::Error("ERR_ZM_NATIVE_INIT", "initialize(ErrorClass) expects a constructor");
       }
@@ -69,20 +56,20 @@ class ZmAddon : public Napi::Addon<ZmAddon> {
   }
 
   Napi::Value Version(const Napi::CallbackInfo& info) {
-    return Guard(info.Env(), [&]() -> Napi::Value {
+    return zm::js::Guard(info.Env(), [&]() -> Napi::Value {
       return Napi::String::New(info.Env(), zm::Version());
     });
   }
 
   Napi::Value NapiVersion(const Napi::CallbackInfo& info) {
-    return Guard(info.Env(), [&]() -> Napi::Value {
+    return zm::js::Guard(info.Env(), [&]() -> Napi::Value {
       return Napi::Number::New(info.Env(), zm::NapiVersion());
     });
   }
 
   // boxHeader(type: string, size: number): Buffer (8 bytes).
   Napi::Value BoxHeader(const Napi::CallbackInfo& info) {
-    return Guard(info.Env(), [&]() -> Napi::Value {
+    return zm::js::Guard(info.Env(), [&]() -> Napi::Value {
       if (!info[0].IsString()) throw zm::Error("ERR_ZM_BOX_TYPE", "box type must be a string");
       if (!info[1].IsNumber()) throw zm::Error("ERR_ZM_BOX_SIZE", "box size must be a number");
       // Utf8Value: a non-ASCII type becomes more than 4 bytes and is rejected by zm::BoxHeader.
@@ -96,5 +83,12 @@ class ZmAddon : public Napi::Addon<ZmAddon> {
 };
 
 }  // namespace
+
+Napi::Error zm::js::MakeError(Napi::Env env, const std::string& code, const std::string& message) {
+  if (auto* addon = env.GetInstanceData<ZmAddon>()) return addon->MakeError(env, code, message);
+  Napi::Error err = Napi::Error::New(env, message);
+  err.Set("code", Napi::String::New(env, code));
+  return err;
+}
 
 NODE_API_ADDON(ZmAddon)
