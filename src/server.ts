@@ -1,5 +1,7 @@
 // Starts the service: configuration, logger, pool, HTTP listener, and graceful shutdown.
+import { readFileSync } from 'node:fs';
 import http from 'node:http';
+import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { loadConfig } from './config/index.js';
 import type { AppConfig, ConfigNotice } from './config/types.js';
@@ -20,18 +22,40 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
+/**
+ * The certificate for HTTPS when server.tls is enabled (null: plain HTTP). Read before anything
+ * else starts, so a bad path stops start-up cleanly.
+ */
+function tlsCredentials(config: AppConfig): { cert: Buffer; key: Buffer } | null {
+  const { tls, acme } = config.server;
+  if (acme.enabled) {
+    throw new Error('server.acme.enabled: built-in ACME certificate management is not available in this build; use server.tls with a certificate, or a reverse proxy');
+  }
+  if (!tls.enabled) return null;
+  const read = (key: string, path: string) => {
+    try {
+      return readFileSync(path);
+    } catch (err) {
+      throw new Error(`${key}: cannot read ${path} (${(err as NodeJS.ErrnoException).code ?? 'error'})`);
+    }
+  };
+  return { cert: read('server.tls.cert_path', tls.cert_path), key: read('server.tls.key_path', tls.key_path) };
+}
+
 export function logNotices(log: Logger, notices: ConfigNotice[]): void {
   for (const n of notices) log[n.level]({ key: n.key, source: n.source }, n.msg);
 }
 
 export async function startServer(config: AppConfig, log: Logger): Promise<RunningServer> {
+  const credentials = tlsCredentials(config);
   // Before the pool and the listener, so no request sees a half-migrated schema. Never throws:
   // a failure is one warning, and routes that need what is missing answer with the envelope.
   if (config.db.migrate_on_start) await runStartupMigrations(config.db, log);
   const pool: DbPool = createPool(config.db);
   const prisma = createPrismaClient(config.db);
   const app = createApp(createServices(config, log, pool, prisma));
-  const server = http.createServer(app);
+  // One listener: HTTPS or HTTP, never both.
+  const server = credentials ? https.createServer(credentials, app) : http.createServer(app);
   server.keepAliveTimeout = 65_000;
 
   await new Promise<void>((resolve, reject) => {
@@ -43,7 +67,8 @@ export async function startServer(config: AppConfig, log: Logger): Promise<Runni
   });
   const { port } = server.address() as AddressInfo;
   const host = config.server.addr === '0.0.0.0' || config.server.addr === '::' ? '127.0.0.1' : config.server.addr;
-  const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  const scheme = config.server.tls.enabled ? 'https' : 'http';
+  const url = `${scheme}://${host.includes(':') ? `[${host}]` : host}:${port}`;
   log.info({ addr: config.server.addr, port, version: SERVICE_VERSION }, 'listening');
 
   let closing: Promise<void> | undefined;
@@ -76,7 +101,14 @@ export async function main(env: NodeJS.ProcessEnv = process.env): Promise<void> 
   }
   const log = createLogger({ level: loaded.config.log.level });
   logNotices(log, loaded.notices);
-  const running = await startServer(loaded.config, log);
+  let running: RunningServer;
+  try {
+    running = await startServer(loaded.config, log);
+  } catch (err) {
+    // Start-up failures (port in use, unreadable certificate) are one line, not a stack.
+    process.stderr.write(`zmgate: ${(err as Error).message}\n`);
+    process.exit(1);
+  }
   const stop = (signal: string) => {
     log.info({ signal }, 'signal received');
     running.close().then(

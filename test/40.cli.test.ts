@@ -1,6 +1,9 @@
 import test from 'ava';
 import { spawn, spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import https from 'node:https';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { Validator } from '@seriousme/openapi-schema-validator';
@@ -124,4 +127,31 @@ test('APP_SERVER__PORT moves the listener; SIGTERM drains and exits 0', async (t
   const records = out.trim().split('\n').map((l) => JSON.parse(l));
   t.true(records.some((r) => r.msg === 'listening' && r.port === port));
   t.true(records.some((r) => r.msg === 'stopped'));
+});
+
+test('server.tls serves HTTPS with the configured certificate; an unreadable one stops start-up', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'zmgate-tls-'));
+  const cert = join(dir, 'cert.pem');
+  const key = join(dir, 'key.pem');
+  const made = spawnSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', key, '-out', cert, '-days', '1', '-subj', '/CN=localhost'], { encoding: 'utf8' });
+  t.is(made.status, 0, made.stderr);
+  const tlsEnv = { APP_SERVER__TLS__ENABLED: 'true', APP_SERVER__TLS__CERT_PATH: cert, APP_SERVER__TLS__KEY_PATH: key };
+  const app = await startTestApp({ db: await freshDatabase('tls'), env: tlsEnv });
+  try {
+    t.true(app.url.startsWith('https://'));
+    const res = await new Promise<{ status: number; hsts: string | undefined }>((resolve, reject) => {
+      https.get(`${app.url}/api/v3/server/health_check`, { rejectUnauthorized: false }, (r) => {
+        r.resume();
+        resolve({ status: r.statusCode ?? 0, hsts: r.headers['strict-transport-security'] as string | undefined });
+      }).on('error', reject);
+    });
+    t.is(res.status, 200);
+    t.regex(res.hsts ?? '', /max-age=31536000/);
+  } finally {
+    await app.close();
+  }
+  const bad = startupFailure({ ...tlsEnv, APP_SERVER__TLS__CERT_PATH: join(dir, 'missing.pem') });
+  t.is(bad.status, 1);
+  t.regex(bad.stderr, /server\.tls\.cert_path: cannot read/);
+  t.is(bad.stderr.trim().split('\n').length, 1);
 });
