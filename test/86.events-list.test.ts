@@ -5,6 +5,7 @@ import { EventDeletion } from '../src/services/event-deletion.js';
 import { zoneMinderClock } from '../src/services/event-time.js';
 import { EventsService } from '../src/services/events-service.js';
 import { EVENT_SORT_FIELDS } from '../src/services/event-list-query.js';
+import { CoalescedCount } from '../src/services/coalesced-count.js';
 import { createLogger } from '../src/log.js';
 import { startTestApp, type TestApp } from './helpers/app.js';
 import { caller, insertEvent, insertEventUsers, insertMonitor, insertStorage, login, prismaFor, someUser, sql, stubAcl } from './helpers/events.js';
@@ -196,4 +197,33 @@ test('row ACL: the list, get, counts and delete see only visible monitors', asyn
   } finally {
     await prisma.$disconnect();
   }
+});
+
+test('coalesced counts: arrivals before a query starts share it; later arrivals get a fresh one', async (t) => {
+  const counter = new CoalescedCount();
+  let runs = 0;
+  const releases: Array<(n: number) => void> = [];
+  const run = () => {
+    runs++;
+    return new Promise<number>((resolve) => releases.push(resolve));
+  };
+  const a = counter.count('k', run);
+  const b = counter.count('k', run);
+  await Promise.resolve();
+  await Promise.resolve();
+  t.is(runs, 1, 'a and b share one query');
+  const c = counter.count('k', run); // arrives while it runs: must not reuse it
+  const d = counter.count('k', run);
+  const other = counter.count('other', run);
+  releases[0](5);
+  t.deepEqual(await Promise.all([a, b]), [5, 5]);
+  await new Promise((r) => setImmediate(r));
+  t.is(runs, 3, 'c and d started one new query after the first finished; another key runs on its own');
+  releases[1](7); // 'other'
+  releases[2](9); // c and d
+  t.deepEqual(await Promise.all([c, d]), [9, 9]);
+  t.is(await other, 7);
+  const failing = counter.count('k', () => Promise.reject(new Error('db down')));
+  await t.throwsAsync(failing, { message: 'db down' });
+  t.is(await counter.count('k', async () => 11), 11, 'after a failure the next call runs afresh');
 });

@@ -8,6 +8,7 @@ import { InvalidInputError, NotFoundError } from '../errors.js';
 import type { PrismaClient } from '../db/prisma.js';
 import { pageOf, pageRequest, type Page } from '../http/pagination.js';
 import type { DateTimeWrapper, DecimalWrapper, NaiveDateTimeWrapper } from '../http/wrappers.js';
+import { coalescedCount } from './coalesced-count.js';
 import type { EventDeletion } from './event-deletion.js';
 import { EVENT_COLUMNS, storedOrientation, toEventResponse, type EventResponse, type EventRow, type OrientationInput, type TagSummary } from './event-json.js';
 import { eventListSql, wallClockSql, type EventListFilters } from './event-list-query.js';
@@ -168,18 +169,23 @@ export class EventsService {
     // Beyond any possible row; also keeps the OFFSET a safe integer.
     const skip = Math.min(req.skip, Number.MAX_SAFE_INTEGER);
     const outerOrder = sql.orderBy.replace(/(\w+) (ASC|DESC)/g, 'e.$1 $2');
-    const [rows, count] = await Promise.all([
+    const countSql = `SELECT COUNT(*) AS n FROM Events ${sql.where}`;
+    const [rows, total] = await Promise.all([
       this.prisma.$queryRawUnsafe<EventRow[]>(
         `SELECT ${EVENT_COLUMNS.map((c) => `e.${c}`).join(', ')} FROM (SELECT Id FROM Events ${sql.where} ${sql.orderBy} LIMIT ? OFFSET ?) page JOIN Events e ON e.Id = page.Id ${outerOrder}`,
         ...sql.params,
         req.take,
         skip,
       ),
-      this.prisma.$queryRawUnsafe<Array<{ n: bigint | number }>>(`SELECT COUNT(*) AS n FROM Events ${sql.where}`, ...sql.params),
+      // Exact, and shared with concurrent requests for the same count (coalesced-count.ts).
+      coalescedCount(this.prisma).count(`${countSql}\0${JSON.stringify(sql.params)}`, async () => {
+        const [row] = await this.prisma.$queryRawUnsafe<Array<{ n: bigint | number }>>(countSql, ...sql.params);
+        return Number(row?.n ?? 0);
+      }),
     ]);
     const tags = await this.tagsOf(rows.map((r) => r.Id));
     const items = rows.map((r) => toEventResponse(r, clock, tags.get(String(r.Id))));
-    return pageOf(items, Number(count[0]?.n ?? 0), req);
+    return pageOf(items, total, req);
   }
 
   async get(user: AuthUser, id: number): Promise<EventResponse> {
