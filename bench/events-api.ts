@@ -9,7 +9,7 @@
 // GET /api/v3/monitors is measured too when the branch serves it; otherwise it is skipped.
 import bcrypt from 'bcryptjs';
 import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { loadConfig } from '../src/config/index.js';
@@ -138,6 +138,7 @@ async function main(): Promise<void> {
     }
 
     const table: string[] = [];
+    const loadBefore = loadavg().map((l) => l.toFixed(1)).join(' ');
     for (const c of cases) {
       await load(c.urls, token, 8, 1000); // warm-up
       for (const concurrency of CONCURRENCY) {
@@ -150,7 +151,7 @@ async function main(): Promise<void> {
         console.log(table[table.length - 1]);
       }
     }
-    console.log(`\n${EVENTS} events, ${gen.monitors} monitors; ${SECONDS} s per case; InnoDB buffer pool ${BUFFER_POOL_MB} MB; db.pool_max ${config.db.pool_max}; ${(await import('node:os')).cpus().length} CPUs (app, MariaDB and load generator share them)`);
+    console.log(`\n${EVENTS} events, ${gen.monitors} monitors; ${SECONDS} s per case; InnoDB buffer pool ${BUFFER_POOL_MB} MB; db.pool_max ${config.db.pool_max}; ${cpus().length} CPUs (app, MariaDB and load generator share them); load average before ${loadBefore}, after ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
     console.log('| case                         | conc |    req/s | p50 ms  | p99 ms  | errors |');
     console.log('|------------------------------|------|----------|---------|---------|--------|');
     for (const line of table) console.log(line);

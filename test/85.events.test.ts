@@ -4,6 +4,7 @@ import test from 'ava';
 import { startTestApp, type TestApp } from './helpers/app.js';
 import { caller, insertEvent, insertEventUsers, insertMonitor, insertStorage, login, sql, summary } from './helpers/events.js';
 import { isEnvelope } from './helpers/http.js';
+import { parseEventTime, ZoneClock } from '../src/services/event-time.js';
 import type { FreshDatabase } from './helpers/mariadb.js';
 import { zmDatabase } from './helpers/zmdb.js';
 
@@ -248,5 +249,23 @@ test('counts: per ZoneMinder-local hour as UTC Z; by monitor lists every monitor
     }
   } finally {
     await capp.close();
+  }
+});
+
+test('ZoneClock: DST gaps move forward, repeated hours take the earlier instant, offsets parse', (t) => {
+  const berlin = new ZoneClock('Europe/Berlin');
+  const wall = (s: string) => new Date(`${s}Z`);
+  t.is(berlin.toUtcString(wall('2026-01-15T10:00:00')), '2026-01-15T09:00:00Z');
+  t.is(berlin.toUtcString(wall('2026-03-29T02:30:00')), '2026-03-29T01:30:00Z', 'skipped 02:30 is 03:30 CEST');
+  t.is(berlin.toUtcString(wall('2026-10-25T02:30:00')), '2026-10-25T00:30:00Z', 'the first 02:30 (CEST)');
+  t.is(berlin.toUtcString(null), null);
+  const p = (text: string) => parseEventTime(text, berlin)?.toISOString() ?? null;
+  t.is(p('2026-10-25T01:30:00Z'), '2026-10-25T02:30:00.000Z', 'the second 02:30 (CET) as wall clock');
+  t.is(p('2026-01-15T10:00:00+05:30'), '2026-01-15T05:30:00.000Z');
+  t.is(p('2026-01-15T10:00:00-0800'), '2026-01-15T19:00:00.000Z');
+  t.is(p('2026-01-15T10:00'), '2026-01-15T10:00:00.000Z');
+  t.is(p('2026-01-15T10:00:00.1234567Z'), '2026-01-15T11:00:00.123Z');
+  for (const bad of ['2026-02-29T00:00:00', '2026-01-15T24:00:00', '2026-1-5', '20260115T100000', 'now', '2026-01-15T10:00:00+24:00', '']) {
+    t.is(p(bad), null, bad);
   }
 });
