@@ -117,7 +117,7 @@ export class FramesService {
     let where: { EventId?: bigint; Id?: { in: bigint[] } } = {};
     if (eventId !== undefined) {
       // A hidden event's frames are simply not there.
-      if ((await this.visibility.eventMonitor(user, eventId, visible)) === null) return pageOf([], 0, req);
+      if (visible && (await this.visibility.eventMonitor(user, eventId, visible)) === null) return pageOf([], 0, req);
       where = { EventId: BigInt(eventId) };
     } else if (visible) {
       if (!visible.size) return pageOf([], 0, req);
