@@ -27,6 +27,9 @@ import type { PrismaClient } from '../db/prisma.js';
 import type { Logger } from '../log.js';
 import { eventPaths, isSafeRoot, type EventPaths, type EventScheme } from './event-paths.js';
 
+/** The name prefix of directories moved aside for deletion. */
+export const TRASH_PREFIX = '.zmgate-trash.';
+
 /** The filesystem calls deletion makes; tests substitute failing ones. */
 export interface DeletionFs {
   rename(from: string, to: string): Promise<void>;
@@ -264,5 +267,3 @@ export class EventDeletion {
   }
 }
 
-/** The name prefix of directories moved aside for deletion. */
-export const TRASH_PREFIX = '.zmgate-trash.';
