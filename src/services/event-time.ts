@@ -1,0 +1,157 @@
+// Event times between ZoneMinder's local wall-clock DATETIMEs and the instants v3 clients
+// expect.
+//
+// Events.StartDateTime/EndDateTime hold zmc's local wall-clock time with no zone (FACTS §4.1).
+// The reference schema types event start/end as `date-time`, and clients parse them with
+// Date.parse expecting an offset or `Z` (CLIENT-COMPAT §1, §18.11). A bare local string would
+// be read in the *browser's* zone, wrong whenever browser and server zones differ; so event
+// instants are emitted as UTC with `Z`, converted with ZoneMinder's zone: Config ZM_TIMEZONE
+// when set and valid, else this process's zone (the reference used the process zone only,
+// CLIENT-COMPAT §19.22).
+//
+// Filters arrive as ISO 8601: with `Z` or an offset they name an instant, converted to
+// ZoneMinder's wall clock before comparing with the stored digits; without an offset they are
+// taken as ZoneMinder wall-clock time as stored.
+import type { PrismaClient } from '../db/prisma.js';
+import type { Logger } from '../log.js';
+
+const HOUR_MS = 3_600_000;
+// Every zone's offset changes only at multiples of 15 minutes of UTC, so an offset found for
+// any instant of a quarter hour holds for the whole quarter hour.
+const QUARTER_MS = 900_000;
+
+/** Conversions for one IANA zone, with the formatter and offsets cached (lists convert a lot). */
+export class ZoneClock {
+  private readonly format: Intl.DateTimeFormat;
+  private readonly offsets = new Map<number, number>();
+
+  constructor(readonly timeZone: string) {
+    this.format = new Intl.DateTimeFormat('en-US', {
+      timeZone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+    });
+  }
+
+  /** Milliseconds the zone's wall clock is ahead of UTC at `instant`. */
+  offsetAt(instant: number): number {
+    const quarter = Math.floor(instant / QUARTER_MS);
+    let offset = this.offsets.get(quarter);
+    if (offset === undefined) {
+      const at = quarter * QUARTER_MS;
+      const p = Object.fromEntries(this.format.formatToParts(new Date(at)).map((x) => [x.type, Number(x.value)]));
+      const wall = new Date(Date.UTC(p.year, p.month - 1, p.day, p.hour, p.minute, p.second));
+      wall.setUTCFullYear(p.year);
+      offset = wall.getTime() - at;
+      if (this.offsets.size > 50_000) this.offsets.clear();
+      this.offsets.set(quarter, offset);
+    }
+    return offset;
+  }
+
+  /** The wall-clock Date (UTC fields = local digits) for an instant. */
+  toWall(instant: Date): Date {
+    return new Date(instant.getTime() + this.offsetAt(instant.getTime()));
+  }
+
+  /**
+   * The instant a wall-clock Date denotes. In the hour a DST change repeats, the earlier
+   * instant; a wall-clock time skipped by DST moves forward by the gap.
+   */
+  fromWall(wall: Date): Date {
+    const local = wall.getTime();
+    const before = this.offsetAt(local - 24 * HOUR_MS);
+    const after = this.offsetAt(local + 24 * HOUR_MS);
+    const valid = [local - before, local - after].filter((t) => t + this.offsetAt(t) === local);
+    return new Date(valid.length ? Math.min(...valid) : local - before);
+  }
+
+  /** A stored wall-clock Date -> `YYYY-MM-DDTHH:MM:SSZ` (null stays null). */
+  toUtcString(wall: Date | null | undefined): string | null {
+    if (!wall || Number.isNaN(wall.getTime())) return null;
+    return `${this.fromWall(wall).toISOString().slice(0, 19)}Z`;
+  }
+
+  /** Wall-clock "now" in this zone, as ZoneMinder would write it. */
+  now(): Date {
+    return this.toWall(new Date());
+  }
+}
+
+const ISO_8601 =
+  /^(\d{4})-(\d{2})-(\d{2})(?:[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?)?(?:([Zz])|([+-])(\d{2})(?::?(\d{2}))?)?$/;
+
+/**
+ * Parses an ISO 8601 date-time into a ZoneMinder wall-clock Date (see the header). Returns
+ * null when the text is not a valid calendar date-time; callers turn that into a 400.
+ */
+export function parseEventTime(text: string, clock: ZoneClock): Date | null {
+  const m = ISO_8601.exec(text.trim());
+  if (!m) return null;
+  const [y, mo, d, h = 0, mi = 0, s = 0] = m.slice(1, 7).map((part) => Number(part ?? 0));
+  const ms = Math.floor(Number(`0.${m[7] ?? '0'}`) * 1000);
+  if (mo < 1 || mo > 12 || d < 1 || h > 23 || mi > 59 || s > 59) return null;
+  const fields = new Date(Date.UTC(y, mo - 1, d, h, mi, s, ms));
+  fields.setUTCFullYear(y);
+  if (fields.getUTCMonth() !== mo - 1 || fields.getUTCDate() !== d) return null; // Feb 30 and the like
+  if (m[8] === undefined && m[9] === undefined) return fields;
+  let offsetMin = 0;
+  if (m[9] !== undefined) {
+    const oh = Number(m[10]);
+    const om = Number(m[11] ?? 0);
+    if (oh > 23 || om > 59) return null;
+    offsetMin = (m[9] === '-' ? -1 : 1) * (oh * 60 + om);
+  }
+  return clock.toWall(new Date(fields.getTime() - offsetMin * 60_000));
+}
+
+/** True when `tz` is an IANA zone name this runtime knows. */
+export function isValidTimeZone(tz: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: tz });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The process's own zone (TZ env, else the system zone). */
+export function processTimeZone(): string {
+  return Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+}
+
+// ZM_TIMEZONE rarely changes; it is re-read at most once a minute per Prisma client.
+const CACHE_MS = 60_000;
+const cache = new WeakMap<object, { at: number; clock: Promise<ZoneClock> }>();
+const clocks = new Map<string, ZoneClock>();
+
+function clockFor(tz: string): ZoneClock {
+  let clock = clocks.get(tz);
+  if (!clock) clocks.set(tz, (clock = new ZoneClock(tz)));
+  return clock;
+}
+
+async function readZoneMinderZone(prisma: PrismaClient, log?: Logger): Promise<ZoneClock> {
+  const row = await prisma.config.findUnique({ where: { Name: 'ZM_TIMEZONE' }, select: { Value: true } });
+  const configured = row?.Value?.trim() ?? '';
+  if (configured && isValidTimeZone(configured)) return clockFor(configured);
+  if (configured) log?.warn({ ZM_TIMEZONE: configured.slice(0, 64) }, 'ZM_TIMEZONE is not a known time zone; using the process time zone');
+  return clockFor(processTimeZone());
+}
+
+/** ZoneMinder's clock: ZM_TIMEZONE when set and valid, else the process zone. Cached. */
+export function zoneMinderClock(prisma: PrismaClient, log?: Logger): () => Promise<ZoneClock> {
+  return () => {
+    const hit = cache.get(prisma);
+    if (hit && Date.now() - hit.at < CACHE_MS) return hit.clock;
+    const clock = readZoneMinderZone(prisma, log);
+    cache.set(prisma, { at: Date.now(), clock });
+    clock.catch(() => cache.delete(prisma)); // a failed read is retried on the next request
+    return clock;
+  };
+}
