@@ -8,7 +8,7 @@ import { runStartupMigrations, summariseMissing } from '../src/db/startup-migrat
 import { createLogger } from '../src/log.js';
 import type { AppConfig } from '../src/config/types.js';
 import { startTestApp } from './helpers/app.js';
-import { freshDatabase, type FreshDatabase } from './helpers/mariadb.js';
+import { dbConfigFor, freshDatabase, type FreshDatabase } from './helpers/mariadb.js';
 import { dataFingerprint, database136, schemaFingerprint, zmgateDb } from './helpers/zm136.js';
 
 function capturedLog() {
@@ -23,20 +23,7 @@ function capturedLog() {
 }
 
 function dbConfig(fresh: FreshDatabase): AppConfig['db'] {
-  return {
-    host: fresh.db.host,
-    port: fresh.db.port,
-    socket: null,
-    username: fresh.user,
-    password: fresh.password,
-    database_name: fresh.name,
-    pool_min: 0,
-    pool_max: 2,
-    connect_timeout_secs: 2,
-    acquire_timeout_secs: 2,
-    idle_timeout_secs: 60,
-    migrate_on_start: true,
-  };
+  return dbConfigFor(fresh, { pool_max: 2, connect_timeout_secs: 2, acquire_timeout_secs: 2, migrate_on_start: true });
 }
 
 const WARN = 40;

@@ -5,7 +5,7 @@ import type { MonitorAcl, MonitorScope } from '../../src/auth/monitor-acl.js';
 import { createPrismaClient, type PrismaClient } from '../../src/db/prisma.js';
 import type { TestApp } from './app.js';
 import { request } from './http.js';
-import type { FreshDatabase } from './mariadb.js';
+import { dbConfigFor, type FreshDatabase } from './mariadb.js';
 import { insertUser } from './zmdb.js';
 
 export async function sql(db: FreshDatabase, text: string, params: unknown[] = []): Promise<any[]> {
@@ -105,25 +105,13 @@ export function caller(app: TestApp, token: string) {
 }
 
 export function prismaFor(db: FreshDatabase): PrismaClient {
-  return createPrismaClient({
-    host: db.db.host,
-    port: db.db.port,
-    socket: null,
-    username: db.user,
-    password: db.password,
-    database_name: db.name,
-    pool_min: 0,
-    pool_max: 5,
-    connect_timeout_secs: 5,
-    acquire_timeout_secs: 5,
-    idle_timeout_secs: 5,
-  });
+  return createPrismaClient(dbConfigFor(db, { idle_timeout_secs: 5 }));
 }
 
 /** A MonitorAcl that returns a fixed scope, for ACL tests at the service level. */
 export function stubAcl(visible: number[] | null): MonitorAcl {
   const scope: MonitorScope = { visible: visible ? new Set(visible) : null, editable: null };
-  return { scope: async () => scope };
+  return { scope: async () => scope, groupScope: async () => ({ visible: null, editable: null }), invalidate: () => undefined };
 }
 
 export const someUser: AuthUser = {

@@ -10,6 +10,7 @@
 
 import { randomBytes } from 'node:crypto';
 import type { ConnectionConfig } from 'mariadb';
+import type { AppConfig } from '../../src/config/types.js';
 import { startThrowawayMariaDb, type ThrowawayMariaDb } from '../../src/devdb/throwaway-mariadb.js';
 
 // ZMGATE_TEST_DB_LOG=1 prints server lifecycle lines (ports, startup time).
@@ -66,5 +67,24 @@ export async function freshDatabase(prefix: string, db?: ThrowawayMariaDb): Prom
     userUrl: server.url(name, user, password),
     userConfig: server.connectionConfig(name, user, password),
     db: server,
+  };
+}
+
+/** The service's `db` settings for a fresh database (as its owning user, over TCP). */
+export function dbConfigFor(fresh: FreshDatabase, overrides: Partial<AppConfig['db']> = {}): AppConfig['db'] {
+  return {
+    host: fresh.db.host,
+    port: fresh.db.port,
+    socket: null,
+    username: fresh.user,
+    password: fresh.password,
+    database_name: fresh.name,
+    pool_min: 0,
+    pool_max: 5,
+    connect_timeout_secs: 5,
+    acquire_timeout_secs: 5,
+    idle_timeout_secs: 60,
+    migrate_on_start: false,
+    ...overrides,
   };
 }
