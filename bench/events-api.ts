@@ -1,5 +1,5 @@
 // Measures the event list on a big install: a throwaway MariaDB with 1,000,000 events on 50
-// monitors (bench/generate-events.ts), the app started in-process as the tests start it, and a
+// monitors (bench/_generate-events.ts), the app started in-process as the tests start it, and a
 // load generator in a worker thread (its own event loop) running GET requests at concurrency
 // 1, 8 and 64 for a few seconds each. Prints requests/s, p50 and p99 per case, and the query
 // plans of the list queries.
@@ -16,7 +16,7 @@ import { loadConfig } from '../src/config/index.js';
 import { startThrowawayMariaDb } from '../src/devdb/throwaway-mariadb.js';
 import { createLogger } from '../src/log.js';
 import { startServer } from '../src/server.js';
-import { generateEvents } from './generate-events.js';
+import { generateEvents } from './_generate-events.js';
 
 function arg(name: string, fallback: number): number {
   const i = process.argv.indexOf(`--${name}`);

@@ -9,6 +9,7 @@ const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '..');
 const wanted = process.argv.slice(2);
 const scripts = readdirSync(here)
+  // Files starting with _ are helpers (data generators), not benchmarks.
   .filter((f) => f.endsWith('.ts') && !f.startsWith('_'))
   .filter((f) => wanted.length === 0 || wanted.some((w) => f.includes(w)))
   .sort();

@@ -4,7 +4,7 @@
 //
 // Used by bench/events-api.ts; on its own it generates, prints the timing and row counts, and
 // throws the server away:
-//   npx tsx bench/generate-events.ts [--events N] [--monitors N] [--days N]
+//   npx tsx bench/_generate-events.ts [--events N] [--monitors N] [--days N]
 // Rows go in as multi-row INSERTs of literal values (no placeholders) in batches of 5,000.
 import { createConnection, type Connection } from 'mariadb';
 import { pathToFileURL } from 'node:url';
