@@ -238,3 +238,16 @@ test('zone presets: CRUD, paging, validation, View cannot write', async (t) => {
   t.is((await call('GET', `/zone-presets/${id}`)).status, 404);
   t.is((await call('PATCH', `/zone-presets/${id}`, { name: 'y' })).status, 404);
 });
+
+test('concurrent zone creation on several monitors all succeed (trigger deadlocks are retried)', async (t) => {
+  // Zone_Insert_Trigger updates Monitors.ZoneCount; concurrent inserts deadlock in InnoDB now
+  // and then, and the losing statement must be retried rather than answered with a 500.
+  const targets = [monitorId, pixelMonitorId];
+  const results = await Promise.all(
+    Array.from({ length: 24 }, (_, i) => call('POST', `/monitors/${targets[i % 2]}/zones`, { name: `c${i}`, units: 'Percent', coords: '0,0 10,0 10,10' })),
+  );
+  t.deepEqual(results.map((r) => r.status), Array(24).fill(201));
+  const [row] = await db.db.query<{ n: number }>('SELECT ZoneCount AS n FROM Monitors WHERE Id = ?', [monitorId], db.name);
+  const [count] = await db.db.query<{ n: number }>('SELECT COUNT(*) AS n FROM Zones WHERE MonitorId = ?', [monitorId], db.name);
+  t.is(Number(row.n), Number(count.n));
+});

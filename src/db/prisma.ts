@@ -37,6 +37,35 @@ export function createAdapter(db: AppConfig['db']): AdapterFactory {
   };
 }
 
+/** Deadlocks and write conflicts (P2034) are retried this many times, with a short random back-off. */
+const CONFLICT_RETRIES = 4;
+
+function isWriteConflict(err: unknown): boolean {
+  return err instanceof Error && (err as { code?: string }).code === 'P2034';
+}
+
+/**
+ * InnoDB resolves deadlocks by aborting one statement; ZoneMinder's triggers (Zones → Monitors
+ * ZoneCount, Events → Event_Summaries) make that common under concurrent writes. A statement
+ * outside a transaction can simply be run again. Inside an interactive transaction the whole
+ * transaction is already rolled back, so a retry fails again and the error surfaces as before.
+ */
+async function withConflictRetry<T>(run: () => Promise<T>): Promise<T> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await run();
+    } catch (err) {
+      if (!isWriteConflict(err) || attempt >= CONFLICT_RETRIES) throw err;
+      await new Promise((resolve) => setTimeout(resolve, 5 + Math.random() * 20 * (attempt + 1)));
+    }
+  }
+}
+
 export function createPrismaClient(db: AppConfig['db'], options: ClientOptions = {}): PrismaClient {
-  return new PrismaClient({ ...options, adapter: createAdapter(db) });
+  const client = new PrismaClient({ ...options, adapter: createAdapter(db) });
+  const extended = client.$extends({
+    query: { $allOperations: ({ args, query }) => withConflictRetry(() => query(args)) },
+  });
+  // The extension adds behaviour, not API: the extended client keeps PrismaClient's surface.
+  return extended as unknown as PrismaClient;
 }

@@ -71,6 +71,8 @@ function prismaToApiError(err: PrismaLikeError): ApiError {
     case 'P2001':
     case 'P2018':
       return new NotFoundError('Not found');
+    case 'P2034':
+      return new ConflictError('The change collided with a concurrent one; retry the request');
     case 'P2002':
       return new ConflictError('A record with the same unique value already exists');
     case 'P2003':
