@@ -38,7 +38,7 @@ export function createAdapter(db: AppConfig['db']): AdapterFactory {
 }
 
 /** Deadlocks and write conflicts (P2034) are retried this many times, with a short random back-off. */
-const CONFLICT_RETRIES = 4;
+const CONFLICT_RETRIES = 8;
 
 function isWriteConflict(err: unknown): boolean {
   return err instanceof Error && (err as { code?: string }).code === 'P2034';
@@ -56,7 +56,7 @@ async function withConflictRetry<T>(run: () => Promise<T>): Promise<T> {
       return await run();
     } catch (err) {
       if (!isWriteConflict(err) || attempt >= CONFLICT_RETRIES) throw err;
-      await new Promise((resolve) => setTimeout(resolve, 5 + Math.random() * 20 * (attempt + 1)));
+      await new Promise((resolve) => setTimeout(resolve, Math.min(500, 5 + Math.random() * 10 * 2 ** attempt)));
     }
   }
 }
