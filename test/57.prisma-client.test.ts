@@ -15,7 +15,7 @@ import { poolConfig } from '../src/db/pool.js';
 import { toJson } from '../src/db/prisma-json.js';
 import { Prisma } from '../src/generated/prisma/client.js';
 import type { ThrowawayMariaDb } from '../src/devdb/throwaway-mariadb.js';
-import { freshDatabase, privateMariaDb, sharedMariaDb, type FreshDatabase } from './helpers/mariadb.js';
+import { dbConfigFor, freshDatabase, privateMariaDb, sharedMariaDb, type FreshDatabase } from './helpers/mariadb.js';
 
 /** A fresh database converged to the target, and a client for it as its (non-root) user. */
 async function convergedClient(
@@ -30,21 +30,7 @@ async function convergedClient(
   } finally {
     await conn.end();
   }
-  const db: AppConfig['db'] = {
-    host: fresh.db.host,
-    port: fresh.db.port,
-    socket: null,
-    username: fresh.user,
-    password: fresh.password,
-    database_name: fresh.name,
-    pool_min: 0,
-    pool_max: 4,
-    connect_timeout_secs: 5,
-    acquire_timeout_secs: 10,
-    idle_timeout_secs: 60,
-    migrate_on_start: false,
-    ...overrides,
-  };
+  const db = dbConfigFor(fresh, { pool_max: 4, acquire_timeout_secs: 10, ...overrides });
   return { fresh, prisma: createPrismaClient(db) };
 }
 

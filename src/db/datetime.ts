@@ -3,6 +3,7 @@
 // getters. So inside zmgate a Prisma DateTime is a "wall-clock Date": its UTC fields are the
 // stored digits. These helpers convert at the edges and never look at the process time zone,
 // so the result is the same under any TZ.
+import { processTimeZone, ZoneClock } from './zone-clock.js';
 
 /** 'YYYY-MM-DD HH:MM:SS' or 'YYYY-MM-DDTHH:MM:SS', optional fraction; no zone or offset. */
 const WALL_CLOCK = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,6}))?)?)?$/;
@@ -46,23 +47,7 @@ export function fromLocalDateTimeString(s: string | null | undefined): Date | nu
  * process's zone). Use it to write "now" the way ZoneMinder does: toWallClock(new Date(), tz).
  */
 export function toWallClock(instant: Date, timeZone?: string): Date {
-  const parts = Object.fromEntries(
-    new Intl.DateTimeFormat('en-US', {
-      timeZone,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-      second: '2-digit',
-    })
-      .formatToParts(instant)
-      .map((p) => [p.type, Number(p.value)]),
-  );
-  const wall = new Date(Date.UTC(parts.year, parts.month - 1, parts.day, parts.hour, parts.minute, parts.second, instant.getUTCMilliseconds()));
-  wall.setUTCFullYear(parts.year);
-  return wall;
+  return new ZoneClock(timeZone ?? processTimeZone()).toWall(instant);
 }
 
 /**
@@ -71,11 +56,5 @@ export function toWallClock(instant: Date, timeZone?: string): Date {
  * wall-clock time skipped by DST moves forward by the gap.
  */
 export function fromWallClock(wall: Date, timeZone?: string): Date {
-  const offsetAt = (t: number) => toWallClock(new Date(t), timeZone).getTime() - t;
-  const local = wall.getTime();
-  // The zone's offsets a day before and after cover both sides of any change near this time.
-  const before = offsetAt(local - 86_400_000);
-  const after = offsetAt(local + 86_400_000);
-  const valid = [local - before, local - after].filter((t) => t + offsetAt(t) === local);
-  return new Date(valid.length ? Math.min(...valid) : local - before);
+  return new ZoneClock(timeZone ?? processTimeZone()).fromWall(wall);
 }

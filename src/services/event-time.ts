@@ -14,74 +14,9 @@
 // taken as ZoneMinder wall-clock time as stored.
 import type { PrismaClient } from '../db/prisma.js';
 import type { Logger } from '../log.js';
+import { isValidTimeZone, processTimeZone, ZoneClock } from '../db/zone-clock.js';
 
-const HOUR_MS = 3_600_000;
-// Every zone's offset changes only at multiples of 15 minutes of UTC, so an offset found for
-// any instant of a quarter hour holds for the whole quarter hour.
-const QUARTER_MS = 900_000;
-
-/** Conversions for one IANA zone, with the formatter and offsets cached (lists convert a lot). */
-export class ZoneClock {
-  private readonly format: Intl.DateTimeFormat;
-  private readonly offsets = new Map<number, number>();
-
-  constructor(readonly timeZone: string) {
-    this.format = new Intl.DateTimeFormat('en-US', {
-      timeZone,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-      second: '2-digit',
-    });
-  }
-
-  /** Milliseconds the zone's wall clock is ahead of UTC at `instant`. */
-  offsetAt(instant: number): number {
-    const quarter = Math.floor(instant / QUARTER_MS);
-    let offset = this.offsets.get(quarter);
-    if (offset === undefined) {
-      const at = quarter * QUARTER_MS;
-      const p = Object.fromEntries(this.format.formatToParts(new Date(at)).map((x) => [x.type, Number(x.value)]));
-      const wall = new Date(Date.UTC(p.year, p.month - 1, p.day, p.hour, p.minute, p.second));
-      wall.setUTCFullYear(p.year);
-      offset = wall.getTime() - at;
-      if (this.offsets.size > 50_000) this.offsets.clear();
-      this.offsets.set(quarter, offset);
-    }
-    return offset;
-  }
-
-  /** The wall-clock Date (UTC fields = local digits) for an instant. */
-  toWall(instant: Date): Date {
-    return new Date(instant.getTime() + this.offsetAt(instant.getTime()));
-  }
-
-  /**
-   * The instant a wall-clock Date denotes. In the hour a DST change repeats, the earlier
-   * instant; a wall-clock time skipped by DST moves forward by the gap.
-   */
-  fromWall(wall: Date): Date {
-    const local = wall.getTime();
-    const before = this.offsetAt(local - 24 * HOUR_MS);
-    const after = this.offsetAt(local + 24 * HOUR_MS);
-    const valid = [local - before, local - after].filter((t) => t + this.offsetAt(t) === local);
-    return new Date(valid.length ? Math.min(...valid) : local - before);
-  }
-
-  /** A stored wall-clock Date -> `YYYY-MM-DDTHH:MM:SSZ` (null stays null). */
-  toUtcString(wall: Date | null | undefined): string | null {
-    if (!wall || Number.isNaN(wall.getTime())) return null;
-    return `${this.fromWall(wall).toISOString().slice(0, 19)}Z`;
-  }
-
-  /** Wall-clock "now" in this zone, as ZoneMinder would write it. */
-  now(): Date {
-    return this.toWall(new Date());
-  }
-}
+export { isValidTimeZone, processTimeZone, ZoneClock };
 
 const ISO_8601 =
   /^(\d{4})-(\d{2})-(\d{2})(?:[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?)?(?:([Zz])|([+-])(\d{2})(?::?(\d{2}))?)?$/;
@@ -108,21 +43,6 @@ export function parseEventTime(text: string, clock: ZoneClock): Date | null {
     offsetMin = (m[9] === '-' ? -1 : 1) * (oh * 60 + om);
   }
   return clock.toWall(new Date(fields.getTime() - offsetMin * 60_000));
-}
-
-/** True when `tz` is an IANA zone name this runtime knows. */
-export function isValidTimeZone(tz: string): boolean {
-  try {
-    new Intl.DateTimeFormat('en-US', { timeZone: tz });
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** The process's own zone (TZ env, else the system zone). */
-export function processTimeZone(): string {
-  return Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
 }
 
 // ZM_TIMEZONE rarely changes; it is re-read at most once a minute per Prisma client.
