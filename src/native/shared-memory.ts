@@ -25,7 +25,10 @@ export interface SharedMemoryOptions {
   height?: number;
   /** Monitors.ImageBufferCount; solved from the file size when absent. */
   imageBufferCount?: number;
-  /** The monitor's Zones row count when zmc started (≥ 1.38 keep a score per zone); solved when absent. */
+  /**
+   * The monitor's Zones row count when zmc started (≥ 1.38 keep a score per zone; at most 256);
+   * solved when absent. Give it with imageBufferCount: tiny images can otherwise fit several arrangements.
+   */
   zoneCount?: number;
   /** Copies of the newest image tried before giving up with ERR_ZM_SHM_BUSY (default 5). */
   maxAttempts?: number;
@@ -174,7 +177,7 @@ function resolveOptions(options: SharedMemoryOptions) {
     width,
     height,
     imageBufferCount: optionalInteger('options.imageBufferCount', o.imageBufferCount, 1, 1_000_000),
-    zoneCount: optionalInteger('options.zoneCount', o.zoneCount, 0, 4096),
+    zoneCount: optionalInteger('options.zoneCount', o.zoneCount, 0, 256),
     maxAttempts: optionalInteger('options.maxAttempts', o.maxAttempts, 1, 100),
   };
   return Object.fromEntries(Object.entries(raw).filter(([, v]) => v !== undefined)) as typeof raw;

@@ -75,7 +75,8 @@ enum class SlotScheme : std::uint8_t {
   kAvFrame,  // 1.39.x: an AVPixelFormat per slot, rows aligned to 32 (av_image_fill_arrays)
 };
 
-// From the Monitors row; image count and zone count are solved from the file size when absent.
+// From the Monitors row; image count and zone count are solved from the file size when absent
+// (zone_count only matters for ≥ 1.38, which keep a score per zone in the map).
 struct GeometryHint {
   std::uint32_t width = 0, height = 0;
   std::optional<std::uint32_t> image_count, zone_count;

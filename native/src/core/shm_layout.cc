@@ -132,7 +132,9 @@ std::uint64_t SlotSize(SlotScheme scheme, std::uint32_t w, std::uint32_t h, std:
   return std::max<std::uint64_t>(image_size, AlignUp(std::uint64_t(w) * 4, 32) * h);
 }
 
-constexpr std::uint32_t kMaxZones = 4096;  // bounds the search; real monitors have a handful
+// Bounds the search: each zone adds 4 bytes, so a loose bound lets tiny images fit several
+// arrangements. Real monitors have a handful; callers that know the count pass it.
+constexpr std::uint32_t kMaxZones = 256;
 
 }  // namespace
 
@@ -191,7 +193,8 @@ Geometry ResolveGeometry(const Layout& layout, std::uint64_t file_size, std::uin
     const std::uint64_t slot = SlotSize(v.scheme, hint.width, hint.height, image_size);
     const std::uint64_t fixed = std::uint64_t(layout.shared_size) + kTriggerDataSize + kVideoStoreDataSize + v.extra;
     const std::uint64_t per_image = kTimevalSize + v.rings * slot + 4ull * v.formats_per_slot;
-    tried << (found.empty() && tried.tellp() == 0 ? "" : "; ") << v.name << ": slot " << slot;
+    if (tried.tellp() > 0) tried << "; ";
+    tried << v.name << ": slot " << slot;
     if (file_size < fixed + per_image) continue;
     std::uint32_t n_min = 1, n_max = std::uint32_t(std::min<std::uint64_t>((file_size - fixed) / per_image, 1u << 20));
     if (hint.image_count) n_min = n_max = *hint.image_count;
@@ -201,8 +204,9 @@ Geometry ResolveGeometry(const Layout& layout, std::uint64_t file_size, std::uin
       const std::uint64_t rest = file_size - used;  // the zone scores
       if (rest % 4 != 0) continue;
       const std::uint64_t zones = rest / 4;
+      // 1.36 keeps no zone scores, whatever the Monitors row says: the hint applies to ≥ 1.38 only.
       if (!v.zone_scores && zones != 0) continue;
-      if (zones > kMaxZones || (hint.zone_count && zones != *hint.zone_count)) continue;
+      if (v.zone_scores && (zones > kMaxZones || (hint.zone_count && zones != *hint.zone_count))) continue;
       Geometry g;
       g.variant = v.name;
       g.scheme = v.scheme;
