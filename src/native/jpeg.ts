@@ -77,8 +77,8 @@ export function imagePlanes(format: PixelFormat, width: number, height: number):
 }
 
 function checkImage(image: RawImage): void {
+  // Extra keys are fine here: a SharedMemoryImage (timestamp, index …) is passed as it is.
   const o = requireObject('image', image);
-  rejectUnknownKeys('image', o, ['format', 'width', 'height', 'data', 'linesize']);
   if (typeof o.format !== 'string' || !(PIXEL_FORMATS as readonly string[]).includes(o.format)) {
     throw new TypeError(`image.format must be one of ${PIXEL_FORMATS.join(', ')}, got ${describe(o.format)}`);
   }

@@ -151,6 +151,7 @@ Header ReadHeader(ByteView jpeg) {
                           &hd.subsampling, &colorspace) != 0) {
     throw Error("ERR_ZM_JPEG_DECODE", std::string("not a readable JPEG: ") + tjGetErrorStr2(h.get()));
   }
+  if (hd.width <= 0 || hd.height <= 0) throw Error("ERR_ZM_JPEG_DECODE", "not a readable JPEG: no frame header");
   if (hd.subsampling >= 0 && hd.subsampling < TJ_NUMSAMP) {
     hd.mcu_width = tjMCUWidth[hd.subsampling];
     hd.mcu_height = tjMCUHeight[hd.subsampling];
