@@ -142,7 +142,8 @@ test('after deleting build/, the addon still loads from prebuilds/', (t) => {
   cpSync(join(PACKAGE_ROOT, 'native'), join(copy, 'native'), { recursive: true });
   symlinkSync(join(PACKAGE_ROOT, 'node_modules'), join(copy, 'node_modules'), 'dir');
 
-  const build = spawnSync('npm', ['run', 'prebuild'], { cwd: copy, encoding: 'utf8', timeout: 90_000 });
+  // A full addon build on 2 cores (~45 s alone; more while other test files run).
+  const build = spawnSync('npm', ['run', 'prebuild'], { cwd: copy, encoding: 'utf8', timeout: 180_000 });
   t.is(build.status, 0, `${build.stdout}\n${build.stderr}`);
   const prebuild = join(copy, 'prebuilds', tuple, 'zmgate.node');
   t.true(existsSync(prebuild), 'prebuildify wrote the prebuild');

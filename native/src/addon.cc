@@ -9,7 +9,9 @@
 
 #include "bitstream_binding.h"
 #include "fmp4_muxer_binding.h"
+#include "jpeg_binding.h"
 #include "js_support.h"
+#include "shm_binding.h"
 #include "stream_client_binding.h"
 #include "zm/box.h"
 #include "zm/version.h"
@@ -30,6 +32,8 @@ class ZmAddon : public Napi::Addon<ZmAddon> {
     exports.Set("StreamClient", zm::js::StreamClientBinding::Define(env));
     exports.Set("Fmp4Muxer", zm::js::Fmp4MuxerBinding::Define(env));
     zm::js::RegisterBitstreamFunctions(env, exports);
+    zm::js::RegisterSharedMemoryFunctions(env, exports);
+    zm::js::RegisterJpegFunctions(env, exports);
   }
 
   Napi::Error MakeError(Napi::Env env, const std::string& code, const std::string& message) {
