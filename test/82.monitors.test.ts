@@ -217,7 +217,8 @@ test('a value too long for its column in bytes is a 400 VALUE_TOO_LONG naming th
   t.false(res.text.includes('€'), 'the rejected value is never echoed');
 });
 
-test('paging: page_size cap, defaults, per_page ignored', async (t) => {
+// Serial: other tests in this file add and remove monitors between the two list calls.
+test.serial('paging: page_size cap, defaults, per_page ignored', async (t) => {
   const all = await call('GET', '/monitors?page_size=1000&per_page=5');
   t.is(all.status, 200);
   t.is(all.body.per_page, 1000);
