@@ -36,6 +36,8 @@ function initScript(specUrl: string): string {
   dom_id: '#explorer',
   validatorUrl: null,
   deepLinking: true,
+  // Hundreds of operations: show the tags, expand on demand (rendering all at once is slow).
+  docExpansion: 'none',
   persistAuthorization: false,
   tryItOutEnabled: false
 });
