@@ -33,7 +33,7 @@ test('lists are paginated with page_size capped at 1000; path ids are integers >
   }
   const objectTypeId = doc().paths['/api/v3/object-types/{id}'].get.parameters.find((p: any) => p.name === 'id').schema;
   t.is(objectTypeId.type, 'integer');
-  t.is(objectTypeId.minimum, undefined);
+  t.is(objectTypeId.minimum, -2147483648, 'the int32 range, no more: the reference allows negative ids');
   const sessionId = doc().paths['/api/v3/sessions/{id}'].get.parameters.find((p: any) => p.name === 'id').schema;
   t.is(sessionId.type, 'string');
   t.is(sessionId.maxLength, 32);

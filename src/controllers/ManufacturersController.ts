@@ -53,6 +53,7 @@ export class ManufacturersController extends Controller {
   /**
    * @isInt id must be an integer >= 0
    * @minimum id 0
+   * @maximum id 2147483647
    */
   @Get('{id}')
   @OperationId('get_manufacturer')
@@ -64,6 +65,7 @@ export class ManufacturersController extends Controller {
   /**
    * @isInt id must be an integer >= 0
    * @minimum id 0
+   * @maximum id 2147483647
    */
   @Patch('{id}')
   @OperationId('update_manufacturer')
@@ -76,6 +78,7 @@ export class ManufacturersController extends Controller {
   /**
    * @isInt id must be an integer >= 0
    * @minimum id 0
+   * @maximum id 2147483647
    */
   @Delete('{id}')
   @OperationId('delete_manufacturer')

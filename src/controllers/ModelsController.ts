@@ -27,6 +27,7 @@ export class ModelsController extends Controller {
    * @param page_size Rows per page, at most 1000 (default 25).
    * @isInt manufacturer_id must be an integer >= 0
    * @minimum manufacturer_id 0
+   * @maximum manufacturer_id 2147483647
    * @isLong page
    * @minimum page 0
    * @isLong page_size
@@ -51,6 +52,7 @@ export class ModelsController extends Controller {
   /**
    * @isInt id must be an integer >= 0
    * @minimum id 0
+   * @maximum id 2147483647
    */
   @Get('{id}')
   @OperationId('get_model')
@@ -62,6 +64,7 @@ export class ModelsController extends Controller {
   /**
    * @isInt id must be an integer >= 0
    * @minimum id 0
+   * @maximum id 2147483647
    */
   @Patch('{id}')
   @OperationId('update_model')
@@ -74,6 +77,7 @@ export class ModelsController extends Controller {
   /**
    * @isInt id must be an integer >= 0
    * @minimum id 0
+   * @maximum id 2147483647
    */
   @Delete('{id}')
   @OperationId('delete_model')

@@ -52,6 +52,7 @@ export class MonitorPresetsController extends Controller {
   /**
    * @isInt id must be an integer >= 0
    * @minimum id 0
+   * @maximum id 2147483647
    */
   @Get('{id}')
   @OperationId('get_monitor_preset')
@@ -63,6 +64,7 @@ export class MonitorPresetsController extends Controller {
   /**
    * @isInt id must be an integer >= 0
    * @minimum id 0
+   * @maximum id 2147483647
    */
   @Patch('{id}')
   @OperationId('update_monitor_preset')
@@ -74,6 +76,7 @@ export class MonitorPresetsController extends Controller {
   /**
    * @isInt id must be an integer >= 0
    * @minimum id 0
+   * @maximum id 2147483647
    */
   @Delete('{id}')
   @OperationId('delete_monitor_preset')

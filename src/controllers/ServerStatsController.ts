@@ -51,6 +51,7 @@ export class ServerStatsController extends Controller {
   /**
    * @isInt id must be an integer >= 0
    * @minimum id 0
+   * @maximum id 2147483647
    */
   @Get('{id}')
   @OperationId('get_server_stat')
@@ -62,6 +63,7 @@ export class ServerStatsController extends Controller {
   /**
    * @isInt id must be an integer >= 0
    * @minimum id 0
+   * @maximum id 2147483647
    */
   @Delete('{id}')
   @OperationId('delete_server_stat')

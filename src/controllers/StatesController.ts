@@ -53,6 +53,7 @@ export class StatesController extends Controller {
   /**
    * @isInt id must be an integer >= 0
    * @minimum id 0
+   * @maximum id 2147483647
    */
   @Get('{id}')
   @OperationId('get_state')
@@ -64,6 +65,7 @@ export class StatesController extends Controller {
   /**
    * @isInt id must be an integer >= 0
    * @minimum id 0
+   * @maximum id 2147483647
    */
   @Patch('{id}')
   // Renamed from the reference's `update_state`, which /monitors/{id}/state also used (spec Versioning 4).
@@ -77,6 +79,7 @@ export class StatesController extends Controller {
   /**
    * @isInt id must be an integer >= 0
    * @minimum id 0
+   * @maximum id 2147483647
    */
   @Delete('{id}')
   @OperationId('delete_state')

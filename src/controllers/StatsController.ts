@@ -55,6 +55,7 @@ export class StatsController extends Controller {
   /**
    * @isInt id must be an integer >= 0
    * @minimum id 0
+   * @maximum id 2147483647
    */
   @Get('{id}')
   @OperationId('get_stat')
@@ -66,6 +67,7 @@ export class StatsController extends Controller {
   /**
    * @isInt id must be an integer >= 0
    * @minimum id 0
+   * @maximum id 2147483647
    */
   @Patch('{id}')
   @OperationId('update_stat')
@@ -77,6 +79,7 @@ export class StatsController extends Controller {
   /**
    * @isInt id must be an integer >= 0
    * @minimum id 0
+   * @maximum id 2147483647
    */
   @Delete('{id}')
   @OperationId('delete_stat')

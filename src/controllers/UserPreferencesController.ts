@@ -56,6 +56,7 @@ export class UserPreferencesController extends Controller {
   /**
    * @isInt id must be an integer >= 0
    * @minimum id 0
+   * @maximum id 2147483647
    */
   @Get('{id}')
   @OperationId('get_user_preference')
@@ -67,6 +68,7 @@ export class UserPreferencesController extends Controller {
   /**
    * @isInt id must be an integer >= 0
    * @minimum id 0
+   * @maximum id 2147483647
    */
   @Patch('{id}')
   @OperationId('update_user_preference')
@@ -79,6 +81,7 @@ export class UserPreferencesController extends Controller {
   /**
    * @isInt id must be an integer >= 0
    * @minimum id 0
+   * @maximum id 2147483647
    */
   @Delete('{id}')
   @OperationId('delete_user_preference')
