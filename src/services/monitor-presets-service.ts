@@ -27,7 +27,7 @@ export interface MonitorPresetResponse {
   device?: string | null;
   /** Local channel. @isInt @minimum 0 */
   channel?: number | null;
-  /** Local video format. @isInt @minimum 0 */
+  /** Local video format. @isLong @minimum 0 */
   format?: number | null;
   /** Remote protocol (http, rtsp, …). */
   protocol?: string | null;
@@ -45,7 +45,7 @@ export interface MonitorPresetResponse {
   width?: number | null;
   /** Height in pixels. @isInt @minimum 0 */
   height?: number | null;
-  /** Palette code. @isInt @minimum 0 */
+  /** Palette code. @isLong @minimum 0 */
   palette?: number | null;
   /** Frame rate cap. */
   max_fps?: number | null;
@@ -64,13 +64,13 @@ export interface MonitorPresetResponse {
 }
 
 interface MonitorPresetFields {
-  /** The camera model; must exist; null clears it. @isInt @minimum 0 @maximum 4294967295 */
+  /** The camera model; must exist; null clears it. @isInt @minimum 0 @maximum 2147483647 */
   model_id?: number | null;
   /** Local device path; null clears it. @maxLength 255 */
   device?: string | null;
   /** Local channel; null clears it. @isInt @minimum 0 @maximum 255 */
   channel?: number | null;
-  /** Local video format; null clears it. @isInt @minimum 0 @maximum 4294967295 */
+  /** Local video format; null clears it. @isLong @minimum 0 @maximum 4294967295 */
   format?: number | null;
   /** Remote protocol; null clears it. @maxLength 16 */
   protocol?: string | null;
@@ -88,7 +88,7 @@ interface MonitorPresetFields {
   width?: number | null;
   /** Height in pixels; null clears it. @isInt @minimum 0 @maximum 65535 */
   height?: number | null;
-  /** Palette code; null clears it. @isInt @minimum 0 @maximum 4294967295 */
+  /** Palette code; null clears it. @isLong @minimum 0 @maximum 4294967295 */
   palette?: number | null;
   /** Frame rate cap, up to 3 decimals; null clears it. @minimum 0 @maximum 99.999 */
   max_fps?: number | null;

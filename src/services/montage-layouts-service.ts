@@ -24,7 +24,7 @@ export interface CreateMontageLayoutRequest {
   name: string;
   /** Grid positions as JSON text. */
   positions?: string | null;
-  /** Owner: an existing user, or 0 for a layout shared by all users. @isInt @minimum 0 @maximum 4294967295 */
+  /** Owner: an existing user, or 0 for a layout shared by all users. @isInt @minimum 0 @maximum 2147483647 */
   user_id: number;
 }
 
@@ -33,7 +33,7 @@ export interface UpdateMontageLayoutRequest {
   name?: string | null;
   /** Grid positions as JSON text; null clears them. */
   positions?: string | null;
-  /** Owner (0 = shared); null leaves it unchanged. @isInt @minimum 0 @maximum 4294967295 */
+  /** Owner (0 = shared); null leaves it unchanged. @isInt @minimum 0 @maximum 2147483647 */
   user_id?: number | null;
 }
 

@@ -11,7 +11,7 @@ import type { Sessions } from '../generated/prisma/client.js';
 export interface SessionResponse {
   /** PHP session id. */
   id: string;
-  /** Last access, Unix seconds. @isInt @minimum 0 */
+  /** Last access, Unix seconds (an unsigned 32-bit column). @isLong @minimum 0 */
   access?: number | null;
   /** PHP-serialized session data. */
   data?: string | null;
@@ -20,14 +20,14 @@ export interface SessionResponse {
 export interface CreateSessionRequest {
   /** PHP session id: 1-32 characters of A-Z, a-z, 0-9, comma and hyphen. @pattern ^[A-Za-z0-9,-]{1,32}$ */
   id: string;
-  /** Last access, Unix seconds. @isInt @minimum 0 @maximum 4294967295 */
+  /** Last access, Unix seconds. @isLong @minimum 0 @maximum 4294967295 */
   access?: number | null;
   /** PHP-serialized session data. @maxLength 65535 */
   data?: string | null;
 }
 
 export interface UpdateSessionRequest {
-  /** Last access, Unix seconds; null clears it. @isInt @minimum 0 @maximum 4294967295 */
+  /** Last access, Unix seconds; null clears it. @isLong @minimum 0 @maximum 4294967295 */
   access?: number | null;
   /** PHP-serialized session data; null clears it. @maxLength 65535 */
   data?: string | null;

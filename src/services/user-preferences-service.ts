@@ -28,7 +28,7 @@ export interface UserPreferenceResponse {
 }
 
 export interface CreateUserPreferenceRequest {
-  /** The user the preference belongs to (an existing user). @isInt @minimum 0 @maximum 4294967295 */
+  /** The user the preference belongs to (an existing user). @isInt @minimum 0 @maximum 2147483647 */
   user_id: number;
   /** Preference name, unique per user; required by the table. @minLength 1 @maxLength 64 */
   name?: string | null;
@@ -37,7 +37,7 @@ export interface CreateUserPreferenceRequest {
 }
 
 export interface UpdateUserPreferenceRequest {
-  /** Moves the preference to another existing user; null leaves it unchanged. @isInt @minimum 0 @maximum 4294967295 */
+  /** Moves the preference to another existing user; null leaves it unchanged. @isInt @minimum 0 @maximum 2147483647 */
   user_id?: number | null;
   /** Preference name; null leaves it unchanged. @minLength 1 @maxLength 64 */
   name?: string | null;
