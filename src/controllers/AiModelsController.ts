@@ -31,14 +31,14 @@ export class AiModelsController extends Controller {
    * @maximum page_size 1000
    */
   @Get()
-  @OperationId('list_models')
+  @OperationId('list_ai_models')
   public async list(@Query() page?: number, @Query() page_size?: number): Promise<PaginatedAiModelsResponse> {
     return this.models.list(page, page_size);
   }
 
   /** Creates a model; a `dataset_id` naming no dataset is a 400. */
   @Post()
-  @OperationId('create_model')
+  @OperationId('create_ai_model')
   @SuccessResponse(201, 'Created')
   @Response<AppResponseError>(409, 'A model with this name exists')
   public async create(@Body() body: CreateAiModelRequest): Promise<AiModelResponse> {
@@ -51,7 +51,7 @@ export class AiModelsController extends Controller {
    * @minimum id 0
    */
   @Get('{id}')
-  @OperationId('get_model')
+  @OperationId('get_ai_model')
   @Response<AppResponseError>(404, 'Not found')
   public async get(@Path() id: number): Promise<AiModelResponse> {
     return this.models.get(id);
@@ -62,7 +62,7 @@ export class AiModelsController extends Controller {
    * @minimum id 0
    */
   @Patch('{id}')
-  @OperationId('update_model')
+  @OperationId('update_ai_model')
   @Response<AppResponseError>(404, 'Not found')
   @Response<AppResponseError>(409, 'A model with this name exists')
   public async update(@Path() id: number, @Body() body: UpdateAiModelRequest): Promise<AiModelResponse> {
@@ -74,7 +74,7 @@ export class AiModelsController extends Controller {
    * @minimum id 0
    */
   @Delete('{id}')
-  @OperationId('delete_model')
+  @OperationId('delete_ai_model')
   @SuccessResponse(204, 'Deleted')
   @Response<AppResponseError>(404, 'Not found')
   public async remove(@Path() id: number): Promise<void> {

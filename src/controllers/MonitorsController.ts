@@ -22,6 +22,7 @@ export interface PaginatedMonitorsResponse extends Page<MonitorResponse> {}
 @Response<AppResponseError>(400, 'Invalid input')
 @Response<AppResponseError>(401, 'Missing, invalid or revoked token')
 @Response<AppResponseError>(403, 'Monitors permission required, or the monitor is view-only for this account')
+@Response<AppResponseError>(500, 'Database error')
 export class MonitorsController extends Controller {
   private readonly monitors: MonitorsService;
 

@@ -42,7 +42,11 @@ export function pageRequest(page?: number, pageSize?: number): PageRequest {
     throw new InvalidInputError('Invalid input', [['page_size', `must be an integer 1..${MAX_PAGE_SIZE}`]]);
   }
   const p = page === undefined || page === 0 ? 1 : page;
-  if (!Number.isInteger(p) || p < 1) throw new InvalidInputError('Invalid input', [['page', 'must be an integer >= 1']]);
+  // Beyond 2^53 a page number is no longer exact, and the row offset would overflow the
+  // database driver's integer (a 500): such a page cannot exist, so it is refused.
+  if (!Number.isSafeInteger(p) || p < 1 || !Number.isSafeInteger((p - 1) * size)) {
+    throw new InvalidInputError('Invalid input', [['page', 'must be an integer >= 1 whose row offset is below 2^53']]);
+  }
   return { page: p, pageSize: size, skip: (p - 1) * size, take: size };
 }
 

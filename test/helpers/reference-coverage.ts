@@ -1,0 +1,167 @@
+// Coverage of REST families against the v3 reference surface (../shared/api, beside the repo):
+// every reference operation of the families must be served with its method, path, operationId
+// (documented renames aside), the declared scope, each parameter (required-ness, JSON type,
+// minimum 0), each documented status, and each reference request/response field with a
+// compatible JSON type, required response fields staying required. One ava test per operation.
+import type { ExecutionContext, TestFn } from 'ava';
+import { readFileSync } from 'node:fs';
+import { startTestApp, type TestApp } from './app.js';
+import { expectedOperationId } from './reference-renames.js';
+
+export interface ReferenceOperation {
+  method: string;
+  path: string;
+  operationId: string;
+  params: string[];
+  body: string | null;
+  responses: Record<string, string>;
+}
+
+export const reference = JSON.parse(readFileSync(new URL('../../../shared/api/v3-reference-surface.json', import.meta.url), 'utf8')) as {
+  operations: ReferenceOperation[];
+  schemas: Record<string, { fields?: Record<string, string>; type?: string }>;
+};
+
+/** A family: the paths it owns and the one scope its operations declare (`system`, `system:Edit`, …). */
+export type Family = [paths: RegExp, scope: string];
+
+/** Operations whose reference body schema is wrong because of the operationId clash the spec renames away. */
+const CLASHING_BODIES = new Set(['patch /api/v3/monitors/{id}/state']);
+
+export function familyOperations(families: Family[]): Array<ReferenceOperation & { scope: string }> {
+  return reference.operations.flatMap((op) => {
+    const family = families.find(([re]) => re.test(op.path));
+    return family ? [{ ...op, scope: family[1] }] : [];
+  });
+}
+
+type Doc = any;
+
+function resolve(doc: Doc, schema: any): any {
+  let s = schema;
+  for (let i = 0; s?.$ref && i < 10; i++) s = s.$ref.split('/').slice(1).reduce((n: any, k: string) => n?.[k], doc);
+  return s ?? {};
+}
+
+/** The object schema behind $ref / a nullable anyOf / a single allOf. */
+function objectSchema(doc: Doc, schema: any): any {
+  const s = resolve(doc, schema);
+  const alt = s.anyOf ?? s.oneOf;
+  if (alt) return objectSchema(doc, alt.find((a: any) => a.type !== 'null'));
+  if (s.allOf?.length === 1) return objectSchema(doc, s.allOf[0]);
+  return s;
+}
+
+/** JSON types a served schema admits (through $ref, anyOf, oneOf and allOf). */
+function servedTypes(doc: Doc, schema: any): Set<string> {
+  const s = resolve(doc, schema);
+  const out = new Set<string>();
+  for (const alt of [...(s.anyOf ?? []), ...(s.oneOf ?? []), ...(s.allOf ?? [])]) for (const t of servedTypes(doc, alt)) out.add(t);
+  for (const t of Array.isArray(s.type) ? s.type : s.type ? [s.type] : []) out.add(t);
+  if (s.enum && !s.type) out.add(typeof s.enum[0]);
+  if (s.properties && !s.type) out.add('object');
+  return out;
+}
+
+/** The non-null JSON type of a reference field spec ("integer(format=int32) | null ?", "MonitorType", …). */
+function referenceType(spec: string): string | null {
+  const part = spec.replace(/\?$/, '').split('|').map((p) => p.trim()).find((p) => p !== 'null') ?? 'null';
+  const base = /^[a-z]+/.exec(part)?.[0];
+  if (base === 'any') return null;
+  if (base) return base;
+  const named = reference.schemas[part];
+  return named?.type ? /^[a-z]+/.exec(named.type)![0] : 'object';
+}
+
+function checkFields(t: ExecutionContext, doc: Doc, where: string, refName: string, served: any, response: boolean): void {
+  const refFields = reference.schemas[refName]?.fields;
+  if (!refFields) return;
+  const schema = objectSchema(doc, served);
+  const props = schema.properties ?? {};
+  for (const [name, spec] of Object.entries(refFields)) {
+    if (!props[name]) {
+      t.fail(`${where}: field ${name} missing`);
+      continue;
+    }
+    if (response && !spec.endsWith('?')) t.true((schema.required ?? []).includes(name), `${where}: field ${name} must be required`);
+    const want = referenceType(spec);
+    if (!want) continue;
+    const got = servedTypes(doc, props[name]);
+    t.true(got.has(want) || (want === 'number' && got.has('integer')), `${where}.${name}: ${[...got].join('|')} vs reference ${spec}`);
+  }
+}
+
+/** Checks one reference operation against the served document. */
+export function checkOperation(t: ExecutionContext, doc: Doc, ref: ReferenceOperation & { scope: string }): void {
+  const where = `${ref.method} ${ref.path}`;
+  const op = doc.paths[ref.path]?.[ref.method.toLowerCase()];
+  if (!op) return t.fail(`${where} is not served`);
+  t.is(op.operationId, expectedOperationId(ref.method, ref.path, ref.operationId), `${where} operationId`);
+  t.deepEqual(op.security, [{ jwt: [ref.scope] }], `${where} scope`);
+
+  for (const param of ref.params) {
+    const [location, rawName, type] = param.split(':');
+    const name = rawName.replace(/\?$/, '');
+    const served = (op.parameters ?? []).find((p: any) => p.in === location && p.name === name);
+    if (!served) {
+      t.fail(`${where}: ${location} parameter ${name} missing`);
+      continue;
+    }
+    t.is(served.required ?? false, !rawName.endsWith('?'), `${where}: ${name} required`);
+    t.true(servedTypes(doc, served.schema).has(/^[a-z]+/.exec(type)![0]), `${where}: ${name} type ${type}`);
+    if (type.includes('minimum=0')) t.is(resolve(doc, served.schema).minimum, 0, `${where}: ${name} >= 0`);
+  }
+
+  // A reference 2xx may be served as another 2xx (201 on create, 204 on delete, as the spec says).
+  const servedSuccess = Object.keys(op.responses ?? {}).find((s) => s.startsWith('2'));
+  for (const status of Object.keys(ref.responses)) {
+    t.truthy(status.startsWith('2') ? servedSuccess : op.responses?.[status], `${where}: documented status ${status}`);
+  }
+  const content = Object.entries(ref.responses).find(([s]) => s.startsWith('2'))?.[1];
+  if (content === '-') {
+    t.truthy(op.responses['204'] ?? op.responses['200'], `${where}: empty success`);
+  } else if (servedSuccess && content) {
+    const refName = content.split(':')[1];
+    const served = op.responses[servedSuccess]?.content?.['application/json']?.schema;
+    t.truthy(served, `${where}: success body`);
+    const item = /^array<(.*)>$/.exec(refName)?.[1];
+    if (served && item) {
+      const s = resolve(doc, served);
+      t.is(s.type, 'array', `${where}: array response`);
+      checkFields(t, doc, `${where} response item`, item, s.items, true);
+    } else if (served && refName !== 'any') {
+      checkFields(t, doc, `${where} response`, refName, served, true);
+    }
+  }
+
+  if (ref.body) {
+    const served = op.requestBody?.content?.['application/json']?.schema;
+    t.truthy(served, `${where}: request body`);
+    if (served && !CLASHING_BODIES.has(`${ref.method.toLowerCase()} ${ref.path}`)) {
+      checkFields(t, doc, `${where} body`, ref.body.split(':')[1], served, false);
+    }
+  }
+}
+
+/**
+ * Registers the coverage tests of some families: the reference must list `count` operations for
+ * them (so a family pattern that matches nothing, or too much, is noticed), and each one is checked.
+ * Returns a getter for the served document, for extra family-specific tests.
+ */
+export function registerCoverage(test: TestFn, families: Family[], count: number, note: string): () => Doc {
+  const ops = familyOperations(families);
+  let app: TestApp;
+  let doc: Doc;
+  test.before(async () => {
+    app = await startTestApp();
+    doc = await (await fetch(`${app.url}/api-docs/openapi.json`)).json();
+  });
+  test.after.always(async () => app?.close());
+
+  test(`the reference lists ${count} operations of these families (${note})`, (t) => {
+    t.is(ops.length, count);
+    for (const [re] of families) t.true(ops.some((op) => re.test(op.path)), `${re} matches no reference operation`);
+  });
+  for (const op of ops) test(`${op.operationId}: ${op.method} ${op.path}`, (t) => checkOperation(t, doc, op));
+  return () => doc;
+}
