@@ -78,6 +78,8 @@ test('validation: missing fields, bad enum, bad id, too long → 400 naming the 
   t.is(badEnum.status, 400);
   t.is((await call('GET', '/devices/abc')).status, 400);
   t.is((await call('GET', '/devices/-3')).status, 400);
+  t.is((await call('GET', '/devices/99999999999999999999')).status, 400, 'beyond int32 is a 400, not a driver overflow');
+  t.is((await call('GET', '/devices/2147483648')).status, 400);
   const long = await call('POST', '/devices', { name: 'x', type: 'X10', key_string: 'k'.repeat(40) });
   t.is(long.status, 400);
   t.true(long.body.details.some(([f]: string[]) => f.includes('key_string')));

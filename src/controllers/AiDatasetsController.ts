@@ -31,6 +31,7 @@ export class AiDatasetsController extends Controller {
    * @param page_size Rows per page, at most 1000 (default 25).
    * @isLong page
    * @minimum page 0
+   * @maximum page 9007199254740991
    * @isLong page_size
    * @minimum page_size 0
    * @maximum page_size 1000
@@ -53,6 +54,7 @@ export class AiDatasetsController extends Controller {
   /**
    * @isInt id must be an integer >= 0
    * @minimum id 0
+   * @maximum id 2147483647
    */
   @Get('{id}')
   @OperationId('get_dataset')
@@ -64,6 +66,7 @@ export class AiDatasetsController extends Controller {
   /**
    * @isInt id must be an integer >= 0
    * @minimum id 0
+   * @maximum id 2147483647
    */
   @Patch('{id}')
   @OperationId('update_dataset')
@@ -77,6 +80,7 @@ export class AiDatasetsController extends Controller {
    * Deletes the dataset and its object classes; models that used it keep no dataset.
    * @isInt id must be an integer >= 0
    * @minimum id 0
+   * @maximum id 2147483647
    */
   @Delete('{id}')
   @OperationId('delete_dataset')

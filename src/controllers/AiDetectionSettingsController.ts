@@ -40,10 +40,13 @@ export class AiDetectionSettingsController extends Controller {
    * @param page_size Rows per page, at most 1000 (default 25).
    * @isInt monitor_id must be an integer >= 0
    * @minimum monitor_id 0
+   * @maximum monitor_id 2147483647
    * @isInt object_class_id must be an integer >= 0
    * @minimum object_class_id 0
+   * @maximum object_class_id 2147483647
    * @isLong page
    * @minimum page 0
+   * @maximum page 9007199254740991
    * @isLong page_size
    * @minimum page_size 0
    * @maximum page_size 1000
@@ -67,6 +70,7 @@ export class AiDetectionSettingsController extends Controller {
   /**
    * @isInt id must be an integer >= 0
    * @minimum id 0
+   * @maximum id 2147483647
    */
   @Get('{id}')
   @OperationId('get_ai_detection_setting')
@@ -78,6 +82,7 @@ export class AiDetectionSettingsController extends Controller {
   /**
    * @isInt id must be an integer >= 0
    * @minimum id 0
+   * @maximum id 2147483647
    */
   @Patch('{id}')
   @OperationId('update_ai_detection_setting')
@@ -90,6 +95,7 @@ export class AiDetectionSettingsController extends Controller {
   /**
    * @isInt id must be an integer >= 0
    * @minimum id 0
+   * @maximum id 2147483647
    */
   @Delete('{id}')
   @OperationId('delete_ai_detection_setting')

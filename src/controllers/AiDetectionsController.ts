@@ -40,10 +40,13 @@ export class AiDetectionsController extends Controller {
    * @param page_size Rows per page, at most 1000 (default 25).
    * @isLong event_id must be an integer >= 0
    * @minimum event_id 0
+   * @maximum event_id 9007199254740991
    * @isInt object_class_id must be an integer >= 0
    * @minimum object_class_id 0
+   * @maximum object_class_id 2147483647
    * @isLong page
    * @minimum page 0
+   * @maximum page 9007199254740991
    * @isLong page_size
    * @minimum page_size 0
    * @maximum page_size 1000
@@ -66,6 +69,7 @@ export class AiDetectionsController extends Controller {
   /**
    * @isLong id must be an integer >= 0
    * @minimum id 0
+   * @maximum id 9007199254740991
    */
   @Get('{id}')
   @OperationId('get_ai_detection')
@@ -77,6 +81,7 @@ export class AiDetectionsController extends Controller {
   /**
    * @isLong id must be an integer >= 0
    * @minimum id 0
+   * @maximum id 9007199254740991
    */
   @Patch('{id}')
   @OperationId('update_ai_detection')
@@ -88,6 +93,7 @@ export class AiDetectionsController extends Controller {
   /**
    * @isLong id must be an integer >= 0
    * @minimum id 0
+   * @maximum id 9007199254740991
    */
   @Delete('{id}')
   @OperationId('delete_ai_detection')

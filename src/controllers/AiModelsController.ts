@@ -26,6 +26,7 @@ export class AiModelsController extends Controller {
    * @param page_size Rows per page, at most 1000 (default 25).
    * @isLong page
    * @minimum page 0
+   * @maximum page 9007199254740991
    * @isLong page_size
    * @minimum page_size 0
    * @maximum page_size 1000
@@ -49,6 +50,7 @@ export class AiModelsController extends Controller {
   /**
    * @isInt id must be an integer >= 0
    * @minimum id 0
+   * @maximum id 2147483647
    */
   @Get('{id}')
   @OperationId('get_ai_model')
@@ -60,6 +62,7 @@ export class AiModelsController extends Controller {
   /**
    * @isInt id must be an integer >= 0
    * @minimum id 0
+   * @maximum id 2147483647
    */
   @Patch('{id}')
   @OperationId('update_ai_model')
@@ -72,6 +75,7 @@ export class AiModelsController extends Controller {
   /**
    * @isInt id must be an integer >= 0
    * @minimum id 0
+   * @maximum id 2147483647
    */
   @Delete('{id}')
   @OperationId('delete_ai_model')

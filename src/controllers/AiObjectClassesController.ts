@@ -32,8 +32,10 @@ export class AiObjectClassesController extends Controller {
    * @param page_size Rows per page, at most 1000 (default 25).
    * @isInt dataset_id must be an integer >= 0
    * @minimum dataset_id 0
+   * @maximum dataset_id 2147483647
    * @isLong page
    * @minimum page 0
+   * @maximum page 9007199254740991
    * @isLong page_size
    * @minimum page_size 0
    * @maximum page_size 1000
@@ -61,6 +63,7 @@ export class AiObjectClassesController extends Controller {
   /**
    * @isInt id must be an integer >= 0
    * @minimum id 0
+   * @maximum id 2147483647
    */
   @Get('{id}')
   @OperationId('get_class')
@@ -72,6 +75,7 @@ export class AiObjectClassesController extends Controller {
   /**
    * @isInt id must be an integer >= 0
    * @minimum id 0
+   * @maximum id 2147483647
    */
   @Patch('{id}')
   @OperationId('update_class')
@@ -84,6 +88,7 @@ export class AiObjectClassesController extends Controller {
   /**
    * @isInt id must be an integer >= 0
    * @minimum id 0
+   * @maximum id 2147483647
    */
   @Delete('{id}')
   @OperationId('delete_class')

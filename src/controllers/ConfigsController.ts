@@ -29,6 +29,7 @@ export class ConfigsController extends Controller {
    * @param search Only entries whose name contains this text.
    * @isLong page
    * @minimum page 0
+   * @maximum page 9007199254740991
    * @isLong page_size
    * @minimum page_size 0
    * @maximum page_size 1000

@@ -51,8 +51,10 @@ export class ControlPresetsController extends Controller {
    * @param page_size Rows per page, at most 1000 (default 25).
    * @isInt monitor_id must be an integer >= 0
    * @minimum monitor_id 0
+   * @maximum monitor_id 2147483647
    * @isLong page
    * @minimum page 0
+   * @maximum page 9007199254740991
    * @isLong page_size
    * @minimum page_size 0
    * @maximum page_size 1000
@@ -80,8 +82,10 @@ export class ControlPresetsController extends Controller {
   /**
    * @isInt monitor_id must be an integer >= 0
    * @minimum monitor_id 0
+   * @maximum monitor_id 2147483647
    * @isInt preset must be an integer >= 0
    * @minimum preset 0
+   * @maximum preset 2147483647
    */
   @Get('{monitor_id}/{preset}')
   @OperationId('get_control_preset')
@@ -93,8 +97,10 @@ export class ControlPresetsController extends Controller {
   /**
    * @isInt monitor_id must be an integer >= 0
    * @minimum monitor_id 0
+   * @maximum monitor_id 2147483647
    * @isInt preset must be an integer >= 0
    * @minimum preset 0
+   * @maximum preset 2147483647
    */
   @Patch('{monitor_id}/{preset}')
   @OperationId('update_control_preset')
@@ -111,8 +117,10 @@ export class ControlPresetsController extends Controller {
   /**
    * @isInt monitor_id must be an integer >= 0
    * @minimum monitor_id 0
+   * @maximum monitor_id 2147483647
    * @isInt preset must be an integer >= 0
    * @minimum preset 0
+   * @maximum preset 2147483647
    */
   @Delete('{monitor_id}/{preset}')
   @OperationId('delete_control_preset')

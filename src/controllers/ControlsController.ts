@@ -27,6 +27,7 @@ export class ControlsController extends Controller {
    * @param page_size Rows per page, at most 1000 (default 25).
    * @isLong page
    * @minimum page 0
+   * @maximum page 9007199254740991
    * @isLong page_size
    * @minimum page_size 0
    * @maximum page_size 1000
@@ -49,6 +50,7 @@ export class ControlsController extends Controller {
   /**
    * @isInt id must be an integer >= 0
    * @minimum id 0
+   * @maximum id 2147483647
    */
   @Get('{id}')
   @OperationId('get_control')
@@ -60,6 +62,7 @@ export class ControlsController extends Controller {
   /**
    * @isInt id must be an integer >= 0
    * @minimum id 0
+   * @maximum id 2147483647
    */
   @Patch('{id}')
   @OperationId('update_control')
@@ -72,6 +75,7 @@ export class ControlsController extends Controller {
    * Deletes a profile that no monitor uses.
    * @isInt id must be an integer >= 0
    * @minimum id 0
+   * @maximum id 2147483647
    */
   @Delete('{id}')
   @OperationId('delete_control')

@@ -34,8 +34,10 @@ export class EventDataController extends Controller {
    * @param page_size Rows per page, at most 1000 (default 25).
    * @isLong event_id must be an integer >= 0
    * @minimum event_id 0
+   * @maximum event_id 9007199254740991
    * @isLong page
    * @minimum page 0
+   * @maximum page 9007199254740991
    * @isLong page_size
    * @minimum page_size 0
    * @maximum page_size 1000
@@ -57,6 +59,7 @@ export class EventDataController extends Controller {
   /**
    * @isLong id must be an integer >= 0
    * @minimum id 0
+   * @maximum id 9007199254740991
    */
   @Get('{id}')
   @OperationId('get_event_data')
@@ -68,6 +71,7 @@ export class EventDataController extends Controller {
   /**
    * @isLong id must be an integer >= 0
    * @minimum id 0
+   * @maximum id 9007199254740991
    */
   @Patch('{id}')
   @OperationId('update_event_data')
@@ -79,6 +83,7 @@ export class EventDataController extends Controller {
   /**
    * @isLong id must be an integer >= 0
    * @minimum id 0
+   * @maximum id 9007199254740991
    */
   @Delete('{id}')
   @OperationId('delete_event_data')

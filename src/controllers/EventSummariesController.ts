@@ -32,6 +32,7 @@ export class EventSummariesController extends Controller {
    * @param page_size Rows per page, at most 1000 (default 25).
    * @isLong page
    * @minimum page 0
+   * @maximum page 9007199254740991
    * @isLong page_size
    * @minimum page_size 0
    * @maximum page_size 1000
@@ -45,6 +46,7 @@ export class EventSummariesController extends Controller {
   /**
    * @isInt monitor_id must be an integer >= 0
    * @minimum monitor_id 0
+   * @maximum monitor_id 2147483647
    */
   @Get('{monitor_id}')
   @OperationId('getEventSummary')

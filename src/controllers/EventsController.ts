@@ -55,15 +55,19 @@ export class EventsController extends Controller {
    * @param storage_id Only events on this storage (0: the default storage).
    * @isLong page
    * @minimum page 0
+   * @maximum page 9007199254740991
    * @isLong page_size
    * @minimum page_size 0
    * @maximum page_size 1000
    * @isInt monitor_id must be an integer >= 0
    * @minimum monitor_id 0
+   * @maximum monitor_id 2147483647
    * @isInt alarm_frames_min must be an integer >= 0
    * @minimum alarm_frames_min 0
+   * @maximum alarm_frames_min 2147483647
    * @isInt storage_id must be an integer >= 0
    * @minimum storage_id 0
+   * @maximum storage_id 2147483647
    */
   @Get()
   @OperationId('listEvents')
@@ -125,6 +129,7 @@ export class EventsController extends Controller {
   /**
    * @isLong id must be an integer >= 0
    * @minimum id 0
+   * @maximum id 9007199254740991
    */
   @Get('{id}')
   @OperationId('getEvent')
@@ -138,6 +143,7 @@ export class EventsController extends Controller {
    * Partial update; null clears cause and notes and leaves the other fields unchanged.
    * @isLong id must be an integer >= 0
    * @minimum id 0
+   * @maximum id 9007199254740991
    */
   @Patch('{id}')
   @OperationId('updateEvent')
@@ -152,6 +158,7 @@ export class EventsController extends Controller {
    * and locked events are refused with 409.
    * @isLong id must be an integer >= 0
    * @minimum id 0
+   * @maximum id 9007199254740991
    */
   @Delete('{id}')
   @OperationId('deleteEvent')

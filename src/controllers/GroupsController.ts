@@ -29,6 +29,7 @@ export class GroupsController extends Controller {
    * @param page_size Rows per page, at most 1000 (default 25).
    * @isLong page
    * @minimum page 0
+   * @maximum page 9007199254740991
    * @isLong page_size
    * @minimum page_size 0
    * @maximum page_size 1000
@@ -51,6 +52,7 @@ export class GroupsController extends Controller {
   /**
    * @isInt id must be an integer >= 0
    * @minimum id 0
+   * @maximum id 2147483647
    */
   @Get('{id}')
   @OperationId('get_group')
@@ -63,6 +65,7 @@ export class GroupsController extends Controller {
    * Partial update: `parent_id` omitted keeps the parent, null makes the group top level.
    * @isInt id must be an integer >= 0
    * @minimum id 0
+   * @maximum id 2147483647
    */
   @Put('{id}')
   @OperationId('update_group')
@@ -75,6 +78,7 @@ export class GroupsController extends Controller {
    * Deletes the group with its subgroups and memberships (monitors stay).
    * @isInt id must be an integer >= 0
    * @minimum id 0
+   * @maximum id 2147483647
    */
   @Delete('{id}')
   @OperationId('delete_group')

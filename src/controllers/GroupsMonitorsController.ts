@@ -29,6 +29,7 @@ export class GroupsMonitorsController extends Controller {
    * @param page_size Rows per page, at most 1000 (default 25).
    * @isLong page
    * @minimum page 0
+   * @maximum page 9007199254740991
    * @isLong page_size
    * @minimum page_size 0
    * @maximum page_size 1000
@@ -52,6 +53,7 @@ export class GroupsMonitorsController extends Controller {
   /**
    * @isInt id must be an integer >= 0
    * @minimum id 0
+   * @maximum id 2147483647
    */
   @Get('{id}')
   @OperationId('get_group_monitor')
@@ -63,6 +65,7 @@ export class GroupsMonitorsController extends Controller {
   /**
    * @isInt id must be an integer >= 0
    * @minimum id 0
+   * @maximum id 2147483647
    */
   @Delete('{id}')
   @OperationId('delete_group_monitor')

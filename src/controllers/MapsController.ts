@@ -33,8 +33,10 @@ export class MapsController extends Controller {
    * @param page_size Rows per page, at most 1000 (default 25).
    * @isInt parent_id must be an integer >= 0
    * @minimum parent_id 0
+   * @maximum parent_id 2147483647
    * @isLong page
    * @minimum page 0
+   * @maximum page 9007199254740991
    * @isLong page_size
    * @minimum page_size 0
    * @maximum page_size 1000
@@ -57,6 +59,7 @@ export class MapsController extends Controller {
   /**
    * @isInt id must be an integer >= 0
    * @minimum id 0
+   * @maximum id 2147483647
    */
   @Get('{id}')
   @OperationId('get_map')
@@ -68,6 +71,7 @@ export class MapsController extends Controller {
   /**
    * @isInt id must be an integer >= 0
    * @minimum id 0
+   * @maximum id 2147483647
    */
   @Patch('{id}')
   @OperationId('update_map')
@@ -79,6 +83,7 @@ export class MapsController extends Controller {
   /**
    * @isInt id must be an integer >= 0
    * @minimum id 0
+   * @maximum id 2147483647
    */
   @Delete('{id}')
   @OperationId('delete_map')

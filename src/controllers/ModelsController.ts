@@ -30,6 +30,7 @@ export class ModelsController extends Controller {
    * @maximum manufacturer_id 2147483647
    * @isLong page
    * @minimum page 0
+   * @maximum page 9007199254740991
    * @isLong page_size
    * @minimum page_size 0
    * @maximum page_size 1000

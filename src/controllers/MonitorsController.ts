@@ -37,6 +37,7 @@ export class MonitorsController extends Controller {
    * @param page_size Rows per page, at most 1000 (default 25).
    * @isLong page
    * @minimum page 0
+   * @maximum page 9007199254740991
    * @isLong page_size
    * @minimum page_size 0
    * @maximum page_size 1000
@@ -60,6 +61,7 @@ export class MonitorsController extends Controller {
   /**
    * @isInt id must be an integer >= 0
    * @minimum id 0
+   * @maximum id 2147483647
    */
   @Get('{id}')
   @OperationId('get_monitor')
@@ -72,6 +74,7 @@ export class MonitorsController extends Controller {
    * Partial update: only supplied fields change.
    * @isInt id must be an integer >= 0
    * @minimum id 0
+   * @maximum id 2147483647
    */
   @Patch('{id}')
   @OperationId('update_monitor')
@@ -84,6 +87,7 @@ export class MonitorsController extends Controller {
    * Deletes the monitor with its zones, group memberships and permission rows (events stay).
    * @isInt id must be an integer >= 0
    * @minimum id 0
+   * @maximum id 2147483647
    */
   @Delete('{id}')
   @OperationId('delete_monitor')
@@ -99,6 +103,7 @@ export class MonitorsController extends Controller {
    * access checks it answers 503.
    * @isInt id must be an integer >= 0
    * @minimum id 0
+   * @maximum id 2147483647
    */
   @Patch('{id}/state')
   @OperationId('update_monitor_state')
@@ -113,6 +118,7 @@ export class MonitorsController extends Controller {
    * it answers 503.
    * @isInt id must be an integer >= 0
    * @minimum id 0
+   * @maximum id 2147483647
    */
   @Patch('{id}/alarm')
   @OperationId('alarm_control')

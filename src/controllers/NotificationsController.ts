@@ -39,8 +39,10 @@ export class NotificationsController extends Controller {
    * @param page_size Rows per page, at most 1000 (default 25).
    * @isInt user_id must be an integer >= 0
    * @minimum user_id 0
+   * @maximum user_id 2147483647
    * @isLong page
    * @minimum page 0
+   * @maximum page 9007199254740991
    * @isLong page_size
    * @minimum page_size 0
    * @maximum page_size 1000
@@ -64,6 +66,7 @@ export class NotificationsController extends Controller {
   /**
    * @isInt id must be an integer >= 0
    * @minimum id 0
+   * @maximum id 2147483647
    */
   @Get('{id}')
   @OperationId('get_notification')
@@ -75,6 +78,7 @@ export class NotificationsController extends Controller {
   /**
    * @isInt id must be an integer >= 0
    * @minimum id 0
+   * @maximum id 2147483647
    */
   @Patch('{id}')
   @OperationId('update_notification')
@@ -87,6 +91,7 @@ export class NotificationsController extends Controller {
   /**
    * @isInt id must be an integer >= 0
    * @minimum id 0
+   * @maximum id 2147483647
    */
   @Delete('{id}')
   @OperationId('delete_notification')

@@ -53,6 +53,7 @@ export class PtzController extends Controller {
    * What the monitor's camera can do, from its control profile.
    * @isInt id must be an integer >= 0
    * @minimum id 0
+   * @maximum id 2147483647
    */
   @Get('monitors/{id}/capabilities')
   @OperationId('getPtzCapabilities')
@@ -64,6 +65,7 @@ export class PtzController extends Controller {
    * Capabilities and whether zmcontrol.pl is reachable for the monitor.
    * @isInt id must be an integer >= 0
    * @minimum id 0
+   * @maximum id 2147483647
    */
   @Get('monitors/{id}/status')
   @OperationId('getPtzStatus')
@@ -75,6 +77,7 @@ export class PtzController extends Controller {
    * Moves the camera up (continuous when the profile can, else one step).
    * @isInt id must be an integer >= 0
    * @minimum id 0
+   * @maximum id 2147483647
    */
   @Post('monitors/{id}/move/up')
   @OperationId('ptzMoveUp')
@@ -86,6 +89,7 @@ export class PtzController extends Controller {
    * Moves the camera down (continuous when the profile can, else one step).
    * @isInt id must be an integer >= 0
    * @minimum id 0
+   * @maximum id 2147483647
    */
   @Post('monitors/{id}/move/down')
   @OperationId('ptzMoveDown')
@@ -97,6 +101,7 @@ export class PtzController extends Controller {
    * Moves the camera left (continuous when the profile can, else one step).
    * @isInt id must be an integer >= 0
    * @minimum id 0
+   * @maximum id 2147483647
    */
   @Post('monitors/{id}/move/left')
   @OperationId('ptzMoveLeft')
@@ -108,6 +113,7 @@ export class PtzController extends Controller {
    * Moves the camera right (continuous when the profile can, else one step).
    * @isInt id must be an integer >= 0
    * @minimum id 0
+   * @maximum id 2147483647
    */
   @Post('monitors/{id}/move/right')
   @OperationId('ptzMoveRight')
@@ -119,6 +125,7 @@ export class PtzController extends Controller {
    * Moves the camera up and left (continuous when the profile can, else one step).
    * @isInt id must be an integer >= 0
    * @minimum id 0
+   * @maximum id 2147483647
    */
   @Post('monitors/{id}/move/up-left')
   @OperationId('ptzMoveUpLeft')
@@ -130,6 +137,7 @@ export class PtzController extends Controller {
    * Moves the camera up and right (continuous when the profile can, else one step).
    * @isInt id must be an integer >= 0
    * @minimum id 0
+   * @maximum id 2147483647
    */
   @Post('monitors/{id}/move/up-right')
   @OperationId('ptzMoveUpRight')
@@ -141,6 +149,7 @@ export class PtzController extends Controller {
    * Moves the camera down and left (continuous when the profile can, else one step).
    * @isInt id must be an integer >= 0
    * @minimum id 0
+   * @maximum id 2147483647
    */
   @Post('monitors/{id}/move/down-left')
   @OperationId('ptzMoveDownLeft')
@@ -152,6 +161,7 @@ export class PtzController extends Controller {
    * Moves the camera down and right (continuous when the profile can, else one step).
    * @isInt id must be an integer >= 0
    * @minimum id 0
+   * @maximum id 2147483647
    */
   @Post('monitors/{id}/move/down-right')
   @OperationId('ptzMoveDownRight')
@@ -163,6 +173,7 @@ export class PtzController extends Controller {
    * Stops pan and tilt.
    * @isInt id must be an integer >= 0
    * @minimum id 0
+   * @maximum id 2147483647
    */
   @Post('monitors/{id}/move/stop')
   @OperationId('ptzMoveStop')
@@ -174,6 +185,7 @@ export class PtzController extends Controller {
    * Zooms in.
    * @isInt id must be an integer >= 0
    * @minimum id 0
+   * @maximum id 2147483647
    */
   @Post('monitors/{id}/zoom/in')
   @OperationId('ptzZoomIn')
@@ -185,6 +197,7 @@ export class PtzController extends Controller {
    * Zooms out.
    * @isInt id must be an integer >= 0
    * @minimum id 0
+   * @maximum id 2147483647
    */
   @Post('monitors/{id}/zoom/out')
   @OperationId('ptzZoomOut')
@@ -196,6 +209,7 @@ export class PtzController extends Controller {
    * Stops zooming.
    * @isInt id must be an integer >= 0
    * @minimum id 0
+   * @maximum id 2147483647
    */
   @Post('monitors/{id}/zoom/stop')
   @OperationId('ptzZoomStop')
@@ -207,6 +221,7 @@ export class PtzController extends Controller {
    * Focuses nearer.
    * @isInt id must be an integer >= 0
    * @minimum id 0
+   * @maximum id 2147483647
    */
   @Post('monitors/{id}/focus/near')
   @OperationId('ptzFocusNear')
@@ -218,6 +233,7 @@ export class PtzController extends Controller {
    * Focuses farther.
    * @isInt id must be an integer >= 0
    * @minimum id 0
+   * @maximum id 2147483647
    */
   @Post('monitors/{id}/focus/far')
   @OperationId('ptzFocusFar')
@@ -229,6 +245,7 @@ export class PtzController extends Controller {
    * Switches to auto focus.
    * @isInt id must be an integer >= 0
    * @minimum id 0
+   * @maximum id 2147483647
    */
   @Post('monitors/{id}/focus/auto')
   @OperationId('ptzFocusAuto')
@@ -240,6 +257,7 @@ export class PtzController extends Controller {
    * Stops focusing.
    * @isInt id must be an integer >= 0
    * @minimum id 0
+   * @maximum id 2147483647
    */
   @Post('monitors/{id}/focus/stop')
   @OperationId('ptzFocusStop')
@@ -251,6 +269,7 @@ export class PtzController extends Controller {
    * Opens the iris.
    * @isInt id must be an integer >= 0
    * @minimum id 0
+   * @maximum id 2147483647
    */
   @Post('monitors/{id}/iris/open')
   @OperationId('ptzIrisOpen')
@@ -262,6 +281,7 @@ export class PtzController extends Controller {
    * Closes the iris.
    * @isInt id must be an integer >= 0
    * @minimum id 0
+   * @maximum id 2147483647
    */
   @Post('monitors/{id}/iris/close')
   @OperationId('ptzIrisClose')
@@ -273,6 +293,7 @@ export class PtzController extends Controller {
    * Switches to auto iris.
    * @isInt id must be an integer >= 0
    * @minimum id 0
+   * @maximum id 2147483647
    */
   @Post('monitors/{id}/iris/auto')
   @OperationId('ptzIrisAuto')
@@ -284,6 +305,7 @@ export class PtzController extends Controller {
    * Stops the iris.
    * @isInt id must be an integer >= 0
    * @minimum id 0
+   * @maximum id 2147483647
    */
   @Post('monitors/{id}/iris/stop')
   @OperationId('ptzIrisStop')
@@ -295,6 +317,7 @@ export class PtzController extends Controller {
    * Sends wake to the camera.
    * @isInt id must be an integer >= 0
    * @minimum id 0
+   * @maximum id 2147483647
    */
   @Post('monitors/{id}/power/wake')
   @OperationId('ptzPowerWake')
@@ -306,6 +329,7 @@ export class PtzController extends Controller {
    * Sends sleep to the camera.
    * @isInt id must be an integer >= 0
    * @minimum id 0
+   * @maximum id 2147483647
    */
   @Post('monitors/{id}/power/sleep')
   @OperationId('ptzPowerSleep')
@@ -317,6 +341,7 @@ export class PtzController extends Controller {
    * Sends reset to the camera.
    * @isInt id must be an integer >= 0
    * @minimum id 0
+   * @maximum id 2147483647
    */
   @Post('monitors/{id}/power/reset')
   @OperationId('ptzPowerReset')
@@ -328,6 +353,7 @@ export class PtzController extends Controller {
    * Sends reboot to the camera.
    * @isInt id must be an integer >= 0
    * @minimum id 0
+   * @maximum id 2147483647
    */
   @Post('monitors/{id}/power/reboot')
   @OperationId('ptzPowerReboot')
@@ -339,6 +365,7 @@ export class PtzController extends Controller {
    * Moves to the home position.
    * @isInt id must be an integer >= 0
    * @minimum id 0
+   * @maximum id 2147483647
    */
   @Post('monitors/{id}/home')
   @OperationId('ptzGotoHome')
@@ -350,8 +377,10 @@ export class PtzController extends Controller {
    * Moves to a stored preset (numbered from 1).
    * @isInt id must be an integer >= 0
    * @minimum id 0
+   * @maximum id 2147483647
    * @isInt preset_id must be an integer >= 0
    * @minimum preset_id 0
+   * @maximum preset_id 2147483647
    */
   @Post('monitors/{id}/presets/{preset_id}/goto')
   @OperationId('ptzGotoPreset')
@@ -363,8 +392,10 @@ export class PtzController extends Controller {
    * Stores the current position as a preset; `name` sets its ControlPresets label.
    * @isInt id must be an integer >= 0
    * @minimum id 0
+   * @maximum id 2147483647
    * @isInt preset_id must be an integer >= 0
    * @minimum preset_id 0
+   * @maximum preset_id 2147483647
    */
   @Post('monitors/{id}/presets/{preset_id}/set')
   @OperationId('ptzSetPreset')
@@ -376,8 +407,10 @@ export class PtzController extends Controller {
    * Clears a preset in the camera and removes its label.
    * @isInt id must be an integer >= 0
    * @minimum id 0
+   * @maximum id 2147483647
    * @isInt preset_id must be an integer >= 0
    * @minimum preset_id 0
+   * @maximum preset_id 2147483647
    */
   @Delete('monitors/{id}/presets/{preset_id}')
   @OperationId('ptzClearPreset')
@@ -389,6 +422,7 @@ export class PtzController extends Controller {
    * Relative steps in the profile's units (moveRel*, zoomRel*).
    * @isInt id must be an integer >= 0
    * @minimum id 0
+   * @maximum id 2147483647
    */
   @Post('monitors/{id}/relative')
   @OperationId('ptzMoveRelative')
@@ -400,6 +434,7 @@ export class PtzController extends Controller {
    * An absolute pan/tilt position through zmcontrol.pl's moveMap.
    * @isInt id must be an integer >= 0
    * @minimum id 0
+   * @maximum id 2147483647
    */
   @Post('monitors/{id}/absolute')
   @OperationId('ptzMoveAbsolute')

@@ -33,8 +33,10 @@ export class RoleGroupsPermissionsController extends Controller {
    * @param page_size Rows per page, at most 1000 (default 25).
    * @isInt role_id must be an integer >= 0
    * @minimum role_id 0
+   * @maximum role_id 2147483647
    * @isLong page
    * @minimum page 0
+   * @maximum page 9007199254740991
    * @isLong page_size
    * @minimum page_size 0
    * @maximum page_size 1000
@@ -58,6 +60,7 @@ export class RoleGroupsPermissionsController extends Controller {
   /**
    * @isInt id must be an integer >= 0
    * @minimum id 0
+   * @maximum id 2147483647
    */
   @Get('{id}')
   @OperationId('get_role_group_permission')
@@ -69,6 +72,7 @@ export class RoleGroupsPermissionsController extends Controller {
   /**
    * @isInt id must be an integer >= 0
    * @minimum id 0
+   * @maximum id 2147483647
    */
   @Patch('{id}')
   @OperationId('update_role_group_permission')
@@ -81,6 +85,7 @@ export class RoleGroupsPermissionsController extends Controller {
   /**
    * @isInt id must be an integer >= 0
    * @minimum id 0
+   * @maximum id 2147483647
    */
   @Delete('{id}')
   @OperationId('delete_role_group_permission')

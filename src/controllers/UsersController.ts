@@ -28,6 +28,7 @@ export class UsersController extends Controller {
    * @param page_size Rows per page, at most 1000 (default 25).
    * @isLong page
    * @minimum page 0
+   * @maximum page 9007199254740991
    * @isLong page_size
    * @minimum page_size 0
    * @maximum page_size 1000
@@ -51,6 +52,7 @@ export class UsersController extends Controller {
   /**
    * @isInt id must be an integer >= 0
    * @minimum id 0
+   * @maximum id 2147483647
    */
   @Get('{id}')
   @OperationId('get_user')
@@ -64,6 +66,7 @@ export class UsersController extends Controller {
    * the account's tokens.
    * @isInt id must be an integer >= 0
    * @minimum id 0
+   * @maximum id 2147483647
    */
   @Put('{id}')
   @OperationId('update_user')
@@ -77,6 +80,7 @@ export class UsersController extends Controller {
    * Deletes the account (and its preferences); its tokens stop working at once.
    * @isInt id must be an integer >= 0
    * @minimum id 0
+   * @maximum id 2147483647
    */
   @Delete('{id}')
   @OperationId('delete_user')

@@ -31,8 +31,10 @@ export class ZonesController extends Controller {
    * @param page_size Rows per page, at most 1000 (default 25).
    * @isInt id must be an integer >= 0
    * @minimum id 0
+   * @maximum id 2147483647
    * @isLong page
    * @minimum page 0
+   * @maximum page 9007199254740991
    * @isLong page_size
    * @minimum page_size 0
    * @maximum page_size 1000
@@ -54,6 +56,7 @@ export class ZonesController extends Controller {
    * @param id Monitor id.
    * @isInt id must be an integer >= 0
    * @minimum id 0
+   * @maximum id 2147483647
    */
   @Post('monitors/{id}/zones')
   @OperationId('create')
@@ -68,6 +71,7 @@ export class ZonesController extends Controller {
   /**
    * @isInt id must be an integer >= 0
    * @minimum id 0
+   * @maximum id 2147483647
    */
   @Get('zones/{id}')
   @OperationId('get')
@@ -80,6 +84,7 @@ export class ZonesController extends Controller {
    * Partial update (only supplied fields change); a new polygon recomputes Area and NumCoords.
    * @isInt id must be an integer >= 0
    * @minimum id 0
+   * @maximum id 2147483647
    */
   @Put('zones/{id}')
   @OperationId('update')
@@ -91,6 +96,7 @@ export class ZonesController extends Controller {
   /**
    * @isInt id must be an integer >= 0
    * @minimum id 0
+   * @maximum id 2147483647
    */
   @Delete('zones/{id}')
   @OperationId('delete')
