@@ -63,8 +63,10 @@ export class FfmpegRunner {
     try {
       return await this.spawnOnce(binary, args, input);
     } finally {
-      this.active--;
-      this.waiting.shift()?.();
+      // The slot goes straight to the next waiter (active unchanged), else it is freed.
+      const next = this.waiting.shift();
+      if (next) next();
+      else this.active--;
     }
   }
 
@@ -76,7 +78,6 @@ export class FfmpegRunner {
     if (this.waiting.length >= this.options.maxQueued) {
       return Promise.reject(new ServiceUnavailableError('Too many image jobs waiting; try again shortly', [['reason', 'media worker queue full']]));
     }
-    // The finishing job hands its slot straight to the next waiter (active stays the same).
     return new Promise((resolve) => this.waiting.push(() => resolve()));
   }
 
@@ -100,12 +101,27 @@ export class FfmpegRunner {
       child.stderr!.on('data', (chunk: Buffer) => {
         if (stderr.length < 4096) stderr += chunk.toString();
       });
-      child.on('error', (err) => fail(new FfmpegError(`${binary} could not be started: ${err.message}`)));
-      child.on('close', (code, signal) => {
+      let settled = false;
+      const settle = (code: number | null, signal: NodeJS.Signals | null) => {
+        if (settled) return;
+        settled = true;
         clearTimeout(timer);
         if (failure) return reject(Object.assign(failure, { stderr: failure.stderr || stderr.trim() }));
         if (code !== 0) return reject(new FfmpegError(`${binary} exited with ${code ?? signal}`, stderr.trim()));
         resolve(Buffer.concat(out));
+      };
+      // A killed process settles at exit: a grandchild holding the pipes must not keep the slot.
+      child.on('exit', (code, signal) => {
+        if (failure) {
+          child.stdout!.destroy();
+          child.stderr!.destroy();
+          settle(code, signal);
+        }
+      });
+      child.on('close', settle);
+      child.on('error', (err) => {
+        fail(new FfmpegError(`${binary} could not be started: ${err.message}`));
+        if (child.pid === undefined) settle(null, null); // never ran: no exit or close to wait for
       });
       if (input && child.stdin) {
         // ffmpeg may exit before reading everything (a bad JPEG); that shows up as its exit code.

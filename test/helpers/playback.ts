@@ -7,7 +7,17 @@ import { copyFileSync, existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, s
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { loadConfig } from '../../src/config/index.js';
+import { createPool } from '../../src/db/pool.js';
+import { createPrismaClient } from '../../src/db/prisma.js';
 import { fromLocalDateTimeString } from '../../src/db/datetime.js';
+import { createApp } from '../../src/http/app.js';
+import { createLogger } from '../../src/log.js';
+import { createPlayback, type Playback, type PlaybackParts } from '../../src/services/playback.js';
+import { createServices } from '../../src/services/services.js';
+import { testEnv } from './app.js';
 import { eventPaths, type EventScheme } from '../../src/services/event-paths.js';
 import { insertEvent, insertMonitor, insertStorage, sql, type EventSeed } from './events.js';
 import type { FreshDatabase } from './mariadb.js';
@@ -37,15 +47,16 @@ const RECIPES: Record<string, string[]> = {
   'h265.mp4': ['-f', 'lavfi', '-i', 'testsrc=size=640x360:rate=15', '-t', '2', '-c:v', 'libx265', '-tag:v', 'hvc1', '-x265-params', 'log-level=none', '-pix_fmt', 'yuv420p'],
   'h264.mkv': ['-f', 'lavfi', '-i', 'testsrc=size=640x360:rate=15', '-t', '2', '-c:v', 'libx264', '-pix_fmt', 'yuv420p', '-f', 'matroska'],
   'vp8.webm': ['-f', 'lavfi', '-i', 'testsrc=size=320x240:rate=10', '-t', '1', '-c:v', 'libvpx', '-deadline', 'realtime', '-b:v', '200k', '-f', 'webm'],
-  'snapshot.jpg': still(SIZES.snapshot, 'red'),
-  'alarm.jpg': still(SIZES.alarm, 'orange'),
-  'capture.jpg': still(SIZES.capture, 'green'),
-  'analyse.jpg': still(SIZES.analyse, 'blue'),
-  'objdetect.jpg': still(SIZES.objdetect, 'purple'),
+  'snapshot.jpg': still(SIZES.snapshot),
+  'alarm.jpg': still(SIZES.alarm),
+  'capture.jpg': still(SIZES.capture),
+  'analyse.jpg': still(SIZES.analyse),
+  'objdetect.jpg': still(SIZES.objdetect),
 };
 
-function still(size: { width: number; height: number }, colour: string): string[] {
-  return ['-f', 'lavfi', '-i', `testsrc=size=${size.width}x${size.height}:rate=1,drawbox=x=0:y=0:w=40:h=20:color=${colour}:t=fill`, '-frames:v', '1', '-q:v', '3', '-f', 'mjpeg'];
+/** A grey still with a red 40x20 marker in its top-left corner, so a test can tell how it was turned. */
+function still(size: { width: number; height: number }): string[] {
+  return ['-f', 'lavfi', '-i', `color=c=gray:s=${size.width}x${size.height}:d=1,drawbox=x=0:y=0:w=40:h=20:color=red:t=fill`, '-frames:v', '1', '-q:v', '3', '-f', 'mjpeg'];
 }
 
 let ffmpegVersion: Promise<string> | undefined;
@@ -65,6 +76,29 @@ export async function fixture(name: keyof typeof RECIPES | string): Promise<stri
     renameSync(tmp, file); // atomic: a parallel test process writes the same bytes
   }
   return file;
+}
+
+/** Where the red marker of a fixture still ended up after a transform (null: not in a corner). */
+export async function markerCorner(jpeg: Buffer): Promise<{ width: number; height: number; corner: 'top-left' | 'top-right' | 'bottom-left' | 'bottom-right' | null }> {
+  const { width, height } = await probeBuffer(jpeg);
+  const rgb = await new Promise<Buffer>((resolve, reject) => {
+    const child = execFile('ffmpeg', ['-v', 'error', '-f', 'jpeg_pipe', '-i', 'pipe:0', '-f', 'rawvideo', '-pix_fmt', 'rgb24', 'pipe:1'], { encoding: 'buffer', maxBuffer: 64 << 20 }, (err, stdout) =>
+      err ? reject(err) : resolve(stdout),
+    );
+    child.stdin!.end(jpeg);
+  });
+  const red = (x: number, y: number) => {
+    const i = (y * width + x) * 3;
+    return rgb[i] > 180 && rgb[i + 1] < 90 && rgb[i + 2] < 90;
+  };
+  const corners = [
+    ['top-left', 4, 4],
+    ['top-right', width - 5, 4],
+    ['bottom-left', 4, height - 5],
+    ['bottom-right', width - 5, height - 5],
+  ] as const;
+  const hit = corners.filter(([, x, y]) => red(x, y));
+  return { width, height, corner: hit.length === 1 ? hit[0][0] : null };
 }
 
 /** ffprobe's view of an image or video held in a buffer. */
@@ -165,4 +199,35 @@ export function captures(numbers: number[], kind: 'capture' | 'analyse' = 'captu
 
 export async function bytesOf(res: Response): Promise<Buffer> {
   return Buffer.from(await res.arrayBuffer());
+}
+
+export interface PlaybackApp {
+  url: string;
+  api(path: string): string;
+  playback: Playback;
+  close(): Promise<void>;
+}
+
+/** The app with chosen playback parts (runner, rotator, remuxer): the seams the tests exercise. */
+export async function startPlaybackApp(db: FreshDatabase, env: Record<string, string>, parts: Partial<PlaybackParts>): Promise<PlaybackApp> {
+  const { config } = loadConfig({ env: testEnv({ db, env }), defaultOperatorFile: '/nonexistent/prod.toml' });
+  const log = createLogger({ level: 'fatal' });
+  const pool = createPool(config.db);
+  const prisma = createPrismaClient(config.db);
+  const services = createServices(config, log, pool, prisma);
+  const playback = createPlayback(services, parts);
+  const server = http.createServer(createApp(services));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    url,
+    api: (p) => `${url}/api/v3${p}`,
+    playback,
+    async close() {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await pool.end();
+      await prisma.$disconnect();
+    },
+  };
 }
