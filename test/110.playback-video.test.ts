@@ -96,6 +96,7 @@ test('no Range: 200 with the whole file, Accept-Ranges, Content-Length, validato
   t.truthy(res.headers.get('last-modified'));
   t.is(res.headers.get('cache-control'), 'private, max-age=86400');
   t.is(res.headers.get('content-encoding'), null);
+  t.is(res.headers.get('content-disposition'), `inline; filename="${ev.v136.id}-video.mp4"`);
   t.true((await bytesOf(res)).equals(mp4));
 });
 

@@ -59,6 +59,8 @@ export function ifRangeHolds(header: string | undefined, etag: string | undefine
 
 export interface ServeOptions {
   cacheControl: string;
+  /** Extra response headers (e.g. Content-Disposition). */
+  headers?: Record<string, string>;
 }
 
 /**
@@ -76,6 +78,7 @@ export function serveBytes(req: Request, res: Response, source: ByteSource, opti
   res.setHeader('Cache-Control', options.cacheControl);
   if (source.etag) res.setHeader('ETag', source.etag);
   if (source.lastModified) res.setHeader('Last-Modified', source.lastModified.toUTCString());
+  for (const [name, value] of Object.entries(options.headers ?? {})) res.setHeader(name, value);
   if (range.kind === 'unsatisfiable') {
     res.setHeader('Content-Range', `bytes */${size}`);
     source.close();

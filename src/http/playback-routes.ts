@@ -37,7 +37,12 @@ function query(req: Request, name: string): string | undefined {
   throw new InvalidInputError('Invalid input', [[name, 'must be given once']]);
 }
 
-const serve = (req: Request, res: Response, body: ServedBody) => serveBytes(req, res, body.source, { cacheControl: body.cacheControl });
+const serve = (req: Request, res: Response, body: ServedBody) =>
+  serveBytes(req, res, body.source, {
+    cacheControl: body.cacheControl,
+    // The name is built from the numeric id and a checked extension: nothing to escape.
+    headers: body.filename ? { 'Content-Disposition': `inline; filename="${body.filename}"` } : {},
+  });
 
 export const PLAYBACK_ROUTES: PlaybackRoute[] = [
   {

@@ -75,6 +75,8 @@ export interface EventVideoInfo {
 export interface ServedBody {
   source: ByteSource;
   cacheControl: string;
+  /** Offered as the name to save under (Content-Disposition: inline). */
+  filename?: string;
 }
 
 /** Closed events never change; an event being recorded changes every second. */
@@ -138,7 +140,8 @@ export class EventPlaybackService {
   /** GET /video: the recording as written. */
   async original(user: AuthUser, id: bigint): Promise<ServedBody> {
     const { event, video } = await this.recording(user, id);
-    return { source: await this.open(event, video), cacheControl: cacheControlFor(event) };
+    // "Save video as" gets <Id>-video.<container> even while the file is incomplete.*.
+    return { source: await this.open(event, video), cacheControl: cacheControlFor(event), filename: `${event.id}-video.${video.container}` };
   }
 
   /** GET /stream/video.mp4 and /stream/media.mp4: fragmented MP4. */
