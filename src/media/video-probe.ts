@@ -49,7 +49,7 @@ export class VideoProber {
 
   private async ffprobe(file: string): Promise<VideoProbe> {
     try {
-      const out = await this.runner.ffprobe(['-select_streams', 'v:0', '-show_entries', 'stream=codec_name,width,height:format=duration', '-of', 'json', file]);
+      const out = await this.runner.ffprobe(['-select_streams', 'v:0', '-show_entries', 'stream=codec_name,width,height:format=duration', '-of', 'json', `file:${file}`]);
       const json = JSON.parse(out.toString()) as { streams?: Array<{ codec_name?: string; width?: number; height?: number }>; format?: { duration?: string } };
       const s = json.streams?.[0];
       if (!s) return UNKNOWN;

@@ -165,7 +165,7 @@ export class EventStills {
       frame = await this.cache.getOrMake(frameKey, async () => {
         const jpeg = await this.runner.ffmpeg([
           ...(offset > 0 ? ['-ss', offset.toFixed(3)] : []),
-          '-i', video.path,
+          '-i', `file:${video.path}`, // never read as another protocol
           '-an', '-sn', '-dn',
           '-frames:v', '1',
           ...(maxWidth ? ['-vf', `scale='min(${maxWidth},iw)':-2`] : []),
