@@ -4,6 +4,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { upgrade } from '@scalar/openapi-upgrader';
 import { Validator } from '@seriousme/openapi-schema-validator';
+import { mergePaths, playbackPaths } from './openapi-playback.mjs';
 
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
 
@@ -55,9 +56,12 @@ export function normaliseNullable(node) {
 }
 
 export async function finalize(tsoaDoc) {
-  const doc = upgrade({ ...normaliseNullable(tsoaDoc), openapi: '3.0.3' }, '3.1');
+  // The media routes are plain express handlers that tsoa cannot see (openapi-playback.mjs).
+  const merged = structuredClone(tsoaDoc);
+  const mergeProblems = mergePaths(merged, playbackPaths);
+  const doc = upgrade({ ...normaliseNullable(merged), openapi: '3.0.3' }, '3.1');
   doc.openapi = '3.1.0';
-  const problems = ruleViolations(doc);
+  const problems = [...mergeProblems, ...ruleViolations(doc)];
   const result = await new Validator().validate(structuredClone(doc));
   if (!result.valid) problems.push(`not a valid OpenAPI 3.1 document: ${JSON.stringify(result.errors).slice(0, 2000)}`);
   return { doc, problems };

@@ -105,6 +105,16 @@ export class PayloadTooLargeError extends ApiError {
   }
 }
 
+/** 416: a byte range that starts beyond the end of the body (the caller sets `Content-Range: bytes *\/size`). */
+export class RangeNotSatisfiableError extends ApiError {
+  constructor(size: number) {
+    super(416, 'RANGE_NOT_SATISFIABLE_ERROR', 'Requested range not satisfiable', [
+      ['size', String(size)],
+      ['reason', 'the range starts beyond the end of the file'],
+    ]);
+  }
+}
+
 export class TooManyRequestsError extends ApiError {
   constructor(message = 'Too many requests') {
     super(429, 'TOO_MANY_REQUESTS_ERROR', message);

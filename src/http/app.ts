@@ -11,6 +11,7 @@ import { tokenBucket } from './middleware/rate-limit.js';
 import { errorHandler, notFoundOrWrongMethod } from './middleware/errors.js';
 import { isMediaPath } from './media-routes.js';
 import { explorerRouter } from './explorer.js';
+import { registerPlaybackRoutes } from './playback-routes.js';
 import { openapiDocument } from '../openapi/document.js';
 
 export const OPENAPI_PATH = '/api-docs/openapi.json';
@@ -61,6 +62,8 @@ export function createApp(services: Services): Express {
   app.get(explorer, (req, res, next) => (req.path.endsWith('/') ? next() : res.redirect(301, `${explorer}/`)));
   app.use(explorer, explorerRouter(OPENAPI_PATH));
 
+  // Media answers (video, stills, MJPEG) are not JSON: plain handlers beside the tsoa routes.
+  registerPlaybackRoutes(app, services);
   RegisterRoutes(app);
 
   app.use(notFoundOrWrongMethod(app));

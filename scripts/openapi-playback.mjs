@@ -1,0 +1,175 @@
+// OpenAPI path items of the recorded-playback media routes. tsoa describes JSON routes only; these
+// are served by plain express handlers (src/http/playback-routes.ts, PLAYBACK_ROUTES) and merged
+// into the document by the OpenAPI pass (openapi-post.mjs), in OpenAPI 3.0 form before the 3.1
+// upgrade. Paths, methods and operationIds must match PLAYBACK_ROUTES (test/114 checks it);
+// operationIds follow the v3 reference surface where it has the route.
+
+const ERROR = { $ref: '#/components/schemas/AppResponseError' };
+const error = (description) => ({ description, content: { 'application/json': { schema: ERROR } } });
+const body = (types, description, headers) => ({
+  description,
+  ...(headers && { headers }),
+  content: Object.fromEntries(types.map((t) => [t, { schema: { type: 'string', format: 'binary' } }])),
+});
+
+const id = { in: 'path', name: 'id', required: true, description: 'Event id', schema: { type: 'integer', format: 'int64', minimum: 0 } };
+const token = {
+  in: 'query',
+  name: 'token',
+  required: false,
+  description: 'Access token, for <img>/<video> URLs that cannot carry an Authorization header',
+  schema: { type: 'string' },
+};
+const range = {
+  in: 'header',
+  name: 'Range',
+  required: false,
+  description: 'One byte range: `bytes=a-b`, `bytes=a-` or `bytes=-n`. A multi-range or malformed value is ignored (200, whole body)',
+  schema: { type: 'string' },
+};
+const ifRange = {
+  in: 'header',
+  name: 'If-Range',
+  required: false,
+  description: 'ETag (strong) or Last-Modified date; the Range applies only while it matches',
+  schema: { type: 'string' },
+};
+
+const rangeHeaders = {
+  'Accept-Ranges': { schema: { type: 'string', enum: ['bytes'] } },
+  ETag: { schema: { type: 'string' } },
+  'Last-Modified': { schema: { type: 'string' } },
+};
+const partialHeaders = { ...rangeHeaders, 'Content-Range': { description: '`bytes a-b/size`', schema: { type: 'string' } } };
+
+const VIDEO_TYPES = ['video/mp4', 'video/x-matroska', 'video/webm', 'video/quicktime'];
+
+const common = {
+  400: error('Invalid id or query parameter'),
+  401: error('Missing, invalid or revoked token (header or `?token=`)'),
+  403: error('Events permission required'),
+  500: error('Internal error'),
+};
+
+function op(operationId, tags, summary, description, parameters, responses) {
+  return { get: { operationId, tags, summary, description, security: [{ jwt: ['events'] }], parameters, responses: { ...responses, ...common } } };
+}
+
+const ranged = (types, what) => ({
+  200: body(types, `${what} (whole body)`, rangeHeaders),
+  206: body(types, `${what} (the requested range)`, partialHeaders),
+  416: error('The range starts beyond the end (`Content-Range: bytes */size`)'),
+});
+
+const unavailable = error('Remux not available yet (SERVICE_UNAVAILABLE_ERROR) or too many image jobs waiting');
+const hidden = 'No such event or file, or the event\'s monitor is hidden';
+
+export const playbackPaths = {
+  '/api/v3/events/{id}/video': op(
+    'getEventVideo',
+    ['Event Playback'],
+    'The recording as written',
+    'The event\'s recording file (Events.DefaultVideo, else the version-specific names), streamed from disk with byte ranges, If-Range and HEAD. Content-Type by container. An event in progress serves the growing file (`Cache-Control: no-cache`).',
+    [id, token, range, ifRange],
+    { ...ranged(VIDEO_TYPES, 'Recording'), 404: error(hidden) },
+  ),
+  '/api/v3/events/{id}/thumbnail': op(
+    'getEventThumbnail',
+    ['Event Playback'],
+    'Event thumbnail (JPEG)',
+    'snapshot.jpg, else alarm.jpg, else the first capture (then analysis) JPEG, else a frame of the recording at most 320 pixels wide; turned per the event\'s Orientation (ROTATE_0 is streamed untouched).',
+    [id, token],
+    { 200: body(['image/jpeg'], 'JPEG', rangeHeaders), 404: error(hidden), 503: unavailable },
+  ),
+  '/api/v3/events/{id}/stream/video.mp4': op(
+    'getEventStreamVideo',
+    ['Event Playback'],
+    'Fragmented MP4 of the event',
+    'A recording that already is fragmented MP4 (ZoneMinder 1.39, or the growing file of an event in progress) is served as is with byte ranges; others need the remuxer and answer 503 until it is available.',
+    [id, token, range, ifRange],
+    { ...ranged(['video/mp4'], 'Fragmented MP4'), 404: error(hidden), 503: unavailable },
+  ),
+  '/api/v3/events/{id}/stream/media.mp4': op(
+    'getEventStreamMedia',
+    ['Event Playback'],
+    'Fragmented MP4 media of the event (HLS byte-range target)',
+    'As stream/video.mp4.',
+    [id, token, range, ifRange],
+    { ...ranged(['video/mp4'], 'Fragmented MP4'), 404: error(hidden), 503: unavailable },
+  ),
+  '/api/v3/events/{id}/stream/playlist.m3u8': op(
+    'getEventPlaylist',
+    ['Event Playback'],
+    'HLS VOD playlist',
+    'Segments of about 4 s (`init.mp4`, `segment/{n}`). 503 until the remuxer is available.',
+    [id, token],
+    { 200: body(['application/vnd.apple.mpegurl'], 'Playlist'), 404: error(hidden), 503: unavailable },
+  ),
+  '/api/v3/events/{id}/stream/init.mp4': op(
+    'get_event_init',
+    ['Event Playback'],
+    'HLS VOD initialisation segment',
+    '503 until the remuxer is available.',
+    [id, token],
+    { 200: body(['video/mp4'], 'Init segment', rangeHeaders), 404: error(hidden), 503: unavailable },
+  ),
+  '/api/v3/events/{id}/stream/segment/{seq}': op(
+    'get_event_segment',
+    ['Event Playback'],
+    'HLS VOD media segment',
+    'Segment `seq` (0-based). 503 until the remuxer is available.',
+    [id, { in: 'path', name: 'seq', required: true, schema: { type: 'integer', minimum: 0 } }, token],
+    { 200: body(['video/mp4'], 'Media segment', rangeHeaders), 404: error(`${hidden}, or no such segment`), 503: unavailable },
+  ),
+  '/api/v3/events/{id}/stream/mjpeg': op(
+    'getEventMjpegStream',
+    ['Event Playback'],
+    'Paced MJPEG stream of a JPEG-only event',
+    'The stored capture JPEGs (else analysis JPEGs) as `multipart/x-mixed-replace`, one part per frame at its recorded time (Frames.Delta, interpolated between rows) divided by `speed`; a single pause is shortened to 2 s. Each part carries X-Frame-Number and X-Timestamp (seconds from the event start). Ends with the closing boundary after the last frame, or when the client disconnects. /info announces it (`recommended_mode: mjpeg`, `mjpeg_url`).',
+    [
+      id,
+      token,
+      { in: 'query', name: 'speed', required: false, description: 'Playback speed, 0.25 to 16 (default 1)', schema: { type: 'number', minimum: 0.25, maximum: 16 } },
+    ],
+    { 200: body(['multipart/x-mixed-replace'], 'MJPEG stream'), 404: error(`${hidden}, or no JPEG frames`) },
+  ),
+  '/api/v3/events/{id}/frames/{fid}/image': op(
+    'getEventFrameImage',
+    ['Event Playback'],
+    'Image of one frame of an event',
+    '`fid` is a frame number (>= 1): its capture JPEG (else the analysis JPEG; `?type=` picks one), else the frame taken from the recording at its recorded offset. Or `alarm`, `snapshot`, `objdetect` for those stills. Turned per the event\'s Orientation.',
+    [
+      id,
+      { in: 'path', name: 'fid', required: true, description: 'Frame number >= 1, or alarm | snapshot | objdetect', schema: { type: 'string', pattern: '^(\\d+|alarm|snapshot|objdetect)$' } },
+      { in: 'query', name: 'type', required: false, description: 'capture or analyse (default: capture, else analyse)', schema: { type: 'string', enum: ['capture', 'analyse'] } },
+      token,
+    ],
+    { 200: body(['image/jpeg'], 'JPEG', rangeHeaders), 404: error(`${hidden}, or no image for that frame`), 503: unavailable },
+  ),
+  '/api/v3/frames/{id}/image': op(
+    'getFrameImage',
+    ['Frames'],
+    'Image of a Frames row',
+    'The image of the frame with Frames.Id `id`, as /events/{event_id}/frames/{frame_id}/image.',
+    [
+      { in: 'path', name: 'id', required: true, description: 'Frames.Id', schema: { type: 'integer', format: 'int64', minimum: 0 } },
+      { in: 'query', name: 'type', required: false, description: 'capture or analyse (default: capture, else analyse)', schema: { type: 'string', enum: ['capture', 'analyse'] } },
+      token,
+    ],
+    { 200: body(['image/jpeg'], 'JPEG', rangeHeaders), 404: error('No such frame or image, or the frame\'s event is hidden'), 503: unavailable },
+  ),
+};
+
+/** Adds `paths` to the tsoa document; a path+method tsoa already has is an error. */
+export function mergePaths(doc, paths) {
+  const problems = [];
+  doc.paths ??= {};
+  for (const [path, item] of Object.entries(paths)) {
+    const existing = (doc.paths[path] ??= {});
+    for (const [method, operation] of Object.entries(item)) {
+      if (existing[method]) problems.push(`${method.toUpperCase()} ${path}: declared by tsoa and by openapi-playback.mjs`);
+      else existing[method] = operation;
+    }
+  }
+  return problems;
+}

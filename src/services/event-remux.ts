@@ -1,0 +1,59 @@
+// The seam for the native MP4 demuxer (being written in another branch): everything the
+// `/events/{id}/stream/*` routes need that requires reading samples. The routes do the ACL,
+// locate the recording, probe it (src/media/mp4-probe.ts) and serve the answer with byte ranges;
+// an EventRemuxer only turns a recording into bytes.
+//
+// To plug the demuxer in: implement EventRemuxer (fragmented MP4 of the whole recording with real
+// sample durations; a VOD playlist of ~4 s segments whose URIs are relative to …/stream/ —
+// `init.mp4`, `segment/0`, … — ending with #EXT-X-ENDLIST; the init segment; segment `seq`,
+// null when out of range) and pass it to createPlayback() in src/services/playback.ts.
+// Until then UnavailableRemuxer answers 503 SERVICE_UNAVAILABLE_ERROR "remux not available yet".
+import { ServiceUnavailableError } from '../errors.js';
+import type { ByteSource } from '../media/byte-source.js';
+import type { Mp4Info } from '../media/mp4-probe.js';
+import type { EventRecord, VideoFile } from './event-media.js';
+
+export interface RemuxInput {
+  event: EventRecord;
+  video: VideoFile;
+  /** The box-level probe of an MP4-family file; null for other containers or unreadable files. */
+  probe: Mp4Info | null;
+}
+
+export interface EventRemuxer {
+  /** The whole recording as fragmented MP4 (video.mp4 and media.mp4 of a non-fragmented file). */
+  fragmentedMp4(input: RemuxInput): Promise<ByteSource>;
+  /** The HLS VOD playlist text. */
+  vodPlaylist(input: RemuxInput): Promise<string>;
+  /** The fMP4 initialisation segment. */
+  initSegment(input: RemuxInput): Promise<ByteSource>;
+  /** Media segment `seq` (0-based); null when the recording has no such segment. */
+  mediaSegment(input: RemuxInput, seq: number): Promise<ByteSource | null>;
+}
+
+function unavailable(input: RemuxInput): Promise<never> {
+  return Promise.reject(
+    new ServiceUnavailableError('remux not available yet', [
+      ['event_id', String(input.event.id)],
+      ['reason', 'remux not available yet'],
+    ]),
+  );
+}
+
+export class UnavailableRemuxer implements EventRemuxer {
+  fragmentedMp4(input: RemuxInput): Promise<ByteSource> {
+    return unavailable(input);
+  }
+
+  vodPlaylist(input: RemuxInput): Promise<string> {
+    return unavailable(input);
+  }
+
+  initSegment(input: RemuxInput): Promise<ByteSource> {
+    return unavailable(input);
+  }
+
+  mediaSegment(input: RemuxInput): Promise<ByteSource | null> {
+    return unavailable(input);
+  }
+}
