@@ -8,6 +8,7 @@
 // and pass it to createPlayback() (src/services/playback.ts).
 import type { Orientation } from '../http/wrappers.js';
 import type { FfmpegRunner } from './ffmpeg.js';
+import { transformJpeg } from '../native/index.js';
 
 export type { Orientation } from '../http/wrappers.js';
 
@@ -51,5 +52,18 @@ export class FfmpegJpegRotator implements JpegRotator {
     const filter = orientationFilter(orientation);
     if (!filter) return jpeg;
     return this.runner.ffmpeg(['-f', 'jpeg_pipe', '-i', 'pipe:0', '-vf', filter, '-frames:v', '1', '-q:v', '2', '-f', 'mjpeg', 'pipe:1'], jpeg);
+  }
+}
+
+/**
+ * The native lossless transform (libjpeg-turbo, DCT domain; edges that do not fill a whole MCU
+ * are trimmed). Cheap enough for every frame of an MJPEG stream.
+ */
+export class NativeJpegRotator implements JpegRotator {
+  readonly perFrame = true;
+
+  async rotateJpeg(jpeg: Buffer, orientation: Orientation): Promise<Buffer> {
+    if (orientation === 'ROTATE_0' || !orientationFilter(orientation)) return jpeg;
+    return transformJpeg(jpeg, orientation);
   }
 }

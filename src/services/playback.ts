@@ -3,7 +3,7 @@
 // work happening elsewhere: the EventRemuxer (native demuxer) and the JpegRotator (native
 // lossless JPEG transform). Controllers and the media routes get them with playbackFor().
 import type { Services } from './services.js';
-import { FfmpegJpegRotator, type JpegRotator } from '../media/jpeg-rotate.js';
+import { NativeJpegRotator, type JpegRotator } from '../media/jpeg-rotate.js';
 import { DEFAULT_FFMPEG_OPTIONS, FfmpegRunner } from '../media/ffmpeg.js';
 import { StillCache } from '../media/still-cache.js';
 import { VideoProber } from '../media/video-probe.js';
@@ -38,7 +38,7 @@ const byServices = new WeakMap<Services, Playback>();
 
 export function createPlayback(services: Services, parts: Partial<PlaybackParts> = {}): Playback {
   const runner = parts.runner ?? new FfmpegRunner(DEFAULT_FFMPEG_OPTIONS);
-  const rotator = parts.rotator ?? new FfmpegJpegRotator(runner);
+  const rotator = parts.rotator ?? new NativeJpegRotator();
   const cache = parts.cache ?? new StillCache(STILL_CACHE_BYTES, STILL_MAX_ENTRY_BYTES);
   const media = new EventMediaLocator(services.prisma, services.acl, services.config.zoneminder.dir_events, services.log);
   const playback: Playback = {
