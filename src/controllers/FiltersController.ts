@@ -1,8 +1,9 @@
-import { Body, Controller, Delete, Get, OperationId, Path, Post, Put, Query, Request, Response, Route, Security, SuccessResponse, Tags } from '@tsoa/runtime';
+import { Body, Controller, Delete, Get, Middlewares, OperationId, Path, Post, Put, Query, Request, Response, Route, Security, SuccessResponse, Tags } from '@tsoa/runtime';
 import type { Request as ExRequest } from 'express';
 import type { AuthUser } from '../auth/auth-service.js';
 import '../http/request-user.js';
 import type { AppResponseError } from '../http/envelopes.js';
+import { filterShape } from '../http/middleware/filter-shape.js';
 import type { Page } from '../http/pagination.js';
 import type { Services } from '../services/services.js';
 import { zoneMinderClock } from '../services/event-time.js';
@@ -51,6 +52,7 @@ export class FiltersController extends Controller {
   @Post()
   @OperationId('create_filter')
   @SuccessResponse(201, 'Created')
+  @Middlewares(filterShape('body.filter'))
   public async create(@Request() req: ExRequest, @Body() body: CreateFilterRequest): Promise<FilterResponse> {
     this.setStatus(201);
     return this.filters.create(req.user as AuthUser, body);
@@ -70,6 +72,7 @@ export class FiltersController extends Controller {
   @Post('preview')
   @OperationId('preview_filter')
   @Security('jwt', ['events:View'])
+  @Middlewares(filterShape('body'))
   public async preview(
     @Request() req: ExRequest,
     @Body() body: FilterQuery,
@@ -97,6 +100,7 @@ export class FiltersController extends Controller {
    */
   @Put('{id}')
   @OperationId('update_filter')
+  @Middlewares(filterShape('body.filter'))
   @Response<AppResponseError>(404, 'Not found')
   public async update(@Request() req: ExRequest, @Path() id: number, @Body() body: UpdateFilterRequest): Promise<FilterResponse> {
     return this.filters.update(req.user as AuthUser, id, body);

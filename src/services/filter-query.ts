@@ -259,11 +259,8 @@ export interface CompiledRule {
   regexp?: { path: string; pattern: string };
 }
 
-/**
- * Checks one rule node and compiles it. `path` names the node in error details (e.g.
- * `where.rules[2]`); callers that validate ZoneMinder terms pass their own paths.
- */
-export function compileRule(node: FilterExpr, path: string, clock: ZoneClock, now: Date = new Date()): CompiledRule {
+/** Checks a rule's field and operator (names and fit); returns their specs. */
+function ruleSpecs(node: FilterExpr, path: string): { spec: FieldSpec; operator: OpSpec } {
   const { field, op } = node;
   if (!isFilterField(field)) {
     throw bad(`${path}.field`, `unknown field ${JSON.stringify(field ?? null)}; one of ${FILTER_FIELD_NAMES.join(', ')}`);
@@ -272,6 +269,16 @@ export function compileRule(node: FilterExpr, path: string, clock: ZoneClock, no
   const spec = FILTER_FIELDS[field];
   const operator = FILTER_OPS[op];
   if (!operator.kinds.includes(spec.kind)) throw bad(`${path}.op`, `operator ${op} does not apply to field ${field}`);
+  return { spec, operator };
+}
+
+/**
+ * Checks one rule node and compiles it. `path` names the node in error details (e.g.
+ * `where.rules[2]`); callers that validate ZoneMinder terms pass their own paths.
+ */
+export function compileRule(node: FilterExpr, path: string, clock: ZoneClock, now: Date = new Date()): CompiledRule {
+  const { spec, operator } = ruleSpecs(node, path);
+  const op = node.op as FilterOp;
   const monitor = spec.monitor === true;
   const valuePath = `${path}.value`;
 
@@ -296,6 +303,49 @@ export function compileRule(node: FilterExpr, path: string, clock: ZoneClock, no
 export const isGroup = (node: FilterExpr): boolean => node.match !== undefined || node.rules !== undefined;
 const isRule = (node: FilterExpr): boolean => node.field !== undefined || node.op !== undefined;
 
+const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+/**
+ * Checks the shape of a FilterQuery without looking at values: node kinds, group matches,
+ * field and operator names (and their fit), sort, limit, and the size bounds. Depth is checked
+ * before descending, so any nesting is refused in constant stack. `prefix` is put in front of
+ * every path (`filter.` when the query is a body field). Run before the request validator too,
+ * so unknown names get these messages and huge trees never reach it.
+ */
+export function checkFilterShape(query: unknown, prefix = ''): asserts query is FilterQuery {
+  if (!isObject(query) || !isObject(query.where)) throw bad(`${prefix}where`, 'is required and must be a group or a rule');
+  let nodes = 0;
+  const walk = (node: unknown, path: string, depth: number): void => {
+    if (!isObject(node)) throw bad(path, 'must be a group (match, rules) or a rule (field, op, value)');
+    if (++nodes > FILTER_LIMITS.nodes) throw bad(path, `the tree may have at most ${FILTER_LIMITS.nodes} nodes`);
+    if (depth > FILTER_LIMITS.depth) throw bad(path, `groups may nest at most ${FILTER_LIMITS.depth} deep`);
+    const expr = node as FilterExpr;
+    if (isGroup(expr) && isRule(expr)) throw bad(path, 'a node is either a group (match, rules) or a rule (field, op, value)');
+    if (isGroup(expr)) {
+      if (expr.match !== undefined && expr.match !== 'all' && expr.match !== 'any') throw bad(`${path}.match`, 'must be all or any');
+      const rules = expr.rules ?? [];
+      if (!Array.isArray(rules)) throw bad(`${path}.rules`, 'must be a list');
+      if (rules.length === 0 && depth > 0) throw bad(`${path}.rules`, 'a nested group needs at least one rule');
+      rules.forEach((child, i) => walk(child, `${path}.rules[${i}]`, depth + 1));
+      return;
+    }
+    if (!isRule(expr)) throw bad(path, 'must be a group (match, rules) or a rule (field, op, value)');
+    ruleSpecs(expr, path);
+  };
+  walk(query.where, `${prefix}where`, 0);
+  const sort = query.sort;
+  if (sort !== undefined && sort !== null) {
+    if (!isObject(sort) || !isFilterField(sort.field)) {
+      throw bad(`${prefix}sort.field`, `unknown field ${JSON.stringify(isObject(sort) ? (sort.field ?? null) : null)}; one of ${FILTER_FIELD_NAMES.join(', ')}`);
+    }
+    if (sort.dir !== undefined && sort.dir !== 'asc' && sort.dir !== 'desc') throw bad(`${prefix}sort.dir`, 'must be asc or desc');
+  }
+  const limit = query.limit;
+  if (limit !== undefined && limit !== null && (!Number.isInteger(limit) || (limit as number) < 0)) {
+    throw bad(`${prefix}limit`, 'must be an integer >= 0');
+  }
+}
+
 export interface CompiledFilter {
   /** A boolean SQL expression over `Events E` (and `Monitors M` when `monitor`). */
   where: string;
@@ -311,30 +361,18 @@ export interface CompiledFilter {
 
 /** Validates a whole FilterQuery (shape, fields, operators, values, bounds) and compiles it. */
 export function compileFilter(query: FilterQuery, clock: ZoneClock, now: Date = new Date()): CompiledFilter {
-  if (!query || typeof query !== 'object' || !query.where || typeof query.where !== 'object') throw bad('where', 'is required');
+  checkFilterShape(query);
   const params: unknown[] = [];
   const regexps: CompiledFilter['regexps'] = [];
   let monitor = false;
-  let nodes = 0;
 
-  const walk = (node: FilterExpr, path: string, depth: number): string => {
-    if (!node || typeof node !== 'object' || Array.isArray(node)) throw bad(path, 'must be a group or a rule');
-    if (++nodes > FILTER_LIMITS.nodes) throw bad(path, `the tree may have at most ${FILTER_LIMITS.nodes} nodes`);
-    if (depth > FILTER_LIMITS.depth) throw bad(path, `groups may nest at most ${FILTER_LIMITS.depth} deep`);
-    if (isGroup(node) && isRule(node)) throw bad(path, 'a node is either a group (match, rules) or a rule (field, op, value)');
+  const walk = (node: FilterExpr, path: string): string => {
     if (isGroup(node)) {
-      const match = node.match ?? 'all';
-      if (match !== 'all' && match !== 'any') throw bad(`${path}.match`, 'must be all or any');
       const rules = node.rules ?? [];
-      if (!Array.isArray(rules)) throw bad(`${path}.rules`, 'must be a list');
-      if (rules.length === 0) {
-        if (depth > 0) throw bad(`${path}.rules`, 'a nested group needs at least one rule');
-        return '1=1';
-      }
-      const parts = rules.map((child, i) => walk(child, `${path}.rules[${i}]`, depth + 1));
-      return parts.length === 1 ? parts[0] : `(${parts.join(match === 'all' ? ' AND ' : ' OR ')})`;
+      if (rules.length === 0) return '1=1'; // only the root may be empty (checked above)
+      const parts = rules.map((child, i) => walk(child, `${path}.rules[${i}]`));
+      return parts.length === 1 ? parts[0] : `(${parts.join((node.match ?? 'all') === 'all' ? ' AND ' : ' OR ')})`;
     }
-    if (!isRule(node)) throw bad(path, 'must be a group (match, rules) or a rule (field, op, value)');
     const rule = compileRule(node, path, clock, now);
     params.push(...rule.params);
     monitor ||= rule.monitor;
@@ -342,24 +380,15 @@ export function compileFilter(query: FilterQuery, clock: ZoneClock, now: Date = 
     return rule.sql;
   };
 
-  const where = walk(query.where, 'where', 0);
+  const where = walk(query.where, 'where');
   let orderBy = 'ORDER BY E.StartDateTime DESC, E.Id DESC';
   if (query.sort) {
-    if (!isFilterField(query.sort.field)) {
-      throw bad('sort.field', `unknown field ${JSON.stringify(query.sort.field ?? null)}; one of ${FILTER_FIELD_NAMES.join(', ')}`);
-    }
-    const dir = query.sort.dir ?? 'desc';
-    if (dir !== 'asc' && dir !== 'desc') throw bad('sort.dir', 'must be asc or desc');
     const spec = FILTER_FIELDS[query.sort.field];
-    const sqlDir = dir === 'asc' ? 'ASC' : 'DESC';
+    const sqlDir = (query.sort.dir ?? 'desc') === 'asc' ? 'ASC' : 'DESC';
     monitor ||= spec.monitor === true;
     orderBy = `ORDER BY ${spec.column} ${sqlDir}${query.sort.field === 'id' ? '' : `, E.Id ${sqlDir}`}`;
   }
-  let limit: number | null = null;
-  if (query.limit !== undefined && query.limit !== null) {
-    if (!Number.isInteger(query.limit) || query.limit < 0) throw bad('limit', 'must be an integer >= 0');
-    limit = query.limit === 0 ? null : Math.min(query.limit, Number.MAX_SAFE_INTEGER);
-  }
+  const limit = query.limit ? Math.min(query.limit, Number.MAX_SAFE_INTEGER) : null;
   return { where, params, orderBy, monitor, limit, regexps };
 }
 
