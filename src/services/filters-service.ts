@@ -10,7 +10,7 @@ import type { AuthUser } from '../auth/auth-service.js';
 import type { MonitorAcl } from '../auth/monitor-acl.js';
 import { allows } from '../auth/permissions.js';
 import type { PrismaClient } from '../db/prisma.js';
-import { InvalidInputError, NotFoundError, PermissionDeniedError } from '../errors.js';
+import { InvalidInputError, NotFoundError, PermissionDeniedError, type ErrorDetails } from '../errors.js';
 import type { Filters, Prisma } from '../generated/prisma/client.js';
 import { pageOf, pageRequest, type Page } from '../http/pagination.js';
 import { EVENT_COLUMNS, toEventResponse, type EventRow } from './event-json.js';
@@ -516,13 +516,18 @@ export class FiltersService {
     } else {
       return undefined;
     }
-    const compiled = compileFilter(tree, clock);
-    await this.checkRegexps(compiled.regexps);
-    const unsafe = zmfilterUnsafeValues(tree);
-    if (unsafe.length) {
-      const details: Array<[string, string]> = source === 'filter' ? unsafe.map(([p, m]) => [`filter.${p}`, m]) : unsafe.map(([p, m]) => ['query_json', `${p}: ${m}`]);
-      throw new InvalidInputError('A saved filter must be runnable by zmfilter.pl', details);
+    // Paths in errors name the request field the condition came in.
+    const rename = (details: ErrorDetails): ErrorDetails =>
+      source === 'filter' ? details.map(([p, m]) => [`filter.${p}`, m]) : details.map(([p, m]) => ['query_json', `${p}: ${m}`]);
+    try {
+      const compiled = compileFilter(tree, clock);
+      await this.checkRegexps(compiled.regexps);
+    } catch (err) {
+      if (err instanceof InvalidInputError) throw new InvalidInputError(err.message, rename(err.details));
+      throw err;
     }
+    const unsafe = zmfilterUnsafeValues(tree);
+    if (unsafe.length) throw new InvalidInputError('A saved filter must be runnable by zmfilter.pl', rename(unsafe));
     return JSON.stringify({ ...filterToZmQuery(tree), ...(skipLocked && { skip_locked: 1 }) });
   }
 
