@@ -197,7 +197,6 @@ export const FILTER_LIMITS = { nodes: 500, depth: 16, list: 1000, text: 4096, re
 export const isFilterField = (v: unknown): v is FilterField => typeof v === 'string' && Object.hasOwn(FILTER_FIELDS, v);
 export const isFilterOp = (v: unknown): v is FilterOp => typeof v === 'string' && Object.hasOwn(FILTER_OPS, v);
 export const opArity = (op: FilterOp): Arity => FILTER_OPS[op].arity;
-export const fieldKind = (field: FilterField): Kind => FILTER_FIELDS[field].kind;
 
 function bad(path: string, message: string): InvalidInputError {
   return new InvalidInputError('Invalid filter', [[path, message]]);

@@ -97,7 +97,7 @@ interface LogWhere {
 }
 
 /** The WHERE clause of the filters; column names are literals here, every value a placeholder. */
-export function logWhere(f: LogFilters): LogWhere {
+function logWhere(f: LogFilters): LogWhere {
   const conditions: string[] = [];
   const params: unknown[] = [];
   const add = (sql: string, ...values: unknown[]) => {

@@ -102,7 +102,7 @@ export interface CreateSnapshotEventRequest {
 }
 
 /** A local date-time input, as a 400 naming the field when malformed. */
-export function localDateTime(field: string, text: string): Date {
+function localDateTime(field: string, text: string): Date {
   try {
     return fromLocalDateTimeString(text);
   } catch {
