@@ -45,6 +45,40 @@ export function parseEventTime(text: string, clock: ZoneClock): Date | null {
   return clock.toWall(new Date(fields.getTime() - offsetMin * 60_000));
 }
 
+const RELATIVE = /^([+-])\s*(\d{1,6})\s*(second|minute|hour|day|week|month)s?$/i;
+const UNIT_MS: Record<string, number> = { second: 1000, minute: 60_000, hour: 3_600_000 };
+
+/**
+ * A filter time as ZoneMinder filters hold them (its UI and zmfilter.pl pass them to strtotime /
+ * Date::Manip), restricted to a documented subset so every accepted value means the same thing
+ * here and there:
+ *   - `now`;
+ *   - `-N unit` or `+N unit`, unit one of second, minute, hour, day, week, month (plural
+ *     allowed, N at most 999999): seconds to hours move the instant; days, weeks and months
+ *     move ZoneMinder's wall clock (so `-1 day` keeps the time of day across a DST change, as
+ *     strtotime does);
+ *   - an ISO 8601 date or date-time (parseEventTime).
+ * Returns the ZoneMinder wall-clock Date, or null for anything else (callers answer 400).
+ */
+export function parseFilterTime(text: string, clock: ZoneClock, now: Date = new Date()): Date | null {
+  const trimmed = text.trim();
+  if (/^now$/i.test(trimmed)) return clock.toWall(now);
+  const m = RELATIVE.exec(trimmed);
+  if (!m) return parseEventTime(trimmed, clock);
+  const amount = Number(m[2]) * (m[1] === '-' ? -1 : 1);
+  const unit = m[3].toLowerCase();
+  let wall: Date;
+  if (UNIT_MS[unit]) {
+    wall = clock.toWall(new Date(now.getTime() + amount * UNIT_MS[unit]));
+  } else {
+    wall = clock.toWall(now);
+    if (unit === 'month') wall.setUTCMonth(wall.getUTCMonth() + amount);
+    else wall.setUTCDate(wall.getUTCDate() + amount * (unit === 'week' ? 7 : 1));
+  }
+  const year = wall.getUTCFullYear();
+  return Number.isNaN(wall.getTime()) || year < 1000 || year > 9999 ? null : wall;
+}
+
 // ZM_TIMEZONE rarely changes; it is re-read at most once a minute per Prisma client.
 const CACHE_MS = 60_000;
 const cache = new WeakMap<object, { at: number; clock: Promise<ZoneClock> }>();

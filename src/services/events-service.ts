@@ -338,19 +338,24 @@ export class EventsService {
     return row;
   }
 
-  private async tagsOf(ids: Array<number | bigint>): Promise<Map<string, TagSummary[]>> {
-    const byEvent = new Map<string, TagSummary[]>();
-    if (!ids.length) return byEvent;
-    const rows = await this.prisma.$queryRawUnsafe<Array<{ EventId: bigint | number; Id: bigint | number; Name: string }>>(
-      `SELECT et.EventId, t.Id, t.Name FROM Events_Tags et JOIN Tags t ON t.Id = et.TagId WHERE et.EventId IN (${ids.map(() => '?').join(', ')}) ORDER BY t.Name, t.Id`,
-      ...ids,
-    );
-    for (const r of rows) {
-      const key = String(r.EventId);
-      byEvent.set(key, [...(byEvent.get(key) ?? []), { id: Number(r.Id), name: r.Name }]);
-    }
-    return byEvent;
+  private tagsOf(ids: Array<number | bigint>): Promise<Map<string, TagSummary[]>> {
+    return eventTagsOf(this.prisma, ids);
   }
+}
+
+/** The tags of each event (keyed by the event id as a string), for EventResponse.tags. */
+export async function eventTagsOf(prisma: PrismaClient, ids: Array<number | bigint>): Promise<Map<string, TagSummary[]>> {
+  const byEvent = new Map<string, TagSummary[]>();
+  if (!ids.length) return byEvent;
+  const rows = await prisma.$queryRawUnsafe<Array<{ EventId: bigint | number; Id: bigint | number; Name: string }>>(
+    `SELECT et.EventId, t.Id, t.Name FROM Events_Tags et JOIN Tags t ON t.Id = et.TagId WHERE et.EventId IN (${ids.map(() => '?').join(', ')}) ORDER BY t.Name, t.Id`,
+    ...ids,
+  );
+  for (const r of rows) {
+    const key = String(r.EventId);
+    byEvent.set(key, [...(byEvent.get(key) ?? []), { id: Number(r.Id), name: r.Name }]);
+  }
+  return byEvent;
 }
 
 function parseInputTime(field: string, text: string, clock: ZoneClock): Date {
