@@ -18,7 +18,7 @@ const zmgateDb = fileURLToPath(new URL('../bin/zmgate-db.js', import.meta.url));
 const brokenEnv = { PATH: process.env.PATH ?? '', APP_SERVER__PORT: 'not-a-port', APP_DB__HOST: '127.0.0.1:1' };
 
 function cli(bin: string, args: string[], env: Record<string, string> = brokenEnv) {
-  return spawnSync(process.execPath, [bin, ...args], { cwd: root, env, encoding: 'buffer', timeout: 20_000 });
+  return spawnSync(process.execPath, [bin, ...args], { cwd: root, env, encoding: 'buffer', timeout: 60_000, maxBuffer: 64 << 20 });
 }
 
 test('-V and --version print the version with no configuration and no database', (t) => {
