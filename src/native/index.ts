@@ -2,7 +2,8 @@
 // The addon is loaded lazily on first use, so importing this module never throws: commands
 // that need no native code (e.g. `zmgate --help`) work without a build. Input validation lives
 // here; the C++ side only re-checks as a backstop. The areas live in their own modules
-// (stream-client.ts, fmp4-muxer.ts, bitstream.ts) and are re-exported from here.
+// (stream-client.ts, fmp4-muxer.ts, ll-hls.ts, mp4-file.ts, bitstream.ts) and are re-exported
+// from here.
 
 import { callNative, loadBinding } from './load.js';
 
@@ -11,6 +12,8 @@ export type { NativeBinding } from './binding.js';
 export { PACKAGE_ROOT, loadBinding, nativeInfo, type NativeInfo } from './load.js';
 export * from './bitstream.js';
 export * from './fmp4-muxer.js';
+export * from './ll-hls.js';
+export * from './mp4-file.js';
 export * from './stream-client.js';
 export * from './types.js';
 
