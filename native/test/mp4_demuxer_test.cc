@@ -205,6 +205,25 @@ TEST(Mp4Demuxer, RejectsWhatIsNotAnIndexedMp4) {
   EXPECT_EQ(code(broken), "ERR_ZM_MP4_FORMAT");
 }
 
+TEST(Mp4Demuxer, AbsurdTimestampsDoNotOverflow) {
+  // Fuzzer findings: a 2^64 tfdt or a huge edit-list media time once overflowed the µs/tick
+  // conversions (UBSan). Now they clamp; the file still demuxes and segments.
+  SynthTrack v = Video(4, 8);
+  v.edit_media_time = std::int64_t(1) << 62;
+  Bytes file = BuildFragmented({v, Audio(8)});
+  const auto boxes = WalkBoxes(file, 0, file.size());
+  for (const auto& b : boxes) {
+    if (b.type != "moof") continue;
+    const auto* tfdt = test::Find(b.children, "traf/tfdt");
+    for (int i = 0; i < 8; ++i) file[tfdt->offset + 12 + std::size_t(i)] = 0xff;
+    break;
+  }
+  auto d = Open(file);
+  Mp4Vod vod(d);
+  const auto plan = vod.Plan(0);
+  for (std::size_t i = 0; i < plan.size(); ++i) EXPECT_FALSE(vod.Segment(plan, i).empty());
+}
+
 TEST(Mp4Vod, PlanSegmentsAndRemux) {
   SynthTrack v = Video(4, 150);  // 5 s, keyframes every second
   auto d = Open(BuildProgressive({v, Audio(235)}));

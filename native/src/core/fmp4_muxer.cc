@@ -16,8 +16,13 @@ namespace {
 
 constexpr int kDefaultReorderDepth = 2;  // H.264 without a VUI reorder hint: covers IBBP
 
-std::int64_t DivRound(std::int64_t a, std::int64_t b) {  // b > 0, rounds half away from zero
-  return a >= 0 ? (a + b / 2) / b : -((-a + b / 2) / b);
+// a * mul / div rounded half away from zero (div > 0), in 128 bits and saturated: timestamps from
+// a damaged file must not overflow (the samples then merely land at the ends of the timeline).
+std::int64_t Scale(__int128 a, std::int64_t mul, std::int64_t div) {
+  const __int128 v = a * mul;
+  const __int128 q = v >= 0 ? (v + div / 2) / div : -((-v + div / 2) / div);
+  constexpr std::int64_t kMax = std::numeric_limits<std::int64_t>::max() / 4;  // room for sums
+  return std::int64_t(std::clamp<__int128>(q, -kMax, kMax));
 }
 
 }  // namespace
@@ -90,11 +95,11 @@ void Fmp4Muxer::SetupTrack(Track& t, std::size_t index) {
 }
 
 std::int64_t Fmp4Muxer::ToTicks(std::int64_t us, std::uint32_t timescale) const {
-  return DivRound((us - *origin_us_) * std::int64_t(timescale), 1000000);
+  return Scale(__int128(us) - *origin_us_, timescale, 1000000);
 }
 
 std::int64_t Fmp4Muxer::ToUs(std::int64_t ticks, std::uint32_t timescale) const {
-  return *origin_us_ + DivRound(ticks * 1000000, timescale);
+  return std::int64_t(std::clamp<__int128>(__int128(*origin_us_) + Scale(ticks, 1000000, timescale), INT64_MIN, INT64_MAX));
 }
 
 void Fmp4Muxer::LearnVideoParameters(Track& t, ByteView access_unit) {

@@ -28,6 +28,10 @@ std::string FourccName(std::uint32_t v) {
 
 [[noreturn]] void Broken(const std::string& what) { throw Error("ERR_ZM_MP4_FORMAT", what); }
 
+// Bounds that keep timestamp arithmetic far from overflow, whatever a file says.
+constexpr std::int64_t kMaxTicks = std::int64_t(1) << 52;
+constexpr std::int64_t kMaxTimeUs = std::int64_t(1) << 53;
+
 // Bounds-checked big-endian reads over one box body; any overrun is a format error.
 class Reader {
  public:
@@ -190,9 +194,11 @@ std::int64_t PresentationOffset(ByteView elst, std::uint32_t movie_timescale, st
     const std::uint64_t duration = version == 1 ? r.u64() : r.u32();
     const std::int64_t media_time = version == 1 ? std::int64_t(r.u64()) : std::int64_t(std::int32_t(r.u32()));
     r.Skip(4);  // rate
+    if (media_time < -1 || media_time > kMaxTicks) return delay;  // nonsense: ignore the edit
     if (media_time == -1) {
-      if (movie_timescale > 0 && duration < (std::uint64_t(1) << 40)) {
-        delay += std::int64_t(duration * media_timescale / movie_timescale);
+      if (movie_timescale > 0) {
+        const __int128 ticks = __int128(duration) * media_timescale / movie_timescale;
+        delay = std::int64_t(std::min<__int128>(delay + ticks, kMaxTicks));
       }
       continue;
     }
@@ -207,7 +213,8 @@ std::int64_t Mp4Track::ToUs(std::int64_t ticks) const {
   if (timescale == 0) return 0;
   const __int128 v = __int128(ticks) * 1000000;
   const __int128 half = timescale / 2;
-  return std::int64_t(v >= 0 ? (v + half) / timescale : -((-v + half) / timescale));
+  const __int128 us = v >= 0 ? (v + half) / timescale : -((-v + half) / timescale);
+  return std::int64_t(std::clamp<__int128>(us, -kMaxTimeUs, kMaxTimeUs));  // a damaged file, not a crash
 }
 
 Mp4Demuxer::Mp4Demuxer(std::shared_ptr<const ByteSource> source, Mp4Limits limits)
@@ -588,7 +595,7 @@ bool Mp4Demuxer::ParseMoof(const MoofRef& ref) {
           Reader r(c.body);
           const std::uint8_t version = r.u8();
           r.Skip(3);
-          next_dts[ti] = std::int64_t(version == 1 ? r.u64() : r.u32());
+          next_dts[ti] = std::int64_t(std::min<std::uint64_t>(version == 1 ? r.u64() : r.u32(), kMaxTicks));
         }
         if (c.type != Fourcc("trun")) continue;
         Reader r(c.body);

@@ -65,7 +65,12 @@ Mp4Vod::Mp4Vod(std::shared_ptr<const Mp4Demuxer> demuxer) : demuxer_(std::move(d
   if (audio_track_) {
     const Mp4Track& a = tracks[*audio_track_];
     audio_.pts_us.resize(a.samples.size());
-    for (std::size_t i = 0; i < a.samples.size(); ++i) audio_.pts_us[i] = a.ToUs(a.PtsTicks(i));
+    for (std::size_t i = 0; i < a.samples.size(); ++i) {
+      // Audio presents in decode order; a damaged file's offsets must not unsort it (the plan
+      // binary-searches these times).
+      audio_.pts_us[i] = a.ToUs(a.PtsTicks(i));
+      if (i > 0) audio_.pts_us[i] = std::max(audio_.pts_us[i], audio_.pts_us[i - 1]);
+    }
     audio_.dts_us = audio_.pts_us;
     configs_.push_back(ConfigFor(a));
   }
@@ -100,6 +105,7 @@ std::vector<VodSegment> Mp4Vod::Plan(std::int64_t target_us) const {
       auto lower = [&](std::int64_t t) { return std::uint32_t(std::lower_bound(a.begin(), a.end(), t) - a.begin()); };
       plan[k].first_audio = k == 0 ? 0 : lower(plan[k].start_us);
       plan[k].end_audio = k + 1 < plan.size() ? lower(next) : std::uint32_t(a.size());
+      plan[k].end_audio = std::max(plan[k].end_audio, plan[k].first_audio);
     }
   }
   for (auto& s : plan) s.start_us -= origin_us_;
