@@ -11,9 +11,9 @@ import { promisify } from 'node:util';
 
 import test, { type ExecutionContext } from 'ava';
 
-import { LlHlsPackager, StreamClient, describeCodec } from '../src/native/index.js';
-import { FakeZmc, type FakeZmcOptions } from './helpers/fake-zmc.js';
-import { type MediaClip, mediaClip } from './helpers/media.js';
+import { type EventRecord, LlHlsPackager, StreamClient, describeCodec } from '../src/native/index.js';
+import { EVENT, FakeZmc, type FakeZmcOptions } from './helpers/fake-zmc.js';
+import { mediaClip } from './helpers/media.js';
 
 const run = promisify(execFile);
 
@@ -21,31 +21,36 @@ interface Setup {
   zmc: FakeZmc;
   client: StreamClient;
   packager: LlHlsPackager;
-  /** Media records delivered to JS (and so to the packager) so far. */
-  delivered: () => number;
 }
 
 async function live(t: ExecutionContext, options: FakeZmcOptions, packager = new LlHlsPackager()): Promise<Setup> {
   const zmc = await FakeZmc.start(options);
   const client = new StreamClient({ path: zmc.path, reconnect: { initialDelayMs: 50, maxDelayMs: 400 } });
-  packager.attach(client);
-  let delivered = 0;
-  client.on('media', () => delivered++);
+  packager.attach(client); // fed on the reader thread: no media listener in JS, so none crosses
   t.teardown(async () => {
     await client.close();
     await zmc.close();
   });
-  return { zmc, client, packager, delivered: () => delivered };
+  return { zmc, client, packager };
 }
 
-/** Waits until every media message of the clip has reached the packager (not just the native reader). */
-async function drained(setup: Setup, clip: MediaClip): Promise<void> {
-  const total = clip.video.frames.length + (clip.audio?.frames.length ?? 0);
+/**
+ * Waits until the whole clip has been packaged: once the fake zmc has sent it, an EVENT follows;
+ * records reach the packager's tap in order, so when that EVENT reaches JS the media before it
+ * has been packaged.
+ */
+async function drained({ zmc, client }: Setup): Promise<void> {
   const deadline = Date.now() + 20_000;
-  while (setup.delivered() < total) {
-    if (Date.now() > deadline) throw new Error(`only ${setup.delivered()} of ${total} media records`);
+  while (!zmc.connections[0]?.finished) {
+    if (Date.now() > deadline) throw new Error('the fake zmc did not finish the clip');
     await sleep(10);
   }
+  const marker = new Promise<void>((resolve) => {
+    const onEvent = (e: EventRecord) => e.sequence === 4242 && (client.off('event', onEvent), resolve());
+    client.on('event', onEvent);
+  });
+  zmc.sendEvent(EVENT.stateChanged, { stateName: 'IDLE' }, 4242); // not the snapshot sent on connect
+  await marker;
 }
 
 interface ParsedPart {
@@ -124,7 +129,7 @@ test('playlist from the fake zmc: parts, durations, INDEPENDENT, preload hint, s
   const clip = await mediaClip({ video: 'h264-high', audio: 'aac', seconds: 4 });
   const setup = await live(t, { clip, pace: 'fast' });
   const { packager } = setup;
-  await drained(setup, clip);
+  await drained(setup);
 
   const text = packager.playlist({ query: '?token=abc.DEF-1' })!;
   const p = parsePlaylist(text);
@@ -196,7 +201,7 @@ test('blocking reload: waitFor resolves when the part appears and times out othe
   t.true(packager.tooFarAhead(msn! + 4));
   t.false(await packager.waitFor(msn! + 4, 0, 5000), 'too far ahead: no wait');
 
-  await drained(setup, clip); // the clip is over; the connection stays open, nothing more comes
+  await drained(setup); // the clip is over; the connection stays open, nothing more comes
   const next = parsePlaylist(packager.playlist()!).hint!.URI!;
   const [, m2, p2] = /part-(\d+)\.(\d+)\.m4s/.exec(next)!.map(Number);
   const t1 = Date.now();
@@ -235,7 +240,7 @@ test('ffmpeg plays the rendered playlists from an HTTP server that checks the to
   const clip = await mediaClip({ video: 'h264-high-bframes', audio: 'aac', seconds: 4 });
   const setup = await live(t, { clip, pace: 'fast' });
   const { packager } = setup;
-  await drained(setup, clip);
+  await drained(setup);
   packager.end(); // EXT-X-ENDLIST, so ffmpeg reads the window and stops
 
   const requests: string[] = [];
@@ -277,6 +282,32 @@ test('ffmpeg plays the rendered playlists from an HTTP server that checks the to
   t.is(refused, 0, 'every URI carried the token');
   t.true(requests.includes('/init-0.mp4'));
   t.true(requests.some((r) => /^\/seg-\d+\.m4s$/.test(r)));
+});
+
+test('push() feeds records from JS the way attach() does natively', async (t) => {
+  const clip = await mediaClip({ video: 'h264-high', audio: 'aac', seconds: 4 });
+  const setup = await live(t, { clip, pace: 'fast' });
+  await drained(setup);
+  const manual = new LlHlsPackager();
+  const codec = (stream: 'video' | 'audio', c: typeof clip.video) => ({
+    type: 'codec' as const,
+    stream,
+    generation: 1,
+    inBand: false,
+    codec: { ...describeCodec(c.codec as 'h264' | 'aac', c.extradata)!, codecId: c.codecId, extradata: c.extradata },
+  });
+  manual.pushRecords([{ type: 'connected', attempt: 1 }, codec('video', clip.video), codec('audio', clip.audio!)]);
+  const items = [
+    ...clip.video.frames.map((f) => ({ stream: 'video' as const, f })),
+    ...clip.audio!.frames.map((f) => ({ stream: 'audio' as const, f })),
+  ].sort((a, b) => a.f.dtsUs - b.f.dtsUs || (a.stream === 'video' ? -1 : 1));
+  let seq = 0;
+  for (const { stream, f } of items) {
+    manual.push({ type: 'media', stream, sequence: seq++, generation: 1, ptsUs: setup.zmc.pts(f.ptsUs), keyframe: f.keyframe && stream === 'video', cached: false, gap: 0, data: f.data });
+  }
+  t.is(manual.playlist(), setup.packager.playlist());
+  t.deepEqual(manual.get('seg-1.m4s'), setup.packager.get('seg-1.m4s'));
+  t.is(manual.codecs(), setup.packager.codecs());
 });
 
 test('options and names are validated', (t) => {

@@ -1,12 +1,64 @@
 #include "ll_hls_binding.h"
 
+#include <atomic>
+#include <chrono>
 #include <cmath>
+#include <mutex>
 #include <string>
 
 #include "fmp4_muxer_binding.h"
 #include "js_support.h"
+#include "stream_client_binding.h"
+#include "zm/delivery_queue.h"
+#include "zm/ll_hls_feed.h"
 
 namespace zm::js {
+
+struct LlHlsBinding::Shared : RecordTap, std::enable_shared_from_this<LlHlsBinding::Shared> {
+  explicit Shared(const LlHlsOptions& options) : packager(options), feed(packager) {}
+
+  // Reader thread: package, then wake JS once for however many changes pile up before it runs.
+  void OnRecords(const std::vector<Record>& records) override {
+    const std::int64_t now = std::chrono::duration_cast<std::chrono::microseconds>(
+                                 std::chrono::system_clock::now().time_since_epoch()).count();
+    unsigned flags = 0;
+    {
+      std::lock_guard<std::mutex> lock(mutex);
+      for (const Record& r : records) flags |= feed.Feed(r, now);
+      if (flags != 0 && tsfn_live && wake_enabled && !wake_pending) {
+        wake_pending = true;
+        tsfn.NonBlockingCall([weak = weak_from_this()](Napi::Env env, Napi::Function callback) {
+          auto self = weak.lock();
+          if (!self) return;
+          {
+            std::lock_guard<std::mutex> lock(self->mutex);
+            self->wake_pending = false;
+          }
+          if (env == nullptr) return;
+          try {
+            callback.Call({});
+          } catch (...) {  // a throwing listener must not escape into a TSFN callback
+          }
+        });
+      }
+    }
+  }
+
+  void ReleaseTsfn() {
+    std::lock_guard<std::mutex> lock(mutex);
+    if (!tsfn_live) return;
+    tsfn_live = false;
+    tsfn.Release();
+  }
+
+  std::mutex mutex;  // guards everything below
+  LlHlsPackager packager;
+  LlHlsRecordFeed feed;
+  Napi::ThreadSafeFunction tsfn;
+  bool tsfn_live = false;
+  bool wake_pending = false;
+  bool wake_enabled = false;  // only while JS has blocking requests waiting: no viewer, no wake-up
+};
 
 namespace {
 
@@ -37,6 +89,9 @@ Napi::Value SharedBuffer(Napi::Env env, const SharedBytes& bytes) {
 Napi::Function LlHlsBinding::Define(Napi::Env env) {
   return DefineClass(env, "LlHlsPackager",
                      {
+                         InstanceMethod("attach", &LlHlsBinding::Attach),
+                         InstanceMethod("detach", &LlHlsBinding::Detach),
+                         InstanceMethod("setWake", &LlHlsBinding::SetWake),
                          InstanceMethod("configure", &LlHlsBinding::Configure),
                          InstanceMethod("discontinuity", &LlHlsBinding::Discontinuity),
                          InstanceMethod("end", &LlHlsBinding::End),
@@ -52,7 +107,7 @@ Napi::Function LlHlsBinding::Define(Napi::Env env) {
                      });
 }
 
-LlHlsBinding::LlHlsBinding(const Napi::CallbackInfo& info) : Napi::ObjectWrap<LlHlsBinding>(info) {
+LlHlsBinding::LlHlsBinding(const Napi::CallbackInfo& info) : Napi::ObjectWrap<LlHlsBinding>(info), env_(info.Env()) {
   Guard(info.Env(), [&] {
     const Napi::Object o = ObjectArg(info[0], "options");
     LlHlsOptions opts;
@@ -61,7 +116,69 @@ LlHlsBinding::LlHlsBinding(const Napi::CallbackInfo& info) : Napi::ObjectWrap<Ll
     opts.window_segments = U32Option(o, "windowSegments", std::uint32_t(opts.window_segments));
     opts.max_bytes = U32Option(o, "maxBytes", std::uint32_t(opts.max_bytes));
     opts.program_date_time = o.Get("programDateTime").ToBoolean().Value();
-    packager_ = std::make_unique<LlHlsPackager>(opts);
+    shared_ = std::make_shared<Shared>(opts);
+  });
+}
+
+LlHlsBinding::~LlHlsBinding() {
+  if (hook_registered_) napi_remove_env_cleanup_hook(env_, &LlHlsBinding::OnEnvCleanup, this);
+  DetachNow();
+}
+
+void LlHlsBinding::OnEnvCleanup(void* self) {
+  auto* binding = static_cast<LlHlsBinding*>(self);
+  binding->hook_registered_ = false;
+  binding->DetachNow();
+}
+
+void LlHlsBinding::DetachNow() {
+  if (!shared_) return;
+  if (auto queue = queue_.lock()) queue->RemoveTap(shared_);
+  queue_.reset();
+  shared_->ReleaseTsfn();  // after this the reader thread can no longer call into JS
+}
+
+// attach(rawStreamClient, onChange): feeds this packager from the client's reader thread.
+Napi::Value LlHlsBinding::Attach(const Napi::CallbackInfo& info) {
+  return Guard(info.Env(), [&]() -> Napi::Value {
+    Napi::Env env = info.Env();
+    const Napi::Object client_object = ObjectArg(info[0], "client");
+    if (!info[1].IsFunction()) BadArgument("onChange must be a function");
+    auto* client = Napi::ObjectWrap<StreamClientBinding>::Unwrap(client_object);
+    if (client == nullptr) BadArgument("client must be a native StreamClient");
+    DetachNow();
+    {
+      std::lock_guard<std::mutex> lock(shared_->mutex);
+      shared_->tsfn = Napi::ThreadSafeFunction::New(env, info[1].As<Napi::Function>(), "zmgate:ll-hls", 0, 1);
+      shared_->tsfn.Unref(env);  // a packager alone does not keep the process alive
+      shared_->tsfn_live = true;
+      shared_->wake_pending = false;
+      // HELLOs that arrived before attaching.
+      if (auto v = client->CurrentCodec(StreamKind::kVideo)) shared_->feed.OnCodec(StreamKind::kVideo, *v);
+      if (auto a = client->CurrentCodec(StreamKind::kAudio)) shared_->feed.OnCodec(StreamKind::kAudio, *a);
+    }
+    // Registered after the TSFN, so it runs before Node's own TSFN teardown (hooks run in reverse).
+    if (!hook_registered_ && napi_add_env_cleanup_hook(env, &LlHlsBinding::OnEnvCleanup, this) == napi_ok) {
+      hook_registered_ = true;
+    }
+    queue_ = client->delivery_queue();
+    client->delivery_queue()->AddTap(shared_);
+    return env.Undefined();
+  });
+}
+
+Napi::Value LlHlsBinding::Detach(const Napi::CallbackInfo& info) {
+  return Guard(info.Env(), [&]() -> Napi::Value {
+    DetachNow();
+    return info.Env().Undefined();
+  });
+}
+
+Napi::Value LlHlsBinding::SetWake(const Napi::CallbackInfo& info) {
+  return Guard(info.Env(), [&]() -> Napi::Value {
+    std::lock_guard<std::mutex> lock(shared_->mutex);
+    shared_->wake_enabled = info[0].ToBoolean().Value();
+    return info.Env().Undefined();
   });
 }
 
@@ -70,43 +187,57 @@ Napi::Value LlHlsBinding::Configure(const Napi::CallbackInfo& info) {
     MuxTrackConfig video = MuxTrackFromJs(ObjectArg(info[0], "video"));
     std::optional<MuxTrackConfig> audio;
     if (info[1].IsObject()) audio = MuxTrackFromJs(info[1].As<Napi::Object>());
-    packager_->Configure(std::move(video), std::move(audio));
+    std::lock_guard<std::mutex> lock(shared_->mutex);
+    shared_->packager.Configure(std::move(video), std::move(audio));
     return info.Env().Undefined();
   });
 }
 
 Napi::Value LlHlsBinding::Discontinuity(const Napi::CallbackInfo& info) {
   return Guard(info.Env(), [&]() -> Napi::Value {
-    packager_->Discontinuity();
+    std::lock_guard<std::mutex> lock(shared_->mutex);
+    shared_->packager.Discontinuity();
     return info.Env().Undefined();
   });
 }
 
 Napi::Value LlHlsBinding::End(const Napi::CallbackInfo& info) {
   return Guard(info.Env(), [&]() -> Napi::Value {
-    packager_->End();
+    DetachNow();
+    std::lock_guard<std::mutex> lock(shared_->mutex);
+    shared_->packager.End();
     return info.Env().Undefined();
   });
 }
 
 Napi::Value LlHlsBinding::PushVideo(const Napi::CallbackInfo& info) {
   return Guard(info.Env(), [&]() -> Napi::Value {
-    const unsigned flags = packager_->PushVideo(IntegerArg(info[0], "ptsUs"), info[1].ToBoolean().Value(),
-                                                BufferArg(info[2], "data"), info[3].ToBoolean().Value(),
-                                                IntegerArg(info[4], "nowUs"));
-    return Napi::Number::New(info.Env(), flags);
+    const std::int64_t pts = IntegerArg(info[0], "ptsUs"), now = IntegerArg(info[4], "nowUs");
+    const bool keyframe = info[1].ToBoolean().Value(), after_gap = info[3].ToBoolean().Value();
+    const ByteView data = BufferArg(info[2], "data");
+    std::lock_guard<std::mutex> lock(shared_->mutex);
+    return Napi::Number::New(info.Env(), shared_->packager.PushVideo(pts, keyframe, data, after_gap, now));
   });
 }
 
 Napi::Value LlHlsBinding::PushAudio(const Napi::CallbackInfo& info) {
   return Guard(info.Env(), [&]() -> Napi::Value {
-    return Napi::Number::New(info.Env(), packager_->PushAudio(IntegerArg(info[0], "ptsUs"), BufferArg(info[1], "data")));
+    const std::int64_t pts = IntegerArg(info[0], "ptsUs");
+    const ByteView data = BufferArg(info[1], "data");
+    std::lock_guard<std::mutex> lock(shared_->mutex);
+    return Napi::Number::New(info.Env(), shared_->packager.PushAudio(pts, data));
   });
 }
 
 Napi::Value LlHlsBinding::Get(const Napi::CallbackInfo& info) {
   return Guard(info.Env(), [&]() -> Napi::Value {
-    return SharedBuffer(info.Env(), packager_->Get(StringArg(info[0], "name")));
+    const std::string name = StringArg(info[0], "name");
+    SharedBytes bytes;
+    {
+      std::lock_guard<std::mutex> lock(shared_->mutex);
+      bytes = shared_->packager.Get(name);
+    }
+    return SharedBuffer(info.Env(), bytes);
   });
 }
 
@@ -114,14 +245,16 @@ Napi::Value LlHlsBinding::Available(const Napi::CallbackInfo& info) {
   return Guard(info.Env(), [&]() -> Napi::Value {
     const std::int64_t msn = IntegerArg(info[0], "msn"), part = IntegerArg(info[1], "part");
     if (msn < 0 || part < -1 || part > 1000000) BadArgument("msn/part out of range");
-    return Napi::Boolean::New(info.Env(), packager_->Available(std::uint64_t(msn), int(part)));
+    std::lock_guard<std::mutex> lock(shared_->mutex);
+    return Napi::Boolean::New(info.Env(), shared_->packager.Available(std::uint64_t(msn), int(part)));
   });
 }
 
 Napi::Value LlHlsBinding::TooFarAhead(const Napi::CallbackInfo& info) {
   return Guard(info.Env(), [&]() -> Napi::Value {
     const std::int64_t msn = IntegerArg(info[0], "msn");
-    return Napi::Boolean::New(info.Env(), msn >= 0 && packager_->TooFarAhead(std::uint64_t(msn)));
+    std::lock_guard<std::mutex> lock(shared_->mutex);
+    return Napi::Boolean::New(info.Env(), msn >= 0 && shared_->packager.TooFarAhead(std::uint64_t(msn)));
   });
 }
 
@@ -129,7 +262,11 @@ Napi::Value LlHlsBinding::Playlist(const Napi::CallbackInfo& info) {
   return Guard(info.Env(), [&]() -> Napi::Value {
     RenderOptions o;
     o.query = StringArg(info[0], "query");
-    const std::string text = packager_->RenderMediaPlaylist(o);
+    std::string text;
+    {
+      std::lock_guard<std::mutex> lock(shared_->mutex);
+      text = shared_->packager.RenderMediaPlaylist(o);
+    }
     return text.empty() ? info.Env().Null() : Napi::String::New(info.Env(), text);
   });
 }
@@ -139,18 +276,35 @@ Napi::Value LlHlsBinding::Master(const Napi::CallbackInfo& info) {
     MasterOptions o;
     o.query = StringArg(info[0], "query");
     if (info[1].IsString()) o.media_uri = info[1].As<Napi::String>().Utf8Value();
-    const std::string text = packager_->RenderMasterPlaylist(o);
+    std::string text;
+    {
+      std::lock_guard<std::mutex> lock(shared_->mutex);
+      text = shared_->packager.RenderMasterPlaylist(o);
+    }
     return text.empty() ? info.Env().Null() : Napi::String::New(info.Env(), text);
   });
 }
 
 Napi::Value LlHlsBinding::Codecs(const Napi::CallbackInfo& info) {
-  return Guard(info.Env(), [&]() -> Napi::Value { return Napi::String::New(info.Env(), packager_->Codecs()); });
+  return Guard(info.Env(), [&]() -> Napi::Value {
+    std::lock_guard<std::mutex> lock(shared_->mutex);
+    return Napi::String::New(info.Env(), shared_->packager.Codecs());
+  });
 }
 
 Napi::Value LlHlsBinding::Stats(const Napi::CallbackInfo& info) {
   return Guard(info.Env(), [&]() -> Napi::Value {
-    const LlHlsStats s = packager_->Stats();
+    LlHlsStats s;
+    std::int64_t part_target = 0;
+    std::uint32_t target_duration = 0;
+    bool unsupported = false;
+    {
+      std::lock_guard<std::mutex> lock(shared_->mutex);
+      s = shared_->packager.Stats();
+      part_target = shared_->packager.part_target_us();
+      target_duration = shared_->packager.target_duration_s();
+      unsupported = shared_->feed.unsupported();
+    }
     Napi::Object o = Napi::Object::New(info.Env());
     o.Set("firstMsn", double(s.first_msn));
     o.Set("nextMsn", double(s.next_msn));
@@ -163,8 +317,9 @@ Napi::Value LlHlsBinding::Stats(const Napi::CallbackInfo& info) {
     o.Set("droppedSamples", double(s.dropped_samples));
     o.Set("skippedUntilKeyframe", double(s.skipped_until_keyframe));
     o.Set("ended", s.ended);
-    o.Set("partTargetUs", double(packager_->part_target_us()));
-    o.Set("targetDurationS", packager_->target_duration_s());
+    o.Set("partTargetUs", double(part_target));
+    o.Set("targetDurationS", target_duration);
+    o.Set("unsupported", unsupported);
     return o;
   });
 }

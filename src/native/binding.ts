@@ -20,6 +20,8 @@ export interface RawStreamClient {
   codecs(): { video?: CodecInfo; audio?: CodecInfo };
   ref(): void;
   unref(): void;
+  /** Whether media records are delivered to JS (native taps get them either way). */
+  setMediaToJs(on: boolean): void;
 }
 
 export interface RawMuxTrack {
@@ -99,9 +101,16 @@ export interface RawLlHlsStats {
   ended: boolean;
   partTargetUs: number;
   targetDurationS: number;
+  /** The stream's video codec cannot be packaged (e.g. AV1, MJPEG). */
+  unsupported: boolean;
 }
 
 export interface RawLlHlsPackager {
+  /** Feeds the packager from the client's reader thread; onChange runs (coalesced) when parts/segments/inits appear. */
+  attach(client: RawStreamClient, onChange: () => void): void;
+  detach(): void;
+  /** onChange is called only while this is on (the facade turns it on while requests wait). */
+  setWake(on: boolean): void;
   configure(video: RawMuxTrack, audio: RawMuxTrack | null): void;
   discontinuity(): void;
   end(): void;

@@ -11,6 +11,7 @@
 
 import type { RawLlHlsOptions, RawLlHlsPackager, RawLlHlsStats } from './binding.js';
 import { Fmp4Muxer, type MuxTrack } from './fmp4-muxer.js';
+import { streamClientInternals } from './internal.js';
 import { callNative, loadBinding } from './load.js';
 import { toRawTrack } from './mux-track.js';
 import type { StreamClient } from './stream-client.js';
@@ -83,7 +84,8 @@ export class LlHlsPackager {
   #waiters = new Set<Waiter>();
   #video: MuxTrack | null = null;
   #audio: MuxTrack | null = null;
-  #state: LlHlsState = 'waiting';
+  #ended = false;
+  #unsupported = false; // set by push(): the video codec cannot be packaged
   #detach: (() => void) | undefined;
 
   /** @throws TypeError/RangeError for invalid options */
@@ -105,40 +107,43 @@ export class LlHlsPackager {
   }
 
   /**
-   * Feeds every batch of `client` into this packager (and its current codecs, if the HELLO
-   * already came). Returns a function that stops feeding.
+   * Feeds this packager from `client` natively: on the client's reader thread, without the media
+   * crossing into JS (unless a JS listener of the client wants it anyway). HELLOs already received
+   * are taken over. Returns a function that stops feeding. Replaces an earlier attach().
    */
   attach(client: StreamClient): () => void {
+    const internals = streamClientInternals.get(client);
+    if (!internals) throw new TypeError('client must be a StreamClient');
+    if (client.closed) throw new Error('the StreamClient is closed');
     this.#detach?.();
-    const codecs = client.codecs();
-    if (codecs.video) this.#onCodec('video', codecs.video);
-    if (codecs.audio) this.#onCodec('audio', codecs.audio);
-    const onBatch = (records: StreamRecord[]) => this.pushRecords(records);
-    client.on('batch', onBatch);
+    callNative(this.attach, () => this.#native.attach(internals.raw, () => this.#onChange()));
+    const release = internals.retainTap();
     const detach = () => {
-      client.off('batch', onBatch);
-      if (this.#detach === detach) this.#detach = undefined;
+      if (this.#detach !== detach) return;
+      this.#detach = undefined;
+      this.#native.detach();
+      release();
     };
     this.#detach = detach;
     return detach;
   }
 
-  /** One stream-client record: HELLOs configure, media is packaged, generation/reconnect start a new init. */
+  /**
+   * One stream-client record, for feeding from JS (attach() does the same natively): HELLOs
+   * configure, media is packaged, generation/reconnect start a new init.
+   */
   push(record: StreamRecord): void {
     switch (record.type) {
       case 'codec':
         if (!record.inBand) this.#onCodec(record.stream, record.codec);
         return;
       case 'media': {
-        if (this.#state === 'ended' || record.cached) return; // zmc's cached keyframe is not followed by its GOP
+        if (this.#ended || record.cached) return; // zmc's cached keyframe is not followed by its GOP
         const flags =
           record.stream === 'video'
             ? this.#native.pushVideo(record.ptsUs, record.keyframe, record.data, record.gap > 0, Date.now() * 1000)
             : this.#native.pushAudio(record.ptsUs, record.data);
-        if (flags !== 0) {
-          if (this.#state === 'waiting') this.#state = 'live';
-          this.#wake();
-        }
+        if (flags !== 0) this.#onChange();
         return;
       }
       case 'generation':
@@ -161,7 +166,7 @@ export class LlHlsPackager {
   end(): void {
     this.#detach?.();
     this.#native.end();
-    this.#state = 'ended';
+    this.#ended = true;
     this.#wake();
   }
 
@@ -223,11 +228,17 @@ export class LlHlsPackager {
         part: p,
         resolve,
         timer: setTimeout(() => {
-          this.#waiters.delete(waiter);
+          this.#remove(waiter);
           resolve(false);
         }, timeoutMs),
       };
       this.#waiters.add(waiter);
+      if (this.#waiters.size === 1) {
+        // The reader thread wakes JS only while someone waits; what it packaged just before
+        // this is caught by the check below.
+        this.#native.setWake(true);
+        this.#wake();
+      }
     });
   }
 
@@ -261,19 +272,20 @@ export class LlHlsPackager {
   }
 
   stats(): LlHlsStats {
-    return { ...this.#native.stats(), state: this.#state, waiting: this.#waiters.size };
+    const s = this.#native.stats();
+    const state: LlHlsState = this.#ended ? 'ended' : s.unsupported || this.#unsupported ? 'unsupported' : s.nextMsn > 0 ? 'live' : 'waiting';
+    return { ...s, state, waiting: this.#waiters.size };
   }
 
   #onCodec(stream: 'video' | 'audio', codec: CodecInfo): void {
     const track = Fmp4Muxer.trackFromCodec(codec);
     if (stream === 'video') {
       this.#video = track;
-      if (!track || (track.codec !== 'h264' && track.codec !== 'h265')) {
-        this.#state = 'unsupported'; // e.g. AV1 or MJPEG: no LL-HLS for this monitor
+      this.#unsupported = !track || (track.codec !== 'h264' && track.codec !== 'h265'); // e.g. AV1, MJPEG
+      if (this.#unsupported) {
         this.#video = null;
         return;
       }
-      if (this.#state === 'unsupported') this.#state = 'waiting';
     } else {
       this.#audio = track && (track.codec === 'aac' || track.codec === 'opus') ? track : null; // G.711: video-only
     }
@@ -289,13 +301,21 @@ export class LlHlsPackager {
     }
   }
 
+  #onChange(): void {
+    this.#wake();
+  }
+
   #wake(): void {
     for (const w of this.#waiters) {
       if (this.#native.available(w.msn, w.part)) {
         clearTimeout(w.timer);
-        this.#waiters.delete(w);
+        this.#remove(w);
         w.resolve(true);
       }
     }
+  }
+
+  #remove(w: Waiter): void {
+    if (this.#waiters.delete(w) && this.#waiters.size === 0) this.#native.setWake(false);
   }
 }

@@ -9,6 +9,7 @@ import { isAbsolute, join } from 'node:path';
 
 import type { RawStreamClient, RawStreamClientOptions } from './binding.js';
 import { ZmNativeError } from './errors.js';
+import { streamClientInternals } from './internal.js';
 import { callNative, loadBinding } from './load.js';
 import type {
   ByeRecord,
@@ -154,6 +155,30 @@ export class StreamClient extends EventEmitter<StreamClientEvents> {
       }),
     );
     leaked.register(this, this.#native, this);
+    // With a native tap attached (LlHlsPackager.attach), media crosses into JS only while a JS
+    // listener wants it: each crossing is a JS wake-up, costlier than the tap's whole work.
+    let taps = 0;
+    const update = (adding: number) => {
+      const listeners = this.listenerCount('media') + this.listenerCount('batch') + adding;
+      if (!this.closed) this.#native.setMediaToJs(taps === 0 || listeners > 0);
+    };
+    const untyped = this as unknown as EventEmitter; // the typed events do not list newListener
+    untyped.on('newListener', (event: string | symbol) => (event === 'media' || event === 'batch') && update(1));
+    untyped.on('removeListener', (event: string | symbol) => (event === 'media' || event === 'batch') && update(0));
+    streamClientInternals.set(this, {
+      raw: this.#native,
+      retainTap: () => {
+        taps++;
+        update(0);
+        let released = false;
+        return () => {
+          if (released) return;
+          released = true;
+          taps--;
+          update(0);
+        };
+      },
+    });
   }
 
   /** Stops reading and joins the native thread (off the event loop). Idempotent; no events after it is called. */
