@@ -3,15 +3,17 @@
 // query suffix on every URI, master CODECS/RESOLUTION/FRAME-RATE), blocking reloads, a generation
 // bump, and ffmpeg playing the playlist from a small HTTP server that insists on the token.
 
-import { execFile } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
 import { type Server, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 
 import test, { type ExecutionContext } from 'ava';
 
-import { type EventRecord, LlHlsPackager, StreamClient, describeCodec } from '../src/native/index.js';
+import { type EventRecord, LlHlsPackager, PACKAGE_ROOT, StreamClient, describeCodec } from '../src/native/index.js';
 import { EVENT, FakeZmc, type FakeZmcOptions } from './helpers/fake-zmc.js';
 import { mediaClip } from './helpers/media.js';
 
@@ -308,6 +310,20 @@ test('push() feeds records from JS the way attach() does natively', async (t) =>
   t.is(manual.playlist(), setup.packager.playlist());
   t.deepEqual(manual.get('seg-1.m4s'), setup.packager.get('seg-1.m4s'));
   t.is(manual.codecs(), setup.packager.codecs());
+});
+
+test('a packager attached to a client, both dropped without close(), lets the process exit', (t) => {
+  // Closures the native side holds must not keep either object alive (see ll-hls.ts/stream-client.ts).
+  const facade = pathToFileURL(join(PACKAGE_ROOT, 'src', 'native', 'index.ts')).href;
+  const child = spawnSync(process.execPath, ['--expose-gc', '--import', 'tsx', '--input-type=module', '-e', `
+    const { StreamClient, LlHlsPackager } = await import(${JSON.stringify(facade)});
+    (() => { const c = new StreamClient({ path: '/nonexistent/stream_1.sock', reconnect: { initialDelayMs: 10 } }); new LlHlsPackager().attach(c); })();
+    for (let i = 0; i < 2; i++) { await new Promise((r) => setTimeout(r, 50)); globalThis.gc(); }
+    console.log('dropped');
+  `], { cwd: PACKAGE_ROOT, encoding: 'utf8', timeout: 30_000 });
+  t.is(child.error, undefined, 'exited on its own (no timeout)');
+  t.is(child.status, 0, child.stderr);
+  t.regex(child.stdout, /dropped/);
 });
 
 test('options and names are validated', (t) => {

@@ -116,7 +116,7 @@ export class LlHlsPackager {
     if (!internals) throw new TypeError('client must be a StreamClient');
     if (client.closed) throw new Error('the StreamClient is closed');
     this.#detach?.();
-    callNative(this.attach, () => this.#native.attach(internals.raw, () => this.#onChange()));
+    callNative(this.attach, () => this.#native.attach(internals.raw, LlHlsPackager.#wakeCallback(new WeakRef(this))));
     const release = internals.retainTap();
     const detach = () => {
       if (this.#detach !== detach) return;
@@ -303,6 +303,16 @@ export class LlHlsPackager {
 
   #onChange(): void {
     this.#wake();
+  }
+
+  // The native side holds this callback strongly: it reaches the packager only through a WeakRef,
+  // and is made in a scope of its own (closures share their scope's context), so a packager that
+  // is dropped without detaching can still be collected; its native finalizer then detaches.
+  static #wakeCallback(ref: WeakRef<LlHlsPackager>): () => void {
+    return () => {
+      const packager = ref.deref();
+      if (packager) packager.#onChange();
+    };
   }
 
   #wake(): void {
