@@ -1,7 +1,10 @@
 // libFuzzer target: the stream-socket protocol parser and the session that turns messages into
 // records (HELLO/EVENT/STATS TLVs, sequence gaps, generations, in-band codec details), fed in
 // chunks whose sizes come from the input itself, through both the copying Feed() path and the
-// zero-copy PayloadWindow()/Commit() path. A protocol error resets like a reconnect does.
+// zero-copy PayloadWindow()/Commit() path. A protocol error resets like a reconnect does. The
+// records then go where the reader thread's tap sends them: the LL-HLS feed and packager (so
+// arbitrary access units, timestamps and codec configs reach the muxer), with the playlists
+// rendered and names looked up now and then.
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
@@ -9,6 +12,7 @@
 #include <vector>
 
 #include "zm/error.h"
+#include "zm/ll_hls_feed.h"
 #include "zm/stream_parser.h"
 #include "zm/stream_session.h"
 
@@ -22,6 +26,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   session.OnConnect();
   std::vector<proto::Message> messages;
   std::vector<Record> records;
+  LlHlsOptions options;
+  options.window_segments = 3;
+  options.max_bytes = 1u << 20;
+  LlHlsPackager packager(options);
+  LlHlsRecordFeed feed(packager);
+  std::int64_t now = 1'700'000'000'000'000;
   std::size_t pos = 0, step = 0;
   while (pos < size) {
     // Chunk sizes 1..64, cycling through the mode byte's bits.
@@ -45,7 +55,20 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       pos += chunk;
     }
     messages.clear();
-    for (const Record& r : records) RecordBytes(r);
+    for (const Record& r : records) {
+      RecordBytes(r);
+      try {
+        feed.Feed(r, now += 1000);
+      } catch (const Error&) {
+      }
+    }
+    if (!records.empty() && (step % 16) == 0) {
+      packager.RenderMediaPlaylist({"?t=1"});
+      packager.RenderMasterPlaylist();
+      const auto st = packager.Stats();
+      packager.Get("part-" + std::to_string(st.first_msn) + ".0.m4s");
+      packager.Available(st.next_msn, 0);
+    }
     records.clear();
     session.LatestKeyframe();
     session.Codec(StreamKind::kVideo);

@@ -369,6 +369,24 @@ TEST(LlHls, BFramesKeepWholeFrameParts) {
   EXPECT_TRUE(s.parts[0].independent);
 }
 
+TEST(LlHls, ProgramDateTimeFollowsTheMediaTimeline) {
+  LlHlsOptions o;
+  o.program_date_time = true;
+  LlHlsPackager p(o);
+  p.Configure(Video(), std::nullopt);
+  const Source src;
+  const std::int64_t wall = 1'767'225'600'000'000;  // 2026-01-01T00:00:00Z, when the first keyframe arrived
+  for (int i = 0; i < 61; ++i) {
+    const bool key = i % 30 == 0;
+    p.PushVideo(kBase + std::int64_t(i) * 1000000 / 30, key, key ? src.Key() : Source::Delta(), false, wall + i * 33333 + (i % 3) * 700);
+  }
+  const std::string text = p.RenderMediaPlaylist();
+  EXPECT_NE(text.find("#EXT-X-PROGRAM-DATE-TIME:2026-01-01T00:00:00.000Z\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("#EXT-X-PROGRAM-DATE-TIME:2026-01-01T00:00:01.000Z\n"), std::string::npos) << text;
+  EXPECT_EQ(text.find("#EXT-X-PROGRAM-DATE-TIME:2026-01-01T00:00:02.000Z\n"), std::string::npos) << "open, no parts yet";
+  EXPECT_NE(text.find("00:00:01.000Z\n#EXT-X-PART:DURATION=0.20000,URI=\"part-1.0.m4s\""), std::string::npos) << text;
+}
+
 TEST(LlHls, RejectsBadConfiguration) {
   LlHlsOptions o;
   o.part_target_us = 1000;

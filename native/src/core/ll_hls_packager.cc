@@ -440,7 +440,7 @@ std::string LlHlsPackager::RenderMediaPlaylist(const RenderOptions& o) const {
     if (i == 0 || s.discontinuity || s.init_id != segments_[i - 1].init_id) {
       out += "#EXT-X-MAP:URI=\"init-" + std::to_string(s.init_id) + ".mp4" + q + "\"\n";
     }
-    if (options_.program_date_time) out += "#EXT-X-PROGRAM-DATE-TIME:" + IsoTime(s.wall_us) + "\n";
+    if (options_.program_date_time && !s.parts.empty()) out += "#EXT-X-PROGRAM-DATE-TIME:" + IsoTime(s.wall_us) + "\n";
     if (at + s.duration_us > parts_from || !s.complete) {
       const std::string prefix = "part-" + std::to_string(s.msn) + ".";
       for (std::size_t k = 0; k < s.parts.size(); ++k) {
