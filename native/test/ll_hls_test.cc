@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <sstream>
 
 #include "test_support.h"
@@ -385,6 +386,18 @@ TEST(LlHls, ProgramDateTimeFollowsTheMediaTimeline) {
   EXPECT_NE(text.find("#EXT-X-PROGRAM-DATE-TIME:2026-01-01T00:00:01.000Z\n"), std::string::npos) << text;
   EXPECT_EQ(text.find("#EXT-X-PROGRAM-DATE-TIME:2026-01-01T00:00:02.000Z\n"), std::string::npos) << "open, no parts yet";
   EXPECT_NE(text.find("00:00:01.000Z\n#EXT-X-PART:DURATION=0.20000,URI=\"part-1.0.m4s\""), std::string::npos) << text;
+}
+
+TEST(LlHls, AbsurdTimestampsAreDropped) {
+  // Fuzzer finding: a u64 pts from a damaged stream, read as a negative int64, overflowed the
+  // timestamp-jump check.
+  LlHlsPackager p;
+  p.Configure(Video(), std::nullopt);
+  PushFrames(p, 0, 10, 30, 30);
+  EXPECT_EQ(p.PushVideo(std::numeric_limits<std::int64_t>::min() + 5, false, Source::Delta()), 0u);
+  EXPECT_EQ(p.PushVideo(std::numeric_limits<std::int64_t>::max() - 5, true, Source().Key()), 0u);
+  EXPECT_EQ(p.Stats().dropped_samples, 2u);
+  EXPECT_EQ(p.Stats().discontinuities, 0u);
 }
 
 TEST(LlHls, RejectsBadConfiguration) {

@@ -143,7 +143,7 @@ export class LlHlsPackager {
           record.stream === 'video'
             ? this.#native.pushVideo(record.ptsUs, record.keyframe, record.data, record.gap > 0, Date.now() * 1000)
             : this.#native.pushAudio(record.ptsUs, record.data);
-        if (flags !== 0) this.#onChange();
+        if (flags !== 0) this.#wake();
         return;
       }
       case 'generation':
@@ -182,7 +182,7 @@ export class LlHlsPackager {
     const o = requireObject('options', options);
     rejectUnknownKeys('options', o, ['query', 'mediaUri']);
     const media = o.mediaUri ?? 'live.m3u8';
-    if (typeof media !== 'string' || !MEDIA_URI.test(media)) throw new TypeError('mediaUri must be a relative URI path');
+    if (typeof media !== 'string' || !MEDIA_URI.test(media)) throw new TypeError('mediaUri must be a URI without quotes, spaces or control characters');
     return this.#native.master(requireQuery(o.query), media);
   }
 
@@ -301,17 +301,13 @@ export class LlHlsPackager {
     }
   }
 
-  #onChange(): void {
-    this.#wake();
-  }
-
   // The native side holds this callback strongly: it reaches the packager only through a WeakRef,
   // and is made in a scope of its own (closures share their scope's context), so a packager that
   // is dropped without detaching can still be collected; its native finalizer then detaches.
   static #wakeCallback(ref: WeakRef<LlHlsPackager>): () => void {
     return () => {
       const packager = ref.deref();
-      if (packager) packager.#onChange();
+      if (packager) packager.#wake();
     };
   }
 

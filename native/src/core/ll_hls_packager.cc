@@ -15,6 +15,9 @@ namespace {
 
 constexpr std::int64_t kJumpBackUs = 1000000;    // further back than B-frame reordering can explain
 constexpr std::int64_t kMinJumpAheadUs = 5000000;  // a stall this long is a new timeline
+// Timestamps beyond ±2^60 µs (36 000 years) come from a damaged stream; dropping them keeps all
+// the arithmetic below far from overflow (a fuzzer finding).
+constexpr std::int64_t kMaxPtsUs = std::int64_t(1) << 60;
 
 Bytes AnnexBOf(const ParameterSets& sets) {
   Bytes out;
@@ -180,7 +183,7 @@ void LlHlsPackager::StartSegment(std::int64_t start_us) {
 
 unsigned LlHlsPackager::PushVideo(std::int64_t pts_us, bool keyframe, ByteView access_unit, bool after_gap,
                                   std::int64_t now_us) {
-  if (ended_ || !video_config_ || access_unit.empty()) {
+  if (ended_ || !video_config_ || access_unit.empty() || pts_us < -kMaxPtsUs || pts_us > kMaxPtsUs) {
     ++counters_.dropped_samples;
     return 0;
   }
@@ -234,7 +237,8 @@ unsigned LlHlsPackager::PushVideo(std::int64_t pts_us, bool keyframe, ByteView a
 }
 
 unsigned LlHlsPackager::PushAudio(std::int64_t pts_us, ByteView frame) {
-  if (ended_ || need_generation_ || !audio_in_muxer_ || !OpenSegment() || frame.empty()) {
+  if (ended_ || need_generation_ || !audio_in_muxer_ || !OpenSegment() || frame.empty() || pts_us < -kMaxPtsUs ||
+      pts_us > kMaxPtsUs) {
     ++counters_.dropped_samples;
     return 0;
   }
