@@ -1,7 +1,8 @@
 #!/bin/sh
 # Builds the libFuzzer targets (clang, -fsanitize=fuzzer,address,undefined) and runs each for
 # <seconds> (default 60) from a seed corpus: synthetic files from make_seeds, plus small
-# ffmpeg-made MP4s when ffmpeg is installed. The growing corpus is kept in build/fuzz/corpus.
+# ffmpeg-made MP4s when ffmpeg is installed, plus the inputs that once crashed
+# (native/fuzz/regressions). The growing corpus is kept in build/fuzz/corpus.
 # Usage: native/fuzz/run.sh [seconds] [target...]   (targets: mp4_demux_fuzz stream_protocol_fuzz)
 # Needs: clang (Debian: apt-get install -y clang libclang-rt-14-dev).
 set -eu
@@ -56,10 +57,14 @@ for t in $targets; do
     mp4_demux_fuzz) maxlen=65536 ;;
     *) maxlen=16384 ;;
   esac
+  # Inputs that once crashed (native/fuzz/regressions/<target>-*) are replayed first.
+  regress="$out/regressions/$t"
+  rm -rf "$regress" && mkdir -p "$regress"
+  cp "$root"/native/fuzz/regressions/"$t"-* "$regress"/ 2>/dev/null || true
   echo "# $t for ${seconds}s"
   start=$(date +%s)
   if "$out/$t" -max_total_time="$seconds" -max_len=$maxlen -rss_limit_mb=2048 -timeout=10 -print_final_stats=1 \
-      -artifact_prefix="$out/artifacts/$t-" "$corpus" "$out/seeds/$t" >"$out/$t.log" 2>&1; then
+      -artifact_prefix="$out/artifacts/$t-" "$corpus" "$out/seeds/$t" "$regress" >"$out/$t.log" 2>&1; then
     result=ok
   else
     result=FAILED
