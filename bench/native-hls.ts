@@ -117,6 +117,7 @@ async function ingest(s: Stream, paced: boolean, withHls: boolean): Promise<{ cp
 // process alone burns ~0.6 % of a core in loader/V8 worker threads, more than what is measured.
 const here = fileURLToPath(new URL('.', import.meta.url));
 const measurer = join(here, '..', 'build', 'bench-js', 'measure-hls.mjs'); // two levels below the root, like dist/
+// esbuild comes with tsx (which every bench needs anyway).
 const esbuild = (await import('esbuild')) as typeof import('esbuild');
 await esbuild.build({ entryPoints: [join(here, '_measure-hls.ts')], outfile: measurer, bundle: true, platform: 'node', format: 'esm', target: 'node20', logLevel: 'error' });
 
