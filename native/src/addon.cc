@@ -11,6 +11,8 @@
 #include "fmp4_muxer_binding.h"
 #include "jpeg_binding.h"
 #include "js_support.h"
+#include "ll_hls_binding.h"
+#include "mp4_file_binding.h"
 #include "shm_binding.h"
 #include "stream_client_binding.h"
 #include "zm/box.h"
@@ -31,6 +33,8 @@ class ZmAddon : public Napi::Addon<ZmAddon> {
                          });
     exports.Set("StreamClient", zm::js::StreamClientBinding::Define(env));
     exports.Set("Fmp4Muxer", zm::js::Fmp4MuxerBinding::Define(env));
+    exports.Set("LlHlsPackager", zm::js::LlHlsBinding::Define(env));
+    exports.Set("Mp4File", zm::js::Mp4FileBinding::Define(env));
     zm::js::RegisterBitstreamFunctions(env, exports);
     zm::js::RegisterSharedMemoryFunctions(env, exports);
     zm::js::RegisterJpegFunctions(env, exports);

@@ -17,25 +17,6 @@ std::int64_t IntegerUs(const Napi::Value& v, const char* name) {
   return static_cast<std::int64_t>(d);
 }
 
-MuxTrackConfig TrackFromJs(const Napi::Object& o) {
-  MuxTrackConfig c;
-  const std::string codec = StringOption(o, "codec");
-  c.codec = CodecFromName(codec.c_str());
-  const Napi::Value extradata = o.Get("extradata");
-  if (!extradata.IsUndefined() && !extradata.IsNull()) c.extradata = BufferArg(extradata, "extradata").copy();
-  c.width = U32Option(o, "width", 0);
-  c.height = U32Option(o, "height", 0);
-  c.sample_rate = U32Option(o, "sampleRate", 0);
-  c.channels = U32Option(o, "channels", 0);
-  c.timescale = U32Option(o, "timescale", 0);
-  c.fps_num = U32Option(o, "fpsNum", 0);
-  c.fps_den = U32Option(o, "fpsDen", 0);
-  const Napi::Value depth = o.Get("reorderDepth");
-  if (!depth.IsUndefined() && !depth.IsNull()) c.reorder_depth = int(U32Option(o, "reorderDepth", 0));
-  c.length_prefixed = o.Get("lengthPrefixed").ToBoolean().Value();
-  return c;
-}
-
 Napi::Object TrackInfoToJs(Napi::Env env, const MuxTrackInfo& t) {
   Napi::Object o = Napi::Object::New(env);
   o.Set("trackId", t.track_id);
@@ -56,6 +37,25 @@ Napi::Object TrackInfoToJs(Napi::Env env, const MuxTrackInfo& t) {
 
 }  // namespace
 
+MuxTrackConfig MuxTrackFromJs(const Napi::Object& o) {
+  MuxTrackConfig c;
+  const std::string codec = StringOption(o, "codec");
+  c.codec = CodecFromName(codec.c_str());
+  const Napi::Value extradata = o.Get("extradata");
+  if (!extradata.IsUndefined() && !extradata.IsNull()) c.extradata = BufferArg(extradata, "extradata").copy();
+  c.width = U32Option(o, "width", 0);
+  c.height = U32Option(o, "height", 0);
+  c.sample_rate = U32Option(o, "sampleRate", 0);
+  c.channels = U32Option(o, "channels", 0);
+  c.timescale = U32Option(o, "timescale", 0);
+  c.fps_num = U32Option(o, "fpsNum", 0);
+  c.fps_den = U32Option(o, "fpsDen", 0);
+  const Napi::Value depth = o.Get("reorderDepth");
+  if (!depth.IsUndefined() && !depth.IsNull()) c.reorder_depth = int(U32Option(o, "reorderDepth", 0));
+  c.length_prefixed = o.Get("lengthPrefixed").ToBoolean().Value();
+  return c;
+}
+
 Napi::Function Fmp4MuxerBinding::Define(Napi::Env env) {
   return DefineClass(env, "Fmp4Muxer",
                      {
@@ -72,7 +72,7 @@ Fmp4MuxerBinding::Fmp4MuxerBinding(const Napi::CallbackInfo& info) : Napi::Objec
     if (!info[0].IsArray()) BadArgument("tracks must be an array");
     const Napi::Array list = info[0].As<Napi::Array>();
     std::vector<MuxTrackConfig> tracks;
-    for (std::uint32_t i = 0; i < list.Length(); ++i) tracks.push_back(TrackFromJs(ObjectArg(list.Get(i), "track")));
+    for (std::uint32_t i = 0; i < list.Length(); ++i) tracks.push_back(MuxTrackFromJs(ObjectArg(list.Get(i), "track")));
     std::optional<std::int64_t> origin;
     if (!info[1].IsUndefined() && !info[1].IsNull()) origin = IntegerUs(info[1], "originUs");
     muxer_ = std::make_unique<Fmp4Muxer>(std::move(tracks), origin);

@@ -10,6 +10,9 @@
 
 namespace zm::js {
 
+// A track description as RawMuxTrack (src/native/binding.ts) has it; shared with the HLS packager.
+MuxTrackConfig MuxTrackFromJs(const Napi::Object& o);
+
 class Fmp4MuxerBinding : public Napi::ObjectWrap<Fmp4MuxerBinding> {
  public:
   static Napi::Function Define(Napi::Env env);

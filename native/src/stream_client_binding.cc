@@ -80,6 +80,7 @@ Napi::Function StreamClientBinding::Define(Napi::Env env) {
                          InstanceMethod("codecs", &StreamClientBinding::Codecs),
                          InstanceMethod("ref", &StreamClientBinding::Ref),
                          InstanceMethod("unref", &StreamClientBinding::Unref),
+                         InstanceMethod("setMediaToJs", &StreamClientBinding::SetMediaToJs),
                      });
 }
 
@@ -210,6 +211,13 @@ Napi::Value StreamClientBinding::Ref(const Napi::CallbackInfo& info) {
 Napi::Value StreamClientBinding::Unref(const Napi::CallbackInfo& info) {
   return Guard(info.Env(), [&]() -> Napi::Value {
     if (tsfn_live_) tsfn_.Unref(info.Env());
+    return info.Env().Undefined();
+  });
+}
+
+Napi::Value StreamClientBinding::SetMediaToJs(const Napi::CallbackInfo& info) {
+  return Guard(info.Env(), [&]() -> Napi::Value {
+    queue_->SetMediaToJs(info[0].ToBoolean().Value());
     return info.Env().Undefined();
   });
 }

@@ -26,6 +26,11 @@ class StreamClientBinding : public Napi::ObjectWrap<StreamClientBinding> {
   explicit StreamClientBinding(const Napi::CallbackInfo& info);
   ~StreamClientBinding() override;
 
+  // For native consumers fed on the reader thread (the LL-HLS packager): taps on the delivery
+  // queue, and the codec details already known when one attaches.
+  std::shared_ptr<DeliveryQueue> delivery_queue() const { return queue_; }
+  std::shared_ptr<const CodecInfo> CurrentCodec(StreamKind stream) const { return reader_->session().Codec(stream); }
+
  private:
   Napi::Value Close(const Napi::CallbackInfo& info);
   Napi::Value Stats(const Napi::CallbackInfo& info);
@@ -33,6 +38,7 @@ class StreamClientBinding : public Napi::ObjectWrap<StreamClientBinding> {
   Napi::Value Codecs(const Napi::CallbackInfo& info);
   Napi::Value Ref(const Napi::CallbackInfo& info);
   Napi::Value Unref(const Napi::CallbackInfo& info);
+  Napi::Value SetMediaToJs(const Napi::CallbackInfo& info);  // (on: boolean)
 
   void Start(Napi::Env env, const Napi::Object& options, const Napi::Function& on_records);
   void ShutdownNow();  // synchronous: finalizer and environment teardown only

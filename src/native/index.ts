@@ -2,7 +2,8 @@
 // The addon is loaded lazily on first use, so importing this module never throws: commands
 // that need no native code (e.g. `zmgate --help`) work without a build. Input validation lives
 // here; the C++ side only re-checks as a backstop. The areas live in their own modules
-// (stream-client.ts, fmp4-muxer.ts, bitstream.ts, shared-memory.ts, jpeg.ts) and are re-exported
+// (stream-client.ts, fmp4-muxer.ts, ll-hls.ts, mp4-file.ts, bitstream.ts, shared-memory.ts,
+// jpeg.ts) and are re-exported
 // from here.
 
 import { callNative, loadBinding } from './load.js';
@@ -13,6 +14,8 @@ export { PACKAGE_ROOT, loadBinding, nativeInfo, type NativeInfo } from './load.j
 export * from './bitstream.js';
 export * from './fmp4-muxer.js';
 export * from './jpeg.js';
+export * from './ll-hls.js';
+export * from './mp4-file.js';
 export * from './shared-memory.js';
 export * from './stream-client.js';
 export * from './types.js';

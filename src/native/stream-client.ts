@@ -9,6 +9,7 @@ import { isAbsolute, join } from 'node:path';
 
 import type { RawStreamClient, RawStreamClientOptions } from './binding.js';
 import { ZmNativeError } from './errors.js';
+import { streamClientInternals } from './internal.js';
 import { callNative, loadBinding } from './load.js';
 import type {
   ByeRecord,
@@ -127,6 +128,35 @@ const leaked = new FinalizationRegistry<RawStreamClient>((native) => {
   native.close().catch(() => {});
 });
 
+/**
+ * With a native tap attached (LlHlsPackager.attach), media crosses into JS only while a JS
+ * listener wants it: each crossing is a JS wake-up, costlier than the tap's whole work.
+ */
+function trackMediaListeners(client: StreamClient, native: RawStreamClient): void {
+  let taps = 0;
+  const update = (adding: number) => {
+    const listeners = client.listenerCount('media') + client.listenerCount('batch') + adding;
+    if (!client.closed) native.setMediaToJs(taps === 0 || listeners > 0);
+  };
+  const untyped = client as unknown as EventEmitter; // the typed events do not list newListener
+  untyped.on('newListener', (event: string | symbol) => (event === 'media' || event === 'batch') && update(1));
+  untyped.on('removeListener', (event: string | symbol) => (event === 'media' || event === 'batch') && update(0));
+  streamClientInternals.set(client, {
+    raw: native,
+    retainTap: () => {
+      taps++;
+      update(0);
+      let released = false;
+      return () => {
+        if (released) return;
+        released = true;
+        taps--;
+        update(0);
+      };
+    },
+  });
+}
+
 export class StreamClient extends EventEmitter<StreamClientEvents> {
   /** The socket this client reads. */
   readonly path: string;
@@ -154,6 +184,9 @@ export class StreamClient extends EventEmitter<StreamClientEvents> {
       }),
     );
     leaked.register(this, this.#native, this);
+    // In a function of its own: closures created here would share this constructor's context with
+    // the native callback above, and `this` in that context would keep the client alive forever.
+    trackMediaListeners(this, this.#native);
   }
 
   /** Stops reading and joins the native thread (off the event loop). Idempotent; no events after it is called. */

@@ -6,15 +6,26 @@
 // according to its own per-client limits (FACTS §8).
 #pragma once
 
+#include <atomic>
 #include <condition_variable>
 #include <cstddef>
 #include <functional>
+#include <memory>
 #include <mutex>
 #include <vector>
 
 #include "zm/stream_session.h"
 
 namespace zm {
+
+// A native consumer of a stream's records (e.g. the LL-HLS packager). OnRecords runs on the
+// reader thread, before the records are queued for JS, so media never has to cross into JS for
+// it; it must be quick and do its own locking.
+class RecordTap {
+ public:
+  virtual ~RecordTap() = default;
+  virtual void OnRecords(const std::vector<Record>& records) = 0;
+};
 
 class DeliveryQueue {
  public:
@@ -26,6 +37,13 @@ class DeliveryQueue {
   void SetNotify(std::function<void()> notify) { notify_ = std::move(notify); }
 
   void Push(std::vector<Record>&& records);
+  // Taps see every pushed record first. Safe from any thread; a removed tap may still see the
+  // batch being pushed at that moment.
+  void AddTap(std::shared_ptr<RecordTap> tap);
+  void RemoveTap(const std::shared_ptr<RecordTap>& tap);
+  // Whether media records are queued for JS at all (false when nothing in JS consumes them:
+  // each JS wake-up costs more than a native tap's whole work on the record).
+  void SetMediaToJs(bool on) { media_to_js_ = on; }
   std::vector<Record> Drain();  // everything pending, oldest first
   bool WaitForRoom();           // false once Close()d
   void Close();                 // wakes a blocked reader; later pushes are discarded
@@ -40,6 +58,8 @@ class DeliveryQueue {
   std::size_t pending_bytes_ = 0;
   bool notified_ = false;
   bool closed_ = false;
+  std::vector<std::shared_ptr<RecordTap>> taps_;  // guarded by mutex_
+  std::atomic<bool> media_to_js_{true};
 };
 
 }  // namespace zm

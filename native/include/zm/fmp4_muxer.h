@@ -82,7 +82,19 @@ class Fmp4Muxer {
   bool InitReady() const;
   Bytes InitSegment() const;  // throws ERR_ZM_MUX_NOT_READY until InitReady()
   // nullopt when no track has a sample to emit. end_us: where the next fragment starts.
-  std::optional<Fragment> Cut(CutMode mode, std::optional<std::int64_t> end_us = std::nullopt);
+  // before_us: take only samples decoded before this time (a packager's part boundary; audio
+  // frames after it wait for the next fragment).
+  std::optional<Fragment> Cut(CutMode mode, std::optional<std::int64_t> end_us = std::nullopt,
+                              std::optional<std::int64_t> before_us = std::nullopt);
+
+  // Pending samples whose decode time is already known (in decode order), for a packager that
+  // places part boundaries on the decode timeline. Times are in the track's timescale.
+  std::size_t KnownDtsCount(std::size_t track) const;
+  std::int64_t PendingDts(std::size_t track, std::size_t index) const;
+  bool PendingSync(std::size_t track, std::size_t index) const;
+  std::int64_t TicksToUs(std::size_t track, std::int64_t ticks) const;
+  // The mfhd sequence number of the next fragment (VOD segments written out of order).
+  void SetNextSequence(std::uint32_t sequence) { sequence_ = sequence - 1; }
 
   MuxTrackInfo Info(std::size_t track) const;
   std::size_t track_count() const { return tracks_.size(); }

@@ -1,9 +1,33 @@
 #include "zm/delivery_queue.h"
 
+#include <algorithm>
+
 namespace zm {
+
+void DeliveryQueue::AddTap(std::shared_ptr<RecordTap> tap) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  taps_.push_back(std::move(tap));
+}
+
+void DeliveryQueue::RemoveTap(const std::shared_ptr<RecordTap>& tap) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  taps_.erase(std::remove(taps_.begin(), taps_.end(), tap), taps_.end());
+}
 
 void DeliveryQueue::Push(std::vector<Record>&& records) {
   if (records.empty()) return;
+  std::vector<std::shared_ptr<RecordTap>> taps;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    taps = taps_;
+  }
+  for (const auto& tap : taps) tap->OnRecords(records);  // outside the lock: JS may be draining
+  if (!media_to_js_) {
+    records.erase(std::remove_if(records.begin(), records.end(),
+                                 [](const Record& r) { return std::holds_alternative<MediaRecord>(r); }),
+                  records.end());
+    if (records.empty()) return;
+  }
   bool notify = false;
   {
     std::lock_guard<std::mutex> lock(mutex_);

@@ -16,8 +16,13 @@ namespace {
 
 constexpr int kDefaultReorderDepth = 2;  // H.264 without a VUI reorder hint: covers IBBP
 
-std::int64_t DivRound(std::int64_t a, std::int64_t b) {  // b > 0, rounds half away from zero
-  return a >= 0 ? (a + b / 2) / b : -((-a + b / 2) / b);
+// a * mul / div rounded half away from zero (div > 0), in 128 bits and saturated: timestamps from
+// a damaged file must not overflow (the samples then merely land at the ends of the timeline).
+std::int64_t Scale(__int128 a, std::int64_t mul, std::int64_t div) {
+  const __int128 v = a * mul;
+  const __int128 q = v >= 0 ? (v + div / 2) / div : -((-v + div / 2) / div);
+  constexpr std::int64_t kMax = std::numeric_limits<std::int64_t>::max() / 4;  // room for sums
+  return std::int64_t(std::clamp<__int128>(q, -kMax, kMax));
 }
 
 }  // namespace
@@ -90,11 +95,11 @@ void Fmp4Muxer::SetupTrack(Track& t, std::size_t index) {
 }
 
 std::int64_t Fmp4Muxer::ToTicks(std::int64_t us, std::uint32_t timescale) const {
-  return DivRound((us - *origin_us_) * std::int64_t(timescale), 1000000);
+  return Scale(__int128(us) - *origin_us_, timescale, 1000000);
 }
 
 std::int64_t Fmp4Muxer::ToUs(std::int64_t ticks, std::uint32_t timescale) const {
-  return *origin_us_ + DivRound(ticks * 1000000, timescale);
+  return std::int64_t(std::clamp<__int128>(__int128(*origin_us_) + Scale(ticks, 1000000, timescale), INT64_MIN, INT64_MAX));
 }
 
 void Fmp4Muxer::LearnVideoParameters(Track& t, ByteView access_unit) {
@@ -187,7 +192,8 @@ std::uint32_t Fmp4Muxer::LastDuration(const Track& t, const Pending& last,
   return std::uint32_t(std::clamp<std::int64_t>(d, 1, std::numeric_limits<std::uint32_t>::max()));
 }
 
-std::optional<Fragment> Fmp4Muxer::Cut(CutMode mode, std::optional<std::int64_t> end_us) {
+std::optional<Fragment> Fmp4Muxer::Cut(CutMode mode, std::optional<std::int64_t> end_us,
+                                       std::optional<std::int64_t> before_us) {
   if (!origin_us_) return std::nullopt;
   std::vector<TrackFragment> runs(tracks_.size());
   std::vector<std::deque<Pending>> taken(tracks_.size());
@@ -205,6 +211,12 @@ std::optional<Fragment> Fmp4Muxer::Cut(CutMode mode, std::optional<std::int64_t>
     // kReady: a sample is final once its successor's decode time is known.
     std::size_t n = mode == CutMode::kAll ? t.pending.size() : (t.with_dts > 0 ? t.with_dts - 1 : 0);
     const std::uint32_t ts = t.init.timescale;
+    if (before_us) {
+      const std::int64_t limit = ToTicks(*before_us, ts);
+      std::size_t k = 0;
+      while (k < n && k < t.with_dts && t.pending[k].dts < limit) ++k;
+      n = k;
+    }
     const std::optional<std::int64_t> end_ticks =
         end_us ? std::optional<std::int64_t>(ToTicks(*end_us, ts)) : std::nullopt;
 
@@ -264,6 +276,26 @@ std::optional<Fragment> Fmp4Muxer::Cut(CutMode mode, std::optional<std::int64_t>
   frag.sequence = ++sequence_;
   frag.data = WriteFragment(frag.sequence, runs);
   return frag;
+}
+
+std::size_t Fmp4Muxer::KnownDtsCount(std::size_t track) const {
+  if (track >= tracks_.size()) throw Error("ERR_ZM_MUX_TRACK", "no such track");
+  return tracks_[track].with_dts;
+}
+
+std::int64_t Fmp4Muxer::PendingDts(std::size_t track, std::size_t index) const {
+  if (track >= tracks_.size() || index >= tracks_[track].with_dts) throw Error("ERR_ZM_MUX_TRACK", "no such sample");
+  return tracks_[track].pending[index].dts;
+}
+
+bool Fmp4Muxer::PendingSync(std::size_t track, std::size_t index) const {
+  if (track >= tracks_.size() || index >= tracks_[track].pending.size()) throw Error("ERR_ZM_MUX_TRACK", "no such sample");
+  return tracks_[track].pending[index].sync;
+}
+
+std::int64_t Fmp4Muxer::TicksToUs(std::size_t track, std::int64_t ticks) const {
+  if (track >= tracks_.size() || !origin_us_) throw Error("ERR_ZM_MUX_TRACK", "no such track");
+  return ToUs(ticks, tracks_[track].init.timescale);
 }
 
 bool Fmp4Muxer::InitReady() const {

@@ -1,0 +1,517 @@
+#include "zm/ll_hls_packager.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <ctime>
+
+#include "zm/codec_info.h"
+#include "zm/error.h"
+#include "zm/nal.h"
+
+namespace zm {
+
+namespace {
+
+constexpr std::int64_t kJumpBackUs = 1000000;    // further back than B-frame reordering can explain
+constexpr std::int64_t kMinJumpAheadUs = 5000000;  // a stall this long is a new timeline
+// Timestamps beyond ±2^60 µs (36 000 years) come from a damaged stream; dropping them keeps all
+// the arithmetic below far from overflow (a fuzzer finding).
+constexpr std::int64_t kMaxPtsUs = std::int64_t(1) << 60;
+
+Bytes AnnexBOf(const ParameterSets& sets) {
+  Bytes out;
+  for (const auto* list : {&sets.vps, &sets.sps, &sets.pps}) {
+    for (const Bytes& nal : *list) {
+      out.insert(out.end(), {0, 0, 0, 1});
+      out.insert(out.end(), nal.begin(), nal.end());
+    }
+  }
+  return out;
+}
+
+// Seconds with 5 decimals (10 µs): EXTINF/DURATION/PART-TARGET.
+std::string Seconds(std::int64_t us) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.5f", double(us) / 1e6);
+  return buf;
+}
+
+std::string IsoTime(std::int64_t wall_us) {
+  const std::time_t secs = std::time_t(wall_us / 1000000);
+  std::tm tm{};
+  gmtime_r(&secs, &tm);
+  char buf[48];
+  std::snprintf(buf, sizeof buf, "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", tm.tm_year + 1900, tm.tm_mon + 1,
+                tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, int((wall_us % 1000000) / 1000));
+  return buf;
+}
+
+// Parses a decimal u64 that is the whole of [begin, end): no sign, no leading zeros but "0".
+bool ParseU64(const std::string& s, std::size_t begin, std::size_t end, std::uint64_t* out) {
+  if (begin >= end || end - begin > 19 || (s[begin] == '0' && end - begin > 1)) return false;
+  std::uint64_t v = 0;
+  for (std::size_t i = begin; i < end; ++i) {
+    if (s[i] < '0' || s[i] > '9') return false;
+    v = v * 10 + std::uint64_t(s[i] - '0');
+  }
+  *out = v;
+  return true;
+}
+
+bool StartsWith(const std::string& s, const char* prefix) { return s.rfind(prefix, 0) == 0; }
+bool EndsWith(const std::string& s, const std::string& suffix) {
+  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+}  // namespace
+
+LlHlsPackager::LlHlsPackager(LlHlsOptions options) : options_(options) {
+  if (options_.part_target_us < 10000 || options_.part_target_us > 5000000) {
+    throw Error("ERR_ZM_HLS_CONFIG", "part target must be 10 ms .. 5 s");
+  }
+  if (options_.segment_target_us < options_.part_target_us || options_.segment_target_us > 60000000) {
+    throw Error("ERR_ZM_HLS_CONFIG", "segment target must be at least the part target and at most 60 s");
+  }
+  if (options_.window_segments < 2) throw Error("ERR_ZM_HLS_CONFIG", "the window needs at least 2 segments");
+  target_duration_s_ = std::uint32_t((options_.segment_target_us + 999999) / 1000000);
+}
+
+void LlHlsPackager::Configure(MuxTrackConfig video, std::optional<MuxTrackConfig> audio) {
+  if (video.codec != Codec::kH264 && video.codec != Codec::kH265) {
+    throw Error("ERR_ZM_HLS_CODEC", std::string("LL-HLS needs H.264 or H.265 video, not ") + CodecName(video.codec));
+  }
+  // G.711 and anything else fMP4 cannot carry: the stream goes out video-only.
+  if (audio && audio->codec != Codec::kAAC && audio->codec != Codec::kOpus) audio.reset();
+  video_config_ = std::move(video);
+  audio_config_ = std::move(audio);
+}
+
+void LlHlsPackager::Discontinuity() {
+  CloseSegment(std::nullopt);
+  need_generation_ = true;
+  skip_to_keyframe_ = false;
+}
+
+void LlHlsPackager::End() {
+  if (ended_) return;
+  CloseSegment(std::nullopt);
+  ended_ = true;
+  muxer_.reset();
+}
+
+HlsSegment* LlHlsPackager::OpenSegment() {
+  return !segments_.empty() && !segments_.back().complete ? &segments_.back() : nullptr;
+}
+
+const HlsSegment* LlHlsPackager::FindSegment(std::uint64_t msn) const {
+  if (segments_.empty() || msn < segments_.front().msn) return nullptr;
+  const std::uint64_t i = msn - segments_.front().msn;
+  return i < segments_.size() ? &segments_[std::size_t(i)] : nullptr;
+}
+
+const LlHlsPackager::Generation* LlHlsPackager::FindGeneration(std::uint32_t id) const {
+  for (const auto& g : generations_) {
+    if (g.id == id) return &g;
+  }
+  return nullptr;
+}
+
+bool LlHlsPackager::SpsChanged(ByteView keyframe) const {
+  if (current_sps_.empty()) return false;
+  const ParameterSets sets = ExtractParameterSets(video_config_->codec, keyframe);
+  return !sets.sps.empty() && !(ByteView(sets.sps.front()) == ByteView(current_sps_));
+}
+
+void LlHlsPackager::StartGeneration(std::int64_t keyframe_pts_us, ByteView keyframe, std::int64_t now_us) {
+  std::vector<MuxTrackConfig> tracks{*video_config_};
+  // In-band parameter sets are the truth (a camera may change them without a new HELLO).
+  CodecInfo in_band;
+  in_band.codec = tracks[0].codec;
+  if (DeriveCodecDetails(in_band, keyframe)) tracks[0].extradata = AnnexBOf(in_band.parameter_sets);
+  if (audio_config_) tracks.push_back(*audio_config_);
+
+  std::unique_ptr<Fmp4Muxer> muxer;
+  try {
+    muxer = std::make_unique<Fmp4Muxer>(tracks, keyframe_pts_us);
+  } catch (const Error&) {
+    if (tracks.size() < 2) throw;
+    tracks.pop_back();  // unusable audio config: go video-only rather than not at all
+    muxer = std::make_unique<Fmp4Muxer>(tracks, keyframe_pts_us);
+  }
+  if (!muxer->Info(0).ready) return;  // no SPS/PPS yet: wait for a keyframe that carries them
+  if (tracks.size() > 1 && !muxer->Info(1).ready) {
+    tracks.pop_back();
+    muxer = std::make_unique<Fmp4Muxer>(tracks, keyframe_pts_us);
+  }
+
+  Generation g;
+  g.id = next_init_id_++;
+  Bytes init = muxer->InitSegment();
+  g.init.size = init.size();
+  g.init.owner = std::make_shared<const Bytes>(std::move(init));
+  for (std::size_t i = 0; i < muxer->track_count(); ++i) {
+    const MuxTrackInfo info = muxer->Info(i);
+    if (!info.codec_string.empty()) g.codecs += (g.codecs.empty() ? "" : ",") + info.codec_string;
+    if (i == 0) g.width = info.width, g.height = info.height;
+  }
+  generations_.push_back(std::move(g));
+
+  const ParameterSets sets = ExtractParameterSets(tracks[0].codec, tracks[0].extradata);
+  current_sps_ = sets.sps.empty() ? Bytes() : sets.sps.front();
+  audio_in_muxer_ = tracks.size() > 1;
+  muxer_ = std::move(muxer);
+  need_generation_ = false;
+  skip_to_keyframe_ = false;
+  pending_discontinuity_ = next_msn_ > 0;
+  if (pending_discontinuity_) ++counters_.discontinuities;
+  first_pts_us_ = keyframe_pts_us;
+  last_video_pts_us_ = max_video_pts_us_ = keyframe_pts_us;
+  wall_anchor_us_ = now_us;
+}
+
+void LlHlsPackager::StartSegment(std::int64_t start_us) {
+  HlsSegment s;
+  s.msn = next_msn_++;
+  s.init_id = generations_.back().id;
+  s.discontinuity = pending_discontinuity_;
+  s.start_us = start_us;
+  s.wall_us = wall_anchor_us_ + (start_us - first_pts_us_);
+  pending_discontinuity_ = false;
+  segments_.push_back(std::move(s));
+}
+
+unsigned LlHlsPackager::PushVideo(std::int64_t pts_us, bool keyframe, ByteView access_unit, bool after_gap,
+                                  std::int64_t now_us) {
+  if (ended_ || !video_config_ || access_unit.empty() || pts_us < -kMaxPtsUs || pts_us > kMaxPtsUs) {
+    ++counters_.dropped_samples;
+    return 0;
+  }
+  unsigned flags = 0;
+  if (muxer_ && !need_generation_) {
+    const std::int64_t ahead = std::max(kMinJumpAheadUs, 4 * options_.segment_target_us);
+    if (pts_us < max_video_pts_us_ - kJumpBackUs || pts_us > max_video_pts_us_ + ahead) {
+      Discontinuity();  // the clock jumped: a new timeline from the next keyframe
+      flags |= kNewSegment | kNewPart;
+    } else if (keyframe && SpsChanged(access_unit)) {
+      Discontinuity();  // new picture parameters need a new init segment
+      flags |= kNewSegment | kNewPart;
+    }
+  }
+  if (need_generation_) {
+    if (!keyframe) {
+      ++counters_.skipped_until_keyframe;
+      return flags;
+    }
+    StartGeneration(pts_us, access_unit, now_us);
+    if (need_generation_) {
+      ++counters_.skipped_until_keyframe;
+      return flags;
+    }
+    flags |= kNewInit;
+  }
+  if (after_gap) skip_to_keyframe_ = true;  // later frames reference what was lost
+  if (skip_to_keyframe_) {
+    if (!keyframe) {
+      ++counters_.skipped_until_keyframe;
+      return flags;
+    }
+    skip_to_keyframe_ = false;
+  }
+
+  const HlsSegment* open = OpenSegment();
+  if (keyframe && open && pts_us - open->start_us >= options_.segment_target_us - frame_us_ / 2) {
+    flags |= CloseSegment(pts_us);
+  }
+  if (!OpenSegment()) StartSegment(pts_us);
+
+  MuxSample s;
+  s.pts_us = pts_us;
+  s.keyframe = keyframe;
+  s.data = access_unit;
+  muxer_->AddSample(0, s);
+  ++segments_.back().video_samples;
+  last_video_pts_us_ = pts_us;
+  max_video_pts_us_ = std::max(max_video_pts_us_, pts_us);
+  return flags | CutParts();
+}
+
+unsigned LlHlsPackager::PushAudio(std::int64_t pts_us, ByteView frame) {
+  if (ended_ || need_generation_ || !audio_in_muxer_ || !OpenSegment() || frame.empty() || pts_us < -kMaxPtsUs ||
+      pts_us > kMaxPtsUs) {
+    ++counters_.dropped_samples;
+    return 0;
+  }
+  MuxSample s;
+  s.pts_us = pts_us;
+  s.keyframe = true;
+  s.data = frame;
+  muxer_->AddSample(1, s);
+  return 0;  // parts are cut on the video timeline
+}
+
+unsigned LlHlsPackager::CutParts() {
+  unsigned flags = 0;
+  const std::uint32_t ts = muxer_->Info(0).timescale;
+  for (;;) {
+    const std::size_t n = muxer_->KnownDtsCount(0);
+    if (n < 2) break;
+    const std::int64_t start = muxer_->PendingDts(0, 0);
+    const std::int64_t frame = muxer_->PendingDts(0, 1) - start;
+    if (frame_us_ == 0) frame_us_ = frame * 1000000 / ts;
+    if (part_target_us_ == 0) {
+      // A whole number of frames, as close to the configured target as the frame rate allows;
+      // fixed from here on (PART-TARGET must not change).
+      const std::int64_t frames = std::max<std::int64_t>(1, std::llround(double(options_.part_target_us) * ts / 1e6 / double(frame)));
+      part_target_us_ = (frames * frame * 1000000 + ts - 1) / ts;
+    }
+    const std::int64_t limit = part_target_us_ * ts / 1000000;
+    const std::int64_t tolerance = frame / 2;  // a further frame cannot fit once this close
+    std::size_t boundary = 0;
+    bool decided = false;
+    for (std::size_t i = 1; i < n; ++i) {
+      const std::int64_t d = muxer_->PendingDts(0, i) - start;
+      if (d <= limit) {
+        boundary = i;
+        if (d > limit - tolerance) {
+          decided = true;
+          break;
+        }
+      } else {
+        decided = true;
+        if (boundary == 0) boundary = i;  // one frame longer than the target: a part on its own
+        break;
+      }
+    }
+    if (!decided) break;
+    const std::int64_t before_us = muxer_->TicksToUs(0, muxer_->PendingDts(0, boundary));
+    auto fragment = muxer_->Cut(CutMode::kReady, std::nullopt, before_us);
+    if (!fragment) break;
+    AddPart(std::move(*fragment));
+    flags |= kNewPart;
+  }
+  return flags;
+}
+
+void LlHlsPackager::AddPart(Fragment&& fragment) {
+  HlsSegment& seg = segments_.back();
+  HlsPart part;
+  part.independent = fragment.independent;
+  // The part lasts as long as its video (audio frames straddle part boundaries).
+  const FragmentTrackInfo* timing = nullptr;
+  for (const auto& t : fragment.tracks) {
+    if (t.track_id == 1) timing = &t;
+  }
+  if (timing == nullptr && !fragment.tracks.empty()) timing = &fragment.tracks.front();
+  if (timing != nullptr && timing->timescale > 0) {
+    part.duration_us = std::int64_t((timing->duration * 1000000 + timing->timescale / 2) / timing->timescale);
+  }
+  part.bytes.size = fragment.data.size();
+  part.bytes.owner = std::make_shared<const Bytes>(std::move(fragment.data));
+  seg.duration_us += part.duration_us;
+  seg.parts.push_back(std::move(part));
+}
+
+unsigned LlHlsPackager::CloseSegment(std::optional<std::int64_t> end_us) {
+  HlsSegment* seg = OpenSegment();
+  if (seg == nullptr) return 0;
+  unsigned flags = 0;
+  if (muxer_ && !need_generation_) {
+    // Audio decoded after the next segment's start waits for that segment (same muxer).
+    auto fragment = muxer_->Cut(CutMode::kAll, end_us, end_us);
+    if (fragment) {
+      AddPart(std::move(*fragment));
+      flags |= kNewPart;
+    }
+  }
+  if (seg->parts.empty()) {  // nothing was ever cut: forget it, its msn is reused
+    pending_discontinuity_ = pending_discontinuity_ || seg->discontinuity;
+    segments_.pop_back();
+    --next_msn_;
+    return flags;
+  }
+  // The segment is its parts back to back; the parts become slices of it (one copy, once).
+  auto joined = std::make_shared<Bytes>();
+  std::size_t total = 0;
+  for (const auto& p : seg->parts) total += p.bytes.size;
+  joined->reserve(total);
+  for (auto& p : seg->parts) {
+    const std::size_t at = joined->size();
+    joined->insert(joined->end(), p.bytes.data(), p.bytes.data() + p.bytes.size);
+    p.bytes.offset = at;
+  }
+  std::shared_ptr<const Bytes> owner = std::move(joined);
+  for (auto& p : seg->parts) p.bytes.owner = owner;
+  seg->bytes = {owner, 0, total};
+  seg->complete = true;
+  const auto rounded = std::uint32_t((seg->duration_us + 500000) / 1000000);
+  target_duration_s_ = std::max(target_duration_s_, rounded);  // only ever grows
+  Evict();
+  return flags | kNewSegment;
+}
+
+std::size_t LlHlsPackager::HeldBytes() const {
+  std::size_t n = 0;
+  for (const auto& g : generations_) n += g.init.size;
+  for (const auto& s : segments_) {
+    if (s.complete) {
+      n += s.bytes.size;
+    } else {
+      for (const auto& p : s.parts) n += p.bytes.size;
+    }
+  }
+  return n;
+}
+
+void LlHlsPackager::Evict() {
+  auto complete = [&] { return segments_.size() - (OpenSegment() ? 1 : 0); };
+  while (complete() > options_.window_segments || (complete() > 1 && HeldBytes() > options_.max_bytes)) {
+    if (segments_.front().discontinuity) ++discontinuity_sequence_;
+    segments_.pop_front();
+    ++counters_.evicted_segments;
+  }
+  // Init segments no listed segment refers to (the current one always stays).
+  while (generations_.size() > 1 && generations_.front().id < segments_.front().init_id) generations_.pop_front();
+}
+
+SharedBytes LlHlsPackager::Init(std::uint32_t id) const {
+  const Generation* g = FindGeneration(id);
+  return g ? g->init : SharedBytes{};
+}
+
+SharedBytes LlHlsPackager::Segment(std::uint64_t msn) const {
+  const HlsSegment* s = FindSegment(msn);
+  return s && s->complete ? s->bytes : SharedBytes{};
+}
+
+SharedBytes LlHlsPackager::Part(std::uint64_t msn, std::size_t index) const {
+  const HlsSegment* s = FindSegment(msn);
+  return s && index < s->parts.size() ? s->parts[index].bytes : SharedBytes{};
+}
+
+SharedBytes LlHlsPackager::Get(const std::string& name) const {
+  std::uint64_t a = 0, b = 0;
+  if (StartsWith(name, "init-") && EndsWith(name, ".mp4")) {
+    if (ParseU64(name, 5, name.size() - 4, &a) && a <= 0xffffffffu) return Init(std::uint32_t(a));
+  } else if (StartsWith(name, "seg-") && EndsWith(name, ".m4s")) {
+    if (ParseU64(name, 4, name.size() - 4, &a)) return Segment(a);
+  } else if (StartsWith(name, "part-") && EndsWith(name, ".m4s")) {
+    const std::size_t dot = name.find('.', 5);
+    if (dot != std::string::npos && ParseU64(name, 5, dot, &a) && ParseU64(name, dot + 1, name.size() - 4, &b)) {
+      return Part(a, std::size_t(b));
+    }
+  }
+  return {};
+}
+
+bool LlHlsPackager::Available(std::uint64_t msn, int part) const {
+  if (ended_) return true;  // nothing more will come: answer with what there is
+  if (segments_.empty()) return false;
+  if (msn < segments_.front().msn) return true;
+  const HlsSegment* s = FindSegment(msn);
+  if (s == nullptr) return false;
+  if (part < 0) return s->complete;
+  if (std::size_t(part) < s->parts.size()) return true;
+  return s->complete && Available(msn + 1, 0);
+}
+
+bool LlHlsPackager::TooFarAhead(std::uint64_t msn) const { return msn > next_msn_ + 1; }
+
+std::string LlHlsPackager::RenderMediaPlaylist(const RenderOptions& o) const {
+  if (segments_.empty() || part_target_us_ == 0) return {};
+  const std::string& q = o.query;
+  // Round PART-TARGET up to the printed precision so no part exceeds it.
+  const std::int64_t part_target = (part_target_us_ + 9) / 10 * 10;
+  std::string out;
+  out.reserve(256 + segments_.size() * (64 + 96 * 6));
+  out += "#EXTM3U\n#EXT-X-VERSION:6\n";
+  out += "#EXT-X-TARGETDURATION:" + std::to_string(target_duration_s_) + "\n";
+  if (!ended_) out += "#EXT-X-SERVER-CONTROL:CAN-BLOCK-RELOAD=YES,PART-HOLD-BACK=" + Seconds(3 * part_target) + "\n";
+  out += "#EXT-X-PART-INF:PART-TARGET=" + Seconds(part_target) + "\n";
+  out += "#EXT-X-MEDIA-SEQUENCE:" + std::to_string(segments_.front().msn) + "\n";
+  if (discontinuity_sequence_ > 0) out += "#EXT-X-DISCONTINUITY-SEQUENCE:" + std::to_string(discontinuity_sequence_) + "\n";
+  out += "#EXT-X-INDEPENDENT-SEGMENTS\n";
+
+  // Parts are listed for the segments that start within three target durations of the end.
+  std::int64_t total = 0;
+  for (const auto& s : segments_) total += s.duration_us;
+  const std::int64_t parts_from = total - 3 * std::int64_t(target_duration_s_) * 1000000;
+
+  std::int64_t at = 0;
+  for (std::size_t i = 0; i < segments_.size(); ++i) {
+    const HlsSegment& s = segments_[i];
+    if (s.discontinuity) out += "#EXT-X-DISCONTINUITY\n";
+    if (i == 0 || s.discontinuity || s.init_id != segments_[i - 1].init_id) {
+      out += "#EXT-X-MAP:URI=\"init-" + std::to_string(s.init_id) + ".mp4" + q + "\"\n";
+    }
+    if (options_.program_date_time && !s.parts.empty()) out += "#EXT-X-PROGRAM-DATE-TIME:" + IsoTime(s.wall_us) + "\n";
+    if (at + s.duration_us > parts_from || !s.complete) {
+      const std::string prefix = "part-" + std::to_string(s.msn) + ".";
+      for (std::size_t k = 0; k < s.parts.size(); ++k) {
+        out += "#EXT-X-PART:DURATION=" + Seconds(s.parts[k].duration_us) + ",URI=\"" + prefix + std::to_string(k) + ".m4s" + q + "\"";
+        out += s.parts[k].independent ? ",INDEPENDENT=YES\n" : "\n";
+      }
+    }
+    if (s.complete) out += "#EXTINF:" + Seconds(s.duration_us) + ",\nseg-" + std::to_string(s.msn) + ".m4s" + q + "\n";
+    at += s.duration_us;
+  }
+  if (ended_) {
+    out += "#EXT-X-ENDLIST\n";
+  } else {
+    const HlsSegment& last = segments_.back();
+    const std::uint64_t msn = last.complete ? last.msn + 1 : last.msn;
+    const std::size_t part = last.complete ? 0 : last.parts.size();
+    out += "#EXT-X-PRELOAD-HINT:TYPE=PART,URI=\"part-" + std::to_string(msn) + "." + std::to_string(part) + ".m4s" + q + "\"\n";
+  }
+  return out;
+}
+
+std::string LlHlsPackager::RenderMasterPlaylist(const MasterOptions& o) const {
+  if (generations_.empty()) return {};
+  const Generation& g = generations_.back();
+  // Peak and average bitrate over the complete segments; the open parts until there are any.
+  double peak = 0, bits = 0, seconds = 0, frames = 0, frame_seconds = 0;
+  for (const auto& s : segments_) {
+    std::size_t size = s.complete ? s.bytes.size : 0;
+    if (!s.complete) {
+      for (const auto& p : s.parts) size += p.bytes.size;
+    }
+    if (s.duration_us <= 0) continue;
+    const double d = double(s.duration_us) / 1e6;
+    if (s.complete) peak = std::max(peak, size * 8 / d);
+    bits += double(size) * 8, seconds += d;
+    if (s.complete) frames += s.video_samples, frame_seconds += d;
+  }
+  if (seconds > 0 && peak == 0) peak = bits / seconds;
+  const double average = seconds > 0 ? bits / seconds : 0;
+  std::string out = "#EXTM3U\n#EXT-X-VERSION:6\n#EXT-X-INDEPENDENT-SEGMENTS\n";
+  out += "#EXT-X-STREAM-INF:BANDWIDTH=" + std::to_string(std::max<std::uint64_t>(1, std::uint64_t(std::ceil(peak))));
+  if (average > 0) out += ",AVERAGE-BANDWIDTH=" + std::to_string(std::uint64_t(std::ceil(average)));
+  out += ",CODECS=\"" + g.codecs + "\"";
+  if (g.width > 0 && g.height > 0) out += ",RESOLUTION=" + std::to_string(g.width) + "x" + std::to_string(g.height);
+  double fps = frame_seconds > 0 ? frames / frame_seconds : 0;
+  if (fps == 0 && frame_us_ > 0) fps = 1e6 / double(frame_us_);
+  if (fps > 0) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.3f", fps);
+    out += std::string(",FRAME-RATE=") + buf;
+  }
+  out += "\n" + o.media_uri + o.query + "\n";
+  return out;
+}
+
+std::string LlHlsPackager::Codecs() const { return generations_.empty() ? std::string() : generations_.back().codecs; }
+
+LlHlsStats LlHlsPackager::Stats() const {
+  LlHlsStats s = counters_;
+  s.first_msn = segments_.empty() ? next_msn_ : segments_.front().msn;
+  s.next_msn = next_msn_;
+  s.segments = segments_.size();
+  for (const auto& seg : segments_) s.parts += seg.parts.size();
+  s.bytes = HeldBytes();
+  s.init_id = generations_.empty() ? 0 : generations_.back().id;
+  s.ended = ended_;
+  return s;
+}
+
+}  // namespace zm
