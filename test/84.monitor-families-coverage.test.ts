@@ -4,7 +4,7 @@
 // scope the spec assigns, and every reference request/response field with a compatible type.
 import test from 'ava';
 import { readFileSync } from 'node:fs';
-import { registerCoverage } from './helpers/reference-coverage.js';
+import { registerCoverage } from './helpers/coverage.js';
 
 const servedDoc = registerCoverage(
   test,

@@ -1,7 +1,7 @@
 // Coverage of the AI, configs, controls, control presets, users, storage and servers families
-// against the v3 reference surface (see helpers/reference-coverage.ts for what is checked).
+// against the v3 reference surface (see helpers/coverage.ts for what is checked).
 import test from 'ava';
-import { registerCoverage } from './helpers/reference-coverage.js';
+import { registerCoverage } from './helpers/coverage.js';
 
 registerCoverage(
   test,

@@ -1,8 +1,8 @@
 // Coverage of the manufacturers, models, monitor presets, montage layouts, server stats,
 // sessions, states, stats, X10 triggers, user preferences, object types and locale families
-// against the v3 reference surface (see helpers/reference-coverage.ts for what is checked).
+// against the v3 reference surface (see helpers/coverage.ts for what is checked).
 import test from 'ava';
-import { registerCoverage } from './helpers/reference-coverage.js';
+import { registerCoverage } from './helpers/coverage.js';
 
 const doc = registerCoverage(
   test,
