@@ -124,6 +124,7 @@ export const SETTINGS: { [P in SettingKey]: Setting<ValueAt<Settings, P>> } = {
   'streaming.webrtc.turn.server': { type: str(), default: '' },
   'streaming.webrtc.turn.username': { type: str(), default: '' },
   'streaming.webrtc.turn.password': { type: str(), default: '', secret: true },
+  'playback.segment_cache_bytes': { type: int(0, 16 * 2 ** 30, 'must be a number of bytes 0..17179869184'), default: 64 * 2 ** 20 },
   'retention.enabled': { type: bool, default: false },
   'maintenance.stats.enabled': { type: bool, default: false },
   'maintenance.stats.interval_seconds': { type: seconds(1, 86400), default: 60 },

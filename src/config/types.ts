@@ -71,6 +71,10 @@ export interface AppConfig {
   streaming: {
     webrtc: { turn: { enabled: boolean; server: string; username: string; password: string } };
   };
+  playback: {
+    /** Memory for HLS VOD segments of recorded events (LRU), in bytes. */
+    segment_cache_bytes: number;
+  };
   retention: { enabled: boolean };
   maintenance: {
     stats: { enabled: boolean; interval_seconds: number };

@@ -69,7 +69,7 @@ export const PLAYBACK_ROUTES: PlaybackRoute[] = [
     operationId: 'getEventPlaylist',
     path: '/api/v3/events/{id}/stream/playlist.m3u8',
     handler: async (p, req, res, user) => {
-      const text = await p.videos.playlist(user, idParam(req));
+      const text = await p.videos.playlist(user, idParam(req), query(req, 'token'));
       res.type('application/vnd.apple.mpegurl').setHeader('Cache-Control', 'no-cache');
       res.send(text);
     },

@@ -32,6 +32,8 @@ export interface Mp4TrackInfo {
   height: number;
   sampleRate: number;
   channels: number;
+  /** Bytes of each NAL length prefix in the file's video samples (1, 2 or 4; 0 for other tracks). */
+  nalLengthSize: number;
   /** The track as Fmp4Muxer takes it (readSample() data is length-prefixed), or null when fMP4 cannot carry it. */
   muxTrack: MuxTrack | null;
 }
@@ -136,6 +138,7 @@ export class Mp4File {
       height: t.height,
       sampleRate: t.sampleRate,
       channels: t.channels,
+      nalLengthSize: t.nalLengthSize,
       muxTrack: muxTrackOf(t),
     }));
     this.vod = info.vod;
@@ -202,9 +205,20 @@ export class Mp4File {
   /** The whole file as fragmented MP4: the init segment, then one fragment per GOP, each read when asked for. */
   async *remux(): AsyncGenerator<Buffer> {
     yield this.vodInit();
-    // Target 0 = a fragment at every keyframe (the plan is cached natively).
-    const count = this.#live().vodPlan(0).length;
-    for (let i = 0; i < count; i++) yield await this.#live().vodSegment(0, i);
+    const count = this.remuxPlan().length;
+    for (let i = 0; i < count; i++) yield await this.remuxFragment(i);
+  }
+
+  /** The fragments of remux(): one per GOP (target 0 = a cut at every keyframe; the plan is cached natively). */
+  remuxPlan(): VodSegmentInfo[] {
+    return callNative(this.remuxPlan, () => this.#live().vodPlan(0));
+  }
+
+  /** Fragment `index` of remuxPlan() (moof + mdat), read and muxed on the pool: random access into remux(). */
+  remuxFragment(index: number): Promise<Buffer> {
+    const count = callNative(this.remuxFragment, () => this.#live().vodPlan(0)).length;
+    requireInteger('index', index, 0, count - 1);
+    return this.#live().vodSegment(0, index);
   }
 
   /** Releases the index; reads already running finish first (the descriptor closes after them). */

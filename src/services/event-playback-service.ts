@@ -3,7 +3,7 @@
 // /video serves the recording as ZoneMinder wrote it. /stream/video.mp4 and /stream/media.mp4
 // promise fragmented MP4: a recording that already is one (ZoneMinder 1.39 writes fMP4, and
 // the growing `incomplete.*.mp4` of an event in progress) is served as is; anything else goes
-// to the EventRemuxer (503 until the demuxer lands). The HLS routes always go to the remuxer.
+// to the EventRemuxer (a remux with byte ranges). The HLS routes always go to the remuxer.
 import type { AuthUser } from '../auth/auth-service.js';
 import type { PrismaClient } from '../db/prisma.js';
 import { InvalidInputError, NotFoundError } from '../errors.js';
@@ -77,6 +77,16 @@ export interface ServedBody {
   cacheControl: string;
   /** Offered as the name to save under (Content-Disposition: inline). */
   filename?: string;
+}
+
+/** Appends `?token=` to the playlist's URIs (URI lines and URI="…" attributes). */
+export function withQueryToken(playlist: string, token: string): string {
+  const q = `token=${encodeURIComponent(token)}`;
+  const add = (uri: string) => `${uri}${uri.includes('?') ? '&' : '?'}${q}`;
+  return playlist
+    .split('\n')
+    .map((line) => (line === '' ? line : line.startsWith('#') ? line.replace(/URI="([^"]*)"/g, (_m, uri: string) => `URI="${add(uri)}"`) : add(line)))
+    .join('\n');
 }
 
 /** Closed events never change; an event being recorded changes every second. */
@@ -154,8 +164,14 @@ export class EventPlaybackService {
     return { source: await this.remuxer.fragmentedMp4(this.input(event, video, probe)), cacheControl: cacheControlFor(event) };
   }
 
-  async playlist(user: AuthUser, id: bigint): Promise<string> {
-    return this.remuxer.vodPlaylist(await this.remuxInput(user, id));
+  /**
+   * The HLS playlist. When the request carried its token as `?token=` (native HLS in Safari,
+   * ffmpeg: players that cannot add a header), the segment URIs carry it too; a header-using
+   * player (hls.js with xhrSetup) still sends its header, which wins over the query.
+   */
+  async playlist(user: AuthUser, id: bigint, queryToken?: string): Promise<string> {
+    const text = await this.remuxer.vodPlaylist(await this.remuxInput(user, id));
+    return queryToken ? withQueryToken(text, queryToken) : text;
   }
 
   async init(user: AuthUser, id: bigint): Promise<ServedBody> {

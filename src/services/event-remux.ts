@@ -1,14 +1,10 @@
-// The seam for the native MP4 demuxer (being written in another branch): everything the
-// `/events/{id}/stream/*` routes need that requires reading samples. The routes do the ACL,
-// locate the recording, probe it (src/media/mp4-probe.ts) and serve the answer with byte ranges;
-// an EventRemuxer only turns a recording into bytes.
-//
-// To plug the demuxer in: implement EventRemuxer (fragmented MP4 of the whole recording with real
-// sample durations; a VOD playlist of ~4 s segments whose URIs are relative to …/stream/ —
-// `init.mp4`, `segment/0`, … — ending with #EXT-X-ENDLIST; the init segment; segment `seq`,
-// null when out of range) and pass it to createPlayback() in src/services/playback.ts.
-// Until then UnavailableRemuxer answers 503 SERVICE_UNAVAILABLE_ERROR "remux not available yet".
-import { ServiceUnavailableError } from '../errors.js';
+// The seam between the `/events/{id}/stream/*` routes and whatever reads samples: the routes
+// do the ACL, locate the recording, probe it (src/media/mp4-probe.ts) and serve the answer with
+// byte ranges; an EventRemuxer only turns a recording into bytes: fragmented MP4 of the whole
+// recording with real sample durations; a playlist of ~4 s segments whose URIs are relative to
+// …/stream/ (`init.mp4`, `segment/0`, …); the init segment; segment `seq`, null when out of range.
+// The implementation is NativeRemuxer (src/services/native-remuxer.ts); tests plug in others
+// through createPlayback() in src/services/playback.ts.
 import type { ByteSource } from '../media/byte-source.js';
 import type { Mp4Info } from '../media/mp4-probe.js';
 import type { EventRecord, VideoFile } from './event-media.js';
@@ -29,31 +25,4 @@ export interface EventRemuxer {
   initSegment(input: RemuxInput): Promise<ByteSource>;
   /** Media segment `seq` (0-based); null when the recording has no such segment. */
   mediaSegment(input: RemuxInput, seq: number): Promise<ByteSource | null>;
-}
-
-function unavailable(input: RemuxInput): Promise<never> {
-  return Promise.reject(
-    new ServiceUnavailableError('remux not available yet', [
-      ['event_id', String(input.event.id)],
-      ['reason', 'remux not available yet'],
-    ]),
-  );
-}
-
-export class UnavailableRemuxer implements EventRemuxer {
-  fragmentedMp4(input: RemuxInput): Promise<ByteSource> {
-    return unavailable(input);
-  }
-
-  vodPlaylist(input: RemuxInput): Promise<string> {
-    return unavailable(input);
-  }
-
-  initSegment(input: RemuxInput): Promise<ByteSource> {
-    return unavailable(input);
-  }
-
-  mediaSegment(input: RemuxInput): Promise<ByteSource | null> {
-    return unavailable(input);
-  }
 }
