@@ -1,7 +1,7 @@
 // GET /events/{id}/video and /stream/*: locating the recording in every storage scheme and
 // ZoneMinder naming, byte ranges (200/206/416, open-ended, suffix, multi-range, If-Range, HEAD),
-// content types, the growing file of an event in progress, fragmented MP4 served as is and the
-// remux routes answering 503 until the demuxer exists.
+// content types, the growing file of an event in progress, fragmented MP4 served as is and a
+// plain MP4 remuxed (the remux itself is tested in test/116).
 import test from 'ava';
 import { appendFileSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
@@ -225,7 +225,7 @@ test('no recording: 404 FILE_NOT_FOUND_ERROR; a JPEG-only event says where to pl
   }
 });
 
-test('stream/video.mp4 and media.mp4: a fragmented recording is served as is with ranges; a plain MP4 is 503 until the remuxer exists', async (t) => {
+test('stream/video.mp4 and media.mp4: a fragmented recording is served as is with ranges; a plain MP4 is remuxed; non-MP4 is 404 saying why', async (t) => {
   for (const route of ['video.mp4', 'media.mp4']) {
     const fragmented = await get(`/events/${ev.v139.id}/stream/${route}`, { range: 'bytes=0-7' });
     t.is(fragmented.status, 206, route);
@@ -233,18 +233,29 @@ test('stream/video.mp4 and media.mp4: a fragmented recording is served as is wit
     t.true((await bytesOf(fragmented)).equals(frag.subarray(0, 8)));
     t.is((await get(`/events/${ev.live.id}/stream/${route}`, {}, 'HEAD')).status, 200, `${route} in progress`);
     const plain = await get(`/events/${ev.v136.id}/stream/${route}`);
-    t.is(plain.status, 503, route);
-    t.like(await plain.json(), { kind: 'SERVICE_UNAVAILABLE_ERROR', error_message: 'remux not available yet' });
+    t.is(plain.status, 200, route);
+    const body = await bytesOf(plain);
+    t.is(plain.headers.get('content-length'), String(body.length));
+    t.false(body.equals(mp4), 'not the file as written');
+    t.true(body.includes(Buffer.from('moof')), route);
+    for (const other of [ev.mkv, ev.webm]) {
+      const res = await get(`/events/${other.id}/stream/${route}`);
+      t.is(res.status, 404, `${route} ${other.id}`);
+      t.like(await res.json(), { kind: 'FILE_NOT_FOUND_ERROR' });
+    }
     t.is((await get(`/events/${ev.jpegOnly.id}/stream/${route}`)).status, 404);
   }
 });
 
-test('playlist, init and segments answer 503 until the remuxer exists; 404 before that when there is no recording; bad seq is 400', async (t) => {
+test('playlist, init and segments: served for an MP4, 404 when there is no recording or it is not MP4; bad seq is 400', async (t) => {
   for (const route of ['playlist.m3u8', 'init.mp4', 'segment/0']) {
     const res = await get(`/events/${ev.v139.id}/stream/${route}`);
-    t.is(res.status, 503, route);
-    t.like(await res.json(), { kind: 'SERVICE_UNAVAILABLE_ERROR', details: [['event_id', String(ev.v139.id)], ['reason', 'remux not available yet']] });
+    t.is(res.status, 200, route);
+    await bytesOf(res);
     t.is((await get(`/events/${ev.empty.id}/stream/${route}`)).status, 404, route);
+    const mkv = await get(`/events/${ev.mkv.id}/stream/${route}`);
+    t.is(mkv.status, 404, route);
+    t.regex((await mkv.json()).error_message, /Only MP4 recordings/);
   }
   const bad = await get(`/events/${ev.v139.id}/stream/segment/x1`);
   t.is(bad.status, 400);

@@ -44,6 +44,13 @@ const RECIPES: Record<string, string[]> = {
   'h264.mp4': ['-f', 'lavfi', '-i', `testsrc=size=640x360:rate=15`, '-t', String(CLIP_SECONDS), '-c:v', 'libx264', '-profile:v', 'baseline', '-pix_fmt', 'yuv420p', '-g', '15'],
   // zmc 1.39 style: fragmented MP4.
   'h264-frag.mp4': ['-f', 'lavfi', '-i', `testsrc=size=640x360:rate=15`, '-t', String(CLIP_SECONDS), '-c:v', 'libx264', '-pix_fmt', 'yuv420p', '-g', '15', '-movflags', 'frag_keyframe+empty_moov+default_base_moof'],
+  // Remux/HLS fixtures: B-frames with AAC (composition offsets, an edit list, audio priming), 9 s
+  // so the ~4 s VOD plan has three segments; and a 10 s fragmented file for events in progress.
+  'h264-bf-aac.mp4': [
+    '-f', 'lavfi', '-i', 'testsrc=size=320x240:rate=15', '-f', 'lavfi', '-i', 'sine=frequency=440:sample_rate=48000', '-t', '9',
+    '-map', '0:v', '-map', '1:a', '-c:v', 'libx264', '-profile:v', 'high', '-bf', '2', '-g', '15', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-b:a', '32k',
+  ],
+  'h264-frag-long.mp4': ['-f', 'lavfi', '-i', 'testsrc=size=320x240:rate=10', '-t', '10', '-c:v', 'libx264', '-pix_fmt', 'yuv420p', '-g', '10', '-movflags', 'frag_keyframe+empty_moov+default_base_moof'],
   'h265.mp4': ['-f', 'lavfi', '-i', 'testsrc=size=640x360:rate=15', '-t', '2', '-c:v', 'libx265', '-tag:v', 'hvc1', '-x265-params', 'log-level=none', '-pix_fmt', 'yuv420p'],
   'h264.mkv': ['-f', 'lavfi', '-i', 'testsrc=size=640x360:rate=15', '-t', '2', '-c:v', 'libx264', '-pix_fmt', 'yuv420p', '-f', 'matroska'],
   'vp8.webm': ['-f', 'lavfi', '-i', 'testsrc=size=320x240:rate=10', '-t', '1', '-c:v', 'libvpx', '-deadline', 'realtime', '-b:v', '200k', '-f', 'webm'],
