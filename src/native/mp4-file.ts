@@ -113,6 +113,8 @@ export class Mp4File {
   readonly vodError: string | undefined;
   #native: RawMp4File;
   #table: RawSampleTable | undefined;
+  /** Segment counts per target (µs): the index never changes after open, so neither do plans. */
+  #planLengths = new Map<number, number>();
   #closed = false;
 
   private constructor(path: string, native: RawMp4File) {
@@ -197,8 +199,7 @@ export class Mp4File {
   /** VOD segment `index` (moof + mdat), read and muxed on the pool. @throws RangeError for an index outside vodSegments(targetSec) */
   vodSegment(index: number, targetSec = DEFAULT_TARGET_SEC): Promise<Buffer> {
     const us = targetUs(targetSec);
-    const count = callNative(this.vodSegment, () => this.#live().vodPlan(us)).length;
-    requireInteger('index', index, 0, count - 1);
+    requireInteger('index', index, 0, this.#planLength(this.vodSegment, us) - 1);
     return this.#live().vodSegment(us, index);
   }
 
@@ -216,8 +217,7 @@ export class Mp4File {
 
   /** Fragment `index` of remuxPlan() (moof + mdat), read and muxed on the pool: random access into remux(). */
   remuxFragment(index: number): Promise<Buffer> {
-    const count = callNative(this.remuxFragment, () => this.#live().vodPlan(0)).length;
-    requireInteger('index', index, 0, count - 1);
+    requireInteger('index', index, 0, this.#planLength(this.remuxFragment, 0) - 1);
     return this.#live().vodSegment(0, index);
   }
 
@@ -231,6 +231,16 @@ export class Mp4File {
 
   get closed(): boolean {
     return this.#closed;
+  }
+
+  // Counting via vodPlan() builds one JS object per segment: done once per target, not per read.
+  #planLength(caller: (...args: never[]) => unknown, us: number): number {
+    let n = this.#planLengths.get(us);
+    if (n === undefined) {
+      n = callNative(caller, () => this.#live().vodPlan(us)).length;
+      this.#planLengths.set(us, n);
+    }
+    return n;
   }
 
   #live(): RawMp4File {
