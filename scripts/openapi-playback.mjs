@@ -62,6 +62,7 @@ const ranged = (types, what) => ({
 });
 
 const unavailable = error('Too many image jobs waiting (SERVICE_UNAVAILABLE_ERROR)');
+const noAddon = error('The native media addon (zmgate.node) cannot be loaded on this install (SERVICE_UNAVAILABLE_ERROR)');
 const unstreamable = 'No such event or recording, the event\'s monitor is hidden, or the recording cannot be streamed (not MP4, no H.264/H.265 video, or no index yet while a plain MP4 is being written; `reason` says which)';
 const hidden = 'No such event or file, or the event\'s monitor is hidden';
 
@@ -88,7 +89,7 @@ export const playbackPaths = {
     'Fragmented MP4 of the event',
     'A recording that already is fragmented MP4 (ZoneMinder 1.39, or the growing file of an event in progress) is served as is. Any other MP4 is remuxed (no re-encoding) into fragmented MP4 — an init segment, then one moof+mdat fragment per GOP with the recorded sample durations — streamed as it is produced. Its exact size is known up front from the sample index, so byte ranges (200/206/416, If-Range, HEAD) work on the remux too and only the fragments a range touches are read.',
     [id, token, range, ifRange],
-    { ...ranged(['video/mp4'], 'Fragmented MP4'), 404: error(unstreamable) },
+    { ...ranged(['video/mp4'], 'Fragmented MP4'), 404: error(unstreamable), 503: noAddon },
   ),
   '/api/v3/events/{id}/stream/media.mp4': op(
     'getEventStreamMedia',
@@ -96,7 +97,7 @@ export const playbackPaths = {
     'Fragmented MP4 media of the event (HLS byte-range target)',
     'As stream/video.mp4.',
     [id, token, range, ifRange],
-    { ...ranged(['video/mp4'], 'Fragmented MP4'), 404: error(unstreamable) },
+    { ...ranged(['video/mp4'], 'Fragmented MP4'), 404: error(unstreamable), 503: noAddon },
   ),
   '/api/v3/events/{id}/stream/playlist.m3u8': op(
     'getEventPlaylist',
@@ -104,7 +105,7 @@ export const playbackPaths = {
     'HLS VOD playlist',
     'HLS (version 7, fMP4) of segments cut at keyframes, about 4 s each, URIs relative to …/stream/ (`init.mp4`, `segment/{n}`). A closed event gets `#EXT-X-PLAYLIST-TYPE:VOD` and `#EXT-X-ENDLIST`. An event in progress gets `#EXT-X-PLAYLIST-TYPE:EVENT` without ENDLIST, listing every segment but the last (still growing) one; players reload it, and segment numbers never change as the recording grows. When the request carried `?token=`, the URIs carry it too (for players that cannot send a header; a header wins over the query).',
     [id, token],
-    { 200: body(['application/vnd.apple.mpegurl'], 'Playlist'), 404: error(unstreamable) },
+    { 200: body(['application/vnd.apple.mpegurl'], 'Playlist'), 404: error(unstreamable), 503: noAddon },
   ),
   '/api/v3/events/{id}/stream/init.mp4': op(
     'get_event_init',
@@ -112,7 +113,7 @@ export const playbackPaths = {
     'HLS VOD initialisation segment',
     'The fMP4 initialisation segment (ftyp + moov) of the playlist\'s segments.',
     [id, token],
-    { 200: body(['video/mp4'], 'Init segment', rangeHeaders), 404: error(unstreamable) },
+    { 200: body(['video/mp4'], 'Init segment', rangeHeaders), 404: error(unstreamable), 503: noAddon },
   ),
   '/api/v3/events/{id}/stream/segment/{seq}': op(
     'get_event_segment',
@@ -120,7 +121,7 @@ export const playbackPaths = {
     'HLS VOD media segment',
     'Segment `seq` (0-based, as listed by the playlist): moof + mdat starting at a keyframe. Segments of closed events are kept in a memory cache bounded by `playback.segment_cache_bytes`.',
     [id, { in: 'path', name: 'seq', required: true, schema: { type: 'integer', minimum: 0 } }, token],
-    { 200: body(['video/mp4'], 'Media segment', rangeHeaders), 404: error(`${unstreamable}, or no such segment (details \`event_id\`, \`segment\`)`) },
+    { 200: body(['video/mp4'], 'Media segment', rangeHeaders), 404: error(`${unstreamable}, or no such segment (details \`event_id\`, \`segment\`)`), 503: noAddon },
   ),
   '/api/v3/events/{id}/stream/mjpeg': op(
     'getEventMjpegStream',

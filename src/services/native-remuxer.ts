@@ -10,13 +10,14 @@
 //                          it and find the new segments (numbering never changes as the file grows)
 //   init.mp4, segment/N    from the same plan; segments go through the byte-budgeted SegmentCache
 // Only MP4-family files are read; the demuxer's refusals become 404s that say why.
-import { NotFoundError } from '../errors.js';
+import { NotFoundError, ServiceUnavailableError } from '../errors.js';
 import type { Logger } from '../log.js';
 import { BufferSource, type ByteSource } from '../media/byte-source.js';
 import { RemuxSource } from '../media/remux-source.js';
 import type { SegmentCache } from '../media/segment-cache.js';
 import { MP4_FAMILY } from '../media/video-probe.js';
 import { ZmNativeError } from '../native/errors.js';
+import { loadBinding } from '../native/load.js';
 import { fileNotFound } from './event-media.js';
 import type { EventRemuxer, RemuxInput } from './event-remux.js';
 import { RecordingCache, type Lease } from './remux-recordings.js';
@@ -119,6 +120,13 @@ export class NativeRemuxer implements EventRemuxer {
   private async open(input: RemuxInput): Promise<Lease> {
     if (!MP4_FAMILY.has(input.video.container)) {
       throw unplayable(input, `Only MP4 recordings can be streamed; this one is ${input.video.container} (download it from /video)`);
+    }
+    try {
+      loadBinding();
+    } catch (err) {
+      // A deployment without a loadable zmgate.node: everything else keeps working.
+      this.log?.error({ err: (err as Error).message }, 'remux unavailable: the native addon cannot be loaded');
+      throw new ServiceUnavailableError('Remux not available: the native media addon cannot be loaded', [['event_id', String(input.event.id)], ['reason', 'native addon not loaded']]);
     }
     try {
       return await this.recordings.acquire(input.video.path);
