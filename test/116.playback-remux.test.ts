@@ -10,13 +10,16 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { layoutOf, predictRemuxLayout } from '../src/media/remux-layout.js';
+import { RemuxSource } from '../src/media/remux-source.js';
 import { SegmentCache } from '../src/media/segment-cache.js';
+import { Recording } from '../src/services/remux-recordings.js';
 import { Mp4File, remux } from '../src/native/mp4-file.js';
-import { insertEventUsers, login } from './helpers/events.js';
+import bcrypt from 'bcryptjs';
+import { insertEventUsers, login, sql } from './helpers/events.js';
 import type { FreshDatabase } from './helpers/mariadb.js';
 import { probeFile } from './helpers/media.js';
 import { bytesOf, fixture, insertMediaEvent, makeStorages, startPlaybackApp, type MediaEvent, type PlaybackApp, type StorageRoots } from './helpers/playback.js';
-import { zmDatabase } from './helpers/zmdb.js';
+import { insertUser, zmDatabase } from './helpers/zmdb.js';
 
 const run = promisify(execFile);
 const ENV = (roots: StorageRoots) => ({ APP_AUTH__RATE_LIMIT__ENABLED: 'false', APP_ZONEMINDER__DIR_EVENTS: roots.defaultDir });
@@ -118,6 +121,38 @@ test('the predicted layout equals the produced remux (fragment by fragment) for 
       file.close();
     }
   }
+});
+
+test('a layout that cannot be trusted is measured instead, with the same result', async (t) => {
+  const file = await Mp4File.open(await fixture('h264-bf-aac.mp4'));
+  try {
+    const rec = new Recording(file, 'v1', new Date());
+    const predicted = await rec.layout();
+    rec.distrustPrediction();
+    t.deepEqual(await rec.layout(), predicted);
+  } finally {
+    file.close();
+  }
+});
+
+test('RemuxSource: a fragment of another size than its layout ends the stream in an error, reports it and releases the recording', async (t) => {
+  const events: string[] = [];
+  const source = new RemuxSource(layoutOf(4, [10, 10]), {
+    init: () => Buffer.from('init'),
+    fragment: async (i) => Buffer.alloc(i === 1 ? 9 : 10, i),
+    mismatch: (i, expected, actual) => events.push(`mismatch ${i} ${expected} ${actual}`),
+    release: () => events.push('release'),
+  }, '"x"', new Date());
+  t.is(source.size, 24);
+  const got: Buffer[] = [];
+  const err = await t.throwsAsync(async () => {
+    for await (const chunk of source.read(2, 23)) got.push(chunk as Buffer);
+  });
+  t.regex(err!.message, /layout mismatch/);
+  // Whatever arrived before the error is a prefix of the right bytes (buffered chunks may be dropped).
+  const sent = Buffer.concat(got);
+  t.true(Buffer.concat([Buffer.from('it'), Buffer.alloc(10, 0)]).subarray(0, sent.length).equals(sent));
+  t.deepEqual(events.slice(0, 2), ['mismatch 1 10 9', 'release']);
 });
 
 test('byte ranges on the remux: closed, open-ended, suffix and fragment-crossing ranges are slices of the whole; beyond the end is 416; HEAD; If-Range', async (t) => {
@@ -245,7 +280,7 @@ test('a truncated plain MP4 being written (no moov yet) is 404 saying so, not a 
   }
 });
 
-test('the segment cache stays under playback.segment_cache_bytes after reading many events, evicting the oldest', async (t) => {
+test.serial('the segment cache stays under playback.segment_cache_bytes after reading many events, evicting the oldest', async (t) => {
   const stats0 = app.playback.segments.stats();
   t.is(stats0.budgetBytes, 200_000);
   const events: MediaEvent[] = [];
@@ -268,6 +303,42 @@ test('the segment cache stays under playback.segment_cache_bytes after reading m
   const before = app.playback.segments.stats().hits;
   await bytesOf(await get(`/events/${events.at(-1)!.id}/stream/segment/2`));
   t.is(app.playback.segments.stats().hits, before + 1);
+});
+
+test('401/403/404 on the remuxed routes: no token, no Events permission, a hidden monitor\'s event exactly like a missing one', async (t) => {
+  const limited = await insertUser(db, { username: 'rlimited', password: 'rlimited', stored: bcrypt.hashSync('rlimited', 4), perms: { Events: 'View', Monitors: 'View' } });
+  await sql(db, "INSERT INTO Monitors (Id, Name) VALUES (2, 'Hidden')");
+  await sql(db, 'INSERT INTO Monitors_Permissions (UserId, MonitorId, Permission) VALUES (?, 2, ?)', [limited, 'None']);
+  const hidden = await insertMediaEvent(db, roots, { monitorId: 2, files: { '{id}-video.mp4': { fixture: 'h264-bf-aac.mp4' } } });
+  const tokens = {
+    limited: await login({ api: app.api } as never, 'rlimited'),
+    none: await login({ api: app.api } as never, 'evnone'),
+  };
+  const routes = (id: number) => ['video.mp4', 'media.mp4', 'playlist.m3u8', 'init.mp4', 'segment/0', 'segment/99'].map((r) => `/events/${id}/stream/${r}`);
+  for (const route of routes(ev.bframes.id)) {
+    const anonymous = await fetch(app.api(route));
+    t.is(anonymous.status, 401, route);
+    t.is((await anonymous.json()).kind, 'UNAUTHORIZED_ERROR');
+    t.is((await fetch(`${app.api(route)}?token=not-a-token`)).status, 401, route);
+    const denied = await fetch(`${app.api(route)}?token=${tokens.none}`);
+    t.is(denied.status, 403, route);
+    t.is((await denied.json()).kind, 'PERMISSION_DENIED_ERROR');
+  }
+  const missingId = 987_654_321;
+  const [hiddenRoutes, missingRoutes] = [routes(hidden.id), routes(missingId)];
+  for (let i = 0; i < hiddenRoutes.length; i++) {
+    const a = await fetch(app.api(hiddenRoutes[i]), { headers: { authorization: `Bearer ${tokens.limited}` } });
+    const b = await fetch(app.api(missingRoutes[i]), { headers: { authorization: `Bearer ${tokens.limited}` } });
+    t.is(a.status, 404, hiddenRoutes[i]);
+    t.is(b.status, 404, missingRoutes[i]);
+    const [ja, jb] = [await a.json(), await b.json()];
+    t.is(ja.kind, 'EVENT_NOT_FOUND_ERROR', hiddenRoutes[i]);
+    t.is(ja.error_message.replace(String(hidden.id), 'N'), jb.error_message.replace(String(missingId), 'N'));
+  }
+  // The unrestricted user plays it.
+  const open = await get(`/events/${hidden.id}/stream/segment/0`);
+  t.is(open.status, 200);
+  await bytesOf(open);
 });
 
 test('SegmentCache: LRU order, budget, oversize values served but not kept, concurrent misses share one production', async (t) => {

@@ -178,6 +178,11 @@ export class Mp4File {
     }
   }
 
+  /** Drops the JS copy of the index that samples() keeps (~40 bytes a sample); samples() fetches it again. */
+  releaseSampleTable(): void {
+    this.#table = undefined;
+  }
+
   /** One sample's bytes (pread on the pool). Video comes as [u32 length][NAL]… whatever the file's NAL length size. */
   readSample(sample: Pick<Mp4SampleInfo, 'track' | 'index'>): Promise<Buffer> {
     const track = requireInteger('sample.track', sample?.track, 0, this.tracks.length - 1);

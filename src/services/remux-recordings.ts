@@ -9,7 +9,9 @@ import { layoutOf, predictRemuxLayout, type RemuxLayout } from '../media/remux-l
 import { Mp4File, type VodSegmentInfo } from '../native/mp4-file.js';
 
 export const VOD_TARGET_SEC = 4;
-const MAX_OPEN = 16;
+// Each open recording holds its native index (~65 bytes a sample: ~18 MB for one hour of
+// 1080p30 with AAC); typical events are minutes long and far smaller.
+const MAX_OPEN = 8;
 
 export class Recording {
   private layoutJob: Promise<RemuxLayout> | undefined;
@@ -46,6 +48,7 @@ export class Recording {
     const init = this.file.vodInit().length;
     if (this.trusted) {
       const predicted = predictRemuxLayout(this.file, plan, init, await this.adtsAudio());
+      this.file.releaseSampleTable(); // the layout is all that is kept
       if (predicted) return predicted;
     }
     // Outside the model: mux every fragment once and keep only their sizes.
