@@ -371,3 +371,27 @@ test('the configured budget is validated', async (t) => {
   t.is(load('1048576').config.playback.segment_cache_bytes, 1_048_576);
   t.throws(() => load('-5'), { message: /playback\.segment_cache_bytes/ });
 });
+
+test('RecordingCache: one version per file is kept; a grown file replaces its old version, which closes once its lease ends', async (t) => {
+  const { RecordingCache } = await import('../src/services/remux-recordings.js');
+  const cache = new RecordingCache();
+  const file = path.join(work, 'growing.mp4');
+  const full = readFileSync(await fixture('h264-frag-long.mp4'));
+  writeFileSync(file, full.subarray(0, Math.floor(full.length / 2)));
+  const first = await cache.acquire(file);
+  const again = await cache.acquire(file);
+  t.is(again.recording, first.recording, 'same version: shared');
+  again.release();
+  writeFileSync(file, full);
+  const grown = await cache.acquire(file);
+  t.not(grown.recording, first.recording);
+  t.true(first.recording.evicted);
+  t.false(first.recording.file.closed, 'still leased');
+  t.true(grown.recording.file.remuxPlan().length > first.recording.file.remuxPlan().length);
+  first.release();
+  t.true(first.recording.file.closed);
+  grown.release();
+  cache.clear();
+  await new Promise((resolve) => setImmediate(resolve));
+  t.true(grown.recording.file.closed);
+});

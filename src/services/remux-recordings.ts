@@ -88,6 +88,14 @@ export class RecordingCache {
     } else {
       entry = Mp4File.open(path).then((file) => new Recording(file, version, st.mtime));
       entry.catch(() => this.open.get(key) === entry && this.open.delete(key));
+      // A recording in progress grows every second: its older versions go at once instead of
+      // pushing other events out of the LRU (leases still reading them keep them open).
+      for (const [k, old] of this.open) {
+        if (k.slice(k.indexOf(':') + 1) === path) {
+          this.open.delete(k);
+          void old.then((rec) => this.retire(rec), () => undefined);
+        }
+      }
     }
     this.open.set(key, entry);
     this.trim();
