@@ -63,7 +63,7 @@ const ranged = (types, what) => ({
 
 const unavailable = error('Too many image jobs waiting (SERVICE_UNAVAILABLE_ERROR)');
 const noAddon = error('The native media addon (zmgate.node) cannot be loaded on this install (SERVICE_UNAVAILABLE_ERROR)');
-const unstreamable = 'No such event or recording, the event\'s monitor is hidden, or the recording cannot be streamed (not MP4, no H.264/H.265 video, or no index yet while a plain MP4 is being written; `reason` says which)';
+const unstreamable = 'No such event or recording, the event\'s monitor is hidden, or the recording cannot be streamed (no H.264/H.265 video, or no index yet while a plain MP4 is being written; HLS routes: not MP4; `reason` says which)';
 const hidden = 'No such event or file, or the event\'s monitor is hidden';
 
 export const playbackPaths = {
@@ -87,9 +87,9 @@ export const playbackPaths = {
     'getEventStreamVideo',
     ['Event Playback'],
     'Fragmented MP4 of the event',
-    'A recording that already is fragmented MP4 (ZoneMinder 1.39, or the growing file of an event in progress) is served as is. Any other MP4 is remuxed (no re-encoding) into fragmented MP4 — an init segment, then one moof+mdat fragment per GOP with the recorded sample durations — streamed as it is produced. Its exact size is known up front from the sample index, so byte ranges (200/206/416, If-Range, HEAD) work on the remux too and only the fragments a range touches are read.',
+    'A recording that already is fragmented MP4 (ZoneMinder 1.39, or the growing file of an event in progress) is served as is. Any other MP4 is remuxed (no re-encoding) into fragmented MP4 — an init segment, then one moof+mdat fragment per GOP with the recorded sample durations — streamed as it is produced. Its exact size is known up front from the sample index, so byte ranges (200/206/416, If-Range, HEAD) work on the remux too and only the fragments a range touches are read. A recording in another container (mkv, webm) cannot be remuxed and is served as written (its own content type).',
     [id, token, range, ifRange],
-    { ...ranged(['video/mp4'], 'Fragmented MP4'), 404: error(unstreamable), 503: noAddon },
+    { ...ranged(['video/mp4', 'video/x-matroska', 'video/webm'], 'Fragmented MP4 (or a non-MP4 recording as written)'), 404: error(unstreamable), 503: noAddon },
   ),
   '/api/v3/events/{id}/stream/media.mp4': op(
     'getEventStreamMedia',

@@ -2,8 +2,9 @@
 //
 // /video serves the recording as ZoneMinder wrote it. /stream/video.mp4 and /stream/media.mp4
 // promise fragmented MP4: a recording that already is one (ZoneMinder 1.39 writes fMP4, and
-// the growing `incomplete.*.mp4` of an event in progress) is served as is; anything else goes
-// to the EventRemuxer (a remux with byte ranges). The HLS routes always go to the remuxer.
+// the growing `incomplete.*.mp4` of an event in progress) is served as is; another MP4 goes to
+// the EventRemuxer (a remux with byte ranges); a non-MP4 container (mkv, webm) cannot be
+// remuxed and is served as written. The HLS routes always go to the remuxer (MP4 only).
 import type { AuthUser } from '../auth/auth-service.js';
 import type { PrismaClient } from '../db/prisma.js';
 import { InvalidInputError, NotFoundError } from '../errors.js';
@@ -49,8 +50,8 @@ export interface EventVideoInfo {
   /** A browser can play the recording directly: H.264 in an MP4 container. */
   playable_direct: boolean;
   /**
-   * `direct` (play /stream/video.mp4), `hls` (play /stream/playlist.m3u8: H.265 or a container
-   * browsers do not play), `event` (recording in progress: play /stream/video.mp4, which grows),
+   * `direct` (play /stream/video.mp4: H.264 MP4, or a non-MP4 container, which is served as
+   * written because HLS is cut from MP4 only), `hls` (play /stream/playlist.m3u8: H.265 MP4), `event` (recording in progress: play /stream/video.mp4, which grows),
    * `mjpeg` (no video, JPEG frames only: play `mjpeg_url` in an <img>), `none` (no media found).
    */
   recommended_mode: PlaybackMode;
@@ -140,7 +141,8 @@ export class EventPlaybackService {
       duration_seconds: await this.duration(event, probe.durationSeconds),
       file_size: source.size,
       playable_direct: playable,
-      recommended_mode: event.inProgress ? 'event' : playable ? 'direct' : 'hls',
+      // HLS is cut from MP4 only: other containers can only be offered as they are.
+      recommended_mode: event.inProgress ? 'event' : playable || !MP4_FAMILY.has(video.container) ? 'direct' : 'hls',
       has_video: true,
       container: video.container,
       fragmented: probe.mp4?.fragmented ?? false,
@@ -160,6 +162,9 @@ export class EventPlaybackService {
     const file = await this.open(event, video);
     const probe = await this.probeOf(video, file);
     if (probe.mp4?.fragmented) return { source: file, cacheControl: cacheControlFor(event) };
+    // Only MP4 can be remuxed; another container (mkv, webm) is served as written, as the
+    // reference does, so a browser that plays it still can.
+    if (!MP4_FAMILY.has(video.container)) return { source: file, cacheControl: cacheControlFor(event) };
     file.close();
     return { source: await this.remuxer.fragmentedMp4(this.input(event, video, probe)), cacheControl: cacheControlFor(event) };
   }
