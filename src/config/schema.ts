@@ -124,6 +124,7 @@ export const SETTINGS: { [P in SettingKey]: Setting<ValueAt<Settings, P>> } = {
   'streaming.webrtc.turn.server': { type: str(), default: '' },
   'streaming.webrtc.turn.username': { type: str(), default: '' },
   'streaming.webrtc.turn.password': { type: str(), default: '', secret: true },
+  'streaming.mjpeg.max_fps': { type: int(1, 30, 'must be an integer number of frames per second 1..30'), default: 5 },
   'retention.enabled': { type: bool, default: false },
   'maintenance.stats.enabled': { type: bool, default: false },
   'maintenance.stats.interval_seconds': { type: seconds(1, 86400), default: 60 },

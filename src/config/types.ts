@@ -70,6 +70,8 @@ export interface AppConfig {
   web: { enabled: boolean; root: string; content_security_policy: string };
   streaming: {
     webrtc: { turn: { enabled: boolean; server: string; username: string; password: string } };
+    /** The live MJPEG stream from shared memory (stock ZoneMinder's live view): frame-rate cap. */
+    mjpeg: { max_fps: number };
   };
   retention: { enabled: boolean };
   maintenance: {
