@@ -120,6 +120,7 @@ export const SETTINGS: { [P in SettingKey]: Setting<ValueAt<Settings, P>> } = {
       "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; " +
       "media-src 'self' blob:; connect-src 'self' ws: wss:; object-src 'none'; base-uri 'self'; frame-ancestors 'self'",
   },
+  'web.demo_page': { type: bool, default: false },
   'streaming.webrtc.turn.enabled': { type: bool, default: false },
   'streaming.webrtc.turn.server': { type: str(), default: '' },
   'streaming.webrtc.turn.username': { type: str(), default: '' },

@@ -13,6 +13,7 @@ import { isMediaPath } from './media-routes.js';
 import { explorerRouter } from './explorer.js';
 import { registerPlaybackRoutes } from './playback-routes.js';
 import { registerLiveImageRoutes } from './live-image-routes.js';
+import { registerDemoPage } from './demo-page.js';
 import { openapiDocument } from '../openapi/document.js';
 
 export const OPENAPI_PATH = '/api-docs/openapi.json';
@@ -67,6 +68,7 @@ export function createApp(services: Services): Express {
   registerPlaybackRoutes(app, services);
   registerLiveImageRoutes(app, services);
   RegisterRoutes(app);
+  if (config.web.demo_page) registerDemoPage(app);
 
   app.use(notFoundOrWrongMethod(app));
   app.use(errorHandler(log));
