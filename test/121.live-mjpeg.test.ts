@@ -12,7 +12,7 @@ import bcrypt from 'bcryptjs';
 
 import { LIVE_IMAGE_ROUTES } from '../src/http/live-image-routes.js';
 import { isMediaPath } from '../src/http/media-routes.js';
-import { liveMjpegStreams } from '../src/media/live-mjpeg.js';
+import { liveMjpegStreams, liveMjpegViewers } from '../src/media/live-mjpeg.js';
 import { MJPEG_BOUNDARY } from '../src/media/mjpeg.js';
 import { sharedMemoryPath } from '../src/native/index.js';
 import { startTestApp, type TestApp } from './helpers/app.js';
@@ -133,6 +133,9 @@ test.serial('frames come from shared memory with no stream socket; only new imag
   const reader = new PartReader(res);
   t.is(await reader.waitFor(1), 1);
   t.is(liveMjpegStreams(), 1);
+  t.deepEqual([...liveMjpegViewers()], [[1, 1]]);
+  const mapped = () => readFileSync('/proc/self/maps', 'utf8').includes(sharedMemoryPath(mapDir, 1));
+  t.true(mapped(), 'the stream holds the monitor\'s mapping');
   // Ten polls with nothing new: still one part.
   await sleep(1000);
   t.is(reader.parts.length, 1, 'an unchanged image is not sent again');
@@ -152,6 +155,9 @@ test.serial('frames come from shared memory with no stream socket; only new imag
   const end = Date.now() + 5000;
   while (liveMjpegStreams() > 0 && Date.now() < end) await sleep(20);
   t.is(liveMjpegStreams(), 0, 'the stream and its mapping are released when the client goes away');
+  t.is(liveMjpegViewers().size, 0);
+  while (mapped() && Date.now() < end) await sleep(20);
+  t.false(mapped(), 'and the file is unmapped');
 });
 
 test.serial('access: 401, 403 without Stream, 404 hidden/missing, 503 not capturing, 400 bad maxfps', async (t) => {

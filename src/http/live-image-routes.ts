@@ -85,7 +85,7 @@ export const LIVE_IMAGE_ROUTES: LiveImageRoute[] = [
           },
           close: () => shm.close(),
         },
-        { fps, idleMs: MJPEG_IDLE_MS },
+        { monitorId: m.id, fps, idleMs: MJPEG_IDLE_MS },
       );
     },
   },

@@ -14,6 +14,8 @@ export interface LiveJpegSource {
 }
 
 export interface LiveMjpegOptions {
+  /** Counted per monitor for /live/sources (liveMjpegViewers). */
+  monitorId: number;
   /** Polls per second (the frame-rate cap). */
   fps: number;
   /** End the stream after this long without a new image. */
@@ -21,15 +23,22 @@ export interface LiveMjpegOptions {
 }
 
 let active = 0;
+const perMonitor = new Map<number, number>();
 
 /** Live MJPEG responses currently open (for tests and stats). */
 export function liveMjpegStreams(): number {
   return active;
 }
 
+/** Open live MJPEG responses by monitor id, for GET /live/sources (these viewers use no stream socket). */
+export function liveMjpegViewers(): ReadonlyMap<number, number> {
+  return perMonitor;
+}
+
 /** Writes the stream; resolves when it ended or the client left. The first frame is already known to be available. */
 export async function writeLiveMjpeg(res: Response, source: LiveJpegSource, options: LiveMjpegOptions): Promise<void> {
   active++;
+  perMonitor.set(options.monitorId, (perMonitor.get(options.monitorId) ?? 0) + 1);
   let gone = false;
   let wake: (() => void) | null = null;
   const onClose = () => {
@@ -96,5 +105,8 @@ export async function writeLiveMjpeg(res: Response, source: LiveJpegSource, opti
     res.off('close', onClose);
     source.close();
     active--;
+    const left = (perMonitor.get(options.monitorId) ?? 1) - 1;
+    if (left > 0) perMonitor.set(options.monitorId, left);
+    else perMonitor.delete(options.monitorId);
   }
 }
