@@ -48,14 +48,14 @@ export const liveImagePaths = {
   '/api/v3/monitors/{monitor_id}/snapshot': op(
     'getMonitorSnapshot',
     'Live snapshot (JPEG)',
-    "The newest image in the monitor's shared memory (every ZoneMinder layout: 1.36, 1.38, 1.39), encoded as JPEG and turned per the monitor's Orientation (read on every request; lossless transform, edges trimmed to whole 16-pixel blocks). `Cache-Control: no-cache, no-store`.",
+    "The newest image in the monitor's shared memory (every ZoneMinder layout: 1.36, 1.38, 1.39), encoded as JPEG. The capture daemon has already turned it per the monitor's Orientation (for ROTATE_90/270 it is Height×Width), so it is served as it is. `Cache-Control: no-cache, no-store`.",
     [monitorId, token],
     binary('image/jpeg', 'JPEG'),
   ),
   '/api/v3/live/{monitor_id}/mjpeg': op(
     'getLiveMjpegStream',
     'Live MJPEG stream from shared memory',
-    "`multipart/x-mixed-replace` JPEG parts of the monitor's newest shared-memory image, polled at `maxfps` (capped by `streaming.mjpeg.max_fps`, default 5); a part is sent only when a new image was captured. Each part carries X-Frame-Number and X-Timestamp (capture time, Unix seconds). Works on stock ZoneMinder (no stream socket). Turned per Orientation like the snapshot. Ends when the client disconnects or after 30 s without a new image.",
+    "`multipart/x-mixed-replace` JPEG parts of the monitor's newest shared-memory image, polled at `maxfps` (capped by `streaming.mjpeg.max_fps`, default 5); a part is sent only when a new image was captured. Each part carries X-Frame-Number and X-Timestamp (capture time, Unix seconds). Works on stock ZoneMinder (no stream socket). In the monitor's Orientation, like the snapshot. Ends when the client disconnects or after 30 s without a new image.",
     [
       monitorId,
       token,

@@ -63,7 +63,7 @@ export const LIVE_IMAGE_ROUTES: LiveImageRoute[] = [
       let first;
       try {
         // The first image decides between a 503 envelope and a stream (headers not sent yet).
-        first = await live.jpeg(shm, m, m.orientation);
+        first = await live.jpeg(shm, m);
       } catch (err) {
         shm.close();
         throw err;
@@ -79,7 +79,7 @@ export const LIVE_IMAGE_ROUTES: LiveImageRoute[] = [
               pending = null;
               return p;
             }
-            const got = await live.jpeg(shm, m, m.orientation, last);
+            const got = await live.jpeg(shm, m, last);
             if (got) last = got.timestampUs;
             return got;
           },

@@ -8,9 +8,13 @@
 //   Capturing = None (1.36: not active), a heartbeat older than zmwatch's 45 s, no image yet, or
 //   any other shared-memory failure (permission, unknown layout, geometry). Never a 500; the
 //   native message (which names the path) goes to the log, not the body.
-// - Orientation is read from the Monitors row on every request and applied with the lossless
-//   DCT-domain transform (edges trimmed to whole MCUs); if the transform fails the still is
-//   served unturned, as the reference does. ROTATE_0 is served exactly as encoded.
+// - Orientation: zmc applies Monitors.Orientation itself before an image enters the ring
+//   (Monitor::Capture: capture_image->Rotate((orientation-1)*90) / Flip(), then
+//   image_buffer[index].image->Assign(); Monitor::Load swaps width and height for 90/270). So a
+//   shared-memory image is already turned: it is served as it is (never turned a second time),
+//   and for ROTATE_90/ROTATE_270 it is read as Height×Width. The row is read on every request.
+//   (The reference turned its stills because its source, the stream socket's keyframe, carries
+//   the camera's own unturned frames; the outcome, a still in the monitor's orientation, is the same.)
 // - Geometry: slot and zone counts are solved from the file size (robust when the row was edited
 //   after zmc started); only if that is ambiguous are ImageBufferCount and ZoneCount used to pin them.
 import type { AuthUser } from '../auth/auth-service.js';
@@ -23,7 +27,6 @@ import {
   isCaptureAlive,
   SharedMemory,
   ZmNativeError,
-  transformJpeg,
   type Orientation,
   type SharedMemoryState,
 } from '../native/index.js';
@@ -31,6 +34,7 @@ import {
 /** The Monitors columns a live image needs. */
 export interface LiveMonitor {
   id: number;
+  /** The image size in shared memory: Monitors.Width×Height, swapped for ROTATE_90/270 (zmc turned it). */
   width: number;
   height: number;
   orientation: Orientation;
@@ -85,20 +89,16 @@ export class LiveImagesService {
       select: { Width: true, Height: true, Orientation: true, ImageBufferCount: true, ZoneCount: true },
     });
     if (!row) throw monitorNotFound(id);
+    const orientation = (row.Orientation ?? 'ROTATE_0') as Orientation;
+    const swap = orientation === 'ROTATE_90' || orientation === 'ROTATE_270';
     return {
       id,
-      width: row.Width,
-      height: row.Height,
-      orientation: (row.Orientation ?? 'ROTATE_0') as Orientation,
+      width: swap ? row.Height : row.Width,
+      height: swap ? row.Width : row.Height,
+      orientation,
       imageBufferCount: row.ImageBufferCount,
       zoneCount: row.ZoneCount,
     };
-  }
-
-  /** Only the Orientation (re-read per request; a lookup failure means ROTATE_0). */
-  async orientation(id: number): Promise<Orientation> {
-    const row = await this.prisma.monitors.findUnique({ where: { Id: id }, select: { Orientation: true } }).catch(() => null);
-    return (row?.Orientation ?? 'ROTATE_0') as Orientation;
   }
 
   /** Maps the monitor's file; 503 when it cannot be attached. The caller closes it. */
@@ -127,10 +127,10 @@ export class LiveImagesService {
   }
 
   /**
-   * The newest image as a JPEG turned per `orientation`, or null when its capture time equals
-   * `unlessTimestampUs` (nothing new). 503 when zmc is not capturing or has no image yet.
+   * The newest image as a JPEG (already in the monitor's orientation), or null when its capture
+   * time equals `unlessTimestampUs` (nothing new). 503 when zmc is not capturing or has no image yet.
    */
-  async jpeg(shm: SharedMemory, m: LiveMonitor, orientation: Orientation, unlessTimestampUs?: number): Promise<LiveJpeg | null> {
+  async jpeg(shm: SharedMemory, m: LiveMonitor, unlessTimestampUs?: number): Promise<LiveJpeg | null> {
     let image;
     try {
       const reason = notCapturingReason(shm.read());
@@ -147,7 +147,7 @@ export class LiveImagesService {
     } catch (err) {
       throw this.unavailable(m.id, err);
     }
-    return { jpeg: await this.turn(m.id, jpeg, orientation), timestampUs: image.timestampUs };
+    return { jpeg, timestampUs: image.timestampUs };
   }
 
   /** GET /monitors/{id}/snapshot. */
@@ -155,19 +155,9 @@ export class LiveImagesService {
     const m = await this.monitor(user, id);
     const shm = this.open(m);
     try {
-      return (await this.jpeg(shm, m, m.orientation))!.jpeg;
+      return (await this.jpeg(shm, m))!.jpeg;
     } finally {
       shm.close();
-    }
-  }
-
-  private async turn(id: number, jpeg: Buffer, orientation: Orientation): Promise<Buffer> {
-    if (orientation === 'ROTATE_0') return jpeg;
-    try {
-      return await transformJpeg(jpeg, orientation);
-    } catch (err) {
-      this.log?.warn({ monitor_id: id, orientation, err: { message: (err as Error).message } }, 'live still rotation failed; serving it unturned');
-      return jpeg;
     }
   }
 
