@@ -91,3 +91,14 @@ test('the shared memory is a capturing 888-layout monitor whose newest image is 
   await cam.stop();
   t.throws(() => shm.read(), { code: 'ERR_ZM_SHM_MISSING' }, 'stopping removes the file, as zmc does');
 });
+
+test('ROTATE_90: the shared-memory picture is 360×640, as zmc stores turned images', async (t) => {
+  const cam = await SimCamera.start({ monitorId: 3, socketDir: dir, mapDir: dir, orientation: 'ROTATE_90' });
+  t.teardown(() => cam.stop());
+  const shm = SharedMemory.open({ mapDir: dir, monitorId: 3, width: SIM_CLIP.height, height: SIM_CLIP.width });
+  t.teardown(() => shm.close());
+  const image = await shm.newestImage();
+  t.is(image!.width, 360);
+  t.is(image!.height, 640);
+  t.is(image!.linesize[0], Math.ceil((360 * 3) / 32) * 32);
+});

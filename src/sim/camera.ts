@@ -36,6 +36,11 @@ export interface SimCameraOptions {
   imageBufferCount?: number;
   /** Per-client queue limit in bytes before media is dropped (zmc's default 8 MiB). */
   maxQueueBytes?: number;
+  /**
+   * Monitors.Orientation: zmc stores turned images, so for ROTATE_90/270 the shared-memory
+   * picture is 360×640 (the stream socket still carries the camera's own 640×360 frames).
+   */
+  orientation?: 'ROTATE_0' | 'ROTATE_90' | 'ROTATE_180' | 'ROTATE_270' | 'FLIP_HORI' | 'FLIP_VERT';
 }
 
 const STATE = { idle: 1, alarm: 3 } as const;
@@ -61,6 +66,9 @@ export class SimCamera {
   readonly socketPath: string;
   readonly width = SIM_CLIP.width;
   readonly height = SIM_CLIP.height;
+  /** The shared-memory image size (turned for ROTATE_90/270). */
+  readonly shmWidth: number;
+  readonly shmHeight: number;
   generation = 0;
   #o: Required<SimCameraOptions>;
   #clip = loadClip();
@@ -79,9 +87,12 @@ export class SimCamera {
   #state: number = STATE.idle;
 
   private constructor(options: SimCameraOptions) {
-    this.#o = { shmFps: 5, imageBufferCount: 3, maxQueueBytes: 8 * 1024 * 1024, ...options };
+    this.#o = { shmFps: 5, imageBufferCount: 3, maxQueueBytes: 8 * 1024 * 1024, orientation: 'ROTATE_0', ...options };
     this.socketPath = join(options.socketDir, `stream_${options.monitorId}.sock`);
-    this.#pattern = new MovingPattern(this.width, this.height);
+    const swap = this.#o.orientation === 'ROTATE_90' || this.#o.orientation === 'ROTATE_270';
+    this.shmWidth = swap ? this.height : this.width;
+    this.shmHeight = swap ? this.width : this.height;
+    this.#pattern = new MovingPattern(this.shmWidth, this.shmHeight);
   }
 
   static async start(options: SimCameraOptions): Promise<SimCamera> {
@@ -105,7 +116,7 @@ export class SimCamera {
     this.#seq = 0;
     this.#frame = 0;
     this.#state = STATE.idle;
-    this.#shm = new SimSharedMemory({ ...this.#o, width: this.width, height: this.height, fps: SIM_CLIP.fps });
+    this.#shm = new SimSharedMemory({ ...this.#o, width: this.shmWidth, height: this.shmHeight, fps: SIM_CLIP.fps });
     rmSync(this.socketPath, { force: true }); // a stale socket from a crashed run (zmc unlinks it too)
     const server = createServer((socket) => this.#accept(socket));
     server.listen(this.socketPath);
