@@ -10,6 +10,8 @@ import test from 'ava';
 
 import { SharedMemory, StreamClient, encodeJpeg, isCaptureAlive, type StreamRecord } from '../src/native/index.js';
 import { SIM_CLIP, SimCamera } from '../src/sim/camera.js';
+import { layout888 } from '../src/sim/shm-writer.js';
+import { buildShm } from './helpers/shm-fixture.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'zmgate-sim-'));
 test.after.always(() => rmSync(dir, { recursive: true, force: true }));
@@ -101,4 +103,20 @@ test('ROTATE_90: the shared-memory picture is 360×640, as zmc stores turned ima
   t.is(image!.width, 360);
   t.is(image!.height, 640);
   t.is(image!.linesize[0], Math.ceil((360 * 3) / 32) * 32);
+});
+
+test('the simulator\'s 888 arithmetic agrees with the test fixture\'s (both from FACTS §5.5)', (t) => {
+  for (const [w, h, n] of [
+    [640, 360, 3],
+    [360, 640, 3],
+    [1920, 1080, 5],
+    [322, 182, 7],
+  ] as const) {
+    const sim = layout888(w, h, n);
+    const fixture = buildShm({ layout: 888, format: 'rgb24', width: w, height: h, imageBufferCount: n });
+    t.is(sim.total, fixture.buffer.length, `${w}x${h} n=${n}: file size`);
+    t.is(sim.slotSize, fixture.slotSize);
+    t.like(fixture.offsets, { trigger: sim.trigger, videoStore: sim.videoStore, timestamps: sim.timestamps, images: sim.images, formats: sim.formats });
+    t.is(sim.linesize, fixture.linesize[0]);
+  }
 });
