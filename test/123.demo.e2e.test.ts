@@ -4,6 +4,7 @@
 // and the camera without a capture daemon as not capturing. SIGTERM stops everything.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 
 import test from 'ava';
@@ -39,7 +40,11 @@ test('npm run demo: the demo page shows the simulated cameras live, with snapsho
   t.timeout(180_000);
   const demo = await startDemo();
   const exited = once(demo.child, 'exit');
-  t.teardown(() => {
+  // SIGTERM first: the demo then stops its cameras and its MariaDB (a SIGKILL would orphan mysqld).
+  t.teardown(async () => {
+    if (demo.child.exitCode !== null) return;
+    demo.child.kill('SIGTERM');
+    await Promise.race([exited, sleep(20_000)]);
     if (demo.child.exitCode === null) demo.child.kill('SIGKILL');
   });
   const browser = await launchChromium();
