@@ -120,10 +120,12 @@ export const SETTINGS: { [P in SettingKey]: Setting<ValueAt<Settings, P>> } = {
       "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; " +
       "media-src 'self' blob:; connect-src 'self' ws: wss:; object-src 'none'; base-uri 'self'; frame-ancestors 'self'",
   },
+  'web.demo_page': { type: bool, default: false },
   'streaming.webrtc.turn.enabled': { type: bool, default: false },
   'streaming.webrtc.turn.server': { type: str(), default: '' },
   'streaming.webrtc.turn.username': { type: str(), default: '' },
   'streaming.webrtc.turn.password': { type: str(), default: '', secret: true },
+  'streaming.mjpeg.max_fps': { type: int(1, 30, 'must be an integer number of frames per second 1..30'), default: 5 },
   'playback.segment_cache_bytes': { type: int(0, 16 * 2 ** 30, 'must be a number of bytes 0..17179869184'), default: 64 * 2 ** 20 },
   'retention.enabled': { type: bool, default: false },
   'maintenance.stats.enabled': { type: bool, default: false },

@@ -67,9 +67,11 @@ export interface AppConfig {
   };
   log: { level: 'trace' | 'debug' | 'info' | 'warn' | 'error' | 'fatal' };
   daemon: { enabled: boolean };
-  web: { enabled: boolean; root: string; content_security_policy: string };
+  web: { enabled: boolean; root: string; content_security_policy: string; demo_page: boolean };
   streaming: {
     webrtc: { turn: { enabled: boolean; server: string; username: string; password: string } };
+    /** The live MJPEG stream from shared memory (stock ZoneMinder's live view): frame-rate cap. */
+    mjpeg: { max_fps: number };
   };
   playback: {
     /** Memory for HLS VOD segments of recorded events (LRU), in bytes. */

@@ -28,7 +28,7 @@ export class MonitorsController extends Controller {
 
   constructor(services: Services) {
     super();
-    this.monitors = new MonitorsService(services.prisma, services.acl);
+    this.monitors = new MonitorsService(services.prisma, services.acl, services.config.zoneminder.path_map);
   }
 
   /**
@@ -114,8 +114,8 @@ export class MonitorsController extends Controller {
   }
 
   /**
-   * Force, cancel or query an alarm. Not available yet: after validation and the access checks
-   * it answers 503.
+   * Force (`on`), suppress (`off`), cancel or query (`status`) an alarm through the capture
+   * daemon's shared memory. Answers the monitor; 503 when the monitor is not capturing.
    * @isInt id must be an integer >= 0
    * @minimum id 0
    * @maximum id 2147483647
@@ -123,7 +123,7 @@ export class MonitorsController extends Controller {
   @Patch('{id}/alarm')
   @OperationId('alarm_control')
   @Response<AppResponseError>(404, 'Not found or hidden by the row-level ACL (MONITOR_NOT_FOUND_ERROR)')
-  @Response<AppResponseError>(503, 'Alarm control is not available in this build')
+  @Response<AppResponseError>(503, 'The monitor is not capturing (no shared memory, capturing off or a stale heartbeat)')
   public async alarm(@Request() req: ExRequest, @Path() id: number, @Body() body: AlarmControlRequest): Promise<MonitorResponse> {
     return this.monitors.alarm(req.user as AuthUser, id, body);
   }

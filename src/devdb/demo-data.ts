@@ -1,7 +1,9 @@
 // Demo content for `npm run demo`: the ZoneMinder database `zm` with a `zmuser` account, created
 // by `zmgate-db up` (schema, seed rows, admin/admin) plus a small installation on top:
 //   - 3 monitors, one per common mode: Front Door (motion: Modect), Driveway (continuous: Record),
-//     Backyard (watch only: Monitor);
+//     Backyard (watch only: Monitor). Front Door and Driveway are the simulated cameras that
+//     `npm run demo` starts (src/sim/: 640×360 rgb24, 3 ring slots), so their rows say so;
+//     Backyard has no capture daemon and shows what "not capturing" looks like;
 //   - a group "Outside" (Driveway, Backyard) and 4 zones, in percent as 1.39 stores them;
 //   - 20 events with 10 frames each over the last two days, with the Events_* buckets,
 //     Event_Summaries and Storage.DiskSpace filled in as zmc would;
@@ -14,10 +16,13 @@ import type { ThrowawayMariaDb } from './throwaway-mariadb.js';
 const VIEWER_PASSWORD_HASH = '$2b$10$HY/gdlSZfvBEGQN53TbUteWk5e204EJRcdE.Kdksy3EEfUnu29kmy';
 
 const MONITORS = [
-  { id: 1, name: 'Front Door', fn: 'Modect', analysing: 'Always', recording: 'OnMotion', width: 1920, height: 1080, host: '192.0.2.10' },
-  { id: 2, name: 'Driveway', fn: 'Record', analysing: 'None', recording: 'Always', width: 1280, height: 720, host: '192.0.2.11' },
-  { id: 3, name: 'Backyard', fn: 'Monitor', analysing: 'None', recording: 'None', width: 640, height: 480, host: '192.0.2.12' },
+  { id: 1, name: 'Front Door', fn: 'Modect', analysing: 'Always', recording: 'OnMotion', width: 640, height: 360, colours: 3, host: '192.0.2.10' },
+  { id: 2, name: 'Driveway', fn: 'Record', analysing: 'None', recording: 'Always', width: 640, height: 360, colours: 3, host: '192.0.2.11' },
+  { id: 3, name: 'Backyard', fn: 'Monitor', analysing: 'None', recording: 'None', width: 640, height: 480, colours: 4, host: '192.0.2.12' },
 ] as const;
+
+/** The monitors `npm run demo` runs a simulated camera for (their rows match SIM_CLIP). */
+export const SIMULATED_MONITOR_IDS = [1, 2] as const;
 
 const ZONES = [
   { monitor: 1, name: 'All', type: 'Active', coords: '0.00,0.00 100.00,0.00 100.00,100.00 0.00,100.00', area: 10000 },
@@ -39,9 +44,9 @@ async function insertMonitors(conn: Connection): Promise<void> {
   for (const m of MONITORS) {
     await conn.query(
       `INSERT INTO Monitors (Id, Name, Type, \`Function\`, Capturing, Analysing, Recording, Enabled, StorageId, Protocol, Method, Host, Port, Path,
-                             Width, Height, Colours, MaxFPS, VideoWriter, OutputContainer, SaveJPEGs, Sequence, Importance)
-       VALUES (?, ?, 'Ffmpeg', ?, 'Always', ?, ?, 1, 1, 'rtsp', 'rtpRtsp', ?, '554', ?, ?, ?, 4, 10.00, 2, 'mp4', 0, ?, 'Normal')`,
-      [m.id, m.name, m.fn, m.analysing, m.recording, m.host, `rtsp://${m.host}:554/stream1`, m.width, m.height, m.id],
+                             Width, Height, Colours, ImageBufferCount, MaxFPS, VideoWriter, OutputContainer, SaveJPEGs, Sequence, Importance)
+       VALUES (?, ?, 'Ffmpeg', ?, 'Always', ?, ?, 1, 1, 'rtsp', 'rtpRtsp', ?, '554', ?, ?, ?, ?, 3, 25.00, 2, 'mp4', 0, ?, 'Normal')`,
+      [m.id, m.name, m.fn, m.analysing, m.recording, m.host, `rtsp://${m.host}:554/stream1`, m.width, m.height, m.colours, m.id],
     );
   }
   await conn.query("INSERT INTO `Groups` (Id, Name, ParentId) VALUES (1, 'Outside', NULL)");

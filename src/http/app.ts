@@ -12,6 +12,8 @@ import { errorHandler, notFoundOrWrongMethod } from './middleware/errors.js';
 import { isMediaPath } from './media-routes.js';
 import { explorerRouter } from './explorer.js';
 import { registerPlaybackRoutes } from './playback-routes.js';
+import { registerLiveImageRoutes } from './live-image-routes.js';
+import { registerDemoPage } from './demo-page.js';
 import { openapiDocument } from '../openapi/document.js';
 
 export const OPENAPI_PATH = '/api-docs/openapi.json';
@@ -64,7 +66,9 @@ export function createApp(services: Services): Express {
 
   // Media answers (video, stills, MJPEG) are not JSON: plain handlers beside the tsoa routes.
   registerPlaybackRoutes(app, services);
+  registerLiveImageRoutes(app, services);
   RegisterRoutes(app);
+  if (config.web.demo_page) registerDemoPage(app);
 
   app.use(notFoundOrWrongMethod(app));
   app.use(errorHandler(log));

@@ -3,7 +3,7 @@
 // and they alone accept the access token as a `token` query parameter, because <img>, <video>,
 // native HLS and WebSocket URLs cannot carry an Authorization header.
 const MEDIA = [
-  /^\/api\/v3\/live\/[^/]+\/(hls\/.+|webrtc\/ws)$/,
+  /^\/api\/v3\/live\/[^/]+\/(hls\/.+|webrtc\/ws|mjpeg)$/,
   /^\/api\/v3\/events\/[^/]+\/(video|thumbnail|info|stream\/.+)$/,
   /^\/api\/v3\/events\/[^/]+\/frames\/[^/]+\/image$/,
   /^\/api\/v3\/frames\/[^/]+\/image$/,

@@ -11,14 +11,19 @@
 // - Create needs `name` only; every other column takes its database default. The reference
 //   marks ~100 fields required, which the clients send anyway; requiring fewer is compatible.
 // - Creating a monitor needs an unrestricted row scope (a restricted user could not see it).
-// - Alarm and start/stop need the capture daemon's shared memory and supervision, which this
-//   build does not have yet: both validate, check the feature and the row ACL, then answer 503.
+// - Alarm control writes TriggerData in the monitor's shared memory (FACTS §5.4), as zmu -a/-c/-n
+//   do: on = force (score default 100, cause default "API", the client's values), off = suppress,
+//   cancel = end; status reads it. All four answer the Monitor, and 503 when zmc is not capturing
+//   (no file, valid 0, Capturing None, stale heartbeat) — a 2xx to `status` is what makes the
+//   browser client offer Force Alarm. Start/stop needs daemon supervision: validated, then 503.
 import type { AuthUser } from '../auth/auth-service.js';
 import { isUnrestricted, monitorNotFound, requireEditableMonitor, requireVisibleMonitor, type MonitorAcl } from '../auth/monitor-acl.js';
 import type { PrismaClient } from '../db/prisma.js';
 import { InvalidInputError, PermissionDeniedError, ServiceUnavailableError } from '../errors.js';
 import type { Monitors, Prisma } from '../generated/prisma/client.js';
 import { pageOf, pageRequest, type Page } from '../http/pagination.js';
+import { controlAlarm } from './alarm-control.js';
+import { notCapturing } from './live-images.js';
 import {
   MONITOR_FIELDS,
   enumFromPrisma,
@@ -729,6 +734,8 @@ export class MonitorsService {
   constructor(
     private readonly prisma: PrismaClient,
     private readonly acl: MonitorAcl,
+    /** ZM_PATH_MAP, where zm.mmap.<id> lives; alarm control needs it. */
+    private readonly mapDir?: string,
   ) {}
 
   async list(user: AuthUser, page?: number, pageSize?: number): Promise<Page<MonitorResponse>> {
@@ -798,12 +805,11 @@ export class MonitorsService {
     this.acl.invalidate();
   }
 
-  async alarm(user: AuthUser, id: number, body: AlarmControlRequest): Promise<never> {
-    await this.row(user, id, body.action !== 'status');
-    throw new ServiceUnavailableError('Alarm control needs the capture daemon\'s shared memory, which this build cannot attach yet', [
-      ['monitor_id', String(id)],
-      ['action', body.action],
-    ]);
+  async alarm(user: AuthUser, id: number, body: AlarmControlRequest): Promise<MonitorResponse> {
+    const row = await this.row(user, id, body.action !== 'status');
+    if (!this.mapDir) throw notCapturing(id, 'shared memory location not configured');
+    controlAlarm(this.mapDir, id, body);
+    return toResponse(row);
   }
 
   async changeState(user: AuthUser, id: number, body: UpdateMonitorStateRequest): Promise<never> {
