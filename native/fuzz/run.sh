@@ -3,6 +3,7 @@
 # <seconds> (default 60) from a seed corpus: synthetic files from make_seeds, plus small
 # ffmpeg-made MP4s when ffmpeg is installed, plus the inputs that once crashed
 # (native/fuzz/regressions). The growing corpus is kept in build/fuzz/corpus.
+# Last line: `N passed, N failed` (one per target: ran its time without a crash/leak/timeout).
 # Usage: native/fuzz/run.sh [seconds] [target...]   (targets: mp4_demux_fuzz stream_protocol_fuzz)
 # Needs: clang (Debian: apt-get install -y clang libclang-rt-14-dev).
 set -eu
@@ -50,6 +51,8 @@ if command -v ffmpeg >/dev/null 2>&1; then
 fi
 
 status=0
+passed=0
+failed=0
 for t in $targets; do
   corpus="$out/corpus/$t"
   mkdir -p "$corpus" "$out/artifacts"
@@ -73,6 +76,8 @@ for t in $targets; do
   runs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$out/$t.log" | grep -o '[0-9]*$' || echo '?')
   cov=$(grep -o 'cov: [0-9]*' "$out/$t.log" | tail -1 || true)
   echo "# $t: $result after $(( $(date +%s) - start ))s, $runs runs, $cov, corpus $(ls "$corpus" | wc -l) (log: $out/$t.log)"
-  [ $result = ok ] || tail -40 "$out/$t.log"
+  if [ $result = ok ]; then passed=$((passed + 1)); else failed=$((failed + 1)); tail -40 "$out/$t.log"; fi
 done
+# One count per target, in the form CI (.ci/run) adds up.
+echo "$passed passed, $failed failed"
 exit $status
