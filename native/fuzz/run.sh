@@ -23,16 +23,20 @@ san="-fsanitize=address,undefined -fno-sanitize-recover=all"
 stamp="$out/obj/.stamp"
 if [ ! -f "$stamp" ] || [ -n "$(find "$root/native/src/core" "$root/native/include" -newer "$stamp" -print -quit)" ]; then
   echo "# building zmcore for fuzzing ($cxx)"
-  rm -f "$out"/obj/*.o
-  ls "$root"/native/src/core/*.cc | xargs -P "$jobs" -I{} sh -c \
+  rm -f "$out"/obj/*.o "$out"/obj/libzmcore.a
+  # jpeg.cc is left out: it is a thin layer over libjpeg-turbo (built separately, see
+  # native/deps/), which no target reaches, and its header need not be installed here.
+  ls "$root"/native/src/core/*.cc | grep -v '/jpeg\.cc$' | xargs -P "$jobs" -I{} sh -c \
     "$cxx $common $san -fsanitize=fuzzer-no-link -c {} -o $out/obj/\$(basename {} .cc).o"
+  # An archive: each target links only the objects it needs.
+  ar rcs "$out/obj/libzmcore.a" "$out"/obj/*.o
   touch "$stamp"
 fi
 for t in $targets; do
   src="$root/native/fuzz/$t.cc"
   if [ ! -f "$out/$t" ] || [ "$src" -nt "$out/$t" ] || [ "$stamp" -nt "$out/$t" ]; then
     echo "# linking $t"
-    $cxx $common $san -fsanitize=fuzzer "$src" "$out"/obj/*.o -o "$out/$t" -lpthread
+    $cxx $common $san -fsanitize=fuzzer "$src" "$out/obj/libzmcore.a" -o "$out/$t" -lpthread
   fi
 done
 
