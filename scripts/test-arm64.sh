@@ -39,6 +39,10 @@ echo "# cross-compiling prebuilds/linux-arm64/zmgate.node"
 file -b "$root/prebuilds/linux-arm64/zmgate.node" 2>/dev/null | grep -q 'ARM aarch64' ||
   aarch64-linux-gnu-readelf -h "$root/prebuilds/linux-arm64/zmgate.node" | grep -q AArch64 ||
   fail "prebuilds/linux-arm64/zmgate.node is not an aarch64 shared object"
+# No run-time dependency beyond the C/C++ runtime (libjpeg-turbo is linked in statically).
+extra=$(aarch64-linux-gnu-readelf -d "$root/prebuilds/linux-arm64/zmgate.node" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p' |
+  grep -v -x -e 'libc.so.6' -e 'libm.so.6' -e 'libstdc++.so.6' -e 'libgcc_s.so.1' || true)
+[ -z "$extra" ] || fail "the arm64 prebuild needs extra libraries: $extra"
 
 files="test/10.native.test.ts test/11.stream-client.test.ts test/13.fmp4-muxer.test.ts test/15.mp4-demux.test.ts
 test/16.ll-hls.test.ts test/16.shared-memory.test.ts test/17.jpeg.test.ts"
