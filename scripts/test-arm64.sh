@@ -34,6 +34,7 @@ fi
 qnode() { PREBUILDS_ONLY=1 ZM_TEST_TIME_SCALE=4 qemu-aarch64 -L "$sysroot" "$node_arm64" "$@"; }
 
 echo "# cross-compiling prebuilds/linux-arm64/zmgate.node"
+mkdir -p "$root/build"
 "$root/scripts/prebuild-arm64.sh" >"$root/build/prebuild-arm64.log" 2>&1 ||
   { tail -n 40 "$root/build/prebuild-arm64.log" >&2; fail "the arm64 prebuild failed (log: build/prebuild-arm64.log)"; }
 file -b "$root/prebuilds/linux-arm64/zmgate.node" 2>/dev/null | grep -q 'ARM aarch64' ||
