@@ -24,6 +24,7 @@ import { promisify } from 'node:util';
 import { LlHlsPackager, Mp4File, StreamClient, remux } from '../src/native/index.js';
 import { EVENT, encodeMessage, eventPayload, helloPayload, MSG } from '../test/helpers/fake-zmc.js';
 import { type MediaClip, mediaClip } from '../test/helpers/media.js';
+import { report } from './_results.js';
 
 const run = promisify(execFile);
 
@@ -154,7 +155,11 @@ for (const [name, s] of streams) {
   for (const mode of ['js', 'hls', 'viewer'] as const) {
     const r = await measureRealtime(s, mode);
     const label = { js: "JS 'media' listener", hls: 'LL-HLS (native tap)', viewer: 'LL-HLS + 1 LL viewer' }[mode];
-    console.log(`| ${name.padEnd(9)} | ${label.padEnd(22)} | ${r.cpuMs.toFixed(1).padStart(6)} | ${`${((r.cpuMs / r.wallMs) * 100).toFixed(3)}%`.padStart(17)} | ${r.main.toFixed(1).padStart(9)} | ${r.reader.toFixed(1).padStart(13)} | ${r.other.toFixed(1).padStart(8)} | ${String(r.parts).padStart(5)} |`);
+    const percent = (r.cpuMs / r.wallMs) * 100;
+    console.log(`| ${name.padEnd(9)} | ${label.padEnd(22)} | ${r.cpuMs.toFixed(1).padStart(6)} | ${`${percent.toFixed(3)}%`.padStart(17)} | ${r.main.toFixed(1).padStart(9)} | ${r.reader.toFixed(1).padStart(13)} | ${r.other.toFixed(1).padStart(8)} | ${String(r.parts).padStart(5)} |`);
+    // Issue #7's acceptance: ingest + LL-HLS packaging ≤ 0.5 % of one core per 4 Mbit/s camera.
+    if (mode === 'hls') report({ measure: `ingest + LL-HLS, ${name}, realtime`, unit: '% of one core per camera', value: percent, target: { max: 0.5, label: '≤ 0.5' }, decimals: 3 });
+    if (mode === 'viewer') report({ measure: `ingest + LL-HLS + 1 LL viewer, ${name}, realtime`, unit: '% of one core per camera', value: percent, decimals: 3 });
   }
 }
 console.log('\nAs fast as the socket goes (throughput):');
@@ -164,7 +169,12 @@ for (const [name, s] of streams) {
   for (const withHls of [false, true]) {
     const r = await ingest(s, false, withHls);
     const label = withHls ? 'LL-HLS (native tap)' : "JS 'media' listener";
-    console.log(`| ${name.padEnd(9)} | ${label.padEnd(22)} | ${r.cpuMs.toFixed(1).padStart(6)} | ${(r.cpuMs / s.seconds).toFixed(2).padStart(18)} | ${(s.bytes / 1e6 / (r.cpuMs / 1000)).toFixed(0).padStart(13)} |`);
+    const mbPerCore = s.bytes / 1e6 / (r.cpuMs / 1000);
+    console.log(`| ${name.padEnd(9)} | ${label.padEnd(22)} | ${r.cpuMs.toFixed(1).padStart(6)} | ${(r.cpuMs / s.seconds).toFixed(2).padStart(18)} | ${mbPerCore.toFixed(0).padStart(13)} |`);
+    if (withHls) {
+      report({ measure: `ingest + LL-HLS, ${name}, as fast as the socket goes`, unit: 'MB/s per core', value: mbPerCore, decimals: 0 });
+      report({ measure: `ingest + LL-HLS, ${name}, as fast as the socket goes`, unit: '% of one core per camera (CPU ms per media s / 10)', value: r.cpuMs / s.seconds / 10, decimals: 3 });
+    }
   }
 }
 

@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { Fmp4Muxer, StreamClient } from '../src/native/index.js';
 import { encodeMessage, helloPayload, MSG } from '../test/helpers/fake-zmc.js';
 import { type MediaClip, mediaClip } from '../test/helpers/media.js';
+import { report } from './_results.js';
 
 const seconds = Number(process.argv[2] ?? 10);
 const clip = await mediaClip({ video: 'h264-high', width: 1920, height: 1080, fps: 30, seconds, bitrate: '4M', noise: true });
@@ -87,4 +88,5 @@ console.log('|--------------|-------:|-------------------:|--------------:|-----
 for (const [name, ms] of rows) {
   const perSecond = ms / mediaSeconds;
   console.log(`| ${name.padEnd(12)} | ${ms.toFixed(1).padStart(6)} | ${perSecond.toFixed(2).padStart(18)} | ${(perSecond / 10).toFixed(3).padStart(12)}% | ${(mediaBytes / 1e6 / (ms / 1000)).toFixed(0).padStart(13)} |`);
+  if (name === 'socket+parse') report({ measure: 'ingest into a JS listener (socket + parse), H.264', unit: 'MB/s per core', value: mediaBytes / 1e6 / (ms / 1000), decimals: 0 });
 }

@@ -12,6 +12,7 @@ import { join } from 'node:path';
 
 import { type PixelFormat, SharedMemory, encodeJpeg, transformJpeg } from '../src/native/index.js';
 import { buildShm } from '../test/helpers/shm-fixture.js';
+import { report } from './_results.js';
 
 const frames = Number(process.argv[2] ?? 60);
 const base = existsSync('/dev/shm') ? '/dev/shm' : tmpdir();
@@ -91,6 +92,7 @@ try {
   console.log('|---------|--------------------------|----------:|---------:|-----------:|');
   for (const r of rows) {
     console.log(`| ${r.format.padEnd(7)} | ${r.step.padEnd(24)} | ${r.ms.toFixed(2).padStart(9)} | ${(1000 / r.ms).toFixed(0).padStart(8)} | ${String(r.bytes).padStart(10)} |`);
+    if (r.step === 'read + encode') report({ measure: `shared-memory read + JPEG encode, ${width}×${height} ${r.format}`, unit: 'ms per frame', value: r.ms, decimals: 2 });
   }
 } finally {
   rmSync(dir, { recursive: true, force: true });

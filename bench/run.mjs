@@ -1,7 +1,10 @@
 // `npm run bench`: runs every bench/*.ts (or the ones named) with tsx, one after another. Each
-// prints its own table. Benchmarks measure; they never pass or fail on speed.
+// prints its own tables; then one summary table of the headline numbers (bench/_results.ts) with
+// the acceptance targets of issue #7 and ✓/✗ against them. Benchmarks measure: the exit status
+// reflects only whether the benchmarks ran, never a missed target.
 import { spawnSync } from 'node:child_process';
-import { readdirSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -17,10 +20,39 @@ if (scripts.length === 0) {
   console.log('no benchmarks matched');
   process.exit(0);
 }
+const scratch = mkdtempSync(join(tmpdir(), 'zmbench-results-'));
+const results = join(scratch, 'results.jsonl');
 let failed = 0;
 for (const script of scripts) {
   console.log(`\n## ${script}`);
-  const r = spawnSync(process.execPath, ['--import=tsx', join(here, script)], { cwd: root, stdio: 'inherit' });
+  const r = spawnSync(process.execPath, ['--import=tsx', join(here, script)], {
+    cwd: root,
+    stdio: 'inherit',
+    env: { ...process.env, ZM_BENCH_RESULTS: results },
+  });
   if (r.status !== 0) failed++;
+}
+
+let rows = [];
+try {
+  rows = readFileSync(results, 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l));
+} catch {
+  // no bench reported anything
+}
+rmSync(scratch, { recursive: true, force: true });
+if (rows.length > 0) {
+  const mark = (row) => {
+    if (!row.target) return '—';
+    const ok = (row.target.max === undefined || row.target.max >= row.value) && (row.target.min === undefined || row.target.min <= row.value);
+    return ok ? '✓ pass' : '✗ FAIL';
+  };
+  const table = rows.map((row) => [row.measure, row.unit, row.value.toFixed(row.decimals ?? 2), row.target?.label ?? '—', mark(row)]);
+  const head = ['measure', 'unit', 'measured', 'target', 'result'];
+  const width = head.map((h, i) => Math.max(h.length, ...table.map((r) => r[i].length)));
+  const line = (cells) => `| ${cells.map((c, i) => (i === 2 ? c.padStart(width[i]) : c.padEnd(width[i]))).join(' | ')} |`;
+  console.log(`\n## Summary (${cpus().length} × ${cpus()[0]?.model ?? 'CPU'}, load ${loadavg().map((l) => l.toFixed(2)).join(' ')})\n`);
+  console.log(line(head));
+  console.log(`|${width.map((w, i) => (i === 2 ? `${'-'.repeat(w + 1)}:` : '-'.repeat(w + 2))).join('|')}|`);
+  for (const r of table) console.log(line(r));
 }
 process.exit(failed ? 1 : 0);

@@ -16,9 +16,13 @@ for arg in "$@"; do
   esac
 done
 
+root=$(cd "$(dirname "$0")/.." && pwd)
 # prebuildify puts node_modules/.bin on PATH; fall back to the package's own copy.
-cmake_js=$(command -v cmake-js || echo "$(dirname "$0")/../node_modules/.bin/cmake-js")
+cmake_js=$(command -v cmake-js || echo "$root/node_modules/.bin/cmake-js")
 
-# rebuild = clean + configure + build into build/Release (or build/Debug), where prebuildify
-# then picks up zmgate.node and moves it to prebuilds/<platform>-<arch>/.
-exec "$cmake_js" rebuild ${debug} ${arch:+--arch "$arch"}
+# rebuild = clean + configure + build into ./build/Release (or ./build/Debug) of the directory
+# prebuildify runs us in (its --cwd), where it then picks up zmgate.node and moves it to
+# prebuilds/<platform>-<arch>/. That is the package root for `npm run prebuild`; a cross build
+# (scripts/prebuild-arm64.sh) runs in build/cross-arm64, so the host's build/ is left alone.
+# --arch reaches CMakeLists.txt as NODE_ARCH, which selects the cross toolchain.
+exec "$cmake_js" rebuild -d "$root" -O "$PWD/build" ${debug} ${arch:+--arch "$arch"}

@@ -6,7 +6,8 @@
 # build/, so `rm -rf build` does not rebuild it: $ZM_DEPS_DIR, else $XDG_CACHE_HOME/zmgate,
 # else ~/.cache/zmgate. Defines the imported target zm::turbojpeg.
 
-set(ZM_LIBJPEG_TURBO_KEY "libjpeg-turbo-pic-1")  # bump to force a rebuild with other flags
+# One cache per target architecture (CMAKE_SYSTEM_PROCESSOR: x86_64, aarch64 when cross-compiling).
+set(ZM_LIBJPEG_TURBO_KEY "libjpeg-turbo-pic-1-${CMAKE_SYSTEM_PROCESSOR}")  # bump the number to force a rebuild with other flags
 if(DEFINED ENV{ZM_DEPS_DIR} AND NOT "$ENV{ZM_DEPS_DIR}" STREQUAL "")
   set(_zm_deps "$ENV{ZM_DEPS_DIR}")
 elseif(DEFINED ENV{XDG_CACHE_HOME} AND NOT "$ENV{XDG_CACHE_HOME}" STREQUAL "")
@@ -19,7 +20,7 @@ set(ZM_LIBJPEG_TURBO_PREFIX "${_zm_deps}/${ZM_LIBJPEG_TURBO_KEY}" CACHE PATH "PI
 if(NOT EXISTS "${ZM_LIBJPEG_TURBO_PREFIX}/lib/libturbojpeg.a")
   message(STATUS "zmgate: building libjpeg-turbo into ${ZM_LIBJPEG_TURBO_PREFIX} (once)")
   execute_process(
-    COMMAND sh "${CMAKE_CURRENT_LIST_DIR}/../deps/build-libjpeg-turbo.sh" "${ZM_LIBJPEG_TURBO_PREFIX}"
+    COMMAND sh "${CMAKE_CURRENT_LIST_DIR}/../deps/build-libjpeg-turbo.sh" "${ZM_LIBJPEG_TURBO_PREFIX}" ${CMAKE_TOOLCHAIN_FILE}
     RESULT_VARIABLE _zm_jt_result)
   if(NOT _zm_jt_result EQUAL 0)
     message(FATAL_ERROR "zmgate: could not build libjpeg-turbo (see the message above)")

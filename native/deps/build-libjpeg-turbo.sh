@@ -11,16 +11,24 @@
 # Debian's patches). Needs cmake, a C compiler, and nasm for the SIMD code (required: without it
 # encoding is several times slower).
 #
-# Usage: build-libjpeg-turbo.sh PREFIX
+# Cross-compiling (linux-arm64): the second argument is the CMake toolchain file the addon uses
+# (native/cmake/aarch64-linux-gnu.cmake); libjpeg-turbo then uses its NEON SIMD code (no nasm).
+#
+# Usage: build-libjpeg-turbo.sh PREFIX [TOOLCHAIN_FILE]
 set -eu
-prefix=${1:?usage: build-libjpeg-turbo.sh PREFIX}
+prefix=${1:?usage: build-libjpeg-turbo.sh PREFIX [TOOLCHAIN_FILE]}
+toolchain=${2:-}
 
 die() {
   echo "build-libjpeg-turbo: $*" >&2
   exit 1
 }
 
-command -v nasm >/dev/null 2>&1 || die "nasm is missing (libjpeg-turbo's SIMD code): apt-get install -y nasm"
+if [ -z "$toolchain" ]; then
+  case $(uname -m) in
+    x86_64 | i?86) command -v nasm >/dev/null 2>&1 || die "nasm is missing (libjpeg-turbo's SIMD code): apt-get install -y nasm" ;;
+  esac
+fi
 command -v cmake >/dev/null 2>&1 || die "cmake is missing"
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/zm-libjpeg-turbo.XXXXXX")
@@ -41,14 +49,14 @@ or point ZM_LIBJPEG_TURBO_SOURCE at an unpacked libjpeg-turbo source tree."
   src=$(find "$work" -mindepth 1 -maxdepth 1 -type d -name 'libjpeg-turbo-*' | head -n 1)
   [ -n "$src" ] || die "apt-get source produced no libjpeg-turbo-* directory"
 fi
-echo "build-libjpeg-turbo: building $(basename "$src") (static, PIC, SIMD) into $prefix"
+echo "build-libjpeg-turbo: building $(basename "$src") (static, PIC, SIMD${toolchain:+, toolchain $(basename "$toolchain")}) into $prefix"
 
 generator=
 command -v ninja >/dev/null 2>&1 && generator="-G Ninja"
 # shellcheck disable=SC2086 # $generator is empty or two words on purpose
 cmake -S "$src" -B "$work/build" $generator -DCMAKE_BUILD_TYPE=Release \
   -DENABLE_SHARED=OFF -DENABLE_STATIC=ON -DWITH_TURBOJPEG=ON -DWITH_JPEG8=OFF \
-  -DCMAKE_POSITION_INDEPENDENT_CODE=ON -DREQUIRE_SIMD=ON \
+  -DCMAKE_POSITION_INDEPENDENT_CODE=ON -DREQUIRE_SIMD=ON ${toolchain:+"-DCMAKE_TOOLCHAIN_FILE=$toolchain"} \
   -DCMAKE_C_FLAGS="-fvisibility=hidden" >"$work/configure.log" 2>&1 ||
   { cat "$work/configure.log" >&2; die "configure failed"; }
 cmake --build "$work/build" --target turbojpeg-static >"$work/build.log" 2>&1 ||
