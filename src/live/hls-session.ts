@@ -17,6 +17,11 @@ export interface HlsSessionStats {
 export class HlsSession {
   readonly packager: LlHlsPackager;
   readonly startedAt = Date.now();
+  /**
+   * Distinguishes this session's URIs from an earlier session's (`?s=` on every URI): segment
+   * names restart at 0 with each session, and segments are cacheable for a year.
+   */
+  readonly epoch = `${this.startedAt.toString(36)}${Math.floor(Math.random() * 36 ** 4).toString(36)}`;
   lastTouch = Date.now();
   #feed: MonitorFeed;
   #release: () => void;

@@ -88,6 +88,11 @@ export class LiveHub implements LiveFeeds {
     return feed;
   }
 
+  /** The monitor's reader if one is open (never opens one). */
+  feed(monitorId: number): MonitorFeed | undefined {
+    return this.#feeds.get(monitorId);
+  }
+
   recordWebRtcStartup(monitorId: number, startup: WebRtcStartup): void {
     this.#webrtc.set(monitorId, { ...startup });
   }
