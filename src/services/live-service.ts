@@ -22,6 +22,10 @@ export interface StartLiveRequest {
 }
 
 export interface StartLiveResponse {
+  /**
+   * @isInt
+   * @minimum 0
+   */
   monitor_id: number;
   /** Always "started". */
   status: string;
@@ -38,20 +42,52 @@ export interface LiveProtocolStatus {
 
 export interface WebRtcStartupView {
   warm_start: boolean;
+  /**
+   * @isLong
+   * @minimum 0
+   */
   get_source_ms: number | null;
+  /**
+   * @isLong
+   * @minimum 0
+   */
   offer_ms: number | null;
+  /**
+   * @isLong
+   * @minimum 0
+   */
   ice_connected_ms: number | null;
+  /**
+   * @isLong
+   * @minimum 0
+   */
   connected_ms: number | null;
+  /**
+   * @isLong
+   * @minimum 0
+   */
   first_rtp_ms: number | null;
 }
 
 export interface LiveStatsResponse {
+  /**
+   * @isInt
+   * @minimum 0
+   */
   monitor_id: number;
   /** starting (no media yet), active, or error (no media for 15 s, or the reader died). */
   status: SessionStatus;
-  /** Media messages read from the stream socket since the session started. */
+  /**
+   * Media messages read from the stream socket since the session started.
+   * @isLong
+   * @minimum 0
+   */
   packets_processed: number;
-  /** Abnormal stream-socket disconnects since the session started. */
+  /**
+   * Abnormal stream-socket disconnects since the session started.
+   * @isLong
+   * @minimum 0
+   */
   errors: number;
   uptime_seconds: number;
   protocols: LiveProtocolStatus;
@@ -60,15 +96,31 @@ export interface LiveStatsResponse {
 }
 
 export interface LiveSource {
+  /**
+   * @isInt
+   * @minimum 0
+   */
   monitor_id: number;
   /** MJPEG: no stream socket; the monitor's shared-memory images are offered as MJPEG. */
   codec: SourceCodec | 'MJPEG';
   /** A reader is connected to the stream socket. */
   active: boolean;
+  /**
+   * @isInt
+   * @minimum 0
+   */
   video_subscribers: number;
+  /**
+   * @isInt
+   * @minimum 0
+   */
   audio_subscribers: number;
   has_audio: boolean;
-  /** Audio packets read while an audio viewer (WebRTC) was attached. */
+  /**
+   * Audio packets read while an audio viewer (WebRTC) was attached.
+   * @isLong
+   * @minimum 0
+   */
   audio_packets: number;
   /** LL-HLS master playlist (stream-socket sources). */
   hls?: string;
@@ -79,6 +131,10 @@ export interface LiveSource {
 }
 
 export interface LiveSourcesResponse {
+  /**
+   * @isInt
+   * @minimum 0
+   */
   active_sources: number;
   sources: LiveSource[];
 }
