@@ -333,6 +333,25 @@ test('streaming.enabled = false: the live routes answer 503', async (t) => {
   }
 });
 
+test('streaming.hls.ll_hls_enabled = false: a plain live playlist (no parts, hints or server control); _HLS_msn is not waited on', async (t) => {
+  const plain = await startLiveApp(db, fx, { APP_STREAMING__HLS__LL_HLS_ENABLED: 'false', APP_STREAMING__HLS__PLAYLIST_SIZE: '3' });
+  t.teardown(() => plain.close());
+  const h = { authorization: `Bearer ${await login(plain, 'viewer')}` };
+  t.is((await fetch(plain.api('/live/5/start'), { method: 'POST', headers: { ...h, 'content-type': 'application/json' }, body: '{}' })).status, 200);
+  let text = '';
+  for (let i = 0; i < 100 && !/^#EXT-X-MEDIA-SEQUENCE:[1-9]/m.test(text); i++) {
+    text = await (await fetch(plain.api('/live/5/hls/live.m3u8'), { headers: h })).text();
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  t.is(playlistParts(text).segments.length, 3, `playlist_size 3: ${text}`);
+  t.notRegex(text, /#EXT-X-(PART|PART-INF|SERVER-CONTROL|PRELOAD-HINT)[:]/);
+  t.regex(text, /^#EXT-X-TARGETDURATION:1$/m);
+  const next = Math.max(...playlistParts(text).segments) + 2;
+  const res = await fetch(plain.api(`/live/5/hls/live.m3u8?_HLS_msn=${next}`), { headers: h });
+  t.is(res.status, 200);
+  t.false(playlistParts(await res.text()).segments.includes(next), 'answered at once, not after segment was made');
+});
+
 test('OpenAPI: the live operations of the reference surface (but the WebSocket) are served with their operationIds, Stream View and parameters', async (t) => {
   const doc = await servedDocument(app.url);
   const ops = referenceOperations((op) => op.path.startsWith('/api/v3/live') && !op.path.endsWith('/webrtc/ws'));
