@@ -6,6 +6,7 @@ import test from 'ava';
 import { LiveHub, type LiveHubOptions } from '../src/live/hub.js';
 import { createLogger } from '../src/log.js';
 import { FakeZmc } from './helpers/fake-zmc.js';
+import { LIVE_CLIP } from './helpers/live.js';
 import { mediaClip } from './helpers/media.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -73,7 +74,7 @@ test('one reader per monitor, shared and counted; closed when the last viewer le
 
 test('an HLS session goes starting → active, packages parts, survives a zmc restart, and reports error when media stops', async (t) => {
   const dir = tempDir(t);
-  const clip = await mediaClip({ video: 'h264-baseline', seconds: 6 });
+  const clip = await mediaClip(LIVE_CLIP);
   let zmc = await FakeZmc.start({ clip, pace: 'realtime', dir, monitorId: 2 });
   t.teardown(() => zmc.close());
   const h = hub(t, dir, { noPacketMs: 1500 });
@@ -99,6 +100,14 @@ test('an HLS session goes starting → active, packages parts, survives a zmc re
   t.regex(s.packager.playlist()!, /init-1\.mp4/);
   t.is(s.stats().status, 'active');
   t.true(s.stats().packets_processed > 0);
+
+  // A generation bump on the same connection (new parameters): another init after a discontinuity.
+  const inits = s.packager.stats().initId;
+  zmc.bumpGeneration();
+  await until('a new init after the generation bump', () => s.packager.stats().initId > inits);
+  t.true(await s.packager.waitFor(s.packager.stats().nextMsn + 1, undefined, 8000), 'segments after the bump');
+  t.is(zmc.accepted, 1, 'no reconnect for a generation bump');
+  t.is(s.stats().errors, 0);
 
   // zmc goes quiet (connection held open, no media): error after noPacketMs, still registered.
   await zmc.close();

@@ -8,7 +8,7 @@ import { canSee, monitorNotFound, requireVisibleMonitor, type MonitorAcl } from 
 import type { AppConfig } from '../config/types.js';
 import type { PrismaClient } from '../db/prisma.js';
 import { NotFoundError, ServiceUnavailableError } from '../errors.js';
-import type { WebRtcStartup } from '../live/feed.js';
+import type { LiveFeed, WebRtcStartup } from '../live/feed.js';
 import type { HlsSession, SessionStatus } from '../live/hls-session.js';
 import { streamSocketNotAvailable, type LiveHub } from '../live/hub.js';
 import type { SourceCodec } from '../live/monitor-feed.js';
@@ -219,6 +219,16 @@ export class LiveService {
       }
     }
     return { active_sources: sources.filter((s) => s.active).length, sources };
+  }
+
+  /**
+   * For other live viewers (the WebRTC WebSocket): 503 when disabled, 404 MONITOR_NOT_FOUND when
+   * the monitor is hidden, missing, or has no stream socket; else its shared feed (retain it).
+   */
+  async openFeed(user: AuthUser, monitorId: number): Promise<LiveFeed> {
+    this.requireEnabled();
+    await this.requireMonitor(user, monitorId);
+    return this.hub.open(monitorId);
   }
 
   /** The monitor's HLS session for a media request: row ACL, then 404 without a session. */
