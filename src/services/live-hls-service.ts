@@ -57,8 +57,10 @@ export class LiveHlsService {
       // Answered with the current playlist either way, as soon as the segment/part exists or after WAIT_MS.
       await packager.waitFor(blocking.msn, blocking.part, WAIT_MS);
       session.touch();
-    } else if (packager.playlist() === null) {
-      await packager.waitFor(0, 0, WAIT_MS);
+    } else if (!packager.get('seg-0.m4s') && packager.stats().firstMsn === 0) {
+      // Right after /start: wait for the first complete segment (hls.js calls a playlist of
+      // parts only "empty" and retries a second later).
+      await packager.waitFor(0, undefined, WAIT_MS);
       session.touch();
     }
     const text = packager.playlist({ query: uriQuery(session, token) });
