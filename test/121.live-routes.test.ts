@@ -249,7 +249,7 @@ test.serial('blocking reload waits for the requested part (and segment), then an
   t.true(playlistParts(blocked.text).parts.some((p) => p.msn === hint!.msn && p.part === hint!.part), 'the answer lists the part asked for');
 
   // _HLS_msn alone: until that segment is complete (its EXTINF line is there).
-  const open = hint!.msn;
+  const open = playlistParts(blocked.text).hint!.msn; // the segment being made now
   t.false(playlistParts(blocked.text).segments.includes(open));
   const whole = await call('GET', `/live/1/hls/live.m3u8?_HLS_msn=${open + 1}`, 'viewer');
   t.true(playlistParts(whole.text).segments.includes(open), `segment ${open} is complete`);
