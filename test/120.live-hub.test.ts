@@ -127,7 +127,7 @@ test('idle sessions are reaped; touched ones are kept', async (t) => {
   const h = hub(t, zmc.dir, { hls: { ...HLS, idle_timeout_seconds: 1 }, reapIntervalMs: 200 });
   const idle = h.startHls(1);
   const busy = h.startHls(2);
-  const deadline = Date.now() + 2500;
+  const deadline = Date.now() + 3500; // idle 1 s, checked every second: reaped within ~2 s
   while (Date.now() < deadline) {
     busy.touch();
     await sleep(100);
