@@ -167,11 +167,26 @@ test.serial('start / stats / sessions / sources / stop: the CLIENT-COMPAT shapes
   t.is(gone.status, 404);
   t.true(isEnvelope(gone.body));
   t.deepEqual((await call('GET', '/live/sessions', 'viewer')).body, []);
-  for (const p of ['master.m3u8', 'live.m3u8', 'init.mp4', 'segment_00000.m4s']) {
+  for (const p of ['init.mp4', 'segment_00000.m4s', 'segment_00000.0.m4s']) {
     const res = await call('GET', `/live/1/hls/${p}`, 'viewer');
     t.is(res.status, 404, `${p} without a session`);
     t.is(res.body.kind, 'SESSION_NOT_FOUND_ERROR', p);
   }
+  t.deepEqual((await call('GET', '/live/sessions', 'viewer')).body, [], 'those start nothing');
+  // A playlist request starts the session (a player given only the URL works); /start then meets it.
+  const auto = await call('GET', '/live/1/hls/live.m3u8', 'viewer');
+  t.is(auto.status, 200);
+  t.regex(auto.text, /^#EXTM3U/);
+  t.deepEqual((await call('GET', '/live/sessions', 'viewer')).body, [1]);
+  t.is((await call('POST', '/live/1/start', 'viewer', {})).status, 409);
+  const noSocketHls = await call('GET', '/live/3/hls/master.m3u8', 'viewer');
+  t.is(noSocketHls.status, 404);
+  t.deepEqual(noSocketHls.body.details, [
+    ['monitor_id', '3'],
+    ['reason', 'stream socket not available'],
+  ]);
+  t.is((await call('GET', '/live/99/hls/live.m3u8', 'viewer')).body.kind, 'MONITOR_NOT_FOUND_ERROR', 'no such monitor');
+  t.is((await call('DELETE', '/live/1/stop', 'viewer')).status, 204);
 });
 
 test.serial('LL-HLS: reference names, real parts and a preload hint, content types and caching, ffprobe-readable segments', async (t) => {

@@ -1,7 +1,9 @@
 // The live HLS media answers (CLIENT-COMPAT §7, done better): playlists from the session's
 // LL-HLS packager with real parts and preload hints, blocking reloads on `_HLS_msn` and
 // `_HLS_part`, the caller's `?token=` carried into every URI, reference segment names. Every
-// request touches the session (idle reaping). All need an HLS session (POST /start): 404 without.
+// request touches the session (idle reaping). A playlist request starts the monitor's session
+// when there is none (the reference answers 404 until POST /start; a player given only the URL
+// works here); init and segment requests are 404 without a session.
 import type { AuthUser } from '../auth/auth-service.js';
 import { BadRequestError, InvalidInputError, NotFoundError } from '../errors.js';
 import { parseRequestedName, renameUris, withoutLowLatency } from '../live/hls-names.js';
@@ -28,7 +30,7 @@ export class LiveHlsService {
   }
 
   async master(user: AuthUser, monitorId: number, token: string | undefined): Promise<string> {
-    const session = await this.session(user, monitorId);
+    const session = await this.session(user, monitorId, true);
     const query = uriQuery(session, token);
     let text = session.packager.masterPlaylist({ query });
     if (text === null) {
@@ -42,7 +44,7 @@ export class LiveHlsService {
   }
 
   async media(user: AuthUser, monitorId: number, params: URLSearchParams, token: string | undefined): Promise<string> {
-    const session = await this.session(user, monitorId);
+    const session = await this.session(user, monitorId, true);
     const { packager } = session;
     let blocking;
     try {
@@ -93,8 +95,8 @@ export class LiveHlsService {
     return { body, contentType: requested.name.endsWith('.mp4') ? 'video/mp4' : 'video/iso.segment' };
   }
 
-  private async session(user: AuthUser, monitorId: number): Promise<HlsSession> {
-    const session = await this.live.hlsSession(user, monitorId);
+  private async session(user: AuthUser, monitorId: number, autoStart = false): Promise<HlsSession> {
+    const session = await this.live.hlsSession(user, monitorId, autoStart);
     session.touch();
     return session;
   }

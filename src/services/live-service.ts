@@ -231,11 +231,19 @@ export class LiveService {
     return this.hub.open(monitorId);
   }
 
-  /** The monitor's HLS session for a media request: row ACL, then 404 without a session. */
-  async hlsSession(user: AuthUser, monitorId: number): Promise<HlsSession> {
+  /**
+   * The monitor's HLS session for a media request: row ACL, then the session. Playlist requests
+   * (`autoStart`) start one when there is none, so players given only a URL (ffmpeg, VLC, native
+   * HLS) work without POST /start; init and segment requests are 404 without a session.
+   */
+  async hlsSession(user: AuthUser, monitorId: number, autoStart = false): Promise<HlsSession> {
     this.requireEnabled();
     requireVisibleMonitor(await this.acl.scope(user), monitorId);
-    return this.requireSession(monitorId);
+    const existing = this.hub.hlsSession(monitorId);
+    if (existing || !autoStart) return existing ?? this.requireSession(monitorId);
+    await this.requireMonitor(user, monitorId);
+    // Another request may have started it meanwhile (the DB check awaited).
+    return this.hub.hlsSession(monitorId) ?? this.hub.startHls(monitorId);
   }
 
   private requireSession(monitorId: number): HlsSession {
