@@ -14,6 +14,7 @@ import { explorerRouter } from './explorer.js';
 import { registerPlaybackRoutes } from './playback-routes.js';
 import { registerLiveImageRoutes } from './live-image-routes.js';
 import { registerDemoPage } from './demo-page.js';
+import { registerLiveRoutes } from './live-routes.js';
 import { openapiDocument } from '../openapi/document.js';
 
 export const OPENAPI_PATH = '/api-docs/openapi.json';
@@ -67,6 +68,7 @@ export function createApp(services: Services): Express {
   // Media answers (video, stills, MJPEG) are not JSON: plain handlers beside the tsoa routes.
   registerPlaybackRoutes(app, services);
   registerLiveImageRoutes(app, services);
+  registerLiveRoutes(app, services);
   RegisterRoutes(app);
   if (config.web.demo_page) registerDemoPage(app);
 
