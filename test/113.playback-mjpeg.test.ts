@@ -4,9 +4,10 @@
 import test from 'ava';
 import { readFileSync } from 'node:fs';
 import type { JpegRotator } from '../src/media/jpeg-rotate.js';
-import { MJPEG_BOUNDARY } from '../src/media/mjpeg.js';
+import { MJPEG_BOUNDARY, pacedMjpegStreams } from '../src/media/mjpeg.js';
 import { averageInterval, frameTimes } from '../src/services/event-timeline.js';
 import { insertEventUsers, login } from './helpers/events.js';
+import { abandonRequest } from './helpers/http.js';
 import type { FreshDatabase } from './helpers/mariadb.js';
 import { captures, fixture, insertMediaEvent, makeStorages, startPlaybackApp, type MediaEvent, type PlaybackApp } from './helpers/playback.js';
 import { zmDatabase } from './helpers/zmdb.js';
@@ -132,6 +133,14 @@ test('parts arrive over time, and the stream stops when the client leaves (no fu
   const atLeave = rotatedFrames;
   await new Promise((r) => setTimeout(r, 2500));
   t.true(rotatedFrames <= atLeave + 1, `${rotatedFrames - atLeave} frames read after the client left`);
+});
+
+test.serial('a client gone before the first byte: the stream ends instead of waiting for a drain forever', async (t) => {
+  for (let i = 0; i < 3; i++) await abandonRequest(app.api(`/events/${ev.long.id}/stream/mjpeg`), { authorization: `Bearer ${token}` });
+  await new Promise((r) => setTimeout(r, 1500)); // the handlers get past their awaits and start writing
+  const end = Date.now() + 5000;
+  while (pacedMjpegStreams() > 0 && Date.now() < end) await new Promise((r) => setTimeout(r, 50));
+  t.is(pacedMjpegStreams(), 0);
 });
 
 test('analysis JPEGs are streamed when there are no capture JPEGs', async (t) => {

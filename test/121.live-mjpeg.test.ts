@@ -17,6 +17,7 @@ import { MJPEG_BOUNDARY } from '../src/media/mjpeg.js';
 import { sharedMemoryPath } from '../src/native/index.js';
 import { startTestApp, type TestApp } from './helpers/app.js';
 import type { FreshDatabase } from './helpers/mariadb.js';
+import { abandonRequest } from './helpers/http.js';
 import { login } from './helpers/rest.js';
 import { fieldOffset, writeShmFixture, type ShmFixture } from './helpers/shm-fixture.js';
 import { insertUser, zmDatabase } from './helpers/zmdb.js';
@@ -167,7 +168,9 @@ test.serial('access: 401, 403 without Stream, 404 hidden/missing, 503 not captur
   const hidden = await get('/live/2/mjpeg', tokens.limited);
   t.is(hidden.status, 404);
   t.is((await hidden.json()).kind, 'MONITOR_NOT_FOUND_ERROR');
-  t.is((await get('/live/99/mjpeg', tokens.limited)).status, 404);
+  const missing = await get('/live/99/mjpeg', tokens.limited);
+  t.is(missing.status, 404);
+  t.like(await missing.json(), { kind: 'MONITOR_NOT_FOUND_ERROR', code: 4, details: [['monitor_id', '99']] }, 'a missing monitor answers as a hidden one');
   const off = await get('/live/3/mjpeg', tokens.viewer);
   t.is(off.status, 503);
   t.is((await off.json()).kind, 'SERVICE_UNAVAILABLE_ERROR');
@@ -180,6 +183,19 @@ test.serial('access: 401, 403 without Stream, 404 hidden/missing, 503 not captur
   const deadline = Date.now() + 5000;
   while (liveMjpegStreams() > 0 && Date.now() < deadline) await sleep(20);
   t.is(liveMjpegStreams(), 0, 'refused requests open no stream');
+});
+
+test.serial('a client gone before the first byte: the stream ends and releases its viewer count and mapping', async (t) => {
+  const mapped = () => readFileSync('/proc/self/maps', 'utf8').includes(sharedMemoryPath(mapDir, 1));
+  for (let i = 0; i < 3; i++) await abandonRequest(app.api(`/live/1/mjpeg?maxfps=10`), { authorization: `Bearer ${tokens.viewer}` });
+  // The handler runs on after the client left (ACL, shared memory, first JPEG); then it must end.
+  const end = Date.now() + 5000;
+  while ((liveMjpegStreams() > 0 || mapped()) && Date.now() < end) await sleep(50);
+  await sleep(500); // a handler still in its first awaits would open a stream now
+  while ((liveMjpegStreams() > 0 || mapped()) && Date.now() < end + 3000) await sleep(50);
+  t.is(liveMjpegStreams(), 0, 'no stream is left waiting for a drain that never comes');
+  t.is(liveMjpegViewers().size, 0, 'no phantom viewer in /live/sources');
+  t.false(mapped(), 'the shared memory is unmapped');
 });
 
 test.serial('maxfps above the configured cap is lowered to it (not refused)', async (t) => {

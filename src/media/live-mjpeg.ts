@@ -5,7 +5,7 @@
 // for good); the source is released exactly once either way.
 import type { Response } from 'express';
 
-import { MJPEG_BOUNDARY } from './mjpeg.js';
+import { MJPEG_BOUNDARY, clientGone, waitDrain } from './mjpeg.js';
 
 export interface LiveJpegSource {
   /** The next new JPEG, or null when nothing new was captured since the last one. Throws when unavailable. */
@@ -39,7 +39,9 @@ export function liveMjpegViewers(): ReadonlyMap<number, number> {
 export async function writeLiveMjpeg(res: Response, source: LiveJpegSource, options: LiveMjpegOptions): Promise<void> {
   active++;
   perMonitor.set(options.monitorId, (perMonitor.get(options.monitorId) ?? 0) + 1);
-  let gone = false;
+  // The client may have left during the caller's awaits (ACL, shared memory, first encode):
+  // 'close' then fired before anyone listened, and a write would wait for 'drain' forever.
+  let gone = clientGone(res);
   let wake: (() => void) | null = null;
   const onClose = () => {
     gone = true;
@@ -56,23 +58,14 @@ export async function writeLiveMjpeg(res: Response, source: LiveJpegSource, opti
       }
       wake = done;
     });
-  const drained = () =>
-    new Promise<void>((resolve) => {
-      const done = () => {
-        res.off('drain', done);
-        wake = null;
-        resolve();
-      };
-      res.on('drain', done);
-      wake = done;
-    });
+  const drained = () => waitDrain(res, (w) => (wake = w));
 
   try {
     res.status(200);
     res.setHeader('Content-Type', `multipart/x-mixed-replace; boundary=${MJPEG_BOUNDARY}`);
     res.setHeader('Cache-Control', 'no-cache, no-store');
     res.setHeader('X-Accel-Buffering', 'no');
-    if (res.req.method === 'HEAD') {
+    if (res.req.method === 'HEAD' || gone) {
       res.end();
       return;
     }

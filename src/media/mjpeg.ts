@@ -23,20 +23,64 @@ export interface PacingOptions {
   maxGapMs: number;
 }
 
+let paced = 0;
+
+/** Paced MJPEG responses currently open (for tests and stats). */
+export function pacedMjpegStreams(): number {
+  return paced;
+}
+
+/** The client is gone (its 'close' may have fired before the stream listened for it). */
+export function clientGone(res: Response): boolean {
+  return res.destroyed || res.req.destroyed || res.writableEnded;
+}
+
+/**
+ * Resolves on 'drain', or at once / on 'close' when the client is gone (a destroyed response
+ * never drains). `setWake` receives the resolver, so the caller's close handler can end the wait.
+ */
+export function waitDrain(res: Response, setWake: (wake: (() => void) | null) => void): Promise<void> {
+  return new Promise<void>((resolve) => {
+    if (clientGone(res)) {
+      resolve();
+      return;
+    }
+    const done = () => {
+      res.off('drain', done);
+      res.off('close', done);
+      setWake(null);
+      resolve();
+    };
+    res.on('drain', done);
+    res.on('close', done);
+    setWake(done);
+  });
+}
+
 /** Writes the whole stream (headers included); resolves when it ended or the client left. */
 export async function writePacedMjpeg(res: Response, frames: PacedFrame[], options: PacingOptions): Promise<void> {
+  paced++;
+  try {
+    await writeFrames(res, frames, options);
+  } finally {
+    paced--;
+  }
+}
+
+async function writeFrames(res: Response, frames: PacedFrame[], options: PacingOptions): Promise<void> {
   res.status(200);
   res.setHeader('Content-Type', `multipart/x-mixed-replace; boundary=${MJPEG_BOUNDARY}`);
   res.setHeader('Cache-Control', 'no-cache, no-store');
   // Proxies must pass parts through as they come (nginx honours this header).
   res.setHeader('X-Accel-Buffering', 'no');
-  if (res.req.method === 'HEAD') {
+  // Gone during the caller's awaits (ACL, frame list): 'close' fired before anyone listened.
+  let gone = clientGone(res);
+  if (res.req.method === 'HEAD' || gone) {
     res.end();
     return;
   }
   res.flushHeaders();
 
-  let gone = false;
   let wake: (() => void) | null = null;
   const onClose = () => {
     gone = true;
@@ -53,16 +97,7 @@ export async function writePacedMjpeg(res: Response, frames: PacedFrame[], optio
       }
       wake = done;
     });
-  const drained = () =>
-    new Promise<void>((resolve) => {
-      const done = () => {
-        res.off('drain', done);
-        wake = null;
-        resolve();
-      };
-      res.on('drain', done);
-      wake = done;
-    });
+  const drained = () => waitDrain(res, (w) => (wake = w));
 
   try {
     let due = Date.now();

@@ -30,3 +30,24 @@ export function isEnvelope(body: any): body is { kind: string; error_message: st
     body.details.every((d: unknown) => Array.isArray(d) && d.length === 2)
   );
 }
+
+/**
+ * Sends a GET and closes the connection at once, before any answer: the server handles a
+ * request whose client is already gone (its 'close' fires during the handler's first awaits).
+ */
+export async function abandonRequest(url: string, headers: Record<string, string> = {}): Promise<void> {
+  const { connect } = await import('node:net');
+  const u = new URL(url);
+  const head = Object.entries({ host: u.host, ...headers })
+    .map(([k, v]) => `${k}: ${v}\r\n`)
+    .join('');
+  await new Promise<void>((resolve, reject) => {
+    const socket = connect(Number(u.port), u.hostname, () => {
+      socket.write(`GET ${u.pathname}${u.search} HTTP/1.1\r\n${head}\r\n`, () => {
+        socket.destroy();
+        resolve();
+      });
+    });
+    socket.on('error', reject);
+  });
+}
