@@ -227,6 +227,7 @@ test('init and segments: fMP4 pieces with immutable caching; out of range is 404
   t.deepEqual(topBoxes(await bytesOf(init)), ['ftyp', 'moov']);
   const seg = await get(`/events/${ev.bframes.id}/stream/segment/1`);
   t.is(seg.status, 200);
+  t.is(seg.headers.get('cache-control'), 'private, max-age=31536000, immutable', 'a closed event');
   t.deepEqual(topBoxes(await bytesOf(seg)), ['moof', 'mdat']);
   for (const seq of ['3', '999999999']) {
     const res = await get(`/events/${ev.bframes.id}/stream/segment/${seq}`);
@@ -245,7 +246,13 @@ test('an event in progress: an EVENT playlist without ENDLIST and without the gr
   t.true(early.includes('#EXT-X-PLAYLIST-TYPE:EVENT'));
   t.false(early.includes('#EXT-X-ENDLIST'));
   t.deepEqual(early.split('\n').filter((l) => l.startsWith('segment/')), ['segment/0']);
-  const seg0 = await bytesOf(await get(`/events/${ev.live.id}/stream/segment/0`));
+  const seg0Res = await get(`/events/${ev.live.id}/stream/segment/0`);
+  // Not provably final while the file grows: revalidated, never kept for a year.
+  t.is(seg0Res.headers.get('cache-control'), 'no-cache');
+  const seg0 = await bytesOf(seg0Res);
+  const initRes = await get(`/events/${ev.live.id}/stream/init.mp4`);
+  t.is(initRes.headers.get('cache-control'), 'no-cache');
+  await bytesOf(initRes);
   t.is((await get(`/events/${ev.live.id}/stream/segment/1`)).status, 404, 'the growing segment is not served yet');
 
   copyFileSync(await fixture('h264-frag-long.mp4'), file);

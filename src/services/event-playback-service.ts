@@ -95,6 +95,15 @@ export function cacheControlFor(event: EventRecord): string {
   return event.inProgress ? 'no-cache' : 'private, max-age=86400';
 }
 
+/**
+ * HLS init and segments: immutable once the event is closed. While it records they are
+ * revalidated: the plan of a growing file is not provably a prefix of its final plan (the
+ * keyframe tolerance follows the mean frame interval so far, and the index is re-read).
+ */
+function remuxCacheControl(event: EventRecord): string {
+  return event.inProgress ? 'no-cache' : 'private, max-age=31536000, immutable';
+}
+
 export class EventPlaybackService {
   constructor(
     private readonly prisma: PrismaClient,
@@ -180,17 +189,19 @@ export class EventPlaybackService {
   }
 
   async init(user: AuthUser, id: bigint): Promise<ServedBody> {
-    return { source: await this.remuxer.initSegment(await this.remuxInput(user, id)), cacheControl: 'private, max-age=31536000, immutable' };
+    const input = await this.remuxInput(user, id);
+    return { source: await this.remuxer.initSegment(input), cacheControl: remuxCacheControl(input.event) };
   }
 
   async segment(user: AuthUser, id: bigint, seqText: string): Promise<ServedBody> {
     if (!/^\d{1,9}$/.test(seqText)) throw new InvalidInputError('Invalid input', [['seq', 'must be an integer >= 0']]);
     const input = await this.remuxInput(user, id);
+    const { event } = input;
     const segment = await this.remuxer.mediaSegment(input, Number(seqText));
     if (!segment) {
       throw new NotFoundError(`Segment ${seqText} of event ${id} not found`, [['event_id', String(id)], ['segment', seqText]], 'FILE');
     }
-    return { source: segment, cacheControl: 'private, max-age=31536000, immutable' };
+    return { source: segment, cacheControl: remuxCacheControl(event) };
   }
 
   private async remuxInput(user: AuthUser, id: bigint): Promise<RemuxInput> {

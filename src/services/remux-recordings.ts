@@ -29,7 +29,15 @@ export class Recording {
 
   /** The byte layout of file.remux(): predicted from the index, or measured when the prediction cannot be trusted. */
   layout(): Promise<RemuxLayout> {
-    return (this.layoutJob ??= this.computeLayout());
+    if (!this.layoutJob) {
+      const job = this.computeLayout();
+      this.layoutJob = job;
+      // A failure (a read error, a file cut short under us) is not kept: the next request retries.
+      job.catch(() => {
+        if (this.layoutJob === job) this.layoutJob = undefined;
+      });
+    }
+    return this.layoutJob;
   }
 
   /** A produced fragment did not match the prediction: measure from now on. */
