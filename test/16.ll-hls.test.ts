@@ -225,6 +225,10 @@ test('blocking reload: waitFor resolves when the part appears and times out othe
   t.is(LlHlsPackager.blockingRequest(new URLSearchParams('token=x')), null);
   t.throws(() => LlHlsPackager.blockingRequest(new URLSearchParams('_HLS_part=1')), { instanceOf: RangeError });
   t.throws(() => LlHlsPackager.blockingRequest(new URLSearchParams('_HLS_msn=-1')), { instanceOf: RangeError });
+  // Past waitFor()'s bounds: refused here (a 400), not thrown later by waitFor (a 500).
+  t.throws(() => LlHlsPackager.blockingRequest(new URLSearchParams('_HLS_msn=0&_HLS_part=9999999')), { instanceOf: RangeError, message: /_HLS_part/ });
+  t.throws(() => LlHlsPackager.blockingRequest(new URLSearchParams('_HLS_msn=9007199254740992')), { instanceOf: RangeError, message: /_HLS_msn/ });
+  t.deepEqual(LlHlsPackager.blockingRequest(new URLSearchParams('_HLS_msn=9007199254740991&_HLS_part=1000000')), { msn: 9007199254740991, part: 1000000 });
 });
 
 test('a generation bump starts a new init segment after EXT-X-DISCONTINUITY', async (t) => {

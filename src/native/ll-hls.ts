@@ -62,6 +62,8 @@ const QUERY = /^(\?[A-Za-z0-9\-._~!$&'()*+,;=:@/?%]*)?$/;
 const MEDIA_URI = /^[A-Za-z0-9\-._~!$&'()*+,;=:@/%]+$/;
 const NAME = /^(?:init-(\d{1,10})\.mp4|seg-(\d{1,15})\.m4s|part-(\d{1,15})\.(\d{1,6})\.m4s)$/;
 const MAX_WAITERS = 10_000;
+/** Highest part index waitFor() accepts (a segment never has nearly this many parts). */
+const MAX_PART = 1_000_000;
 const MAX_WAIT_MS = 60_000;
 
 interface Waiter {
@@ -217,7 +219,7 @@ export class LlHlsPackager {
    */
   waitFor(msn: number, part?: number, timeoutMs = 5000): Promise<boolean> {
     requireInteger('msn', msn, 0, Number.MAX_SAFE_INTEGER);
-    if (part !== undefined) requireInteger('part', part, 0, 1_000_000);
+    if (part !== undefined) requireInteger('part', part, 0, MAX_PART);
     requireInteger('timeoutMs', timeoutMs, 0, MAX_WAIT_MS);
     const p = part ?? -1;
     if (this.#native.available(msn, p)) return Promise.resolve(true);
@@ -259,11 +261,13 @@ export class LlHlsPackager {
       if (part !== null) throw new RangeError('_HLS_part without _HLS_msn');
       return null;
     }
-    const int = (name: string, v: string) => {
-      if (!/^\d{1,15}$/.test(v)) throw new RangeError(`${name} must be a non-negative integer`);
+    // The bounds are waitFor()'s: a request past them is malformed (400), not a server fault.
+    const int = (name: string, v: string, max: number) => {
+      if (!/^\d{1,16}$/.test(v) || Number(v) > max) throw new RangeError(`${name} must be an integer from 0 to ${max}`);
       return Number(v);
     };
-    return part === null ? { msn: int('_HLS_msn', msn) } : { msn: int('_HLS_msn', msn), part: int('_HLS_part', part) };
+    const m = int('_HLS_msn', msn, Number.MAX_SAFE_INTEGER);
+    return part === null ? { msn: m } : { msn: m, part: int('_HLS_part', part, MAX_PART) };
   }
 
   /** RFC 6381 codecs of the current init segment, e.g. "avc1.640028,mp4a.40.2" ("" before the first). */
