@@ -15,9 +15,10 @@ import { isMediaPath } from '../src/http/media-routes.js';
 import type { TestApp } from './helpers/app.js';
 import { checkOperation, referenceOperations, servedDocument } from './helpers/coverage.js';
 import { isEnvelope, request } from './helpers/http.js';
-import { type LiveFixture, liveFixture, playlistParts, playlistUris, seedLive, startLiveApp } from './helpers/live.js';
+import { FakeZmc } from './helpers/fake-zmc.js';
+import { LIVE_CLIP, type LiveFixture, liveFixture, playlistParts, playlistUris, seedLive, startLiveApp } from './helpers/live.js';
 import type { FreshDatabase } from './helpers/mariadb.js';
-import { probeFile } from './helpers/media.js';
+import { mediaClip, probeFile } from './helpers/media.js';
 import { login } from './helpers/rest.js';
 import { zmDatabase } from './helpers/zmdb.js';
 
@@ -66,7 +67,7 @@ async function playlist(id: number, parts = 3, query = '', segments = 0): Promis
   throw new Error('no playlist with parts');
 }
 
-test.serial('every live route: 401 without a token, 403 with Stream None, 404 MONITOR_NOT_FOUND for a hidden monitor', async (t) => {
+test.serial('every live route: 401 without a token, 403 with Stream None, 404 MONITOR_NOT_FOUND for a hidden or missing monitor', async (t) => {
   await startHls(2); // a session exists, so the 404s below come from the row ACL, not from its absence
   const perMonitor: Array<[string, (id: number) => string]> = [
     ['POST', (id) => `/live/${id}/start`],
@@ -91,12 +92,29 @@ test.serial('every live route: 401 without a token, 403 with Stream None, 404 MO
     t.is(hidden.status, 404, `${method} ${path(2)} hidden`);
     t.is(hidden.body?.kind, 'MONITOR_NOT_FOUND_ERROR', `${method} ${path(2)}`);
     t.is(hidden.body?.code, 4);
+    // A monitor that does not exist answers exactly as a hidden one (not SESSION_NOT_FOUND).
+    const missing = await call(method, path(99), 'viewer');
+    t.is(missing.status, 404, `${method} ${path(99)} missing`);
+    t.deepEqual(
+      { kind: missing.body?.kind, code: missing.body?.code, details: missing.body?.details },
+      { kind: 'MONITOR_NOT_FOUND_ERROR', code: 4, details: [['monitor_id', '99']] },
+      `${method} ${path(99)}`,
+    );
+    t.deepEqual(hidden.body?.details, [['monitor_id', '2']], `${method} ${path(2)} details`);
   }
   // The hidden monitor's session is not listed for the limited user.
   t.deepEqual((await call('GET', '/live/sessions', 'limited')).body, []);
   t.false((await call('GET', '/live/sources', 'limited')).body.sources.some((s: any) => s.monitor_id === 2));
   // The session routes take the token from the header only; the media routes also from ?token=.
   t.is((await call('GET', `/live/sessions?token=${tokens.viewer}`)).status, 401);
+  // …but GET stats takes it too (CLIENT-COMPAT §2.6: `/live/{id}/*`), with the same access rules.
+  const statsByQuery = await call('GET', `/live/2/stats?token=${tokens.viewer}`);
+  t.is(statsByQuery.status, 200, statsByQuery.text);
+  t.is(statsByQuery.body.monitor_id, 2);
+  t.is((await call('GET', `/live/2/stats?token=${tokens.nostream}`)).status, 403);
+  t.is((await call('GET', `/live/2/stats?token=${tokens.limited}`)).body.kind, 'MONITOR_NOT_FOUND_ERROR');
+  t.is((await call('POST', `/live/2/start?token=${tokens.viewer}`)).status, 401, 'start and stop take the header only');
+  t.is((await call('DELETE', `/live/2/stop?token=${tokens.viewer}`)).status, 401);
   t.is((await call('GET', `/live/2/hls/live.m3u8?token=${tokens.nostream}`)).status, 403);
   t.is((await call('GET', `/live/2/hls/live.m3u8?token=${tokens.limited}`)).status, 404);
   t.is((await call('GET', `/live/2/hls/live.m3u8?token=${tokens.viewer}`)).status, 200);
@@ -215,9 +233,11 @@ test.serial('LL-HLS: reference names, real parts and a preload hint, content typ
   const init = await get('init.mp4');
   t.is(init.status, 200);
   t.is(init.headers.get('content-type'), 'video/mp4');
-  t.is(init.headers.get('cache-control'), 'max-age=31536000');
+  t.is(init.headers.get('cache-control'), 'no-cache', 'the init.mp4 alias follows the current generation: revalidated');
   const initBytes = Buffer.from(await init.arrayBuffer());
-  t.deepEqual(Buffer.from(await (await get('init-0.mp4')).arrayBuffer()), initBytes, 'init.mp4 is the current numbered init');
+  const numbered = await get('init-0.mp4');
+  t.is(numbered.headers.get('cache-control'), 'max-age=31536000', 'a numbered init never changes');
+  t.deepEqual(Buffer.from(await numbered.arrayBuffer()), initBytes, 'init.mp4 is the current numbered init');
   const seg = await get(`segment_00000.m4s`);
   t.is(seg.status, 200);
   t.is(seg.headers.get('content-type'), 'video/iso.segment');
@@ -275,10 +295,11 @@ test.serial('blocking reload waits for the requested part (and segment), then an
   t.is(part.status, 200);
   t.true((await part.arrayBuffer()).byteLength > 0);
 
-  for (const q of ['_HLS_msn=abc', '_HLS_msn=-1', '_HLS_part=1', '_HLS_msn=1&_HLS_part=x', '_HLS_msn=1.5']) {
+  for (const q of ['_HLS_msn=abc', '_HLS_msn=-1', '_HLS_part=1', '_HLS_msn=1&_HLS_part=x', '_HLS_msn=1.5', '_HLS_msn=0&_HLS_part=9999999', '_HLS_msn=99999999999999999']) {
     const res = await call('GET', `/live/1/hls/live.m3u8?${q}`, 'viewer');
     t.is(res.status, 400, q);
     t.true(isEnvelope(res.body), q);
+    t.is(res.body.kind, 'INVALID_INPUT_ERROR', q);
   }
   const far = await call('GET', `/live/1/hls/live.m3u8?_HLS_msn=${open + 50}`, 'viewer');
   t.is(far.status, 400, 'more than two segments ahead');
@@ -328,6 +349,29 @@ test.serial('the global limiter (prod profile settings) never answers 429 to pla
   for (let i = 0; i < 5; i++) json.push((await fetch(limited.api('/live/sessions'), { headers: h })).status);
   t.true(json.includes(429));
   for (const r of LIVE_ROUTES) t.true(isMediaPath(r.path.replace('{monitor_id}', '5').replace('{segment}', 'segment_00001.m4s')), r.path);
+});
+
+test.serial('master.m3u8 before the first keyframe: after the wait, a master from the HELLO codecs rather than a 404 (fatal to hls.js)', async (t) => {
+  // Monitor 4 gets a zmc that says HELLO at once but sends its first media after 8 s.
+  const slow = await FakeZmc.start({ clip: await mediaClip(LIVE_CLIP), monitorId: 4, dir: fx.sockDir, pace: 'realtime', mediaDelayMs: 8000 });
+  t.teardown(async () => {
+    await call('DELETE', '/live/4/stop', 'viewer');
+    await slow.close();
+  });
+  const early = await call('GET', `/live/4/hls/master.m3u8?token=${tokens.viewer}`);
+  t.is(early.status, 200, early.text);
+  const lines = early.text.trim().split('\n');
+  t.deepEqual(lines.slice(0, 3), ['#EXTM3U', '#EXT-X-VERSION:6', '#EXT-X-INDEPENDENT-SEGMENTS']);
+  t.regex(lines[3], /^#EXT-X-STREAM-INF:BANDWIDTH=\d+,CODECS="avc1\.42[0-9a-f]{4}"$/, 'the HELLO\'s codec; no RESOLUTION before the init');
+  t.regex(lines[4], new RegExp(`^live\\.m3u8\\?s=[a-z0-9]+&token=${tokens.viewer}$`), 'the media playlist, token carried');
+  t.is(lines.length, 5);
+  // Once media flows, the packager's own master (with the picture size) takes over.
+  let later = '';
+  for (let i = 0; i < 100 && !/RESOLUTION=/.test(later); i++) {
+    later = (await call('GET', '/live/4/hls/master.m3u8', 'viewer')).text;
+    if (!/RESOLUTION=/.test(later)) await new Promise((r) => setTimeout(r, 200));
+  }
+  t.regex(later, /CODECS="avc1\.42[0-9a-f]{4}",RESOLUTION=320x180/);
 });
 
 test('streaming.enabled = false: the live routes answer 503', async (t) => {

@@ -5,7 +5,7 @@ import bcrypt from 'bcryptjs';
 import { loadOrCreateKeys } from '../src/auth/keys.js';
 import { TokenService } from '../src/auth/tokens.js';
 import { noPermissions } from '../src/auth/permissions.js';
-import { acceptsQueryToken } from '../src/http/media-routes.js';
+import { acceptsQueryToken, isMediaPath } from '../src/http/media-routes.js';
 import { startTestApp, type TestApp } from './helpers/app.js';
 import { request } from './helpers/http.js';
 import { insertUser, zmDatabase } from './helpers/zmdb.js';
@@ -164,6 +164,12 @@ test('the token query parameter is refused on a non-media route, and accepted on
   t.true(acceptsQueryToken('GET', '/api/v3/live/2/webrtc/ws'));
   t.false(acceptsQueryToken('GET', '/api/v3/monitors/3'));
   t.false(acceptsQueryToken('DELETE', '/api/v3/events/9/video'));
+  // The live session stats (a JSON read) take it too; start and stop do not.
+  t.true(acceptsQueryToken('GET', '/api/v3/live/2/stats'));
+  t.false(isMediaPath('/api/v3/live/2/stats'), 'stats stay compressed and rate limited');
+  t.false(acceptsQueryToken('POST', '/api/v3/live/2/start'));
+  t.false(acceptsQueryToken('DELETE', '/api/v3/live/2/stop'));
+  t.false(acceptsQueryToken('GET', '/api/v3/live/sessions'));
 });
 
 test('a password change needs the current password and revokes every token', async (t) => {

@@ -83,7 +83,8 @@ export class LiveController extends Controller {
   }
 
   /**
-   * The HLS session's status and counters; 404 without a session.
+   * The HLS session's status and counters; 404 without a session. Accepts the token as
+   * `?token=` too (CLIENT-COMPAT §2.6: a player page may poll it with the URL it plays).
    * @isInt monitor_id must be an integer >= 0
    * @minimum monitor_id 0
    * @maximum monitor_id 2147483647
@@ -91,7 +92,7 @@ export class LiveController extends Controller {
   @Get('{monitor_id}/stats')
   @OperationId('getLiveStats')
   @Response<AppResponseError>(400, 'Invalid monitor id')
-  @Response<AppResponseError>(404, 'No HLS session, or the monitor is hidden')
+  @Response<AppResponseError>(404, 'No HLS session (SESSION_NOT_FOUND), or the monitor is hidden or missing (MONITOR_NOT_FOUND)')
   public async stats(@Request() req: ExRequest, @Path() monitor_id: number): Promise<LiveStatsResponse> {
     return this.live.stats(user(req), monitor_id);
   }

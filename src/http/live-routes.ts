@@ -50,7 +50,8 @@ function sendPlaylist(res: Response, text: string): void {
 
 function sendFile(res: Response, file: HlsFile): void {
   res.status(200).setHeader('Content-Type', file.contentType);
-  res.setHeader('Cache-Control', IMMUTABLE);
+  // `init.mp4` follows the current generation (a zmc restart makes a new init): never kept.
+  res.setHeader('Cache-Control', file.current ? 'no-cache' : IMMUTABLE);
   res.setHeader('Content-Length', String(file.body.length));
   res.end(file.body);
 }

@@ -14,7 +14,12 @@ export function isMediaPath(path: string): boolean {
   return MEDIA.some((re) => re.test(path));
 }
 
-/** `?token=` is honoured only on GET (and HEAD) of a media route. */
+// JSON reads that also take `?token=` (CLIENT-COMPAT §2.6 lists `/live/{id}/*`), yet stay
+// compressed and counted by the limiter like any JSON route: a player page polls the session
+// stats with the token it plays with.
+const QUERY_TOKEN_JSON = [/^\/api\/v3\/live\/[^/]+\/stats$/];
+
+/** `?token=` is honoured only on GET (and HEAD) of a media route, or of the few JSON reads above. */
 export function acceptsQueryToken(method: string, path: string): boolean {
-  return (method === 'GET' || method === 'HEAD') && isMediaPath(path);
+  return (method === 'GET' || method === 'HEAD') && (isMediaPath(path) || QUERY_TOKEN_JSON.some((re) => re.test(path)));
 }

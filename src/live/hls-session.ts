@@ -1,7 +1,7 @@
 // One monitor's live HLS session: an LL-HLS packager fed natively from the shared reader, its
 // status (CLIENT-COMPAT §5 life cycle) and its idle clock. The session holds the reader open
 // with an 'hls' retain until it is stopped.
-import { LlHlsPackager, type LlHlsOptions } from '../native/index.js';
+import { LlHlsPackager, type CodecInfo, type LlHlsOptions } from '../native/index.js';
 import type { MonitorFeed } from './monitor-feed.js';
 
 export type SessionStatus = 'starting' | 'active' | 'error';
@@ -48,6 +48,11 @@ export class HlsSession {
 
   get monitorId(): number {
     return this.#feed.monitorId;
+  }
+
+  /** The stream's codecs as its HELLOs announced them (no media needed), for a master before the first init. */
+  helloCodecs(): { video?: CodecInfo; audio?: CodecInfo } {
+    return this.#feed.client.closed ? {} : this.#feed.client.codecs();
   }
 
   get stopped(): boolean {

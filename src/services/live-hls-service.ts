@@ -6,6 +6,7 @@
 // works here); init and segment requests are 404 without a session.
 import type { AuthUser } from '../auth/auth-service.js';
 import { BadRequestError, InvalidInputError, NotFoundError } from '../errors.js';
+import { announcedCodecs, fallbackMasterPlaylist } from '../live/fallback-master.js';
 import { parseRequestedName, renameUris, withoutLowLatency } from '../live/hls-names.js';
 import type { HlsSession } from '../live/hls-session.js';
 import { LlHlsPackager } from '../native/index.js';
@@ -18,6 +19,8 @@ const WAIT_MS = 5000;
 export interface HlsFile {
   body: Buffer;
   contentType: 'video/mp4' | 'video/iso.segment';
+  /** The `init.mp4` alias: names whichever generation is current, so it must be revalidated. */
+  current?: boolean;
 }
 
 export class LiveHlsService {
@@ -39,8 +42,11 @@ export class LiveHlsService {
       session.touch();
       text = session.packager.masterPlaylist({ query });
     }
-    if (text === null) throw notReady(monitorId, 'master.m3u8');
-    return text;
+    if (text !== null) return text;
+    // Still no keyframe (a long GOP, a camera slow to start): hls.js gives up for good on a
+    // manifest 404, so answer from the HELLO's codecs; the media playlist then waits as usual.
+    if (session.packager.stats().state === 'unsupported') throw notReady(monitorId, 'master.m3u8');
+    return fallbackMasterPlaylist(announcedCodecs(session.helloCodecs()), `live.m3u8${query}`);
   }
 
   async media(user: AuthUser, monitorId: number, params: URLSearchParams, token: string | undefined): Promise<string> {
@@ -50,7 +56,8 @@ export class LiveHlsService {
     try {
       blocking = LlHlsPackager.blockingRequest(params);
     } catch (err) {
-      throw new InvalidInputError('Invalid blocking playlist request', [[params.has('_HLS_msn') ? '_HLS_msn' : '_HLS_part', (err as Error).message]]);
+      const message = (err as Error).message;
+      throw new InvalidInputError('Invalid blocking playlist request', [[message.startsWith('_HLS_part') ? '_HLS_part' : '_HLS_msn', message]]);
     }
     if (blocking && this.lowLatency) {
       if (packager.tooFarAhead(blocking.msn)) {
@@ -81,7 +88,7 @@ export class LiveHlsService {
     if (requested.kind === 'current-init') {
       const body = packager.get(`init-${packager.stats().initId}.mp4`);
       if (!body) throw notReady(monitorId, 'init.mp4');
-      return { body, contentType: 'video/mp4' };
+      return { body, contentType: 'video/mp4', current: true };
     }
     // A part or segment next in line (the preload hint) is waited for.
     const body = await packager.fetch(requested.name, WAIT_MS);

@@ -179,14 +179,14 @@ export class LiveService {
   /** Idempotent: stopping nothing is fine (the caller answers 204 either way). */
   async stop(user: AuthUser, monitorId: number): Promise<void> {
     this.requireEnabled();
-    requireVisibleMonitor(await this.acl.scope(user), monitorId);
+    if (!this.hub.hlsSession(monitorId)) await this.requireMonitor(user, monitorId);
+    else requireVisibleMonitor(await this.acl.scope(user), monitorId);
     this.hub.stopHls(monitorId);
   }
 
   async stats(user: AuthUser, monitorId: number): Promise<LiveStatsResponse> {
     this.requireEnabled();
-    requireVisibleMonitor(await this.acl.scope(user), monitorId);
-    const session = this.requireSession(monitorId);
+    const session = await this.visibleSession(user, monitorId);
     const startup = this.hub.webRtcStartup(monitorId);
     return {
       ...session.stats(),
@@ -241,12 +241,26 @@ export class LiveService {
    */
   async hlsSession(user: AuthUser, monitorId: number, autoStart = false): Promise<HlsSession> {
     this.requireEnabled();
+    if (!autoStart) return this.visibleSession(user, monitorId);
     requireVisibleMonitor(await this.acl.scope(user), monitorId);
     const existing = this.hub.hlsSession(monitorId);
-    if (existing || !autoStart) return existing ?? this.requireSession(monitorId);
+    if (existing) return existing;
     await this.requireMonitor(user, monitorId);
     // Another request may have started it meanwhile (the DB check awaited).
     return this.hub.hlsSession(monitorId) ?? this.hub.startHls(monitorId);
+  }
+
+  /**
+   * The session of a visible monitor, else 404: MONITOR_NOT_FOUND for a hidden or missing monitor
+   * (a missing one must not look different from a hidden one), SESSION_NOT_FOUND for no session.
+   * A session's monitor existed when it started; only without one is the row looked up.
+   */
+  private async visibleSession(user: AuthUser, monitorId: number): Promise<HlsSession> {
+    requireVisibleMonitor(await this.acl.scope(user), monitorId);
+    const session = this.hub.hlsSession(monitorId);
+    if (session) return session;
+    await this.requireMonitor(user, monitorId);
+    return this.requireSession(monitorId);
   }
 
   private requireSession(monitorId: number): HlsSession {

@@ -39,6 +39,8 @@ export interface FakeZmcOptions {
   holdOpen?: boolean;
   /** Send BYE before closing at the end of the clip. */
   byeAtEnd?: boolean;
+  /** Wait this long after the HELLOs before the first media message (a camera slow to its first keyframe). */
+  mediaDelayMs?: number;
 }
 
 interface Item {
@@ -188,6 +190,7 @@ export class FakeZmc {
     }, o.statsIntervalMs ?? 5000);
     stats.unref();
     try {
+      if (o.mediaDelayMs) await sleep(o.mediaDelayMs);
       const t0 = Date.now();
       const d0 = this.#items[start]?.frame.dtsUs ?? 0;
       for (let i = start; i < this.#items.length && !c.closed; i++) {
