@@ -59,7 +59,7 @@ export const liveImagePaths = {
     [
       monitorId,
       token,
-      { in: 'query', name: 'maxfps', required: false, description: 'Frames per second, > 0; values above the configured cap are lowered to it (default: the cap)', schema: { type: 'number', minimum: 0 } },
+      { in: 'query', name: 'maxfps', required: false, description: 'Frames per second, at least 0.1; values above the configured cap are lowered to it (default: the cap)', schema: { type: 'number', minimum: 0.1 } },
     ],
     binary('multipart/x-mixed-replace', 'MJPEG stream'),
   ),

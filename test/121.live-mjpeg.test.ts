@@ -174,7 +174,8 @@ test.serial('access: 401, 403 without Stream, 404 hidden/missing, 503 not captur
   const off = await get('/live/3/mjpeg', tokens.viewer);
   t.is(off.status, 503);
   t.is((await off.json()).kind, 'SERVICE_UNAVAILABLE_ERROR');
-  for (const bad of ['0', '-1', 'abc', '1e3']) {
+  // 0.001 would poll every 1000 s: past setTimeout's range, which then fires every 1 ms.
+  for (const bad of ['0', '-1', 'abc', '1e3', '0.001', '0.0000000001']) {
     const res = await get(`/live/1/mjpeg?maxfps=${bad}`, tokens.viewer);
     t.is(res.status, 400, bad);
     t.deepEqual((await res.json()).details.map((d: string[]) => d[0]), ['maxfps']);

@@ -30,12 +30,18 @@ function monitorId(req: Request): number {
   return id;
 }
 
-/** `maxfps`: a positive number; above the configured cap it is lowered to the cap. */
+/**
+ * Lowest `maxfps`: one poll every 10 s. Far smaller rates would make the poll period overflow
+ * setTimeout (it then fires after 1 ms: a busy loop), and outlast the idle stop anyway.
+ */
+const MIN_FPS = 0.1;
+
+/** `maxfps`: a number >= MIN_FPS; above the configured cap it is lowered to the cap. */
 function frameRate(req: Request, cap: number): number {
   const v = req.query.maxfps;
   if (v === undefined) return cap;
   const n = typeof v === 'string' && /^\d+(\.\d+)?$/.test(v) ? Number(v) : NaN;
-  if (!(n > 0)) throw new InvalidInputError('Invalid input', [['maxfps', 'must be a number > 0']]);
+  if (!(n >= MIN_FPS)) throw new InvalidInputError('Invalid input', [['maxfps', `must be a number >= ${MIN_FPS}`]]);
   return Math.min(n, cap);
 }
 
