@@ -125,6 +125,11 @@ test('a range beyond the end is 416 with Content-Range: bytes */size and the err
     const res = await get(video(ev.v136), { range: header });
     t.is(res.status, 416, header);
     t.is(res.headers.get('content-range'), `bytes */${size}`);
+    // The envelope is JSON, not the video, and not cached for a day as if it were.
+    t.regex(res.headers.get('content-type') ?? '', /^application\/json/, header);
+    t.notRegex(res.headers.get('cache-control') ?? '', /max-age=[1-9]/, header);
+    t.is(res.headers.get('etag'), null, header);
+    t.is(res.headers.get('content-disposition'), null, header);
     const body = await res.json();
     t.is(body.kind, 'RANGE_NOT_SATISFIABLE_ERROR');
     t.deepEqual(body.details[0], ['size', String(size)]);

@@ -74,16 +74,18 @@ export function serveBytes(req: Request, res: Response, source: ByteSource, opti
   if (range.kind !== 'none' && !ifRangeHolds(header(req, 'if-range'), source.etag, source.lastModified)) range = { kind: 'none' };
 
   res.setHeader('Accept-Ranges', 'bytes');
+  if (range.kind === 'unsatisfiable') {
+    // Decided before the body's headers: the 416 is a JSON envelope, and must not go out
+    // labelled as the video nor be cached as it.
+    res.setHeader('Content-Range', `bytes */${size}`);
+    source.close();
+    throw new RangeNotSatisfiableError(size);
+  }
   res.setHeader('Content-Type', source.contentType);
   res.setHeader('Cache-Control', options.cacheControl);
   if (source.etag) res.setHeader('ETag', source.etag);
   if (source.lastModified) res.setHeader('Last-Modified', source.lastModified.toUTCString());
   for (const [name, value] of Object.entries(options.headers ?? {})) res.setHeader(name, value);
-  if (range.kind === 'unsatisfiable') {
-    res.setHeader('Content-Range', `bytes */${size}`);
-    source.close();
-    throw new RangeNotSatisfiableError(size);
-  }
   const start = range.kind === 'range' ? range.start : 0;
   const end = range.kind === 'range' ? range.end : size - 1;
   if (range.kind === 'range') {
