@@ -183,6 +183,12 @@ test('invalid values name key, source and what is allowed in one line', (t) => {
   const dbPort = configError(() => s.load({ APP_DB__PORT: '33o6' }));
   t.is(dbPort.key, 'db.port');
   t.regex(dbPort.message, /must be an integer 1\.\.65535 \(got "33o6"\)/);
+
+  // A live playlist must span at least three target durations (RFC 8216bis §6.2.2).
+  const window = configError(() => s.load({ APP_STREAMING__HLS__PLAYLIST_SIZE: '2' }));
+  t.is(window.key, 'streaming.hls.playlist_size');
+  t.regex(window.message, /must be an integer 3\.\.100 \(got "2"\)/);
+  t.is(s.load({ APP_STREAMING__HLS__PLAYLIST_SIZE: '3' }).config.streaming.hls.playlist_size, 3);
 });
 
 test('secrets are not echoed in error messages', (t) => {

@@ -124,7 +124,8 @@ export const SETTINGS: { [P in SettingKey]: Setting<ValueAt<Settings, P>> } = {
   'streaming.enabled': { type: bool, default: true },
   'streaming.hls.segment_duration_seconds': { type: int(1, 30, 'must be an integer number of seconds 1..30'), default: 1 },
   'streaming.hls.partial_segment_ms': { type: int(50, 5000, 'must be an integer number of milliseconds 50..5000'), default: 200 },
-  'streaming.hls.playlist_size': { type: int(2, 100, 'must be an integer 2..100'), default: 10 },
+  // At least 3: a live playlist must span three target durations (RFC 8216bis §6.2.2).
+  'streaming.hls.playlist_size': { type: int(3, 100, 'must be an integer 3..100'), default: 10 },
   'streaming.hls.ll_hls_enabled': { type: bool, default: true },
   'streaming.hls.idle_timeout_seconds': { type: seconds(0, 86400), default: 90 },
   'streaming.webrtc.turn.enabled': { type: bool, default: false },
