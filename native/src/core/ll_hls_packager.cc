@@ -527,8 +527,11 @@ std::string LlHlsPackager::RenderMediaPlaylist(const RenderOptions& o) const {
   if (segments_.empty() || advertised_part_us_ == 0) return {};
   const std::string& q = o.query;
   const bool ll = o.low_latency;
-  // A plain playlist lists complete segments only: nothing of the open one (no tag without a URI).
-  const std::size_t listed = !ll && !segments_.back().complete ? segments_.size() - 1 : segments_.size();
+  // The open segment is listed only with parts in a low-latency playlist: otherwise its
+  // DISCONTINUITY/MAP/PROGRAM-DATE-TIME would stand after the last URI with nothing to apply to.
+  const HlsSegment& tail = segments_.back();
+  const std::size_t listed = !tail.complete && (!ll || tail.parts.empty()) ? segments_.size() - 1 : segments_.size();
+  if (listed == 0) return {};
   bool independent = true;
   for (std::size_t i = 0; i < listed; ++i) independent = independent && segments_[i].independent;
   std::string out;
