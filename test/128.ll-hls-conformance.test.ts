@@ -150,7 +150,8 @@ test('the playlist stays RFC 8216bis-conformant across reloads: jitter, a genera
     const expected = last.extinf === undefined ? `part-${last.msn}.${last.parts.length}.m4s?s=1` : `part-${last.msn + 1}.0.m4s?s=1`;
     t.is(p.hint, expected, `${where}: preload hint`);
     // After the last URI line only the preload hint (or rendition reports) may follow.
-    const lastUri = p.lines.findLastIndex((l) => !l.startsWith('#') || /^#EXT-X-(PART|MAP):/.test(l));
+    let lastUri = p.lines.length - 1;
+    while (lastUri >= 0 && p.lines[lastUri]!.startsWith('#') && !/^#EXT-X-PART:/.test(p.lines[lastUri]!)) lastUri--;
     for (const l of p.lines.slice(lastUri + 1)) t.regex(l, /^#EXT-X-(PRELOAD-HINT|RENDITION-REPORT):/, `${where}: trailing tag`);
   };
 
