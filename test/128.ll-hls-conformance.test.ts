@@ -6,7 +6,7 @@
 // nothing after the last URI but the hint) and against the previous ones (TARGETDURATION and
 // PART-TARGET constant, media and discontinuity sequence consistent as the window slides).
 
-import test from 'ava';
+import test, { type ExecutionContext } from 'ava';
 
 import { LlHlsPackager, type StreamRecord, describeCodec } from '../src/native/index.js';
 import { type MediaClip, mediaClip } from './helpers/media.js';
@@ -90,22 +90,11 @@ interface Phase {
   gop: number;
 }
 
-test('the playlist stays RFC 8216bis-conformant across reloads: jitter, a generation bump with a lower frame rate, a long GOP', async (t) => {
-  // 10 fps, a keyframe every 10 frames; phases reuse the clip's frames in order, so every
-  // keyframe flag falls on a real IDR (a "longer GOP" leaves some IDRs unmarked).
-  const clip = await mediaClip({ video: 'h264-baseline', width: 160, height: 96, fps: 10, seconds: 6, gopFrames: 10 });
-  const frames = clip.video.frames;
-  t.is(frames.filter((f) => f.keyframe).length, 6);
-
-  const packager = new LlHlsPackager({ windowSegments: 4 });
-  const phases: Phase[] = [
-    { intervalUs: 100_000, jitterUs: 30_000, frames: 60, gop: 10 }, // 10 fps, jittered
-    { intervalUs: 125_000, jitterUs: 20_000, frames: 60, gop: 10 }, // zmc restarted at 8 fps
-    { intervalUs: 100_000, jitterUs: 10_000, frames: 60, gop: 30 }, // restarted again: a 3 s GOP
-  ];
-  const rnd = jitter(7);
-  let ptsUs = 1_700_000_000_000_000;
-  let seq = 0;
+/**
+ * Reloads and checks the playlist (see the file comment); the state carried between reloads
+ * lives here. Returns the reload function and what was seen.
+ */
+function conformance(t: ExecutionContext, packager: LlHlsPackager) {
   let reloads = 0;
   let first: Playlist | undefined;
   const ccOf = new Map<number, number>(); // msn → discontinuity sequence, as first seen
@@ -155,6 +144,42 @@ test('the playlist stays RFC 8216bis-conformant across reloads: jitter, a genera
     for (const l of p.lines.slice(lastUri + 1)) t.regex(l, /^#EXT-X-(PRELOAD-HINT|RENDITION-REPORT):/, `${where}: trailing tag`);
   };
 
+  return {
+    reload,
+    get reloads() {
+      return reloads;
+    },
+    get first() {
+      return first;
+    },
+    get sawNonIndependentSegment() {
+      return sawNonIndependentSegment;
+    },
+    get sawDiscontinuity() {
+      return sawDiscontinuity;
+    },
+  };
+}
+
+test('the playlist stays RFC 8216bis-conformant across reloads: jitter, a generation bump with a lower frame rate, a long GOP', async (t) => {
+  // 10 fps, a keyframe every 10 frames; phases reuse the clip's frames in order, so every
+  // keyframe flag falls on a real IDR (a "longer GOP" leaves some IDRs unmarked).
+  const clip = await mediaClip({ video: 'h264-baseline', width: 160, height: 96, fps: 10, seconds: 6, gopFrames: 10 });
+  const frames = clip.video.frames;
+  t.is(frames.filter((f) => f.keyframe).length, 6);
+
+  const packager = new LlHlsPackager({ windowSegments: 4 });
+  const phases: Phase[] = [
+    { intervalUs: 100_000, jitterUs: 30_000, frames: 60, gop: 10 }, // 10 fps, jittered
+    { intervalUs: 125_000, jitterUs: 20_000, frames: 60, gop: 10 }, // zmc restarted at 8 fps
+    { intervalUs: 100_000, jitterUs: 10_000, frames: 60, gop: 30 }, // restarted again: a 3 s GOP
+  ];
+  const rnd = jitter(7);
+  let ptsUs = 1_700_000_000_000_000;
+  let seq = 0;
+  const check = conformance(t, packager);
+  const reload = check.reload;
+
   packager.pushRecords([{ type: 'connected', attempt: 1 }, ...codecRecords(clip)]);
   for (const [n, phase] of phases.entries()) {
     if (n > 0) packager.pushRecords([{ type: 'generation', previous: n, current: n + 1 }, ...codecRecords(clip)]);
@@ -165,10 +190,10 @@ test('the playlist stays RFC 8216bis-conformant across reloads: jitter, a genera
       if (i % 6 === 5) reload(`phase ${n} frame ${i}`);
     }
   }
-  t.true(reloads >= 28, `${reloads} reloads`);
-  t.is(first!.targetDuration, 2);
-  t.true(sawDiscontinuity, 'the generation bumps are in the playlist');
-  t.true(sawNonIndependentSegment, 'the 3 s GOP was split within TARGETDURATION');
+  t.true(check.reloads >= 28, `${check.reloads} reloads`);
+  t.is(check.first!.targetDuration, 2);
+  t.true(check.sawDiscontinuity, 'the generation bumps are in the playlist');
+  t.true(check.sawNonIndependentSegment, 'the 3 s GOP was split within TARGETDURATION');
   const stats = packager.stats();
   t.is(stats.epochs, 0, '8 fps fits the PART-TARGET advertised at 10 fps');
   t.is(stats.stalls, 0);
@@ -180,6 +205,27 @@ test('the playlist stays RFC 8216bis-conformant across reloads: jitter, a genera
   t.notRegex(plain, /#EXT-X-(PART|PART-INF|SERVER-CONTROL|PRELOAD-HINT)[:]/);
   t.regex(plain.trimEnd().split('\n').at(-1)!, /^seg-\d+\.m4s$/);
   t.throws(() => packager.playlist({ lowLatency: 'no' as unknown as boolean }), { instanceOf: TypeError });
+});
+
+test('B-frames with jittered capture times: parts stay within PART-TARGET across reloads', async (t) => {
+  // Decode order differs from presentation order: each frame's jittered capture time is looked
+  // up by its presentation index, as a camera's timestamps would be.
+  const clip = await mediaClip({ video: 'h264-high-bframes', width: 160, height: 96, fps: 10, seconds: 4, gopFrames: 10 });
+  const frames = clip.video.frames;
+  const rnd = jitter(11);
+  const capture: number[] = [];
+  for (let k = 0, at = 5_000_000; k < frames.length; k++, at += 100_000 + Math.round(rnd() * 30_000)) capture.push(at);
+  const packager = new LlHlsPackager({ windowSegments: 3 });
+  const check = conformance(t, packager);
+  packager.pushRecords([{ type: 'connected', attempt: 1 }, ...codecRecords(clip)]);
+  frames.forEach((f, i) => {
+    const ptsUs = capture[Math.round(f.ptsUs / 100_000)]!;
+    packager.push({ type: 'media', stream: 'video', sequence: i, generation: 1, ptsUs, keyframe: f.keyframe, cached: false, gap: 0, data: f.data });
+    if (i % 4 === 3) check.reload(`frame ${i}`);
+  });
+  t.true(frames.some((f, i) => i > 0 && f.ptsUs < frames[i - 1]!.ptsUs), 'the clip has B-frames');
+  t.true(check.reloads >= 8);
+  t.is(packager.stats().stalls, 0);
 });
 
 test('a restart at a frame rate too low for the advertised PART-TARGET starts a new epoch that clients can follow', async (t) => {

@@ -173,6 +173,7 @@ class LlHlsPackager {
   std::optional<MuxTrackConfig> video_config_, audio_config_;
   std::unique_ptr<Fmp4Muxer> muxer_;
   bool audio_in_muxer_ = false;
+  int reorder_depth_ = 0;  // B-frame reordering of the current generation's video
   bool need_generation_ = true;   // the next keyframe starts a new init
   bool skip_to_keyframe_ = false;
   bool ended_ = false;

@@ -201,6 +201,7 @@ void LlHlsPackager::StartGeneration(std::int64_t keyframe_pts_us, ByteView keyfr
   const ParameterSets sets = ExtractParameterSets(tracks[0].codec, tracks[0].extradata);
   current_sps_ = sets.sps.empty() ? Bytes() : sets.sps.front();
   audio_in_muxer_ = tracks.size() > 1;
+  reorder_depth_ = std::max(0, muxer->Info(0).reorder_depth);
   muxer_ = std::move(muxer);
   need_generation_ = false;
   skip_to_keyframe_ = false;
@@ -268,8 +269,7 @@ unsigned LlHlsPackager::PushVideo(std::int64_t pts_us, bool keyframe, ByteView a
     // decoder drops what follows a timestamp jump until one anyway). B-frame reordering can
     // put a frame's pts up to `depth` frames ahead of its decode time. Not for a generation's
     // second frame: that one measures the frame rate, which may call for a new epoch (CutParts).
-    const int depth = std::max(0, muxer_->Info(0).reorder_depth);
-    if (pts_us - max_video_pts_us_ > advertised_part_us_ - kTickSlackUs + depth * NominalFrameUs()) {
+    if (pts_us - max_video_pts_us_ > advertised_part_us_ - kTickSlackUs + reorder_depth_ * NominalFrameUs()) {
       flags |= CloseSegment(max_video_pts_us_ + NominalFrameUs());
       pending_discontinuity_ = true;
       ++counters_.stalls;
@@ -373,6 +373,7 @@ unsigned LlHlsPackager::PreCut(std::int64_t end_us) {
   // The segment's tail runs to end_us: cut it into parts of at most the cut target (the last
   // frame's length is only known now, so CutParts may have left more than one part's worth).
   unsigned flags = 0;
+  muxer_->FlushDts(0);  // nothing decodes before the segment's end any more (B-frames included)
   for (;;) {
     const std::size_t n = muxer_->KnownDtsCount(0);
     if (n < 2) break;
