@@ -405,7 +405,9 @@ test('streaming.hls.ll_hls_enabled = false: a plain live playlist (no parts, hin
   }
   t.is(playlistParts(text).segments.length, 3, `playlist_size 3: ${text}`);
   t.notRegex(text, /#EXT-X-(PART|PART-INF|SERVER-CONTROL|PRELOAD-HINT)[:]/);
-  t.regex(text, /^#EXT-X-TARGETDURATION:1$/m);
+  t.regex(text, /^#EXT-X-TARGETDURATION:2$/m);
+  // Nothing of the open segment: no DISCONTINUITY/MAP/PROGRAM-DATE-TIME without a URI after it.
+  t.regex(text.trimEnd().split('\n').at(-1)!, /^segment_\d{5}\.m4s\?s=/, text);
   const next = Math.max(...playlistParts(text).segments) + 2;
   const res = await fetch(plain.api(`/live/5/hls/live.m3u8?_HLS_msn=${next}`), { headers: h });
   t.is(res.status, 200);

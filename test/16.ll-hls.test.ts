@@ -137,10 +137,10 @@ test('playlist from the fake zmc: parts, durations, INDEPENDENT, preload hint, s
   const text = packager.playlist({ query: '?token=abc.DEF-1' })!;
   const p = parsePlaylist(text);
   t.is(p.lines[0], '#EXTM3U');
-  t.is(p.tag('EXT-X-TARGETDURATION'), '1');
+  t.is(p.tag('EXT-X-TARGETDURATION'), '2'); // fixed: ceil(1 s segment target) + 1 s
   t.is(p.tag('EXT-X-MEDIA-SEQUENCE'), '0');
   const partTarget = Number(p.attrs(p.tag('EXT-X-PART-INF')!)['PART-TARGET']);
-  t.is(partTarget, 0.2);
+  t.is(partTarget, 0.21667); // 6 frames of 30 fps + half a frame of headroom
   const control = p.attrs(p.tag('EXT-X-SERVER-CONTROL')!);
   t.is(control['CAN-BLOCK-RELOAD'], 'YES');
   t.true(Number(control["PART-HOLD-BACK"]) >= 3 * partTarget - 1e-9);

@@ -262,6 +262,7 @@ Napi::Value LlHlsBinding::Playlist(const Napi::CallbackInfo& info) {
   return Guard(info.Env(), [&]() -> Napi::Value {
     RenderOptions o;
     o.query = StringArg(info[0], "query");
+    if (info[1].IsBoolean()) o.low_latency = info[1].As<Napi::Boolean>().Value();
     std::string text;
     {
       std::lock_guard<std::mutex> lock(shared_->mutex);
@@ -316,6 +317,9 @@ Napi::Value LlHlsBinding::Stats(const Napi::CallbackInfo& info) {
     o.Set("evictedSegments", double(s.evicted_segments));
     o.Set("droppedSamples", double(s.dropped_samples));
     o.Set("skippedUntilKeyframe", double(s.skipped_until_keyframe));
+    o.Set("stalls", double(s.stalls));
+    o.Set("epochs", double(s.epochs));
+    o.Set("forcedCuts", double(s.forced_cuts));
     o.Set("ended", s.ended);
     o.Set("partTargetUs", double(part_target));
     o.Set("targetDurationS", target_duration);

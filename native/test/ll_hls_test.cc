@@ -90,8 +90,9 @@ TEST(LlHls, PartsAreWholeFramesAndSegmentsCutAtKeyframes) {
     EXPECT_EQ(at, s.bytes.size);
   }
   EXPECT_FALSE(segs[3].complete);
-  EXPECT_EQ(p.part_target_us(), 200000);
-  EXPECT_EQ(p.target_duration_s(), 1u);
+  EXPECT_EQ(p.cut_target_us(), 200000);
+  EXPECT_EQ(p.part_target_us(), 216670);   // + half a frame of headroom, rounded up to 10 µs
+  EXPECT_EQ(p.target_duration_s(), 2u);    // ceil(1 s) + 1 s
 }
 
 TEST(LlHls, IndependentWhereAPartStartsWithAKeyframe) {
@@ -105,24 +106,26 @@ TEST(LlHls, IndependentWhereAPartStartsWithAKeyframe) {
   EXPECT_EQ(s.duration_us, 1200000);
   ASSERT_EQ(s.parts.size(), 6u);
   for (std::size_t k = 0; k < 6; ++k) EXPECT_EQ(s.parts[k].independent, k % 2 == 0) << k;
-  EXPECT_EQ(p.target_duration_s(), 1u);  // 1.2 rounds to 1
+  EXPECT_EQ(p.target_duration_s(), 2u);
 }
 
 TEST(LlHls, PartTargetRoundsToFrames) {
   LlHlsPackager p;
   p.Configure(Video(), std::nullopt);
   PushFrames(p, 0, 61, 30, 30000.0 / 1001);
-  EXPECT_EQ(p.part_target_us(), 200200);  // 6 frames of 3003 ticks
+  EXPECT_EQ(p.cut_target_us(), 200200);  // 6 frames of 3003 ticks
+  EXPECT_EQ(p.part_target_us(), 216890);  // + 16683 µs, rounded up to 10 µs
   const std::string text = p.RenderMediaPlaylist();
-  EXPECT_NE(text.find("#EXT-X-PART-INF:PART-TARGET=0.20020\n"), std::string::npos) << text;
-  EXPECT_NE(text.find("PART-HOLD-BACK=0.60060"), std::string::npos) << text;
+  EXPECT_NE(text.find("#EXT-X-PART-INF:PART-TARGET=0.21689\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("PART-HOLD-BACK=0.65067"), std::string::npos) << text;
   for (const auto& s : p.segments()) {
     for (const auto& part : s.parts) EXPECT_LE(part.duration_us, p.part_target_us());
   }
   LlHlsPackager slow;  // 12 fps: 2 frames (166.7 ms) are closest to 200 ms
   slow.Configure(Video(), std::nullopt);
   PushFrames(slow, 0, 30, 12, 12);
-  EXPECT_EQ(slow.part_target_us(), 166667);
+  EXPECT_EQ(slow.cut_target_us(), 166667);
+  EXPECT_EQ(slow.part_target_us(), 208340);
 }
 
 TEST(LlHls, MediaPlaylistText) {
@@ -134,9 +137,9 @@ TEST(LlHls, MediaPlaylistText) {
   ASSERT_GE(lines.size(), 8u);
   EXPECT_EQ(lines[0], "#EXTM3U");
   EXPECT_EQ(lines[1], "#EXT-X-VERSION:6");
-  EXPECT_EQ(lines[2], "#EXT-X-TARGETDURATION:1");
-  EXPECT_EQ(lines[3], "#EXT-X-SERVER-CONTROL:CAN-BLOCK-RELOAD=YES,PART-HOLD-BACK=0.60000");
-  EXPECT_EQ(lines[4], "#EXT-X-PART-INF:PART-TARGET=0.20000");
+  EXPECT_EQ(lines[2], "#EXT-X-TARGETDURATION:2");
+  EXPECT_EQ(lines[3], "#EXT-X-SERVER-CONTROL:CAN-BLOCK-RELOAD=YES,PART-HOLD-BACK=0.65001");
+  EXPECT_EQ(lines[4], "#EXT-X-PART-INF:PART-TARGET=0.21667");
   EXPECT_EQ(lines[5], "#EXT-X-MEDIA-SEQUENCE:0");
   EXPECT_EQ(lines[6], "#EXT-X-INDEPENDENT-SEGMENTS");
   EXPECT_EQ(lines[7], "#EXT-X-MAP:URI=\"init-0.mp4?token=a.b-c\"");
@@ -160,15 +163,15 @@ TEST(LlHls, MediaPlaylistText) {
 
 TEST(LlHls, PartsOnlyNearTheLiveEdge) {
   LlHlsOptions o;
-  o.window_segments = 6;
+  o.window_segments = 10;
   LlHlsPackager p(o);
   p.Configure(Video(), std::nullopt);
-  PushFrames(p, 0, 6 * 30 + 1, 30, 30);
+  PushFrames(p, 0, 10 * 30 + 1, 30, 30);
   const std::string text = p.RenderMediaPlaylist();
-  // Three target durations (3 s) from the end: the last three complete segments keep their parts.
+  // Three target durations (3 × 2 s) from the end: the last six complete segments keep their parts.
   EXPECT_EQ(text.find("part-0.0.m4s"), std::string::npos);
-  EXPECT_EQ(text.find("part-2.0.m4s"), std::string::npos);
-  EXPECT_NE(text.find("part-3.0.m4s"), std::string::npos);
+  EXPECT_EQ(text.find("part-3.0.m4s"), std::string::npos);
+  EXPECT_NE(text.find("part-4.0.m4s"), std::string::npos);
   EXPECT_TRUE(p.Part(0, 0));  // still fetchable while the segment is in the window
 }
 
@@ -257,7 +260,14 @@ TEST(LlHls, GapSkipsToTheNextKeyframe) {
   const HlsSegment& s = p.segments().front();
   ASSERT_TRUE(s.complete);
   EXPECT_EQ(s.video_samples, 10u);
-  EXPECT_EQ(s.duration_us, 1000000);  // the last frame before the gap lasts until the keyframe
+  // Lasting until the keyframe would make a part longer than PART-TARGET: the last frame before
+  // the gap keeps its nominal length and the keyframe resumes after a discontinuity.
+  EXPECT_EQ(s.duration_us, 333333);
+  for (const auto& part : s.parts) EXPECT_LE(part.duration_us, p.part_target_us());
+  EXPECT_EQ(p.Stats().stalls, 1u);
+  ASSERT_GE(p.segments().size(), 2u);
+  EXPECT_TRUE(p.segments()[1].discontinuity);
+  EXPECT_EQ(p.segments()[1].start_us, kBase + 1000000);
 }
 
 TEST(LlHls, AvailabilityForBlockingReload) {
@@ -331,12 +341,11 @@ TEST(LlHls, MasterPlaylist) {
   mo.query = "?token=x";
   const std::string text = p.RenderMasterPlaylist(mo);
   const auto lines = Lines(text);
-  ASSERT_EQ(lines.size(), 5u) << text;
+  ASSERT_EQ(lines.size(), 4u) << text;
   EXPECT_EQ(lines[0], "#EXTM3U");
-  EXPECT_EQ(lines[2], "#EXT-X-INDEPENDENT-SEGMENTS");
-  EXPECT_EQ(lines[3].rfind("#EXT-X-STREAM-INF:BANDWIDTH=", 0), 0u);
-  EXPECT_NE(lines[3].find(",CODECS=\"avc1.42c01e\",RESOLUTION=640x360,FRAME-RATE=30.000"), std::string::npos) << lines[3];
-  EXPECT_EQ(lines[4], "live.m3u8?token=x");
+  EXPECT_EQ(lines[2].rfind("#EXT-X-STREAM-INF:BANDWIDTH=", 0), 0u);
+  EXPECT_NE(lines[2].find(",CODECS=\"avc1.42c01e\",RESOLUTION=640x360,FRAME-RATE=30.000"), std::string::npos) << lines[2];
+  EXPECT_EQ(lines[3], "live.m3u8?token=x");
 }
 
 TEST(LlHls, BFramesKeepWholeFrameParts) {
@@ -398,6 +407,164 @@ TEST(LlHls, AbsurdTimestampsAreDropped) {
   EXPECT_EQ(p.PushVideo(std::numeric_limits<std::int64_t>::max() - 5, true, Source().Key()), 0u);
   EXPECT_EQ(p.Stats().dropped_samples, 2u);
   EXPECT_EQ(p.Stats().discontinuities, 0u);
+}
+
+// RFC 8216bis invariants over the whole window: parts within PART-TARGET, segments within
+// TARGETDURATION (EXTINF rounded to the nearest second), each segment the sum of its parts.
+void ExpectConformant(const LlHlsPackager& p, const std::string& where) {
+  for (const auto& s : p.segments()) {
+    std::int64_t sum = 0;
+    for (std::size_t k = 0; k < s.parts.size(); ++k) {
+      EXPECT_LE(s.parts[k].duration_us, p.part_target_us()) << where << ": part " << s.msn << "." << k;
+      EXPECT_GT(s.parts[k].duration_us, 0) << where;
+      sum += s.parts[k].duration_us;
+    }
+    EXPECT_EQ(sum, s.duration_us) << where;
+    if (s.complete) EXPECT_LE((s.duration_us + 500000) / 1000000, std::int64_t(p.target_duration_s())) << where << ": segment " << s.msn;
+  }
+  const std::string text = p.RenderMediaPlaylist();
+  EXPECT_GE(Count(text, "PART-HOLD-BACK="), 1u);
+  EXPECT_EQ(Count(text, "#EXT-X-TARGETDURATION:" + std::to_string(p.target_duration_s()) + "\n"), 1u) << where;
+}
+
+// Pushes frames with the given intervals (µs) from `*pts`, a keyframe every `gop` frames.
+void PushIntervals(LlHlsPackager& p, std::int64_t* pts, int* index, const std::vector<std::int64_t>& intervals, int gop) {
+  const Source src;
+  for (std::int64_t d : intervals) {
+    const bool key = *index % gop == 0;
+    p.PushVideo(*pts, key, key ? src.Key(std::uint8_t(*index)) : Source::Delta(std::uint8_t(*index)));
+    *pts += d;
+    ++*index;
+  }
+}
+
+TEST(LlHls, JitteredFramesStayWithinTheAdvertisedPartTarget) {
+  // 5 fps: the cut target is one frame (200 ms); PART-TARGET = 300 ms absorbs frames up to half
+  // a frame late. Before, a 1-frame target of 200 ms was broken by any late frame.
+  LlHlsPackager p;
+  p.Configure(Video(), std::nullopt);
+  std::vector<std::int64_t> intervals;
+  for (int i = 0; i < 60; ++i) intervals.push_back(200000 + (i % 3 == 1 ? 90000 : i % 3 == 2 ? -80000 : 0));
+  std::int64_t pts = kBase;
+  int index = 0;
+  PushIntervals(p, &pts, &index, intervals, 5);
+  EXPECT_EQ(p.cut_target_us(), 200000);
+  EXPECT_EQ(p.part_target_us(), 300000);
+  EXPECT_EQ(p.target_duration_s(), 2u);
+  EXPECT_EQ(p.Stats().stalls, 0u);
+  EXPECT_GE(p.Stats().next_msn, 10u);
+  bool long_part = false;
+  for (const auto& s : p.segments()) {
+    for (const auto& part : s.parts) long_part = long_part || part.duration_us > p.cut_target_us();
+  }
+  EXPECT_TRUE(long_part) << "a late frame makes a part longer than the cut target (within the headroom)";
+  ExpectConformant(p, "jitter");
+}
+
+TEST(LlHls, AStallBeyondTheHeadroomIsADiscontinuity) {
+  LlHlsPackager p;
+  p.Configure(Video(), std::nullopt);
+  std::int64_t pts = kBase;
+  int index = 0;
+  PushIntervals(p, &pts, &index, std::vector<std::int64_t>(7, 200000), 5);
+  pts += 250000;  // frame 7 arrives 450 ms after frame 6 (PART-TARGET 300 ms)
+  PushIntervals(p, &pts, &index, std::vector<std::int64_t>(20, 200000), 5);
+  EXPECT_EQ(p.Stats().stalls, 1u);
+  EXPECT_EQ(p.Stats().skipped_until_keyframe, 3u);  // frames 7–9; 10 is a keyframe
+  const HlsSegment& second = p.segments()[1];
+  EXPECT_TRUE(second.complete);
+  EXPECT_EQ(second.duration_us, 400000) << "frames 5 and 6, the last at its nominal length";
+  EXPECT_TRUE(p.segments()[2].discontinuity);
+  EXPECT_NE(p.RenderMediaPlaylist().find("seg-1.m4s\n#EXT-X-DISCONTINUITY\n#EXT-X-MAP:URI=\"init-0.mp4\"\n"), std::string::npos)
+      << p.RenderMediaPlaylist();
+  ExpectConformant(p, "stall");
+}
+
+TEST(LlHls, LowerFrameRateAfterARestart) {
+  LlHlsOptions o;
+  o.window_segments = 4;
+  LlHlsPackager p(o);
+  p.Configure(Video(), std::nullopt);
+  std::int64_t pts = kBase;
+  int index = 0;
+  PushIntervals(p, &pts, &index, std::vector<std::int64_t>(26, 200000), 5);  // 5 fps
+  const std::int64_t part_target = p.part_target_us();
+  const std::uint32_t target_duration = p.target_duration_s();
+  // zmc restarts at 4 fps: 250 ms frames fit PART-TARGET 300 ms, the playlist carries on.
+  p.Discontinuity();
+  index = 0;
+  PushIntervals(p, &pts, &index, std::vector<std::int64_t>(21, 250000), 4);
+  EXPECT_EQ(p.part_target_us(), part_target);
+  EXPECT_EQ(p.target_duration_s(), target_duration);
+  EXPECT_EQ(p.Stats().epochs, 0u);
+  EXPECT_EQ(p.Stats().stalls, 0u);
+  ExpectConformant(p, "4 fps");
+  const std::uint64_t next_before = p.Stats().next_msn;
+
+  // Then at 2 fps: 500 ms frames cannot fit. A new epoch: only the new generation's segments,
+  // new targets, the media sequence and discontinuity sequence carry on.
+  p.Discontinuity();
+  index = 0;
+  PushIntervals(p, &pts, &index, std::vector<std::int64_t>(12, 500000), 4);
+  EXPECT_EQ(p.Stats().epochs, 1u);
+  EXPECT_EQ(p.cut_target_us(), 500000);
+  EXPECT_EQ(p.part_target_us(), 750000);
+  EXPECT_EQ(p.target_duration_s(), 2u);
+  EXPECT_EQ(p.Stats().first_msn, next_before) << "nothing of the old epoch is listed";
+  const std::string text = p.RenderMediaPlaylist();
+  EXPECT_NE(text.find("#EXT-X-MEDIA-SEQUENCE:" + std::to_string(next_before) + "\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("#EXT-X-DISCONTINUITY-SEQUENCE:2\n"), std::string::npos) << text;
+  EXPECT_EQ(text.find("#EXT-X-DISCONTINUITY\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("#EXT-X-PART-INF:PART-TARGET=0.75000\n"), std::string::npos) << text;
+  EXPECT_FALSE(p.Init(0));
+  ExpectConformant(p, "2 fps");
+}
+
+TEST(LlHls, TargetDurationNeverChangesWithLongGops) {
+  LlHlsPackager p;  // 1 s segment target: TARGETDURATION 2
+  p.Configure(Video(), std::nullopt);
+  PushFrames(p, 0, 60, 30, 30);  // 1 s GOPs
+  ASSERT_EQ(p.target_duration_s(), 2u);
+  EXPECT_NE(p.RenderMediaPlaylist().find("#EXT-X-INDEPENDENT-SEGMENTS\n"), std::string::npos);
+  p.Discontinuity();  // zmc restarts with a 3.5 s GOP
+  PushFrames(p, 100, 3 * 105 + 1, 105, 30);
+  EXPECT_EQ(p.target_duration_s(), 2u);
+  EXPECT_GE(p.Stats().forced_cuts, 3u);
+  bool dependent = false;
+  for (const auto& s : p.segments()) {
+    if (!s.complete) continue;
+    EXPECT_LE(s.duration_us, 2000000) << s.msn;
+    if (!s.independent) {
+      dependent = true;
+      EXPECT_FALSE(s.parts.front().independent) << "starts mid-GOP";
+    }
+  }
+  EXPECT_TRUE(dependent);
+  const std::string text = p.RenderMediaPlaylist();
+  EXPECT_EQ(text.find("#EXT-X-INDEPENDENT-SEGMENTS"), std::string::npos) << text;
+  EXPECT_EQ(Count(text, "#EXT-X-TARGETDURATION:2\n"), 1u);
+  ExpectConformant(p, "long GOP");
+}
+
+TEST(LlHls, PlainPlaylistLeavesOutTheOpenSegment) {
+  LlHlsOptions o;
+  o.program_date_time = true;
+  LlHlsPackager p(o);
+  p.Configure(Video(), std::nullopt);
+  PushFrames(p, 0, 45, 30, 30);
+  p.Discontinuity();
+  PushFrames(p, 300, 14, 30, 30);  // the open segment after the discontinuity has parts
+  RenderOptions plain;
+  plain.low_latency = false;
+  const std::string text = p.RenderMediaPlaylist(plain);
+  const auto lines = Lines(text);
+  ASSERT_FALSE(lines.empty());
+  EXPECT_EQ(lines.back(), "seg-1.m4s") << text;
+  for (const char* tag : {"#EXT-X-PART", "PRELOAD-HINT", "SERVER-CONTROL", "#EXT-X-DISCONTINUITY\n", "init-1.mp4"}) {
+    EXPECT_EQ(text.find(tag), std::string::npos) << tag << "\n" << text;
+  }
+  EXPECT_EQ(Count(text, "#EXT-X-PROGRAM-DATE-TIME:"), 2u);
+  EXPECT_NE(p.RenderMediaPlaylist().find("#EXT-X-DISCONTINUITY\n#EXT-X-MAP:URI=\"init-1.mp4\"\n"), std::string::npos);
 }
 
 TEST(LlHls, RejectsBadConfiguration) {

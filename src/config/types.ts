@@ -74,7 +74,7 @@ export interface AppConfig {
     hls: {
       /** A segment is cut at the first keyframe after this many seconds (a longer GOP gives longer segments). */
       segment_duration_seconds: number;
-      /** Partial segment target (LL-HLS PART-TARGET), rounded to whole frames. */
+      /** Partial segment cut target, rounded to whole frames; PART-TARGET adds half a frame of headroom. */
       partial_segment_ms: number;
       /** Complete segments listed in live.m3u8. */
       playlist_size: number;

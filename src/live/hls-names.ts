@@ -18,16 +18,6 @@ export function renameUris(playlist: string): string {
     .replace(/(^|URI=")part-(\d+)\.(\d+)\.m4s/gm, (_m, lead: string, msn: string, part: string) => `${lead}segment_${pad(msn)}.${part}.m4s`);
 }
 
-/** The LL-HLS tags, removed when `ll_hls_enabled` is off (a plain live playlist remains). */
-const LL_TAGS = /^#EXT-X-(PART|PART-INF|SERVER-CONTROL|PRELOAD-HINT|SKIP|RENDITION-REPORT)[:\n]/;
-
-export function withoutLowLatency(playlist: string): string {
-  return playlist
-    .split('\n')
-    .filter((line) => !LL_TAGS.test(`${line}\n`))
-    .join('\n');
-}
-
 // `segment_` + a u64 (any number of digits, as the reference), then an optional part index
 // (`.P`) or a tolerated `_anything` suffix, then `.m4s`.
 const SEGMENT = /^segment_(\d{1,20})(?:\.(\d{1,6})|_[A-Za-z0-9]*)?\.m4s$/;

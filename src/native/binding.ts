@@ -98,7 +98,14 @@ export interface RawLlHlsStats {
   evictedSegments: number;
   droppedSamples: number;
   skippedUntilKeyframe: number;
+  /** Frames later than PART-TARGET allows: segment closed, resumed at a keyframe after a discontinuity. */
+  stalls: number;
+  /** New generations whose frames did not fit the advertised PART-TARGET: the window restarted. */
+  epochs: number;
+  /** Segments closed at a part boundary to stay within TARGETDURATION (GOP too long). */
+  forcedCuts: number;
   ended: boolean;
+  /** The advertised PART-TARGET (0 before the first parts). */
   partTargetUs: number;
   targetDurationS: number;
   /** The stream's video codec cannot be packaged (e.g. AV1, MJPEG). */
@@ -120,7 +127,7 @@ export interface RawLlHlsPackager {
   get(name: string): Buffer | null;
   available(msn: number, part: number): boolean;
   tooFarAhead(msn: number): boolean;
-  playlist(query: string): string | null;
+  playlist(query: string, lowLatency: boolean): string | null;
   master(query: string, mediaUri: string): string | null;
   codecs(): string;
   stats(): RawLlHlsStats;

@@ -19,9 +19,15 @@ import type { CodecInfo, StreamRecord } from './types.js';
 import { optionalInteger, rejectUnknownKeys, requireBoolean, requireInteger, requireObject } from './validate.js';
 
 export interface LlHlsOptions {
-  /** Partial segment target in ms (default 200); rounded to whole frames once the frame rate is known. */
+  /**
+   * Partial segment target in ms (default 200): parts are cut at most this long, rounded to whole
+   * frames once the frame rate is known; PART-TARGET advertises that plus half a frame of headroom.
+   */
   partTargetMs?: number;
-  /** A segment ends at the first keyframe after this many ms (default 1000); a longer GOP gives longer segments. */
+  /**
+   * A segment ends at the first keyframe after this many ms (default 1000). TARGETDURATION is this
+   * rounded up + 1 s; a GOP longer than that is split at a part boundary (not independent).
+   */
   segmentTargetMs?: number;
   /** Complete segments kept and listed (default 6). */
   windowSegments?: number;
@@ -34,6 +40,14 @@ export interface LlHlsOptions {
 export interface PlaylistOptions {
   /** Appended to every URI, e.g. `?token=…` (query characters only). */
   query?: string;
+}
+
+export interface MediaPlaylistOptions extends PlaylistOptions {
+  /**
+   * false: a plain live playlist (no part, preload-hint or server-control tags, and nothing of
+   * the open segment), for clients that must not use LL-HLS. Default true.
+   */
+  lowLatency?: boolean;
 }
 
 export interface MasterPlaylistOptions extends PlaylistOptions {
@@ -173,10 +187,11 @@ export class LlHlsPackager {
   }
 
   /** The media playlist, or null before the first part. */
-  playlist(options: PlaylistOptions = {}): string | null {
+  playlist(options: MediaPlaylistOptions = {}): string | null {
     const o = requireObject('options', options);
-    rejectUnknownKeys('options', o, ['query']);
-    return this.#native.playlist(requireQuery(o.query));
+    rejectUnknownKeys('options', o, ['query', 'lowLatency']);
+    const lowLatency = o.lowLatency === undefined ? true : requireBoolean('options.lowLatency', o.lowLatency);
+    return this.#native.playlist(requireQuery(o.query), lowLatency);
   }
 
   /** The master playlist (one variant: CODECS, RESOLUTION, FRAME-RATE, BANDWIDTH), or null before the first init. */

@@ -7,7 +7,7 @@
 import type { AuthUser } from '../auth/auth-service.js';
 import { BadRequestError, InvalidInputError, NotFoundError } from '../errors.js';
 import { announcedCodecs, fallbackMasterPlaylist } from '../live/fallback-master.js';
-import { parseRequestedName, renameUris, withoutLowLatency } from '../live/hls-names.js';
+import { parseRequestedName, renameUris } from '../live/hls-names.js';
 import type { HlsSession } from '../live/hls-session.js';
 import { LlHlsPackager } from '../native/index.js';
 import { LiveService } from './live-service.js';
@@ -72,10 +72,10 @@ export class LiveHlsService {
       await packager.waitFor(0, undefined, WAIT_MS);
       session.touch();
     }
-    const text = packager.playlist({ query: uriQuery(session, token) });
+    // Without LL-HLS the packager leaves out the parts and the whole open segment.
+    const text = packager.playlist({ query: uriQuery(session, token), lowLatency: this.lowLatency });
     if (text === null) throw notReady(monitorId, 'live.m3u8');
-    const renamed = renameUris(text);
-    return this.lowLatency ? renamed : withoutLowLatency(renamed);
+    return renameUris(text);
   }
 
   async file(user: AuthUser, monitorId: number, name: string): Promise<HlsFile> {

@@ -90,6 +90,9 @@ class Fmp4Muxer {
   // Pending samples whose decode time is already known (in decode order), for a packager that
   // places part boundaries on the decode timeline. Times are in the track's timescale.
   std::size_t KnownDtsCount(std::size_t track) const;
+  // Gives every pending sample of `track` its decode time now (what kAll does), for a packager
+  // that splits a segment's tail into parts before the next keyframe arrives.
+  void FlushDts(std::size_t track);
   std::int64_t PendingDts(std::size_t track, std::size_t index) const;
   bool PendingSync(std::size_t track, std::size_t index) const;
   std::int64_t TicksToUs(std::size_t track, std::int64_t ticks) const;

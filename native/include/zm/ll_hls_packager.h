@@ -3,10 +3,17 @@
 // playlists over that window.
 //
 // - Segments start at a video keyframe: the first keyframe once the open segment has lasted the
-//   segment target (so a GOP longer than the target gives GOP-long segments).
-// - Parts are cut on the video decode timeline, a whole number of frames long: the part target
-//   is rounded to frames once the frame duration is known, and that is what PART-TARGET says.
-//   A part starting with a keyframe is INDEPENDENT. A segment's bytes are its parts' bytes.
+//   segment target. TARGETDURATION is fixed (ceil(segment target) + 1 s, at least 2 × PART-TARGET);
+//   a segment that would outgrow it (a long GOP) is closed at a part boundary instead, and the next
+//   one starts without a keyframe (EXT-X-INDEPENDENT-SEGMENTS is then left out).
+// - Parts are cut on the video decode timeline, a whole number of frames, at most the cut target
+//   (the configured part target rounded to frames). PART-TARGET advertises the cut target plus half
+//   a frame of headroom; a frame arriving later than that (a stall) closes the segment with the
+//   last frame at its nominal length and resumes at the next keyframe after EXT-X-DISCONTINUITY,
+//   so no part ever exceeds PART-TARGET. A part starting with a keyframe is INDEPENDENT.
+// - PART-TARGET and TARGETDURATION are fixed per epoch. A new generation whose frames are too long
+//   for the advertised PART-TARGET starts a new epoch: the window is emptied (media sequence and
+//   discontinuity sequence carry on) and the targets are derived afresh.
 // - A discontinuity (generation bump, reconnect, new SPS, timestamp jump) closes the open segment;
 //   the next keyframe starts a new init segment (init-<n>.mp4) after EXT-X-DISCONTINUITY.
 // - The window keeps `window_segments` complete segments plus the open one, and drops the oldest
@@ -55,8 +62,9 @@ struct HlsPart {
 struct HlsSegment {
   std::uint64_t msn = 0;
   std::uint32_t init_id = 0;
-  bool discontinuity = false;   // first segment of a new init (not the very first one)
+  bool discontinuity = false;   // first segment after a new init or a stall (not the very first one)
   bool complete = false;
+  bool independent = true;      // starts with a keyframe (false: cut short by TARGETDURATION)
   std::int64_t start_us = 0;    // presentation time of the first keyframe (source clock)
   std::int64_t duration_us = 0; // sum of the parts
   std::int64_t wall_us = 0;     // PROGRAM-DATE-TIME (µs since the Unix epoch), when enabled
@@ -71,11 +79,15 @@ struct LlHlsStats {
   std::size_t bytes = 0;                      // media + init bytes held
   std::uint32_t init_id = 0;                  // current init segment number
   std::uint64_t discontinuities = 0, evicted_segments = 0, dropped_samples = 0, skipped_until_keyframe = 0;
+  std::uint64_t stalls = 0, epochs = 0, forced_cuts = 0;  // see the header comment
   bool ended = false;
 };
 
 struct RenderOptions {
   std::string query;  // appended to every URI, e.g. "?token=…" (validated by the caller)
+  // false: a plain live playlist (RFC 8216): no part tags, and the open segment is left out
+  // entirely (its DISCONTINUITY/MAP/PROGRAM-DATE-TIME too), so the last line is a URI.
+  bool low_latency = true;
 };
 
 struct MasterOptions {
@@ -126,7 +138,9 @@ class LlHlsPackager {
   std::string Codecs() const;  // RFC 6381 list of the current init, e.g. "avc1.64001f,mp4a.40.2"
   LlHlsStats Stats() const;
   const std::deque<HlsSegment>& segments() const { return segments_; }
-  std::int64_t part_target_us() const { return part_target_us_; }
+  // The advertised PART-TARGET (µs, a multiple of 10) and TARGETDURATION; 0 before the first parts.
+  std::int64_t part_target_us() const { return advertised_part_us_; }
+  std::int64_t cut_target_us() const { return part_target_us_; }  // parts are cut at most this long
   std::uint32_t target_duration_s() const { return target_duration_s_; }
 
  private:
@@ -138,9 +152,15 @@ class LlHlsPackager {
   };
 
   void StartGeneration(std::int64_t keyframe_pts_us, ByteView keyframe, std::int64_t now_us);
-  void StartSegment(std::int64_t start_us);
+  void StartSegment(std::int64_t start_us, bool independent);
   unsigned CutParts();
   unsigned CloseSegment(std::optional<std::int64_t> end_us);
+  unsigned SealSegment();
+  unsigned AfterPart(std::int64_t next_start_us);
+  unsigned PreCut(std::int64_t end_us);
+  std::int64_t NominalFrameUs() const;
+  void FixTargets(std::int64_t frame_ticks, std::uint32_t timescale);
+  void NewEpoch();
   void AddPart(Fragment&& fragment);
   void Evict();
   std::size_t HeldBytes() const;
@@ -153,6 +173,7 @@ class LlHlsPackager {
   std::optional<MuxTrackConfig> video_config_, audio_config_;
   std::unique_ptr<Fmp4Muxer> muxer_;
   bool audio_in_muxer_ = false;
+  int reorder_depth_ = 0;  // B-frame reordering of the current generation's video
   bool need_generation_ = true;   // the next keyframe starts a new init
   bool skip_to_keyframe_ = false;
   bool ended_ = false;
@@ -168,9 +189,13 @@ class LlHlsPackager {
   // Timing of the current generation.
   std::int64_t first_pts_us_ = 0, wall_anchor_us_ = 0;
   std::int64_t last_video_pts_us_ = 0, max_video_pts_us_ = 0;
-  std::int64_t frame_us_ = 0;      // estimated video frame duration
-  std::int64_t part_target_us_ = 0;  // frames-rounded part target (fixed once known)
-  std::uint32_t target_duration_s_ = 1;
+  std::int64_t frame_us_ = 0;      // estimated video frame duration (of this generation)
+
+  // Fixed per epoch (from the first generation's frame duration, see the header comment).
+  std::int64_t part_target_us_ = 0;      // cut target: frames-rounded configured part target
+  std::int64_t advertised_part_us_ = 0;  // PART-TARGET
+  std::int64_t epoch_frame_us_ = 0;      // the frame duration the targets were derived from
+  std::uint32_t target_duration_s_ = 0;
 
   LlHlsStats counters_;
 };

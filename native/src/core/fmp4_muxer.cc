@@ -278,6 +278,13 @@ std::optional<Fragment> Fmp4Muxer::Cut(CutMode mode, std::optional<std::int64_t>
   return frag;
 }
 
+void Fmp4Muxer::FlushDts(std::size_t track) {
+  if (track >= tracks_.size()) throw Error("ERR_ZM_MUX_TRACK", "no such track");
+  Track& t = tracks_[track];
+  t.reorder.Drain();
+  while (t.reorder.HasDts()) t.pending[t.with_dts++].dts = t.reorder.PopDts();
+}
+
 std::size_t Fmp4Muxer::KnownDtsCount(std::size_t track) const {
   if (track >= tracks_.size()) throw Error("ERR_ZM_MUX_TRACK", "no such track");
   return tracks_[track].with_dts;

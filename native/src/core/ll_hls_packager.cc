@@ -18,6 +18,8 @@ constexpr std::int64_t kMinJumpAheadUs = 5000000;  // a stall this long is a new
 // Timestamps beyond ±2^60 µs (36 000 years) come from a damaged stream; dropping them keeps all
 // the arithmetic below far from overflow (a fuzzer finding).
 constexpr std::int64_t kMaxPtsUs = std::int64_t(1) << 60;
+// Slack between a frame interval in µs and its length after 90 kHz tick rounding (≤ ~12 µs).
+constexpr std::int64_t kTickSlackUs = 50;
 
 Bytes AnnexBOf(const ParameterSets& sets) {
   Bytes out;
@@ -74,7 +76,46 @@ LlHlsPackager::LlHlsPackager(LlHlsOptions options) : options_(options) {
     throw Error("ERR_ZM_HLS_CONFIG", "segment target must be at least the part target and at most 60 s");
   }
   if (options_.window_segments < 2) throw Error("ERR_ZM_HLS_CONFIG", "the window needs at least 2 segments");
-  target_duration_s_ = std::uint32_t((options_.segment_target_us + 999999) / 1000000);
+}
+
+void LlHlsPackager::FixTargets(std::int64_t frame_ticks, std::uint32_t ts) {
+  // Cut target: a whole number of frames, as close to the configured target as the frame rate
+  // allows. PART-TARGET adds half a frame of headroom, so a frame arriving a little late still
+  // fits; TARGETDURATION leaves 1 s above the segment target (a GOP up to that long needs no
+  // forced cut) and room for two parts. All three stay fixed for the epoch (RFC 8216bis §4.4.3).
+  const std::int64_t frames =
+      std::max<std::int64_t>(1, std::llround(double(options_.part_target_us) * ts / 1e6 / double(frame_ticks)));
+  const std::int64_t frame_us = frame_ticks * 1000000 / ts;
+  part_target_us_ = (frames * frame_ticks * 1000000 + ts - 1) / ts;
+  advertised_part_us_ = (part_target_us_ + frame_us / 2 + 9) / 10 * 10;  // printed exactly (5 decimals)
+  epoch_frame_us_ = frame_us;
+  const auto configured = std::uint32_t((options_.segment_target_us + 999999) / 1000000) + 1;
+  const auto two_parts = std::uint32_t((2 * advertised_part_us_ + 999999) / 1000000);
+  target_duration_s_ = std::max(configured, two_parts);
+}
+
+void LlHlsPackager::NewEpoch() {
+  // The new generation's frames do not fit the advertised PART-TARGET: what clients see is a fresh
+  // playlist (new targets, only this generation's segments) whose media sequence and
+  // discontinuity sequence carry on, so their positions (and blocking reloads) stay meaningful.
+  ++counters_.epochs;
+  while (!segments_.empty() && segments_.front().complete) {
+    if (segments_.front().discontinuity) ++discontinuity_sequence_;
+    segments_.pop_front();
+    ++counters_.evicted_segments;
+  }
+  if (!segments_.empty() && segments_.front().discontinuity) {
+    segments_.front().discontinuity = false;  // it lies before the first listed segment now
+    ++discontinuity_sequence_;
+  }
+  while (generations_.size() > 1 && !segments_.empty() && generations_.front().id < segments_.front().init_id) {
+    generations_.pop_front();
+  }
+}
+
+std::int64_t LlHlsPackager::NominalFrameUs() const {
+  std::int64_t f = frame_us_ > 0 ? frame_us_ : epoch_frame_us_ > 0 ? epoch_frame_us_ : 33333;
+  return part_target_us_ > 0 ? std::min(f, part_target_us_) : f;
 }
 
 void LlHlsPackager::Configure(MuxTrackConfig video, std::optional<MuxTrackConfig> audio) {
@@ -160,20 +201,23 @@ void LlHlsPackager::StartGeneration(std::int64_t keyframe_pts_us, ByteView keyfr
   const ParameterSets sets = ExtractParameterSets(tracks[0].codec, tracks[0].extradata);
   current_sps_ = sets.sps.empty() ? Bytes() : sets.sps.front();
   audio_in_muxer_ = tracks.size() > 1;
+  reorder_depth_ = std::max(0, muxer->Info(0).reorder_depth);
   muxer_ = std::move(muxer);
   need_generation_ = false;
   skip_to_keyframe_ = false;
   pending_discontinuity_ = next_msn_ > 0;
   if (pending_discontinuity_) ++counters_.discontinuities;
+  frame_us_ = 0;  // measured afresh: a restarted zmc may run at another frame rate
   first_pts_us_ = keyframe_pts_us;
   last_video_pts_us_ = max_video_pts_us_ = keyframe_pts_us;
   wall_anchor_us_ = now_us;
 }
 
-void LlHlsPackager::StartSegment(std::int64_t start_us) {
+void LlHlsPackager::StartSegment(std::int64_t start_us, bool independent) {
   HlsSegment s;
   s.msn = next_msn_++;
   s.init_id = generations_.back().id;
+  s.independent = independent;
   s.discontinuity = pending_discontinuity_;
   s.start_us = start_us;
   s.wall_us = wall_anchor_us_ + (start_us - first_pts_us_);
@@ -219,11 +263,30 @@ unsigned LlHlsPackager::PushVideo(std::int64_t pts_us, bool keyframe, ByteView a
     skip_to_keyframe_ = false;
   }
 
+  if (advertised_part_us_ > 0 && frame_us_ > 0 && OpenSegment()) {
+    // A stall: the previous frame would last longer than PART-TARGET allows. It ends at its
+    // nominal length instead; the timeline resumes after a discontinuity at a keyframe (a
+    // decoder drops what follows a timestamp jump until one anyway). B-frame reordering can
+    // put a frame's pts up to `depth` frames ahead of its decode time. Not for a generation's
+    // second frame: that one measures the frame rate, which may call for a new epoch (CutParts).
+    if (pts_us - max_video_pts_us_ > advertised_part_us_ - kTickSlackUs + reorder_depth_ * NominalFrameUs()) {
+      flags |= CloseSegment(max_video_pts_us_ + NominalFrameUs());
+      pending_discontinuity_ = true;
+      ++counters_.stalls;
+      ++counters_.discontinuities;
+      if (!keyframe) {
+        skip_to_keyframe_ = true;
+        ++counters_.skipped_until_keyframe;
+        return flags;
+      }
+    }
+  }
+
   const HlsSegment* open = OpenSegment();
   if (keyframe && open && pts_us - open->start_us >= options_.segment_target_us - frame_us_ / 2) {
     flags |= CloseSegment(pts_us);
   }
-  if (!OpenSegment()) StartSegment(pts_us);
+  if (!OpenSegment()) StartSegment(pts_us, keyframe);
 
   MuxSample s;
   s.pts_us = pts_us;
@@ -258,12 +321,14 @@ unsigned LlHlsPackager::CutParts() {
     if (n < 2) break;
     const std::int64_t start = muxer_->PendingDts(0, 0);
     const std::int64_t frame = muxer_->PendingDts(0, 1) - start;
-    if (frame_us_ == 0) frame_us_ = frame * 1000000 / ts;
-    if (part_target_us_ == 0) {
-      // A whole number of frames, as close to the configured target as the frame rate allows;
-      // fixed from here on (PART-TARGET must not change).
-      const std::int64_t frames = std::max<std::int64_t>(1, std::llround(double(options_.part_target_us) * ts / 1e6 / double(frame)));
-      part_target_us_ = (frames * frame * 1000000 + ts - 1) / ts;
+    if (frame_us_ == 0) {  // the first two frames of a generation
+      frame_us_ = frame * 1000000 / ts;
+      if (part_target_us_ == 0) {
+        FixTargets(frame, ts);
+      } else if (frame_us_ > advertised_part_us_ - kTickSlackUs) {
+        NewEpoch();  // every frame would be a stall under the advertised PART-TARGET
+        FixTargets(frame, ts);
+      }
     }
     const std::int64_t limit = part_target_us_ * ts / 1000000;
     const std::int64_t tolerance = frame / 2;  // a further frame cannot fit once this close
@@ -288,7 +353,41 @@ unsigned LlHlsPackager::CutParts() {
     auto fragment = muxer_->Cut(CutMode::kReady, std::nullopt, before_us);
     if (!fragment) break;
     AddPart(std::move(*fragment));
-    flags |= kNewPart;
+    flags |= kNewPart | AfterPart(before_us);
+  }
+  return flags;
+}
+
+unsigned LlHlsPackager::AfterPart(std::int64_t next_start_us) {
+  // One more part could take the segment past TARGETDURATION: it ends here, and the next one
+  // starts mid-GOP (not independent).
+  const HlsSegment& seg = segments_.back();
+  if (seg.duration_us + advertised_part_us_ <= std::int64_t(target_duration_s_) * 1000000) return 0;
+  ++counters_.forced_cuts;
+  const unsigned flags = SealSegment();
+  StartSegment(next_start_us, false);
+  return flags;
+}
+
+unsigned LlHlsPackager::PreCut(std::int64_t end_us) {
+  // The segment's tail runs to end_us: cut it into parts of at most the cut target (the last
+  // frame's length is only known now, so CutParts may have left more than one part's worth).
+  unsigned flags = 0;
+  muxer_->FlushDts(0);  // nothing decodes before the segment's end any more (B-frames included)
+  for (;;) {
+    const std::size_t n = muxer_->KnownDtsCount(0);
+    if (n < 2) break;
+    const std::int64_t start = muxer_->TicksToUs(0, muxer_->PendingDts(0, 0));
+    if (end_us - start <= part_target_us_) break;
+    std::size_t boundary = 1;  // a frame on its own if even one is longer than the cut target
+    for (std::size_t i = 2; i < n && muxer_->TicksToUs(0, muxer_->PendingDts(0, i)) - start <= part_target_us_; ++i) {
+      boundary = i;
+    }
+    const std::int64_t before_us = muxer_->TicksToUs(0, muxer_->PendingDts(0, boundary));
+    auto fragment = muxer_->Cut(CutMode::kReady, std::nullopt, before_us);
+    if (!fragment) break;
+    AddPart(std::move(*fragment));
+    flags |= kNewPart | AfterPart(before_us);
   }
   return flags;
 }
@@ -308,22 +407,32 @@ void LlHlsPackager::AddPart(Fragment&& fragment) {
   }
   part.bytes.size = fragment.data.size();
   part.bytes.owner = std::make_shared<const Bytes>(std::move(fragment.data));
+  if (seg.parts.empty()) seg.independent = part.independent;
   seg.duration_us += part.duration_us;
   seg.parts.push_back(std::move(part));
 }
 
 unsigned LlHlsPackager::CloseSegment(std::optional<std::int64_t> end_us) {
-  HlsSegment* seg = OpenSegment();
-  if (seg == nullptr) return 0;
+  if (OpenSegment() == nullptr) return 0;
   unsigned flags = 0;
   if (muxer_ && !need_generation_) {
+    // Without a next keyframe (discontinuity, end) the last frame gets its nominal length.
+    const std::int64_t end = end_us ? *end_us : max_video_pts_us_ + NominalFrameUs();
+    if (part_target_us_ > 0) flags |= PreCut(end);
     // Audio decoded after the next segment's start waits for that segment (same muxer).
-    auto fragment = muxer_->Cut(CutMode::kAll, end_us, end_us);
+    auto fragment = muxer_->Cut(CutMode::kAll, end, end_us);
     if (fragment) {
       AddPart(std::move(*fragment));
       flags |= kNewPart;
     }
   }
+  return flags | SealSegment();
+}
+
+unsigned LlHlsPackager::SealSegment() {
+  HlsSegment* seg = OpenSegment();
+  if (seg == nullptr) return 0;
+  unsigned flags = 0;
   if (seg->parts.empty()) {  // nothing was ever cut: forget it, its msn is reused
     pending_discontinuity_ = pending_discontinuity_ || seg->discontinuity;
     segments_.pop_back();
@@ -344,8 +453,6 @@ unsigned LlHlsPackager::CloseSegment(std::optional<std::int64_t> end_us) {
   for (auto& p : seg->parts) p.bytes.owner = owner;
   seg->bytes = {owner, 0, total};
   seg->complete = true;
-  const auto rounded = std::uint32_t((seg->duration_us + 500000) / 1000000);
-  target_duration_s_ = std::max(target_duration_s_, rounded);  // only ever grows
   Evict();
   return flags | kNewSegment;
 }
@@ -418,19 +525,30 @@ bool LlHlsPackager::Available(std::uint64_t msn, int part) const {
 bool LlHlsPackager::TooFarAhead(std::uint64_t msn) const { return msn > next_msn_ + 1; }
 
 std::string LlHlsPackager::RenderMediaPlaylist(const RenderOptions& o) const {
-  if (segments_.empty() || part_target_us_ == 0) return {};
+  if (segments_.empty() || advertised_part_us_ == 0) return {};
   const std::string& q = o.query;
-  // Round PART-TARGET up to the printed precision so no part exceeds it.
-  const std::int64_t part_target = (part_target_us_ + 9) / 10 * 10;
+  const bool ll = o.low_latency;
+  // The open segment is listed only with parts in a low-latency playlist: otherwise its
+  // DISCONTINUITY/MAP/PROGRAM-DATE-TIME would stand after the last URI with nothing to apply to.
+  const HlsSegment& tail = segments_.back();
+  const std::size_t listed = !tail.complete && (!ll || tail.parts.empty()) ? segments_.size() - 1 : segments_.size();
+  if (listed == 0) return {};
+  bool independent = true;
+  for (std::size_t i = 0; i < listed; ++i) independent = independent && segments_[i].independent;
   std::string out;
   out.reserve(256 + segments_.size() * (64 + 96 * 6));
   out += "#EXTM3U\n#EXT-X-VERSION:6\n";
   out += "#EXT-X-TARGETDURATION:" + std::to_string(target_duration_s_) + "\n";
-  if (!ended_) out += "#EXT-X-SERVER-CONTROL:CAN-BLOCK-RELOAD=YES,PART-HOLD-BACK=" + Seconds(3 * part_target) + "\n";
-  out += "#EXT-X-PART-INF:PART-TARGET=" + Seconds(part_target) + "\n";
-  out += "#EXT-X-MEDIA-SEQUENCE:" + std::to_string(segments_.front().msn) + "\n";
+  if (ll) {
+    // PART-HOLD-BACK: the RFC's minimum, 3 × PART-TARGET.
+    if (!ended_) out += "#EXT-X-SERVER-CONTROL:CAN-BLOCK-RELOAD=YES,PART-HOLD-BACK=" + Seconds(3 * advertised_part_us_) + "\n";
+    out += "#EXT-X-PART-INF:PART-TARGET=" + Seconds(advertised_part_us_) + "\n";
+  }
+  const std::uint64_t first_msn = listed > 0 ? segments_.front().msn : segments_.back().msn;
+  out += "#EXT-X-MEDIA-SEQUENCE:" + std::to_string(first_msn) + "\n";
   if (discontinuity_sequence_ > 0) out += "#EXT-X-DISCONTINUITY-SEQUENCE:" + std::to_string(discontinuity_sequence_) + "\n";
-  out += "#EXT-X-INDEPENDENT-SEGMENTS\n";
+  // Only while every listed segment starts with a keyframe (a long GOP's forced cuts do not).
+  if (independent) out += "#EXT-X-INDEPENDENT-SEGMENTS\n";
 
   // Parts are listed for the segments that start within three target durations of the end.
   std::int64_t total = 0;
@@ -438,14 +556,14 @@ std::string LlHlsPackager::RenderMediaPlaylist(const RenderOptions& o) const {
   const std::int64_t parts_from = total - 3 * std::int64_t(target_duration_s_) * 1000000;
 
   std::int64_t at = 0;
-  for (std::size_t i = 0; i < segments_.size(); ++i) {
+  for (std::size_t i = 0; i < listed; ++i) {
     const HlsSegment& s = segments_[i];
     if (s.discontinuity) out += "#EXT-X-DISCONTINUITY\n";
     if (i == 0 || s.discontinuity || s.init_id != segments_[i - 1].init_id) {
       out += "#EXT-X-MAP:URI=\"init-" + std::to_string(s.init_id) + ".mp4" + q + "\"\n";
     }
     if (options_.program_date_time && !s.parts.empty()) out += "#EXT-X-PROGRAM-DATE-TIME:" + IsoTime(s.wall_us) + "\n";
-    if (at + s.duration_us > parts_from || !s.complete) {
+    if (ll && (at + s.duration_us > parts_from || !s.complete)) {
       const std::string prefix = "part-" + std::to_string(s.msn) + ".";
       for (std::size_t k = 0; k < s.parts.size(); ++k) {
         out += "#EXT-X-PART:DURATION=" + Seconds(s.parts[k].duration_us) + ",URI=\"" + prefix + std::to_string(k) + ".m4s" + q + "\"";
@@ -457,7 +575,7 @@ std::string LlHlsPackager::RenderMediaPlaylist(const RenderOptions& o) const {
   }
   if (ended_) {
     out += "#EXT-X-ENDLIST\n";
-  } else {
+  } else if (ll) {
     const HlsSegment& last = segments_.back();
     const std::uint64_t msn = last.complete ? last.msn + 1 : last.msn;
     const std::size_t part = last.complete ? 0 : last.parts.size();
@@ -484,7 +602,9 @@ std::string LlHlsPackager::RenderMasterPlaylist(const MasterOptions& o) const {
   }
   if (seconds > 0 && peak == 0) peak = bits / seconds;
   const double average = seconds > 0 ? bits / seconds : 0;
-  std::string out = "#EXTM3U\n#EXT-X-VERSION:6\n#EXT-X-INDEPENDENT-SEGMENTS\n";
+  // No EXT-X-INDEPENDENT-SEGMENTS here: a GOP longer than TARGETDURATION makes segments that do
+  // not start with a keyframe, and this would promise it for the stream's whole life.
+  std::string out = "#EXTM3U\n#EXT-X-VERSION:6\n";
   out += "#EXT-X-STREAM-INF:BANDWIDTH=" + std::to_string(std::max<std::uint64_t>(1, std::uint64_t(std::ceil(peak))));
   if (average > 0) out += ",AVERAGE-BANDWIDTH=" + std::to_string(std::uint64_t(std::ceil(average)));
   out += ",CODECS=\"" + g.codecs + "\"";
