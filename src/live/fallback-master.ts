@@ -17,5 +17,5 @@ export function announcedCodecs(codecs: { video?: CodecInfo; audio?: CodecInfo }
 }
 
 export function fallbackMasterPlaylist(codecs: string, mediaUri: string): string {
-  return `#EXTM3U\n#EXT-X-VERSION:6\n#EXT-X-INDEPENDENT-SEGMENTS\n#EXT-X-STREAM-INF:BANDWIDTH=${PLACEHOLDER_BANDWIDTH},CODECS="${codecs}"\n${mediaUri}\n`;
+  return `#EXTM3U\n#EXT-X-VERSION:6\n#EXT-X-STREAM-INF:BANDWIDTH=${PLACEHOLDER_BANDWIDTH},CODECS="${codecs}"\n${mediaUri}\n`;
 }
