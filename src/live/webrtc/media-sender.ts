@@ -54,6 +54,8 @@ export class ViewerSender {
   #started = false;
   #stopped = false;
   #needKeyframe = true;
+  /** The queue overflowed: video is dropped on arrival until a keyframe. */
+  #shedding = false;
   #videoStarted = false;
   #lastVideo: { sequence: number; generation: number } | null = null;
   /** The newest live video timestamp seen before start (the live edge, for the fast-start frame). */
@@ -117,6 +119,14 @@ export class ViewerSender {
       return;
     }
     if (r.stream === 'audio' && !this.#audio) return;
+    // After shedding, video is not even queued until the keyframe it can restart from.
+    if (r.stream === 'video' && this.#shedding) {
+      if (!r.keyframe || r.cached) {
+        this.stats.dropped++;
+        return;
+      }
+      this.#shedding = false;
+    }
     if (this.#queue.length >= this.#maxFrames || this.#queuedBytes + r.data.length > this.#maxBytes) this.#shed();
     this.#queue.push(r);
     this.#queuedBytes += r.data.length;
@@ -133,6 +143,7 @@ export class ViewerSender {
     this.#queue = [];
     this.#queuedBytes = 0;
     this.#needKeyframe = true;
+    this.#shedding = true;
   }
 
   #drain(): void {
