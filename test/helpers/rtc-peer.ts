@@ -1,6 +1,7 @@
 // A node-datachannel PeerConnection playing the browser: answers the server's offer received over
 // the signalling socket, trickles its candidates back, and records every RTP packet per track.
 import ndc from 'node-datachannel';
+import { holdTrack } from '../../src/live/webrtc/track-registry.js';
 import { parseRtp, type RtpPacket } from './rtp.js';
 import type { SignalClient } from './ws-client.js';
 
@@ -20,7 +21,7 @@ export class NodeViewer {
       signal.send({ type: 'icecandidate', session_id: sessionId, candidate: candidate.replace(/^a=/, ''), sdpMid: mid, sdpMLineIndex: Number(mid) });
     });
     this.pc.onTrack((track) => {
-      this.#tracks.push(track);
+      this.#tracks.push(holdTrack(track));
       const kind = track.type() === 'audio' ? 'audio' : 'video';
       track.onMessage((msg) => {
         const p = parseRtp(Buffer.from(msg));

@@ -9,6 +9,7 @@ import ndc from 'node-datachannel';
 import type { IceServer } from 'node-datachannel';
 import { chooseVideoPayloadType, mediaSection, type MediaOffer } from './codecs.js';
 import type { RtpOutput } from './media-sender.js';
+import { holdTrack } from './track-registry.js';
 
 export const VIDEO_MID = '0';
 export const AUDIO_MID = '1';
@@ -87,7 +88,7 @@ export class LivePeer extends EventEmitter<PeerEvents> {
     }
     const videoSsrc = ssrc();
     video.addSSRC(videoSsrc, CNAME, streamId, 'video');
-    this.#video = { track: this.#pc.addTrack(video), ssrc: videoSsrc };
+    this.#video = { track: holdTrack(this.#pc.addTrack(video)), ssrc: videoSsrc };
 
     const a = options.offer.audio;
     if (a) {
@@ -96,7 +97,7 @@ export class LivePeer extends EventEmitter<PeerEvents> {
       else audio.addAudioCodec(a.payloadType, a.rtpmap);
       const audioSsrc = ssrc();
       audio.addSSRC(audioSsrc, CNAME, streamId, 'audio');
-      this.#audio = { track: this.#pc.addTrack(audio), ssrc: audioSsrc };
+      this.#audio = { track: holdTrack(this.#pc.addTrack(audio)), ssrc: audioSsrc };
     }
 
     // Callbacks arrive from libdatachannel threads through thread-safe functions; after close()
@@ -178,6 +179,9 @@ export class LivePeer extends EventEmitter<PeerEvents> {
     this.#closed = true;
     this.removeAllListeners();
     try {
+      // Closing the tracks lets their wrappers leave node-datachannel's registry (track-registry.ts).
+      this.#video.track.close();
+      this.#audio?.track.close();
       this.#pc.close();
     } catch {
       // already closed by libdatachannel

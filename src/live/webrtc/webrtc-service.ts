@@ -12,6 +12,7 @@ import { redactUrl, type Logger } from '../../log.js';
 import type { LiveFeeds } from '../feed.js';
 import { iceServersFrom } from './ice-servers.js';
 import { MAX_MESSAGE_BYTES } from './messages.js';
+import { settleTracks } from './track-registry.js';
 import { WebRtcSession, type SessionTimeouts } from './session.js';
 import { authoriseUpgrade, refuseUpgrade, routeNotFound, upgradeTarget, type UpgradeAuth } from './upgrade.js';
 import type { AppConfig } from '../../config/types.js';
@@ -108,6 +109,9 @@ export class WebRtcService {
     for (const server of this.#servers) server.off('upgrade', this.#onUpgrade);
     for (const session of [...this.#sessions]) session.close(1001, 'server shutting down');
     await new Promise<void>((resolve) => this.#wss.close(() => resolve()));
-    if (--openServices === 0) ndc.cleanup();
+    if (--openServices === 0) {
+      await settleTracks(); // closed tracks must have left node-datachannel's registry first
+      ndc.cleanup();
+    }
   }
 }
