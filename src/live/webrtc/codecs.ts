@@ -81,3 +81,20 @@ export function chooseVideoPayloadType(offer: VideoOffer, accepted: number[], so
   if (offer.codec === 'h264' && ours.includes(97) && sourceProfile >= 100) return 97;
   return ours[0];
 }
+
+/** profile_idc of the first H.264 SPS in an Annex B access unit, or -1. */
+export function h264ProfileIdc(au: Buffer): number {
+  for (let i = 0; i + 4 < au.length; i++) {
+    if (au[i] === 0 && au[i + 1] === 0 && au[i + 2] === 1) {
+      if ((au[i + 3] & 0x1f) === 7) return au[i + 4];
+      i += 2;
+    }
+  }
+  return -1;
+}
+
+/** The source's H.264 profile: from the parsed codec details, else from the cached keyframe's SPS. */
+export function sourceProfile(video: CodecInfo | undefined, keyframe: Buffer | undefined): number {
+  if (video && video.profile >= 0) return video.profile;
+  return keyframe ? h264ProfileIdc(keyframe) : -1;
+}

@@ -18,8 +18,8 @@ const CNAME = 'zmgate';
 export interface PeerOptions {
   monitorId: number;
   offer: MediaOffer;
-  /** Source details used to pick between the offered H.264 entries. */
-  sourceProfile?: number;
+  /** The source's H.264 profile_idc (read when the answer arrives), to pick between the offered entries. */
+  sourceProfile?: () => number;
   iceServers: Array<string | IceServer>;
   /** Restricts ICE host candidates to one local address (tests use 127.0.0.1). */
   bindAddress?: string;
@@ -69,7 +69,7 @@ export class LivePeer extends EventEmitter<PeerEvents> {
   #audio: { track: ndc.Track; ssrc: number } | null = null;
   #outputs: { video: RtpOutput; audio: RtpOutput | null } | null = null;
   #closed = false;
-  #sourceProfile: number | undefined;
+  #sourceProfile: (() => number) | undefined;
 
   constructor(options: PeerOptions) {
     super();
@@ -135,7 +135,7 @@ export class LivePeer extends EventEmitter<PeerEvents> {
   applyAnswer(sdp: string): AnswerResult {
     const video = mediaSection(sdp, VIDEO_MID);
     if (!video) throw new Error('Invalid SDP answer: no video media section (mid 0)');
-    const pt = video.port === 0 ? null : chooseVideoPayloadType(this.offer.video, video.payloadTypes, this.#sourceProfile);
+    const pt = video.port === 0 ? null : chooseVideoPayloadType(this.offer.video, video.payloadTypes, this.#sourceProfile?.());
     if (pt === null) throw new Error(`Invalid SDP answer: the browser accepted none of the offered ${this.offer.video.codec.toUpperCase()} formats`);
     const audioSection = this.#audio ? mediaSection(sdp, AUDIO_MID) : null;
     const audioAccepted = !!audioSection && audioSection.port !== 0 && audioSection.payloadTypes.includes(this.offer.audio!.payloadType);

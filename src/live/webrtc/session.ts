@@ -8,7 +8,7 @@ import { WebSocket, type RawData } from 'ws';
 import type { Logger } from '../../log.js';
 import type { StreamClient } from '../../native/index.js';
 import type { LiveFeed, LiveFeeds, WebRtcStartup } from '../feed.js';
-import { mediaOffer } from './codecs.js';
+import { mediaOffer, sourceProfile } from './codecs.js';
 import { ViewerSender } from './media-sender.js';
 import { parseClientMessage, type ClientMessage, type ServerMessage } from './messages.js';
 import { AUDIO_MID, LivePeer, VIDEO_MID } from './peer.js';
@@ -112,7 +112,7 @@ export class WebRtcSession {
       this.#peer = new LivePeer({
         monitorId: this.#o.monitorId,
         offer,
-        sourceProfile: codecs.video?.profile,
+        sourceProfile: () => (client.closed ? -1 : sourceProfile(client.codecs().video, client.latestKeyframe()?.data)),
         iceServers: this.#o.iceServers,
         bindAddress: this.#o.bindAddress,
       });
