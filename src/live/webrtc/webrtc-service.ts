@@ -4,7 +4,7 @@
 import type { IncomingMessage, Server as HttpServer } from 'node:http';
 import type { Server as HttpsServer } from 'node:https';
 import type { Duplex } from 'node:stream';
-import ndc from 'node-datachannel';
+import ndc, { type IceServer } from 'node-datachannel';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { ServiceUnavailableError } from '../../errors.js';
 import { toApiError } from '../../http/middleware/errors.js';
@@ -40,11 +40,14 @@ export class WebRtcService {
   readonly #wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES, perMessageDeflate: false });
   readonly #sessions = new Set<WebRtcSession>();
   readonly #servers: Array<HttpServer | HttpsServer> = [];
+  readonly #iceServers: IceServer[];
   #closed = false;
   readonly #onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer) => void this.handleUpgrade(req, socket, head);
 
   constructor(options: WebRtcServiceOptions) {
     this.#o = options;
+    // Parsed once, so a bad streaming.webrtc.turn.server stops start-up instead of every viewer.
+    this.#iceServers = iceServersFrom(options.config);
     // libdatachannel logs to stderr unless given a callback (and 0.33.4 throws without one).
     ndc.initLogger('Warning', (level, message) => options.log.warn({ level }, `libdatachannel: ${message}`));
     openServices++;
@@ -82,7 +85,7 @@ export class WebRtcService {
           monitorId,
           feed,
           feeds,
-          iceServers: iceServersFrom(this.#o.config),
+          iceServers: this.#iceServers,
           bindAddress: this.#o.bindAddress,
           log,
           timeouts: this.#o.timeouts,
