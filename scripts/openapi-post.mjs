@@ -5,6 +5,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { upgrade } from '@scalar/openapi-upgrader';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { mergePaths, playbackPaths } from './openapi-playback.mjs';
+import { livePaths } from './openapi-live.mjs';
 
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
 
@@ -58,7 +59,7 @@ export function normaliseNullable(node) {
 export async function finalize(tsoaDoc) {
   // The media routes are plain express handlers that tsoa cannot see (openapi-playback.mjs).
   const merged = structuredClone(tsoaDoc);
-  const mergeProblems = mergePaths(merged, playbackPaths);
+  const mergeProblems = [...mergePaths(merged, playbackPaths), ...mergePaths(merged, livePaths)];
   const doc = upgrade({ ...normaliseNullable(merged), openapi: '3.0.3' }, '3.1');
   doc.openapi = '3.1.0';
   const problems = [...mergeProblems, ...ruleViolations(doc)];

@@ -53,7 +53,8 @@ export async function startServer(config: AppConfig, log: Logger): Promise<Runni
   if (config.db.migrate_on_start) await runStartupMigrations(config.db, log);
   const pool: DbPool = createPool(config.db);
   const prisma = createPrismaClient(config.db);
-  const app = createApp(createServices(config, log, pool, prisma));
+  const services = createServices(config, log, pool, prisma);
+  const app = createApp(services);
   // One listener: HTTPS or HTTP, never both.
   const server = credentials ? https.createServer(credentials, app) : http.createServer(app);
   server.keepAliveTimeout = 65_000;
@@ -82,6 +83,8 @@ export async function startServer(config: AppConfig, log: Logger): Promise<Runni
       );
       await Promise.race([drained, grace]);
       server.closeAllConnections();
+      // Readers are closed after the HTTP side: a live request in flight sees its playlist end.
+      await services.live.close().catch((err: Error) => log.warn({ err: { message: err.message } }, 'live hub close failed'));
       await pool.end().catch((err: Error) => log.warn({ err: { message: err.message } }, 'pool close failed'));
       await prisma.$disconnect().catch((err: Error) => log.warn({ err: { message: err.message } }, 'prisma close failed'));
       log.info('stopped');

@@ -105,6 +105,9 @@ export function checkCombinations(m: Merged): void {
   if (v<number>('db.pool_min') > v<number>('db.pool_max')) {
     fail('db.pool_min', `must not exceed db.pool_max (${v<number>('db.pool_max')})`);
   }
+  if (v<number>('streaming.hls.partial_segment_ms') > v<number>('streaming.hls.segment_duration_seconds') * 1000) {
+    fail('streaming.hls.partial_segment_ms', `must not exceed streaming.hls.segment_duration_seconds (${v<number>('streaming.hls.segment_duration_seconds')} s)`);
+  }
   if (v<boolean>('streaming.webrtc.turn.enabled') && v<string>('streaming.webrtc.turn.server') === '') {
     fail('streaming.webrtc.turn.server', 'must be set when streaming.webrtc.turn.enabled is true');
   }

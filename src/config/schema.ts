@@ -120,6 +120,12 @@ export const SETTINGS: { [P in SettingKey]: Setting<ValueAt<Settings, P>> } = {
       "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; " +
       "media-src 'self' blob:; connect-src 'self' ws: wss:; object-src 'none'; base-uri 'self'; frame-ancestors 'self'",
   },
+  'streaming.enabled': { type: bool, default: true },
+  'streaming.hls.segment_duration_seconds': { type: int(1, 30, 'must be an integer number of seconds 1..30'), default: 1 },
+  'streaming.hls.partial_segment_ms': { type: int(50, 5000, 'must be an integer number of milliseconds 50..5000'), default: 200 },
+  'streaming.hls.playlist_size': { type: int(2, 100, 'must be an integer 2..100'), default: 10 },
+  'streaming.hls.ll_hls_enabled': { type: bool, default: true },
+  'streaming.hls.idle_timeout_seconds': { type: seconds(0, 86400), default: 90 },
   'streaming.webrtc.turn.enabled': { type: bool, default: false },
   'streaming.webrtc.turn.server': { type: str(), default: '' },
   'streaming.webrtc.turn.username': { type: str(), default: '' },

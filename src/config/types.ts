@@ -69,6 +69,20 @@ export interface AppConfig {
   daemon: { enabled: boolean };
   web: { enabled: boolean; root: string; content_security_policy: string };
   streaming: {
+    /** Live video (sessions, HLS, WebRTC); off: the live routes answer 503. */
+    enabled: boolean;
+    hls: {
+      /** A segment is cut at the first keyframe after this many seconds (a longer GOP gives longer segments). */
+      segment_duration_seconds: number;
+      /** Partial segment target (LL-HLS PART-TARGET), rounded to whole frames. */
+      partial_segment_ms: number;
+      /** Complete segments listed in live.m3u8. */
+      playlist_size: number;
+      /** Low-latency tags (parts, preload hints, blocking reload); off: a plain live playlist. */
+      ll_hls_enabled: boolean;
+      /** An HLS session not requested for this long is stopped (0: never). */
+      idle_timeout_seconds: number;
+    };
     webrtc: { turn: { enabled: boolean; server: string; username: string; password: string } };
   };
   retention: { enabled: boolean };

@@ -12,6 +12,7 @@ import { errorHandler, notFoundOrWrongMethod } from './middleware/errors.js';
 import { isMediaPath } from './media-routes.js';
 import { explorerRouter } from './explorer.js';
 import { registerPlaybackRoutes } from './playback-routes.js';
+import { registerLiveRoutes } from './live-routes.js';
 import { openapiDocument } from '../openapi/document.js';
 
 export const OPENAPI_PATH = '/api-docs/openapi.json';
@@ -64,6 +65,7 @@ export function createApp(services: Services): Express {
 
   // Media answers (video, stills, MJPEG) are not JSON: plain handlers beside the tsoa routes.
   registerPlaybackRoutes(app, services);
+  registerLiveRoutes(app, services);
   RegisterRoutes(app);
 
   app.use(notFoundOrWrongMethod(app));

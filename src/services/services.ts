@@ -8,6 +8,7 @@ import { loadOrCreateKeys } from '../auth/keys.js';
 import { DbMonitorAcl, type MonitorAcl } from '../auth/monitor-acl.js';
 import { TokenService } from '../auth/tokens.js';
 import { UserDirectory } from '../auth/user-directory.js';
+import { LiveHub } from '../live/hub.js';
 import { MeService } from './me-service.js';
 import { ServerService } from './server-service.js';
 
@@ -23,6 +24,11 @@ export interface Services {
   auth: AuthService;
   acl: MonitorAcl;
   me: MeService;
+  /**
+   * Live video: the shared per-monitor stream readers (LiveFeeds, src/live/feed.ts) and the HLS
+   * sessions. Nothing starts until a live route is used; closed on shutdown.
+   */
+  live: LiveHub;
 }
 
 export function createServices(config: AppConfig, log: Logger, pool: DbPool, prisma: PrismaClient): Services {
@@ -42,5 +48,6 @@ export function createServices(config: AppConfig, log: Logger, pool: DbPool, pri
     // Row-level ACL: a few queries per user, cached for a few seconds (DbMonitorAcl).
     acl: new DbMonitorAcl(pool),
     me: new MeService(users),
+    live: new LiveHub({ socketDir: config.zoneminder.path_socks, hls: config.streaming.hls, log }),
   };
 }

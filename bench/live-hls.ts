@@ -1,0 +1,229 @@
+// Live LL-HLS through the whole service: 1, 8 and 32 simulated cameras (fake zmcs in a child
+// process, 640x360 H.264 at 25 fps and ~1 Mbit/s), one LL-HLS viewer per camera in this process
+// behaving like hls.js in low-latency mode (fetch the preload-hinted part — the server holds the
+// request until the part exists — then a blocking playlist reload for the next one), all over
+// HTTP with a Bearer token. The service runs in a child process of its own; its CPU (user+sys,
+// % of one core) and RSS are read from /proc over the measured window.
+//
+// Latency = when the viewer holds a part − when the fake zmc sent that part's last frame: the
+// zmc's connection wall clock (frame 1 of the clip goes out then; packaging starts at the next
+// keyframe, frame `fps`, which is media time 0) + the frame's media time from the part's
+// tfdt/trun. That is stream socket → zmgate → packaging → HTTP → viewer; a part can only be cut
+// when the frame after it arrives, so one frame interval (40 ms) is the floor.
+//
+//   npx tsx bench/live-hls.ts [--seconds S=15] [--cameras 1,8,32]
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
+import bcrypt from 'bcryptjs';
+import { convergeSchema } from '../src/db/converge/index.js';
+import { startThrowawayMariaDb } from '../src/devdb/throwaway-mariadb.js';
+import { createConnection } from 'mariadb';
+
+function arg(name: string, fallback: string): string {
+  const i = process.argv.indexOf(`--${name}`);
+  return i > 0 ? process.argv[i + 1]! : fallback;
+}
+
+const SECONDS = Number(arg('seconds', '15'));
+const CAMERAS = arg('cameras', '1,8,32').split(',').map(Number);
+const WARMUP_MS = 4000;
+const CLIP = { video: 'h264-high', width: 640, height: 360, fps: 25, seconds: 60, bitrate: '1M', noise: true };
+const here = path.dirname(new URL(import.meta.url).pathname);
+const root = path.join(here, '..');
+const TICK = 100; // USER_HZ on Linux
+
+function child(script: string, args: string[], env: Record<string, string> = {}): { proc: ChildProcess; lines: AsyncIterableIterator<string> } {
+  const proc = spawn(process.execPath, ['--import=tsx', path.join(here, script), ...args], { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+  return { proc, lines: createInterface({ input: proc.stdout! })[Symbol.asyncIterator]() };
+}
+
+async function lineStarting(lines: AsyncIterableIterator<string>, prefix: string): Promise<string> {
+  for (;;) {
+    const { value, done } = await lines.next();
+    if (done) throw new Error(`child ended before "${prefix}"`);
+    if (value.startsWith(prefix)) return value;
+  }
+}
+
+function stop(proc: ChildProcess): Promise<void> {
+  return new Promise((resolve) => {
+    if (proc.exitCode !== null) return resolve();
+    proc.once('exit', () => resolve());
+    proc.kill('SIGTERM');
+    setTimeout(() => proc.kill('SIGKILL'), 5000).unref();
+  });
+}
+
+function cpuTicks(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return Number(fields[11]) + Number(fields[12]); // utime, stime (fields 14 and 15)
+}
+
+function rssMb(pid: number): number {
+  const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return m ? Number(m[1]) / 1024 : NaN;
+}
+
+/** Media time (s, 90 kHz video) at which a part's last frame starts, from its first moof. */
+function lastFrameTime(part: Buffer): number | null {
+  const boxes = (buf: Buffer, start: number, end: number) => {
+    const out: Array<{ type: string; body: number; end: number }> = [];
+    for (let p = start; p + 8 <= end; ) {
+      const size = buf.readUInt32BE(p);
+      if (size < 8 || p + size > end) break;
+      out.push({ type: buf.toString('latin1', p + 4, p + 8), body: p + 8, end: p + size });
+      p += size;
+    }
+    return out;
+  };
+  const moof = boxes(part, 0, part.length).find((b) => b.type === 'moof');
+  const traf = moof && boxes(part, moof.body, moof.end).find((b) => b.type === 'traf');
+  if (!traf) return null;
+  const inner = boxes(part, traf.body, traf.end);
+  const tfhd = inner.find((b) => b.type === 'tfhd');
+  const tfdt = inner.find((b) => b.type === 'tfdt');
+  const trun = inner.find((b) => b.type === 'trun');
+  if (!tfhd || !tfdt || !trun) return null;
+  const base = part.readUInt8(tfdt.body) === 1 ? Number(part.readBigUInt64BE(tfdt.body + 4)) : part.readUInt32BE(tfdt.body + 4);
+  const hf = part.readUInt32BE(tfhd.body) & 0xffffff;
+  let q = tfhd.body + 8 + (hf & 0x1 ? 8 : 0) + (hf & 0x2 ? 4 : 0);
+  const defaultDuration = hf & 0x8 ? part.readUInt32BE(q) : 0;
+  const tf = part.readUInt32BE(trun.body) & 0xffffff;
+  const count = part.readUInt32BE(trun.body + 4);
+  q = trun.body + 8 + (tf & 0x1 ? 4 : 0) + (tf & 0x4 ? 4 : 0);
+  const per = [0x100, 0x200, 0x400, 0x800].filter((f) => tf & f).length * 4;
+  let t = base;
+  for (let i = 0; i < count - 1; i++) t += tf & 0x100 ? part.readUInt32BE(q + i * per) : defaultDuration;
+  return t / 90_000;
+}
+
+interface ViewerStats {
+  parts: number;
+  requests: number;
+  errors: number;
+  firstError: string | null;
+  latencies: number[];
+}
+
+/** One hls.js-like LL viewer: hinted part, then a blocking reload for the next hint. */
+async function viewer(api: (p: string) => string, token: string, id: number, connT0: () => number | undefined, measureFrom: number, until: number, s: ViewerStats): Promise<void> {
+  const headers = { authorization: `Bearer ${token}` };
+  const get = async (p: string) => {
+    s.requests++;
+    const res = await fetch(api(`/live/${id}/hls/${p}`), { headers });
+    const body = Buffer.from(await res.arrayBuffer());
+    if (res.status !== 200) {
+      s.errors++;
+      s.firstError ??= `${res.status} ${p} ${body.toString().slice(0, 120)}`;
+    }
+    return { status: res.status, body };
+  };
+  const hintOf = (text: string) => /#EXT-X-PRELOAD-HINT:TYPE=PART,URI="(segment_(\d+)\.(\d+)\.m4s[^"]*)"/.exec(text);
+  let hint = hintOf((await get('live.m3u8')).body.toString());
+  while (Date.now() < until) {
+    if (!hint) {
+      hint = hintOf((await get('live.m3u8')).body.toString());
+      continue;
+    }
+    const part = await get(hint[1]!);
+    const received = Date.now();
+    const t0 = connT0();
+    if (part.status === 200 && received >= measureFrom && t0 !== undefined) {
+      s.parts++;
+      const media = lastFrameTime(part.body);
+      // Media time 0 = clip frame `fps` (the first keyframe after joining), sent (fps − 1) frames after t0.
+      if (media !== null) s.latencies.push(received - (t0 + (media + (CLIP.fps - 1) / CLIP.fps) * 1000));
+    }
+    hint = hintOf((await get(`live.m3u8?_HLS_msn=${hint[2]}&_HLS_part=${Number(hint[3])}`)).body.toString());
+  }
+}
+
+const pct = (sorted: number[], p: number) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]! : NaN);
+
+async function main(): Promise<void> {
+  const db = await startThrowawayMariaDb({ startTimeoutMs: 60_000 });
+  const rows: string[] = [];
+  try {
+    const name = 'zm_live_bench';
+    await db.createDatabase(name);
+    const conn = await createConnection(db.connectionConfig(name));
+    try {
+      await convergeSchema(conn, { database: name });
+    } finally {
+      await conn.end();
+    }
+    await db.createUser('bench', 'bench-pass', name);
+    await db.query('INSERT INTO Users (Username, Password, Enabled, APIEnabled, Stream, Monitors) VALUES (?, ?, 1, 1, ?, ?)', ['bench', bcrypt.hashSync('bench', 4), 'View', 'View'], name);
+    for (let id = 1; id <= Math.max(...CAMERAS); id++) await db.query('INSERT INTO Monitors (Id, Name) VALUES (?, ?)', [id, `Cam ${id}`], name);
+
+    for (const n of CAMERAS) {
+      const dir = mkdtempSync(path.join(tmpdir(), 'zm_bench_'));
+      const zmcs = child('_live-zmcs.ts', [dir, String(n), JSON.stringify(CLIP)]);
+      const t0s = new Map<number, number>();
+      await lineStarting(zmcs.lines, 'ready');
+      void (async () => {
+        for await (const line of zmcs.lines) {
+          const m = /^conn (\d+) (\d+)$/.exec(line);
+          if (m && !t0s.has(Number(m[1]))) t0s.set(Number(m[1]), Number(m[2]));
+        }
+      })();
+      const server = child('_live-server.ts', [], {
+        APP_SERVER__PORT: '0',
+        APP_SERVER__ADDR: '127.0.0.1',
+        APP_ZONEMINDER__CONFIG_PATH: '/nonexistent/zm.conf',
+        APP_ZONEMINDER__PATH_SOCKS: dir,
+        APP_AUTH__STATE_DIR: mkdtempSync(path.join(tmpdir(), 'zmgate-bench-state-')),
+        APP_AUTH__RATE_LIMIT__ENABLED: 'false',
+        APP_DB__HOST: db.host,
+        APP_DB__PORT: String(db.port),
+        APP_DB__USERNAME: 'bench',
+        APP_DB__PASSWORD: 'bench-pass',
+        APP_DB__DATABASE_NAME: name,
+        APP_DB__MIGRATE_ON_START: 'false',
+      });
+      try {
+        const url = (await lineStarting(server.lines, 'url ')).slice(4);
+        const api = (p: string) => `${url}/api/v3${p}`;
+        const login = await fetch(api('/auth/login'), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'bench', password: 'bench' }) });
+        const token = ((await login.json()) as { access_token: string }).access_token;
+        for (let id = 1; id <= n; id++) {
+          const res = await fetch(api(`/live/${id}/start`), { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: '{}' });
+          if (res.status !== 200) throw new Error(`start ${id}: ${res.status} ${await res.text()}`);
+        }
+        const measureFrom = Date.now() + WARMUP_MS;
+        const until = measureFrom + SECONDS * 1000;
+        const stats: ViewerStats = { parts: 0, requests: 0, errors: 0, firstError: null, latencies: [] };
+        const viewers = Array.from({ length: n }, (_, i) => viewer(api, token, i + 1, () => t0s.get(i + 1), measureFrom, until, stats));
+        await new Promise((r) => setTimeout(r, WARMUP_MS));
+        const pid = server.proc.pid!;
+        const cpu0 = cpuTicks(pid);
+        const requests0 = stats.requests;
+        const rss: number[] = [];
+        const sampler = setInterval(() => rss.push(rssMb(pid)), 1000);
+        await Promise.all(viewers);
+        clearInterval(sampler);
+        const cpu = ((cpuTicks(pid) - cpu0) / TICK / SECONDS) * 100;
+        const lat = stats.latencies.sort((a, b) => a - b);
+        rows.push(
+          `| ${n} | ${cpu.toFixed(1)} | ${(cpu / n).toFixed(2)} | ${Math.max(...rss).toFixed(0)} | ${((stats.requests - requests0) / SECONDS).toFixed(0)} | ${stats.parts} | ${pct(lat, 50).toFixed(0)} | ${pct(lat, 95).toFixed(0)} | ${stats.errors}${stats.firstError ? ` (${stats.firstError})` : ''} |`,
+        );
+        console.log(`# ${n} camera(s) done`);
+      } finally {
+        await stop(server.proc);
+        await stop(zmcs.proc);
+        rmSync(dir, { recursive: true, force: true });
+      }
+    }
+  } finally {
+    await db.stop();
+  }
+  console.log(`\nLL-HLS through the service: ${CLIP.width}x${CLIP.height} H.264 ${CLIP.fps} fps ~${CLIP.bitrate}bit/s per camera, part 200 ms, segment 1 s; ${SECONDS} s measured after ${WARMUP_MS / 1000} s; ${cpus().length} CPUs (${cpus()[0]?.model}), load ${loadavg().map((l) => l.toFixed(2)).join(' ')}\n`);
+  console.log('| cameras | service CPU % (one core) | CPU % per camera | service RSS MB | HTTP req/s | parts received | latency p50 ms | latency p95 ms | errors |');
+  console.log('|---|---|---|---|---|---|---|---|---|');
+  for (const r of rows) console.log(r);
+}
+
+await main();
