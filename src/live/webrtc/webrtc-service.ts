@@ -71,9 +71,10 @@ export class WebRtcService {
     try {
       if (target.monitorSegment === null) throw routeNotFound(target.path);
       const { monitorId } = await authoriseUpgrade(target, this.#o);
-      if (this.#closed || !this.#o.feeds || (this.#o.streamingEnabled && !this.#o.streamingEnabled())) {
-        throw new ServiceUnavailableError('Live streaming is disabled');
+      if (this.#o.streamingEnabled && !this.#o.streamingEnabled()) {
+        throw new ServiceUnavailableError('Live streaming is disabled', [['setting', 'streaming.enabled']]);
       }
+      if (this.#closed || !this.#o.feeds) throw new ServiceUnavailableError('Live streaming is not available');
       if (this.#sessions.size >= (this.#o.maxSessions ?? DEFAULT_MAX_SESSIONS)) {
         throw new ServiceUnavailableError('Too many WebRTC sessions', [['limit', String(this.#o.maxSessions ?? DEFAULT_MAX_SESSIONS)]]);
       }
