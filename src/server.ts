@@ -67,6 +67,7 @@ export async function startServer(config: AppConfig, log: Logger): Promise<Runni
     log,
     feeds: services.live,
     streamingEnabled: () => config.streaming.enabled,
+    http: app,
   }).attach(server);
 
   await new Promise<void>((resolve, reject) => {

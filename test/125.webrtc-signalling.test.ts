@@ -4,10 +4,12 @@
 // candidates, ping/pong, malformed messages answered with `error` without ending the session,
 // and the reader retention released when the socket closes.
 import { mkdtempSync, rmSync } from 'node:fs';
+import http from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import test from 'ava';
+import ndc from 'node-datachannel';
 import { insertMonitor, sql } from './helpers/events.js';
 import { FakeZmc } from './helpers/fake-zmc.js';
 import type { FreshDatabase } from './helpers/mariadb.js';
@@ -223,4 +225,53 @@ test('no answer within the answer timeout → `error` and the socket closes', as
   t.is((await c.waitClosed()).code, 1011);
   for (let i = 0; i < 50 && quick.webrtc.sessionCount > 0; i++) await sleep(20);
   t.is(quick.webrtc.sessionCount, 0);
+});
+
+test('a valid answer but no connectivity → the DTLS timeout `error`, then the socket closes', async (t) => {
+  const quick = await startWebRtcApp(db, dir, { timeouts: { connectMs: 500 } });
+  t.teardown(() => quick.close());
+  const c = await SignalClient.connect(quick.ws(1, await login(quick, 'viewer')));
+  const offer = await c.next('offer');
+  // A real answer from a peer that never exchanges candidates: ICE cannot start.
+  const pc = new ndc.PeerConnection('silent', { iceServers: [], bindAddress: '127.0.0.1' });
+  t.teardown(() => pc.close());
+  pc.onLocalDescription((sdp, type) => type === 'answer' && c.send({ type: 'answer', session_id: offer.session_id, sdp }));
+  pc.setRemoteDescription(offer.sdp, 'offer');
+  t.is((await c.next('error')).message, 'Connection timeout: DTLS handshake did not complete within 1 seconds');
+  t.is((await c.waitClosed()).code, 1011);
+});
+
+test.serial('the shared reader going away ends the session with "Video source stopped"', async (t) => {
+  const c = await SignalClient.connect(app.ws(5, tokens.viewer));
+  await c.next('offer');
+  await app.feeds.feeds.get(5)!.client.close(); // as the hub does when it shuts down a reader
+  t.is((await c.next('error')).message, 'Video source stopped');
+  t.is((await c.waitClosed()).code, 1011);
+});
+
+test('a broken WebSocket handshake is a 400 envelope, not ws’s plain-text answer', async (t) => {
+  const port = new URL(app.api('/')).port;
+  const raw = (headers: Record<string, string>, method = 'GET') =>
+    new Promise<{ status: number; body: any }>((resolve, reject) => {
+      const req = http.request({ host: '127.0.0.1', port, method, path: `/api/v3/live/1/webrtc/ws?token=${tokens.viewer}`, headers: { connection: 'Upgrade', upgrade: 'websocket', ...headers } });
+      req.on('response', (res) => {
+        let text = '';
+        res.on('data', (c) => (text += c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) }));
+      });
+      req.on('upgrade', () => reject(new Error('upgraded')));
+      req.on('error', reject);
+      req.end();
+    });
+  const key = { 'sec-websocket-key': 'dGhlIHNhbXBsZSBub25jZQ==', 'sec-websocket-version': '13' };
+  for (const [headers, method] of [
+    [{ 'sec-websocket-version': '13' }, 'GET'],
+    [{ ...key, 'sec-websocket-version': '7' }, 'GET'],
+    [{ ...key, upgrade: 'h2c' }, 'GET'],
+    [key, 'POST'],
+  ] as const) {
+    const r = await raw(headers, method);
+    t.is(r.status, 400, JSON.stringify(headers));
+    t.is(r.body.kind, 'BAD_REQUEST_ERROR');
+  }
 });

@@ -3,6 +3,7 @@
 // audio subscribers) and its start-up timings in /live/{id}/stats; the reader is released when
 // the socket closes; streaming.enabled = false refuses the upgrade with 503; shutdown closes open
 // signalling sockets with 1001.
+import http from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import test from 'ava';
 import { startTestApp, type TestApp } from './helpers/app.js';
@@ -94,4 +95,25 @@ test.serial('streaming.enabled = false: 503 at upgrade; shutdown closes open soc
   await signal.next('offer');
   await other.close();
   t.is((await signal.waitClosed()).code, 1001);
+});
+
+test('requests asking for another protocol (Upgrade: h2c) are still served as plain HTTP', async (t) => {
+  const port = new URL(app.url).port;
+  const get = (path: string, auth?: string) =>
+    new Promise<{ status: number; body: any }>((resolve, reject) => {
+      const req = http.request({ host: '127.0.0.1', port, path, headers: { connection: 'Upgrade, HTTP2-Settings', upgrade: 'h2c', 'http2-settings': 'AAMAAABkAAQAoAAAAAIAAAAA', ...(auth ? { authorization: `Bearer ${auth}` } : {}) } });
+      req.on('response', (res) => {
+        let text = '';
+        res.on('data', (c) => (text += c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) }));
+      });
+      req.on('error', reject);
+      req.end();
+    });
+  const health = await get('/api/v3/server/health_check');
+  t.is(health.status, 200);
+  const sources = await get('/api/v3/live/sources', token);
+  t.is(sources.status, 200);
+  t.true(Array.isArray(sources.body.sources));
+  t.is((await get('/api/v3/live/sources')).status, 401);
 });

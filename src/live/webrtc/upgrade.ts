@@ -8,7 +8,7 @@ import type { Duplex } from 'node:stream';
 import type { AuthService, AuthUser } from '../../auth/auth-service.js';
 import { canSee, monitorNotFound, type MonitorAcl } from '../../auth/monitor-acl.js';
 import { allows } from '../../auth/permissions.js';
-import { InvalidInputError, NotFoundError, PermissionDeniedError, UnauthorizedError, type ApiError } from '../../errors.js';
+import { BadRequestError, InvalidInputError, NotFoundError, PermissionDeniedError, UnauthorizedError, type ApiError } from '../../errors.js';
 
 export const WEBRTC_WS_PATH = /^\/api\/v3\/live\/([^/]+)\/webrtc\/ws\/?$/;
 const MAX_INT32 = 2 ** 31 - 1;
@@ -64,6 +64,20 @@ export async function authoriseUpgrade(target: UpgradeTarget, deps: UpgradeAuth)
   if (!(id <= MAX_INT32)) throw new InvalidInputError('Invalid input', [['monitor_id', 'must be an integer >= 0']]);
   if (!canSee(await deps.acl.scope(user), id)) throw monitorNotFound(id);
   return { user, monitorId: id };
+}
+
+/**
+ * What `ws` would refuse with a plain-text 400, checked first so the answer is an envelope:
+ * the method, the Upgrade header, the key and the protocol version (RFC 6455 §4.2.1).
+ */
+export function handshakeProblem(req: IncomingMessage): BadRequestError | null {
+  if (req.method !== 'GET') return new BadRequestError('A WebSocket upgrade must use GET', [['method', String(req.method)]]);
+  if ((req.headers.upgrade ?? '').toLowerCase() !== 'websocket') return new BadRequestError('Only WebSocket upgrades are served', [['upgrade', String(req.headers.upgrade ?? '')]]);
+  const key = req.headers['sec-websocket-key'];
+  if (typeof key !== 'string' || !/^[+/0-9A-Za-z]{22}==$/.test(key.trim())) return new BadRequestError('Missing or invalid Sec-WebSocket-Key', [['header', 'sec-websocket-key']]);
+  const version = req.headers['sec-websocket-version'];
+  if (version !== '13' && version !== '8') return new BadRequestError('Unsupported WebSocket version; use 13', [['header', 'sec-websocket-version']]);
+  return null;
 }
 
 export function routeNotFound(path: string): NotFoundError {

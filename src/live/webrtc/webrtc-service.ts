@@ -1,7 +1,8 @@
 // The WebRTC signalling endpoint: owns the WebSocket server (noServer, driven by the HTTP(S)
 // server's 'upgrade' event) and the live sessions. Each accepted socket gets one WebRtcSession
 // over the monitor's shared LiveFeed.
-import type { IncomingMessage, Server as HttpServer } from 'node:http';
+import { ServerResponse, type IncomingMessage, type Server as HttpServer } from 'node:http';
+import type { Socket } from 'node:net';
 import type { Server as HttpsServer } from 'node:https';
 import type { Duplex } from 'node:stream';
 import ndc, { type IceServer } from 'node-datachannel';
@@ -14,7 +15,7 @@ import { iceServersFrom } from './ice-servers.js';
 import { MAX_MESSAGE_BYTES } from './messages.js';
 import { settleTracks } from './track-registry.js';
 import { WebRtcSession, type SessionTimeouts } from './session.js';
-import { authoriseUpgrade, refuseUpgrade, routeNotFound, upgradeTarget, type UpgradeAuth } from './upgrade.js';
+import { authoriseUpgrade, handshakeProblem, refuseUpgrade, routeNotFound, upgradeTarget, type UpgradeAuth } from './upgrade.js';
 import type { AppConfig } from '../../config/types.js';
 
 export interface WebRtcServiceOptions extends UpgradeAuth {
@@ -29,6 +30,12 @@ export interface WebRtcServiceOptions extends UpgradeAuth {
   timeouts?: Partial<SessionTimeouts>;
   /** Concurrent sessions beyond this are refused with 503 (each holds a PeerConnection and DTLS state). */
   maxSessions?: number;
+  /**
+   * The plain HTTP handler (the express app). Node 20 sends every request carrying an Upgrade
+   * header to 'upgrade' once anyone listens there, so requests asking for another protocol
+   * (`curl --http2` sends `Upgrade: h2c`) are answered here as ordinary HTTP, as before.
+   */
+  http?: (req: IncomingMessage, res: ServerResponse) => void;
 }
 
 const DEFAULT_MAX_SESSIONS = 256;
@@ -66,10 +73,16 @@ export class WebRtcService {
 
   async handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {
     socket.on('error', () => socket.destroy()); // a client vanishing mid-handshake is not our error
-    const target = upgradeTarget(req);
     const log = this.#o.log;
+    if (this.#o.http && (req.headers.upgrade ?? '').toLowerCase() !== 'websocket' && head.length === 0) {
+      serveWithoutUpgrade(this.#o.http, req, socket);
+      return;
+    }
+    const target = upgradeTarget(req);
     try {
       if (target.monitorSegment === null) throw routeNotFound(target.path);
+      const bad = handshakeProblem(req);
+      if (bad) throw bad;
       const { monitorId } = await authoriseUpgrade(target, this.#o);
       if (this.#o.streamingEnabled && !this.#o.streamingEnabled()) {
         throw new ServiceUnavailableError('Live streaming is disabled', [['setting', 'streaming.enabled']]);
@@ -118,4 +131,16 @@ export class WebRtcService {
       ndc.cleanup();
     }
   }
+}
+
+/** Answers an upgrade request as a plain request on its own connection (closed afterwards). */
+function serveWithoutUpgrade(handler: (req: IncomingMessage, res: ServerResponse) => void, req: IncomingMessage, socket: Duplex): void {
+  const res = new ServerResponse(req);
+  res.shouldKeepAlive = false;
+  res.assignSocket(socket as Socket);
+  res.on('finish', () => {
+    res.detachSocket(socket as Socket);
+    socket.end();
+  });
+  handler(req, res);
 }
