@@ -1,27 +1,24 @@
-// Debian Chromium views live video through the signalling WebSocket, as the reference client
-// does: the peer reaches `connected` and decodes H.264 frames; after the fake zmc restarts the
+// Debian Chromium views live video through the signalling WebSocket of the real server (live
+// hub, startServer's listener), as the reference client does: the peer reaches `connected` and decodes H.264 frames; after the fake zmc restarts the
 // same peer goes on decoding; PCMU audio arrives as an audio track (has_audio true), an AAC
 // monitor is video only (has_audio false).
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import test from 'ava';
 import type { Browser, Page } from 'playwright-core';
 import { launchChromium } from './helpers/browser.js';
 import { FakeZmc } from './helpers/fake-zmc.js';
-import { mediaClip, type MediaClip } from './helpers/media.js';
-import { addUser, login } from './helpers/rest.js';
+import { startTestApp, type TestApp } from './helpers/app.js';
+import { liveEnv, liveFixture, seedLive, type LiveFixture } from './helpers/live.js';
+import { mediaClip } from './helpers/media.js';
+import { login } from './helpers/rest.js';
 import { WEBRTC_CLIENT_JS } from './helpers/webrtc-page.js';
-import { startWebRtcApp, type WebRtcApp } from './helpers/webrtc.js';
 import { zmDatabase } from './helpers/zmdb.js';
 
-let app: WebRtcApp;
+let app: TestApp;
 let browser: Browser;
 let token: string;
-let dir: string;
-let pcmuClip: MediaClip;
-const zmcs = new Map<number, FakeZmc>();
+let fixture: LiveFixture;
+let aacZmc: FakeZmc;
 
 interface PageStats {
   state: string;
@@ -35,13 +32,11 @@ interface PageStats {
 
 test.before(async () => {
   const db = await zmDatabase('webrtc_e2e');
-  await addUser(db, 'viewer', { Stream: 'View' });
-  dir = mkdtempSync(join(tmpdir(), 'zm_rtce_'));
-  pcmuClip = await mediaClip({ video: 'h264-baseline', audio: 'pcmu', seconds: 20, width: 320, height: 180 });
+  await seedLive(db, 2);
+  fixture = await liveFixture([1], [], { video: 'h264-baseline', audio: 'pcmu', seconds: 20, width: 320, height: 180 });
   const aac = await mediaClip({ video: 'h264-high', audio: 'aac', seconds: 6, width: 320, height: 180 });
-  zmcs.set(1, await FakeZmc.start({ clip: pcmuClip, monitorId: 1, dir, pace: 'realtime' }));
-  zmcs.set(2, await FakeZmc.start({ clip: aac, monitorId: 2, dir, pace: 'realtime' }));
-  app = await startWebRtcApp(db, dir);
+  aacZmc = await FakeZmc.start({ clip: aac, monitorId: 2, dir: fixture.sockDir, pace: 'realtime' });
+  app = await startTestApp({ db, env: liveEnv(fixture) });
   token = await login(app, 'viewer');
   browser = await launchChromium();
 });
@@ -49,15 +44,16 @@ test.before(async () => {
 test.after.always(async () => {
   await browser?.close();
   await app?.close();
-  for (const z of zmcs.values()) await z.close();
-  if (dir) rmSync(dir, { recursive: true, force: true });
+  await aacZmc?.close();
+  await fixture?.close();
 });
 
 async function openView(monitorId: number): Promise<Page> {
   const page = await browser.newPage();
   await page.setContent('<!doctype html><body></body>');
   await page.addScriptTag({ content: WEBRTC_CLIENT_JS });
-  await page.evaluate(`window.view = window.zmRtc(${JSON.stringify(app.ws(monitorId, token))})`);
+  const url = `${app.url.replace(/^http/, 'ws')}/api/v3/live/${monitorId}/webrtc/ws?token=${token}`;
+  await page.evaluate(`window.view = window.zmRtc(${JSON.stringify(url)})`);
   return page;
 }
 
@@ -92,16 +88,13 @@ test.serial('Chromium connects, decodes H.264 and PCMU, and keeps decoding after
 
   // zmc restarts: its socket disappears and comes back; the clip (and its clock) starts over.
   const before = await until(page, (s) => s.framesDecoded > 30, 10_000, '30 frames');
-  await zmcs.get(1)!.close();
-  await sleep(500);
-  zmcs.set(1, await FakeZmc.start({ clip: pcmuClip, monitorId: 1, dir, pace: 'realtime' }));
+  await fixture.restart(1);
   const after = await until(page, (s) => s.framesDecoded > before.framesDecoded + 45, 15_000, 'decoding after the restart');
   t.is(after.state, 'connected', 'the same peer connection');
   t.true(after.framesDecoded > before.framesDecoded + 45);
   t.deepEqual(await view<string[]>(page, 'errors'), []);
   t.true((await view<number>(page, 'pongs')) >= 1, 'ping → pong');
   t.is(await view<number | null>(page, 'closed'), null);
-  t.true(app.feeds.startups.some((s) => s.monitorId === 1 && s.startup.connected_ms !== null && s.startup.first_rtp_ms !== null));
 });
 
 test.serial('an AAC monitor is video only: has_audio false, one video track, frames decoded', async (t) => {
