@@ -281,6 +281,7 @@ export class WebRtcSession {
     this.#release();
     // A session that got as far as an offer leaves its timings for /stats, even unfinished.
     if (this.#startup.offer_ms !== null) this.#recordStartup();
+    this.#log.info({ code, connected: this.#startup.connected_ms !== null, sender: this.#sender?.stats }, 'webrtc session closed');
     if (this.#ws.readyState === WebSocket.OPEN || this.#ws.readyState === WebSocket.CONNECTING) this.#ws.close(code, reason);
     this.#o.onClosed?.();
   }
