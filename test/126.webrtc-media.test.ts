@@ -18,7 +18,7 @@ import type { FreshDatabase } from './helpers/mariadb.js';
 import { mediaClip, splitAnnexB, type MediaClip } from './helpers/media.js';
 import { addUser, login } from './helpers/rest.js';
 import { NodeViewer } from './helpers/rtc-peer.js';
-import { H264Depacketizer } from './helpers/rtp.js';
+import { H264Depacketizer, H265Depacketizer } from './helpers/rtp.js';
 import { startWebRtcApp, type WebRtcApp } from './helpers/webrtc.js';
 import { SignalClient } from './helpers/ws-client.js';
 import { zmDatabase } from './helpers/zmdb.js';
@@ -57,9 +57,9 @@ async function until(check: () => boolean, ms: number, what: string): Promise<vo
 }
 
 /** ffmpeg's decode errors and the frame count of an Annex B file. */
-async function decode(file: string): Promise<{ errors: string; frames: number }> {
-  const errors = await run('ffmpeg', ['-v', 'error', '-f', 'h264', '-i', file, '-f', 'null', '-']).then((r) => r.stderr, (e) => String(e.stderr ?? e));
-  const { stdout } = await run('ffprobe', ['-v', 'error', '-f', 'h264', '-count_frames', '-select_streams', 'v:0', '-show_entries', 'stream=nb_read_frames', '-of', 'csv=p=0', file]);
+async function decode(file: string, format: 'h264' | 'hevc' = 'h264'): Promise<{ errors: string; frames: number }> {
+  const errors = await run('ffmpeg', ['-v', 'error', '-f', format, '-i', file, '-f', 'null', '-']).then((r) => r.stderr, (e) => String(e.stderr ?? e));
+  const { stdout } = await run('ffprobe', ['-v', 'error', '-f', format, '-count_frames', '-select_streams', 'v:0', '-show_entries', 'stream=nb_read_frames', '-of', 'csv=p=0', file]);
   return { errors: errors.trim(), frames: Number(stdout.trim()) };
 }
 
@@ -130,6 +130,31 @@ test.serial('a node peer gets decodable H.264 (cached keyframe first) and PCMU, 
   const last = app.feeds.startups.at(-1)!.startup;
   const order = [last.get_source_ms, last.offer_ms, last.connected_ms, last.first_rtp_ms] as number[];
   t.deepEqual([...order].sort((a, b) => a - b), order, `startup timings are ordered ${JSON.stringify(last)}`);
+});
+
+test.serial('an H.265 source is passed through: the node peer’s RTP (RFC 7798) decodes as HEVC', async (t) => {
+  const hevc = await mediaClip({ video: 'h265', seconds: 4, width: 320, height: 180 });
+  const zmc = await FakeZmc.start({ clip: hevc, monitorId: 2, dir, pace: 'realtime' });
+  t.teardown(() => zmc.close());
+  const signal = await SignalClient.connect(app.ws(2, token));
+  const viewer = await NodeViewer.answer(signal);
+  t.teardown(() => {
+    viewer.close();
+    signal.close();
+  });
+  t.like(await signal.next('ready'), { monitor_id: 2, has_audio: false });
+  await until(() => new Set(viewer.packets.video.map((p) => p.timestamp)).size >= 45, 10_000, '45 access units');
+  await sleep(200);
+  const depack = new H265Depacketizer();
+  for (const p of viewer.packets.video) depack.push(p);
+  t.true(depack.units[0].keyframe, 'starts with a keyframe (IRAP)');
+  t.true(viewer.packets.video.every((p) => p.payloadType === 96));
+  const file = join(dir, 'received.hevc');
+  writeFileSync(file, Buffer.concat(depack.units.map((u) => u.data)));
+  const decoded = await decode(file, 'hevc');
+  t.is(decoded.errors, '', 'ffmpeg decodes the received H.265 without errors');
+  t.is(decoded.frames, depack.units.length);
+  t.true(viewer.packets.audio.length === 0);
 });
 
 /** A track stand-in that records what it is given, and can refuse (a stalled viewer). */
@@ -232,6 +257,37 @@ test('a viewer whose queue overflows sheds it and resumes at the next keyframe; 
   // RTP timestamps are taken modulo 2^32 (the start is just below it) and step 3000 at 30 fps.
   t.true(roomy.sent.some((s, i) => i > 0 && s.timestamp < roomy.sent[i - 1].timestamp), 'the timestamps wrapped past 2^32');
   for (let i = 1; i < roomy.sent.length; i++) t.true(Math.abs(forward(roomy.sent[i - 1].timestamp, roomy.sent[i].timestamp) - 3000) <= 1);
+});
+
+test('audio: Opus packets go out one per RTP packet at 48 kHz; PCMA is split into 20 ms packets at 8 kHz', async (t) => {
+  for (const codec of ['opus', 'pcma'] as const) {
+    const source = new BurstSource();
+    const video = new RecordingOutput();
+    const sent: Array<{ ts: number; size: number }> = [];
+    const audio: RtpOutput = {
+      clockRate: codec === 'opus' ? 48000 : 8000,
+      startTimestamp: 1000,
+      send: (data, ts) => (sent.push({ ts, size: data.length }), true),
+    };
+    const sender = new ViewerSender(source as unknown as StreamClient, { video, audio: { output: audio, codec } });
+    sender.start();
+    const emitAudio = (i: number, size: number, durUs: number) =>
+      source.emit('media', { type: 'media', stream: 'audio', sequence: i, generation: 1, ptsUs: 1e12 + i * durUs, keyframe: true, cached: false, gap: 0, data: Buffer.alloc(size, i) });
+    emitAudio(0, 100, 20_000); // before any picture: dropped (the timeline starts with video)
+    source.emitFrames(0, 1);
+    for (let i = 1; i <= 5; i++) codec === 'opus' ? emitAudio(i, 80, 20_000) : emitAudio(i, 400, 50_000);
+    await new Promise((resolve) => setImmediate(resolve));
+    sender.stop();
+    t.is(video.sent.length, 1);
+    if (codec === 'opus') {
+      t.deepEqual(sent.map((s) => s.size), [80, 80, 80, 80, 80]);
+      t.deepEqual(sent.slice(1).map((s, i) => forward(sent[i].ts, s.ts)), [960, 960, 960, 960]);
+    } else {
+      // 400 samples (50 ms) each: 160 + 160 + 80, timestamps counting samples.
+      t.deepEqual(sent.map((s) => s.size), [160, 160, 80, 160, 160, 80, 160, 160, 80, 160, 160, 80, 160, 160, 80]);
+      t.deepEqual(sent.slice(1).map((s, i) => forward(sent[i].ts, s.ts)), [160, 160, 80, 160, 160, 80, 160, 160, 80, 160, 160, 80, 160, 160]);
+    }
+  }
 });
 
 test('a generation bump: video waits for the next keyframe and RTP time keeps moving forward', async (t) => {

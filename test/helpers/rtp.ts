@@ -63,3 +63,44 @@ export class H264Depacketizer {
     this.#nals = [];
   }
 }
+
+/** H.265 (RFC 7798): single NAL units, aggregation packets (48) and fragmentation units (49). */
+export class H265Depacketizer {
+  readonly units: Array<{ timestamp: number; data: Buffer; keyframe: boolean }> = [];
+  #nals: Buffer[] = [];
+  #fu: Buffer[] | null = null;
+  #timestamp: number | null = null;
+
+  push(p: RtpPacket): void {
+    if (this.#timestamp !== null && p.timestamp !== this.#timestamp) this.#flush();
+    this.#timestamp = p.timestamp;
+    const type = (p.payload[0] >> 1) & 0x3f;
+    if (type === 48) {
+      for (let off = 2; off + 2 <= p.payload.length; ) {
+        const size = p.payload.readUInt16BE(off);
+        this.#nals.push(p.payload.subarray(off + 2, off + 2 + size));
+        off += 2 + size;
+      }
+    } else if (type === 49) {
+      const fu = p.payload[2];
+      if (fu & 0x80) this.#fu = [Buffer.from([(p.payload[0] & 0x81) | ((fu & 0x3f) << 1), p.payload[1]])];
+      this.#fu?.push(p.payload.subarray(3));
+      if (fu & 0x40 && this.#fu) {
+        this.#nals.push(Buffer.concat(this.#fu));
+        this.#fu = null;
+      }
+    } else this.#nals.push(p.payload);
+    if (p.marker) this.#flush();
+  }
+
+  #flush(): void {
+    if (this.#nals.length && this.#timestamp !== null) {
+      const keyframe = this.#nals.some((n) => {
+        const t = (n[0] >> 1) & 0x3f;
+        return t >= 16 && t <= 21;
+      });
+      this.units.push({ timestamp: this.#timestamp, data: Buffer.concat(this.#nals.flatMap((n) => [START, n])), keyframe });
+    }
+    this.#nals = [];
+  }
+}
