@@ -117,3 +117,17 @@ test('requests asking for another protocol (Upgrade: h2c) are still served as pl
   t.true(Array.isArray(sources.body.sources));
   t.is((await get('/api/v3/live/sources')).status, 401);
 });
+
+test('OpenAPI: the WebSocket is documented as the reference names it (webrtcSignalingStream, no security entry, ?token=, 101)', async (t) => {
+  const doc = await (await fetch(`${app.url}/api-docs/openapi.json`)).json();
+  const op = doc.paths['/api/v3/live/{monitor_id}/webrtc/ws']?.get;
+  t.is(op?.operationId, 'webrtcSignalingStream');
+  t.deepEqual(op?.tags, ['Live Streaming']);
+  t.is(op?.security, undefined, 'auth: null in the reference surface; checked at upgrade');
+  t.regex(op?.description ?? '', /Stream View/);
+  t.true(op?.parameters.some((p: any) => p.in === 'query' && p.name === 'token'));
+  t.true(op?.parameters.some((p: any) => p.in === 'path' && p.name === 'monitor_id' && p.schema.minimum === 0));
+  const variants = op?.responses['101'].content['application/json'].schema.oneOf.map((v: any) => v.properties.type.enum[0]);
+  t.deepEqual(variants, ['offer', 'answer', 'icecandidate', 'ready', 'error', 'ping', 'pong']);
+  for (const status of ['400', '401', '403', '404', '503']) t.truthy(op?.responses[status], status);
+});
