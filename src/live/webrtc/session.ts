@@ -22,6 +22,8 @@ export interface SessionTimeouts {
   connectMs: number;
 }
 
+const MAX_PENDING_CANDIDATES = 64;
+
 export const DEFAULT_TIMEOUTS: SessionTimeouts = { codecWaitMs: 2000, answerMs: 60_000, connectMs: 30_000 };
 
 export interface SessionOptions {
@@ -213,8 +215,9 @@ export class WebRtcSession {
   #onRemoteCandidate(candidate: string, sdpMid: string | null, index: number | null): void {
     if (candidate === '') return; // end of candidates: nothing to do
     const mid = sdpMid ?? (index === 1 ? AUDIO_MID : VIDEO_MID);
-    if (!this.#answered) this.#pendingRemote.push({ candidate, mid });
-    else this.#addRemote(candidate, mid);
+    if (this.#answered) this.#addRemote(candidate, mid);
+    // Held until the answer; a browser has a handful, so the bound only stops a flood.
+    else if (this.#pendingRemote.length < MAX_PENDING_CANDIDATES) this.#pendingRemote.push({ candidate, mid });
   }
 
   #addRemote(candidate: string, mid: string): void {
