@@ -3,6 +3,8 @@
 // (openapi-post.mjs) like the playback routes. Paths and operationIds must match LIVE_ROUTES
 // (test/121 checks it); operationIds are the v3 reference surface's.
 
+import { webrtcPaths } from './openapi-webrtc.mjs';
+
 const ERROR = { $ref: '#/components/schemas/AppResponseError' };
 const error = (description) => ({ description, content: { 'application/json': { schema: ERROR } } });
 const body = (type, description) => ({
@@ -79,3 +81,6 @@ export const livePaths = clean({
     body('video/iso.segment', 'Segment or part (`Cache-Control: max-age=31536000`); init segments are video/mp4'),
   ),
 });
+
+// The WebRTC signalling WebSocket is a live route too (its own file: it is no express route).
+Object.assign(livePaths, webrtcPaths);

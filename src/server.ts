@@ -11,6 +11,7 @@ import { createPrismaClient } from './db/prisma.js';
 import { runStartupMigrations } from './db/startup-migrations.js';
 import { createServices } from './services/services.js';
 import { createApp } from './http/app.js';
+import { WebRtcService } from './live/webrtc/webrtc-service.js';
 import { SERVICE_VERSION } from './version.js';
 
 export interface RunningServer {
@@ -58,6 +59,16 @@ export async function startServer(config: AppConfig, log: Logger): Promise<Runni
   // One listener: HTTPS or HTTP, never both.
   const server = credentials ? https.createServer(credentials, app) : http.createServer(app);
   server.keepAliveTimeout = 65_000;
+  // WebRTC signalling is a WebSocket on the same listener (its 'upgrade' event).
+  const webrtc = new WebRtcService({
+    auth: services.auth,
+    acl: services.acl,
+    config,
+    log,
+    feeds: services.live,
+    streamingEnabled: () => config.streaming.enabled,
+    http: app,
+  }).attach(server);
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -76,6 +87,8 @@ export async function startServer(config: AppConfig, log: Logger): Promise<Runni
   const close = (): Promise<void> =>
     (closing ??= (async () => {
       log.info('shutting down: no new connections, draining');
+      // Upgraded sockets are not HTTP connections: end the WebRTC sessions (close 1001) first.
+      await webrtc.close().catch((err: Error) => log.warn({ err: { message: err.message } }, 'webrtc close failed'));
       const drained = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
       const grace = new Promise<void>((resolve) =>
