@@ -38,19 +38,29 @@ export interface SessionOptions {
   onClosed?: () => void;
 }
 
-/** Waits until the reader knows its video codec (HELLO), at most `ms`. */
+/**
+ * Waits until the reader knows what it carries, at most `ms`: the video HELLO, and either the audio
+ * HELLO or a media message (zmc sends both HELLOs before any media, so once media has been read an
+ * absent audio codec means the monitor has none). The reader thread may have parsed the video HELLO
+ * but not yet the audio one, so a known video codec alone is not enough.
+ */
 function codecsKnown(client: StreamClient, ms: number): Promise<void> {
-  if (client.codecs().video) return Promise.resolve();
+  const settled = () => {
+    const c = client.codecs();
+    return c.video !== undefined && (c.audio !== undefined || client.stats().media > 0);
+  };
+  if (settled()) return Promise.resolve();
   return new Promise((resolve) => {
     const done = () => {
       clearTimeout(timer);
-      client.off('codec', onCodec);
-      // The audio HELLO follows the video one, usually in the same batch: let it be dispatched.
-      setTimeout(resolve, 50);
+      client.off('codec', check);
+      client.off('media', check);
+      resolve();
     };
-    const onCodec = () => client.codecs().video && done();
+    const check = () => settled() && done();
     const timer = setTimeout(done, ms);
-    client.on('codec', onCodec);
+    client.on('codec', check);
+    client.on('media', check);
   });
 }
 
