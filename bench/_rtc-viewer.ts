@@ -84,6 +84,12 @@ export class BenchRtcViewer {
       if (track.type() === 'audio') return;
       track.onMessage((msg) => this.#onRtp(Buffer.from(msg)));
     });
+    if (process.env.BENCH_RTC_DEBUG) {
+      const tag = () => `${Date.now()} ${/live\/(\d+)/.exec(ws.url)?.[1]} viewer`;
+      this.#pc.onStateChange((st) => console.error(tag(), 'state', st));
+      this.#pc.onIceStateChange((st) => console.error(tag(), 'ice', st));
+      this.#pc.onGatheringStateChange((st) => console.error(tag(), 'gathering', st));
+    }
     this.#pc.setRemoteDescription(offerSdp, 'offer');
   }
 
@@ -112,7 +118,7 @@ export class BenchRtcViewer {
       ws.on('message', (data, binary) => {
         if (binary) return;
         const m = JSON.parse(data.toString()) as { type: string; session_id?: string; sdp?: string; candidate?: string; sdpMid?: string | null; message?: string };
-        if (process.env.BENCH_RTC_DEBUG) console.error(Date.now(), url.slice(-60, -40), m.type, m.candidate ?? m.message ?? '');
+        if (process.env.BENCH_RTC_DEBUG) console.error(Date.now(), /live\/(\d+)/.exec(url)?.[1], m.type, m.candidate ?? m.message ?? '');
         if (m.type === 'offer' && !viewer) viewer = new BenchRtcViewer(ws, m.session_id!, m.sdp!, index, fps, onUnit);
         else if (m.type === 'icecandidate' && viewer) viewer.#pc.addRemoteCandidate(m.candidate!, m.sdpMid ?? '0');
         else if (m.type === 'ready' && viewer) {
