@@ -72,6 +72,8 @@ export class BenchRtcViewer {
   ) {
     this.#ws = ws;
     this.#ticksPerFrame = 90_000 / fps;
+    // Loopback only, like the tests' viewer: the server's host candidates are its interface
+    // addresses, which a socket bound to 127.0.0.1 reaches on this machine.
     this.#pc = new ndc.PeerConnection('bench-viewer', { iceServers: [], bindAddress: '127.0.0.1' });
     this.#pc.onLocalDescription((sdp, type) => {
       if (type === 'answer') ws.send(JSON.stringify({ type: 'answer', session_id: sessionId, sdp }));
