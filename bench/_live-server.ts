@@ -1,4 +1,4 @@
-// Helper of bench/live-hls.ts: the service in a process of its own (configured by APP_* in the
+// Helper of bench/live-viewers.ts: the service in a process of its own (configured by APP_* in the
 // environment), so its CPU time and RSS can be read from /proc. Prints `url <base url>`.
 import { loadConfig } from '../src/config/index.js';
 import { createLogger } from '../src/log.js';

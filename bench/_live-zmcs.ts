@@ -1,4 +1,4 @@
-// Helper of bench/live-hls.ts, run as its own process so its CPU is not counted: N fake zmcs
+// Helper of bench/live-viewers.ts, run as its own process so its CPU is not counted: N fake zmcs
 // (monitors 1..N) in one socket directory, serving a clip at its real pace. Like a real zmc, a
 // new reader joins mid-GOP: a KEYFRAME, then live frames from frame 1, so packaging starts at
 // the next keyframe (frame `fps`, one GOP in). Prints `ready`, then `conn <monitor> <ms>` with

@@ -1,17 +1,22 @@
-// Live LL-HLS through the whole service: 1, 8 and 32 simulated cameras (fake zmcs in a child
-// process, 640x360 H.264 at 25 fps and ~1 Mbit/s), one LL-HLS viewer per camera in this process
-// behaving like hls.js in low-latency mode (fetch the preload-hinted part — the server holds the
-// request until the part exists — then a blocking playlist reload for the next one), all over
-// HTTP with a Bearer token. The service runs in a child process of its own; its CPU (user+sys,
-// % of one core) and RSS are read from /proc over the measured window.
+// Live view through the whole service (issue #8): 1, 8 and 32 simulated cameras (fake zmcs in a
+// child process, 640x360 H.264 at 25 fps and ~1 Mbit/s), each watched by one LL-HLS viewer and
+// one WebRTC viewer in this process. The LL-HLS viewer behaves like hls.js in low-latency mode
+// (fetch the preload-hinted part — the server holds the request until the part exists — then a
+// blocking playlist reload for the next one) over HTTP with a Bearer token; the WebRTC viewer is
+// a node-datachannel peer on the signalling WebSocket (bench/_rtc-viewer.ts). The service runs
+// in a child process of its own; its CPU (user+sys, % of one core) and RSS are read from /proc
+// over the measured window.
 //
-// Latency = when the viewer holds a part − when the fake zmc sent that part's last frame: the
-// zmc's connection wall clock (frame 1 of the clip goes out then; packaging starts at the next
-// keyframe, frame `fps`, which is media time 0) + the frame's media time from the part's
-// tfdt/trun. That is stream socket → zmgate → packaging → HTTP → viewer; a part can only be cut
-// when the frame after it arrives, so one frame interval (40 ms) is the floor.
+// Frame k of the clip leaves the fake zmc at t0 + (k − 1) / fps: t0 is the zmc's connection wall
+// clock (frame 1 goes out then: it joins at frame 1) and the clip has no B-frames.
+// LL-HLS latency = when the viewer holds a part − when its last frame was sent (packaging starts
+// at the next keyframe, frame `fps`, which is media time 0; the frame's media time comes from
+// the part's tfdt/trun). A part can only be cut when the frame after it arrives, so one frame
+// interval (40 ms) is the floor.
+// WebRTC latency = when the last RTP packet (marker) of a frame arrives − when it was sent; the
+// frame is told by its RTP timestamp (anchored on the clip by content, see _rtc-viewer.ts).
 //
-//   npx tsx bench/live-hls.ts [--seconds S=15] [--cameras 1,8,32]
+//   npx tsx bench/live-viewers.ts [--seconds S=15] [--cameras 1,8,32] [--webrtc 0]
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -21,6 +26,8 @@ import bcrypt from 'bcryptjs';
 import { convergeSchema } from '../src/db/converge/index.js';
 import { startThrowawayMariaDb } from '../src/devdb/throwaway-mariadb.js';
 import { createConnection } from 'mariadb';
+import { mediaClip } from '../test/helpers/media.js';
+import { BenchRtcViewer, clipIndex, type ClipIndex } from './_rtc-viewer.js';
 
 function arg(name: string, fallback: string): string {
   const i = process.argv.indexOf(`--${name}`);
@@ -29,8 +36,9 @@ function arg(name: string, fallback: string): string {
 
 const SECONDS = Number(arg('seconds', '15'));
 const CAMERAS = arg('cameras', '1,8,32').split(',').map(Number);
+const WEBRTC = arg('webrtc', '1') !== '0';
 const WARMUP_MS = 4000;
-const CLIP = { video: 'h264-high', width: 640, height: 360, fps: 25, seconds: 60, bitrate: '1M', noise: true };
+const CLIP = { video: 'h264-high' as const, width: 640, height: 360, fps: 25, seconds: 60, bitrate: '1M', noise: true };
 const here = path.dirname(new URL(import.meta.url).pathname);
 const root = path.join(here, '..');
 const TICK = 100; // USER_HZ on Linux
@@ -141,9 +149,42 @@ async function viewer(api: (p: string) => string, token: string, id: number, con
   }
 }
 
+interface RtcStats {
+  packets: number;
+  latencies: number[];
+  unmatched: number;
+  checked: number;
+  reanchored: number;
+  errors: string[];
+}
+
+/** One WebRTC viewer per camera, connected together; latencies of frames arriving in [from, until). */
+async function rtcViewers(wsUrl: (id: number) => string, n: number, index: ClipIndex, connT0: (id: number) => number | undefined, s: RtcStats): Promise<BenchRtcViewer[]> {
+  const connect = async (id: number): Promise<BenchRtcViewer> => {
+    // ICE on this shared VM now and then fails at once ("Peer connection failed"); a viewer
+    // would reconnect (CLIENT-COMPAT §6.2), so the bench does too, and reports it.
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await BenchRtcViewer.connect(wsUrl(id), index, CLIP.fps, ({ frame, at }) => {
+          const t0 = connT0(id);
+          if (t0 !== undefined && measuring(at)) s.latencies.push(at - (t0 + ((frame - 1) / CLIP.fps) * 1000));
+        });
+      } catch (err) {
+        s.errors.push(`connect ${id}: ${(err as Error).message}`);
+        if (attempt === 3) throw err;
+      }
+    }
+  };
+  return Promise.all(Array.from({ length: n }, (_, i) => connect(i + 1)));
+}
+
+let measuring: (at: number) => boolean = () => false;
+
 const pct = (sorted: number[], p: number) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]! : NaN);
 
 async function main(): Promise<void> {
+  // Generated (or found in the media cache) here once, before the zmcs child loads it too.
+  const index = clipIndex(await mediaClip(CLIP));
   const db = await startThrowawayMariaDb({ startTimeoutMs: 60_000 });
   const rows: string[] = [];
   try {
@@ -190,25 +231,40 @@ async function main(): Promise<void> {
         const login = await fetch(api('/auth/login'), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'bench', password: 'bench' }) });
         const token = ((await login.json()) as { access_token: string }).access_token;
         for (let id = 1; id <= n; id++) {
-          const res = await fetch(api(`/live/${id}/start`), { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: '{}' });
+          const res = await fetch(api(`/live/${id}/start`), { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify({ enable_webrtc: WEBRTC }) });
           if (res.status !== 200) throw new Error(`start ${id}: ${res.status} ${await res.text()}`);
         }
+        const rtc: RtcStats = { packets: 0, latencies: [], unmatched: 0, checked: 0, reanchored: 0, errors: [] };
+        const wsUrl = (id: number) => `${url.replace(/^http/, 'ws')}/api/v3/live/${id}/webrtc/ws?token=${encodeURIComponent(token)}`;
+        const peers = WEBRTC ? await rtcViewers(wsUrl, n, index, (id) => t0s.get(id), rtc) : [];
         const measureFrom = Date.now() + WARMUP_MS;
         const until = measureFrom + SECONDS * 1000;
+        measuring = (at) => at >= measureFrom && at < until;
         const stats: ViewerStats = { parts: 0, requests: 0, errors: 0, firstError: null, latencies: [] };
         const viewers = Array.from({ length: n }, (_, i) => viewer(api, token, i + 1, () => t0s.get(i + 1), measureFrom, until, stats));
         await new Promise((r) => setTimeout(r, WARMUP_MS));
         const pid = server.proc.pid!;
         const cpu0 = cpuTicks(pid);
         const requests0 = stats.requests;
+        const packets0 = peers.reduce((a, p) => a + p.packets, 0);
         const rss: number[] = [];
         const sampler = setInterval(() => rss.push(rssMb(pid)), 1000);
         await Promise.all(viewers);
         clearInterval(sampler);
         const cpu = ((cpuTicks(pid) - cpu0) / TICK / SECONDS) * 100;
+        const packets = peers.reduce((a, p) => a + p.packets, 0) - packets0;
+        for (const p of peers) {
+          rtc.unmatched += p.unmatched;
+          rtc.checked += p.checked;
+          rtc.reanchored += p.reanchored;
+          if (p.error) rtc.errors.push(p.error);
+          p.close();
+        }
         const lat = stats.latencies.sort((a, b) => a - b);
+        const rlat = rtc.latencies.sort((a, b) => a - b);
+        const errors = [stats.errors ? `HLS ${stats.errors} (${stats.firstError})` : '', rtc.errors.length ? `WebRTC ${rtc.errors.length} (${rtc.errors[0]})` : ''].filter(Boolean).join('; ') || '0';
         rows.push(
-          `| ${n} | ${cpu.toFixed(1)} | ${(cpu / n).toFixed(2)} | ${Math.max(...rss).toFixed(0)} | ${((stats.requests - requests0) / SECONDS).toFixed(0)} | ${stats.parts} | ${pct(lat, 50).toFixed(0)} | ${pct(lat, 95).toFixed(0)} | ${stats.errors}${stats.firstError ? ` (${stats.firstError})` : ''} |`,
+          `| ${n} | ${cpu.toFixed(1)} | ${(cpu / n).toFixed(2)} | ${Math.max(...rss).toFixed(0)} | ${pct(lat, 50).toFixed(0)} / ${pct(lat, 95).toFixed(0)} | ${WEBRTC ? `${pct(rlat, 50).toFixed(0)} / ${pct(rlat, 95).toFixed(0)}` : '–'} | ${(packets / SECONDS).toFixed(0)} | ${((stats.requests - requests0) / SECONDS).toFixed(0)} | ${stats.parts} | ${rlat.length} (${rtc.unmatched} untold; ${rtc.checked} keyframes checked, ${rtc.reanchored} off) | ${errors} |`,
         );
         console.log(`# ${n} camera(s) done`);
       } finally {
@@ -220,9 +276,12 @@ async function main(): Promise<void> {
   } finally {
     await db.stop();
   }
-  console.log(`\nLL-HLS through the service: ${CLIP.width}x${CLIP.height} H.264 ${CLIP.fps} fps ~${CLIP.bitrate}bit/s per camera, part 200 ms, segment 1 s; ${SECONDS} s measured after ${WARMUP_MS / 1000} s; ${cpus().length} CPUs (${cpus()[0]?.model}), load ${loadavg().map((l) => l.toFixed(2)).join(' ')}\n`);
-  console.log('| cameras | service CPU % (one core) | CPU % per camera | service RSS MB | HTTP req/s | parts received | latency p50 ms | latency p95 ms | errors |');
-  console.log('|---|---|---|---|---|---|---|---|---|');
+  console.log(
+    `\nLive view through the service, per camera 1 LL-HLS viewer${WEBRTC ? ' + 1 WebRTC viewer' : ''}: ${CLIP.width}x${CLIP.height} H.264 ${CLIP.fps} fps ~${CLIP.bitrate}bit/s, part 200 ms, segment 1 s; ${SECONDS} s measured after ${WARMUP_MS / 1000} s warm-up; ` +
+      `${cpus().length} CPUs (${cpus()[0]?.model}; a shared VM: the zmcs and the viewers run on the same cores), load ${loadavg().map((l) => l.toFixed(2)).join(' ')}\n`,
+  );
+  console.log('| cameras | service CPU % (one core) | CPU % per camera | service RSS MB | LL-HLS latency p50 / p95 ms | WebRTC latency p50 / p95 ms | RTP packets/s (video, all viewers) | HTTP req/s | parts received | WebRTC frames timed | errors |');
+  console.log('|---|---|---|---|---|---|---|---|---|---|---|');
   for (const r of rows) console.log(r);
 }
 
