@@ -2,6 +2,7 @@
 // the media timeline (source pts carried over, breaks re-anchored on the wall clock), RTP
 // timestamp arithmetic, and TURN URLs from the configuration.
 import test from 'ava';
+import { loadConfig } from '../src/config/index.js';
 import type { CodecInfo } from '../src/native/index.js';
 import { audioOffer, chooseVideoPayloadType, h264ProfileIdc, mediaSection, videoOffer } from '../src/live/webrtc/codecs.js';
 import { iceServersFrom, parseTurnUrl } from '../src/live/webrtc/ice-servers.js';
@@ -112,6 +113,22 @@ test('TURN from streaming.webrtc.turn.*: URL forms, defaults, disabled → no IC
   t.deepEqual(parseTurnUrl('turn:[2001:db8::1]:3478'), { hostname: '2001:db8::1', port: 3478, relayType: 'TurnUdp' });
   for (const bad of ['stun:x', 'http://x', 'turn:', 'turn:host:0', 'turn:host:99999']) t.throws(() => parseTurnUrl(bad), undefined, bad);
   const turn = { enabled: true, server: 'turn:relay.lan:3478', username: 'u', password: 'p' };
-  t.deepEqual(iceServersFrom({ streaming: { webrtc: { turn } } } as never), [{ hostname: 'relay.lan', port: 3478, relayType: 'TurnUdp', username: 'u', password: 'p' }]);
-  t.deepEqual(iceServersFrom({ streaming: { webrtc: { turn: { ...turn, enabled: false } } } } as never), []);
+  t.deepEqual(iceServersFrom({ streaming: { webrtc: { stun_servers: [], turn } } } as never), [{ hostname: 'relay.lan', port: 3478, relayType: 'TurnUdp', username: 'u', password: 'p' }]);
+  t.deepEqual(iceServersFrom({ streaming: { webrtc: { stun_servers: [], turn: { ...turn, enabled: false } } } } as never), []);
+});
+
+test('STUN from streaming.webrtc.stun_servers: listed first, before the TURN relay; bad URLs refused at load', (t) => {
+  const stun = ['stun:stun.lan:3478', 'stun:[2001:db8::2]'];
+  const turn = { enabled: true, server: 'turn:relay.lan', username: 'u', password: 'p' };
+  t.deepEqual(iceServersFrom({ streaming: { webrtc: { stun_servers: stun, turn: { ...turn, enabled: false } } } } as never), stun);
+  t.deepEqual(iceServersFrom({ streaming: { webrtc: { stun_servers: stun, turn } } } as never), [...stun, { hostname: 'relay.lan', port: 3478, relayType: 'TurnUdp', username: 'u', password: 'p' }]);
+  const load = (v: string) =>
+    loadConfig({
+      env: { APP_PROFILE: 'test', APP_ZONEMINDER__CONFIG_PATH: '/nonexistent/zm.conf', APP_STREAMING__WEBRTC__STUN_SERVERS: v },
+      defaultOperatorFile: '/nonexistent/prod.toml',
+    });
+  t.deepEqual(load('stun:a.lan, stun:b.lan:19302').config.streaming.webrtc.stun_servers, ['stun:a.lan', 'stun:b.lan:19302']);
+  for (const bad of ['http://a.lan', 'stun:', 'turn:a.lan']) {
+    t.throws(() => load(bad), { message: /streaming\.webrtc\.stun_servers/ }, bad);
+  }
 });

@@ -59,6 +59,7 @@ const dnsName = str(
   (s) => /^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/i.test(s),
   'must be a DNS name such as cams.example.com',
 );
+const stunUrl = str((s) => /^stuns?:(\[[0-9a-fA-F:.]+\]|[^\s:/?\[\]]+)(:\d{1,5})?$/.test(s), 'must be a STUN URL such as stun:stun.example.com:3478');
 const email = str((s) => /^[^\s@,]+@[^\s@,]+\.[^\s@,]+$/.test(s), 'must be an email address such as admin@example.com');
 
 // Limiter burst 0 passes validation on purpose: checks.ts replaces it and reports an error.
@@ -128,6 +129,7 @@ export const SETTINGS: { [P in SettingKey]: Setting<ValueAt<Settings, P>> } = {
   'streaming.hls.playlist_size': { type: int(3, 100, 'must be an integer 3..100'), default: 10 },
   'streaming.hls.ll_hls_enabled': { type: bool, default: true },
   'streaming.hls.idle_timeout_seconds': { type: seconds(0, 86400), default: 90 },
+  'streaming.webrtc.stun_servers': { type: list(stunUrl), default: [] },
   'streaming.webrtc.turn.enabled': { type: bool, default: false },
   'streaming.webrtc.turn.server': { type: str(), default: '' },
   'streaming.webrtc.turn.username': { type: str(), default: '' },

@@ -83,7 +83,7 @@ export interface AppConfig {
       /** An HLS session not requested for this long is stopped (0: never). */
       idle_timeout_seconds: number;
     };
-    webrtc: { turn: { enabled: boolean; server: string; username: string; password: string } };
+    webrtc: { stun_servers: string[]; turn: { enabled: boolean; server: string; username: string; password: string } };
     /** The live MJPEG stream from shared memory (stock ZoneMinder's live view): frame-rate cap. */
     mjpeg: { max_fps: number };
   };

@@ -1,6 +1,6 @@
-// ICE servers for the server's own PeerConnections, from streaming.webrtc.turn.*. There is no
-// STUN list in the configuration: without TURN the server offers host candidates only, which is
-// what a LAN deployment needs (the browser brings its own STUN for its side).
+// ICE servers for the server's own PeerConnections: streaming.webrtc.stun_servers (empty by
+// default: host candidates only, which is what a LAN deployment needs; the browser brings its own
+// STUN for its side) and the TURN relay of streaming.webrtc.turn.*.
 import type { IceServer, RelayType } from 'node-datachannel';
 import type { AppConfig } from '../../config/types.js';
 
@@ -15,8 +15,8 @@ export function parseTurnUrl(url: string): Omit<IceServer, 'username' | 'passwor
   return { hostname: m[2].replace(/^\[|\]$/g, ''), port, relayType };
 }
 
-export function iceServersFrom(config: Pick<AppConfig, 'streaming'>): IceServer[] {
-  const turn = config.streaming.webrtc.turn;
-  if (!turn.enabled) return [];
-  return [{ ...parseTurnUrl(turn.server), username: turn.username, password: turn.password }];
+export function iceServersFrom(config: Pick<AppConfig, 'streaming'>): (string | IceServer)[] {
+  const { stun_servers: stun, turn } = config.streaming.webrtc;
+  if (!turn.enabled) return [...stun];
+  return [...stun, { ...parseTurnUrl(turn.server), username: turn.username, password: turn.password }];
 }

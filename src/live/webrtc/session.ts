@@ -30,7 +30,7 @@ export interface SessionOptions {
   monitorId: number;
   feed: LiveFeed;
   feeds: LiveFeeds;
-  iceServers: IceServer[];
+  iceServers: Array<string | IceServer>;
   bindAddress?: string;
   log: Logger;
   timeouts?: Partial<SessionTimeouts>;

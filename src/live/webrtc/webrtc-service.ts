@@ -47,7 +47,7 @@ export class WebRtcService {
   readonly #wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES, perMessageDeflate: false });
   readonly #sessions = new Set<WebRtcSession>();
   readonly #servers: Array<HttpServer | HttpsServer> = [];
-  readonly #iceServers: IceServer[];
+  readonly #iceServers: Array<string | IceServer>;
   #closed = false;
   readonly #onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer) => void this.handleUpgrade(req, socket, head);
 
