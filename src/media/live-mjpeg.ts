@@ -5,7 +5,7 @@
 // for good); the source is released exactly once either way.
 import type { Response } from 'express';
 
-import { MJPEG_BOUNDARY, clientGone, waitDrain } from './mjpeg.js';
+import { MjpegResponse } from './mjpeg-response.js';
 
 export interface LiveJpegSource {
   /** The next new JPEG, or null when nothing new was captured since the last one. Throws when unavailable. */
@@ -39,63 +39,30 @@ export function liveMjpegViewers(): ReadonlyMap<number, number> {
 export async function writeLiveMjpeg(res: Response, source: LiveJpegSource, options: LiveMjpegOptions): Promise<void> {
   active++;
   perMonitor.set(options.monitorId, (perMonitor.get(options.monitorId) ?? 0) + 1);
-  // The client may have left during the caller's awaits (ACL, shared memory, first encode):
-  // 'close' then fired before anyone listened, and a write would wait for 'drain' forever.
-  let gone = clientGone(res);
-  let wake: (() => void) | null = null;
-  const onClose = () => {
-    gone = true;
-    wake?.();
-  };
-  res.on('close', onClose);
-  const pause = (ms: number) =>
-    new Promise<void>((resolve) => {
-      const timer = setTimeout(done, ms);
-      function done() {
-        clearTimeout(timer);
-        wake = null;
-        resolve();
-      }
-      wake = done;
-    });
-  const drained = () => waitDrain(res, (w) => (wake = w));
-
+  const out = new MjpegResponse(res);
   try {
-    res.status(200);
-    res.setHeader('Content-Type', `multipart/x-mixed-replace; boundary=${MJPEG_BOUNDARY}`);
-    res.setHeader('Cache-Control', 'no-cache, no-store');
-    res.setHeader('X-Accel-Buffering', 'no');
-    if (res.req.method === 'HEAD' || gone) {
-      res.end();
-      return;
-    }
-    res.flushHeaders();
+    if (!out.start()) return;
     const period = 1000 / options.fps;
     let due = Date.now();
     let lastNew = Date.now();
     let frame = 0;
-    while (!gone) {
+    while (!out.gone) {
       const got = await source.next().catch(() => null); // a zmc restart mid-stream: keep polling
-      if (gone) break;
+      if (out.gone) break;
       if (got) {
         lastNew = Date.now();
-        frame++;
-        res.write(
-          `--${MJPEG_BOUNDARY}\r\nContent-Type: image/jpeg\r\nContent-Length: ${got.jpeg.length}\r\nX-Frame-Number: ${frame}\r\nX-Timestamp: ${(got.timestampUs / 1e6).toFixed(3)}\r\n\r\n`,
-        );
-        res.write(got.jpeg);
-        if (!res.write('\r\n')) await drained();
+        await out.part(got.jpeg, ++frame, got.timestampUs / 1e6);
       } else if (Date.now() - lastNew > options.idleMs) {
-        res.end(`--${MJPEG_BOUNDARY}--\r\n`);
+        out.finish();
         break;
       }
       due += period;
       const wait = due - Date.now();
-      if (wait > 0) await pause(wait);
+      if (wait > 0) await out.pause(wait);
       else due = Date.now(); // fell behind (slow client or encoder): do not burst to catch up
     }
   } finally {
-    res.off('close', onClose);
+    out.dispose();
     source.close();
     active--;
     const left = (perMonitor.get(options.monitorId) ?? 1) - 1;
