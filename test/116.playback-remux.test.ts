@@ -351,22 +351,22 @@ test('401/403/404 on the remuxed routes: no token, no Events permission, a hidde
 test('SegmentCache: LRU order, budget, oversize values served but not kept, concurrent misses share one production', async (t) => {
   const cache = new SegmentCache(100);
   const buf = (n: number) => Buffer.alloc(n);
-  await cache.get('a', async () => buf(20));
-  await cache.get('b', async () => buf(20));
-  await cache.get('a', async () => buf(99)); // hit: a becomes the newest
-  await cache.get('c', async () => buf(25));
-  await cache.get('d', async () => buf(25)); // 90 bytes
-  await cache.get('e', async () => buf(20)); // 110 → evicts b (the oldest)
+  await cache.getOrMake('a', async () => buf(20));
+  await cache.getOrMake('b', async () => buf(20));
+  await cache.getOrMake('a', async () => buf(99)); // hit: a becomes the newest
+  await cache.getOrMake('c', async () => buf(25));
+  await cache.getOrMake('d', async () => buf(25)); // 90 bytes
+  await cache.getOrMake('e', async () => buf(20)); // 110 → evicts b (the oldest)
   t.like(cache.stats(), { bytes: 90, entries: 4, evictions: 1, hits: 1 });
   let produced = 0;
-  await cache.get('b', async () => (produced++, buf(1)));
+  await cache.getOrMake('b', async () => (produced++, buf(1)));
   t.is(produced, 1, 'b was evicted');
-  const big = await cache.get('big', async () => buf(60));
+  const big = await cache.getOrMake('big', async () => buf(60));
   t.is(big.length, 60);
   t.false(cache.stats().entries > 5);
   let calls = 0;
   const slow = () => new Promise<Buffer>((resolve) => setTimeout(() => resolve(buf(5)), 20, calls++));
-  const [x, y] = await Promise.all([cache.get('same', slow), cache.get('same', slow)]);
+  const [x, y] = await Promise.all([cache.getOrMake('same', slow), cache.getOrMake('same', slow)]);
   t.is(calls, 1);
   t.is(x, y);
   t.throws(() => new SegmentCache(-1));

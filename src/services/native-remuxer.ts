@@ -95,7 +95,7 @@ export class NativeRemuxer implements EventRemuxer {
       // A growing file changes version every second: its segments are not worth keeping.
       const data = input.event.inProgress
         ? await rec.file.vodSegment(seq)
-        : await this.segments.get(`${rec.version}|${input.video.path}|${seq}`, () => rec.file.vodSegment(seq));
+        : await this.segments.getOrMake(`${rec.version}|${input.video.path}|${seq}`, () => rec.file.vodSegment(seq));
       return new BufferSource(data, 'video/mp4', `"seg-${rec.version}-${seq}"`, rec.mtime);
     } catch (err) {
       throw this.translate(input, err);
