@@ -65,6 +65,7 @@ test.before(async () => {
     ev[`video-${o}`] = await insertMediaEvent(db, roots, { orientation: o, scheme: 'Shallow', files: { '{id}-video.mp4': { fixture: 'h264.mp4' } } });
     ev[`frame-${o}`] = await insertMediaEvent(db, roots, { orientation: o, files: captures([1]) });
   }
+  ev.tagged = await insertMediaEvent(db, roots, { orientation: 'ROTATE_90', scheme: 'Shallow', files: { '{id}-video.mp4': { fixture: 'h264-rotate90.mp4' } } });
   const runner = new FfmpegRunner({ ...DEFAULT_FFMPEG_OPTIONS, maxConcurrent: 2 });
   const ffmpegRotator = new FfmpegJpegRotator(runner);
   const rotator: JpegRotator = {
@@ -122,6 +123,10 @@ for (const o of ORIENTATIONS) {
     t.deepEqual(frame, { ...swapped(o, SIZES.capture), corner: CORNER[o] }, 'frame image');
   });
 }
+
+test.serial('a recording that carries its own rotate tag (as zmc writes it) is turned once, by the Orientation, not again by ffmpeg', async (t) => {
+  t.like(await probeBuffer(await jpegOf(`/events/${ev.tagged.id}/thumbnail`)), swapped('ROTATE_90', SIZES.videoThumb));
+});
 
 test('rotated stills are cached: a second request runs no transform and carries the same ETag', async (t) => {
   const route = `/events/${ev['snap-ROTATE_90'].id}/thumbnail`;

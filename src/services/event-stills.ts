@@ -165,6 +165,9 @@ export class EventStills {
       frame = await this.cache.getOrMake(frameKey, async () => {
         const jpeg = await this.runner.ffmpeg([
           ...(offset > 0 ? ['-ss', offset.toFixed(3)] : []),
+          // zmc tags a copied stream with the monitor's Orientation (a display matrix), which
+          // ffmpeg would apply on its own; the Orientation is applied below, once.
+          '-noautorotate',
           '-i', `file:${video.path}`, // never read as another protocol
           '-an', '-sn', '-dn',
           '-frames:v', '1',

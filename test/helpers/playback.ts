@@ -61,6 +61,15 @@ const RECIPES: Record<string, string[]> = {
   'objdetect.jpg': still(SIZES.objdetect),
 };
 
+/**
+ * Fixtures made from another fixture (ffmpeg -i <from> ...args). zmc's VideoStore with Orientation
+ * ROTATE_90 copies the camera's packets and tags the stream `rotate=90` (a display matrix); only a
+ * stream copy keeps that tag with Debian's ffmpeg 5.1.
+ */
+const DERIVED: Record<string, { from: string; args: string[] }> = {
+  'h264-rotate90.mp4': { from: 'h264.mp4', args: ['-c', 'copy', '-metadata:s:v:0', 'rotate=90'] },
+};
+
 /** A grey still with a red 40x20 marker in its top-left corner, so a test can tell how it was turned. */
 function still(size: { width: number; height: number }): string[] {
   return ['-f', 'lavfi', '-i', `color=c=gray:s=${size.width}x${size.height}:d=1,drawbox=x=0:y=0:w=40:h=20:color=red:t=fill`, '-frames:v', '1', '-q:v', '3', '-f', 'mjpeg'];
@@ -70,7 +79,8 @@ let ffmpegVersion: Promise<string> | undefined;
 
 /** The fixture file `name` (see RECIPES), generated once per ffmpeg version and cached. */
 export async function fixture(name: keyof typeof RECIPES | string): Promise<string> {
-  const recipe = RECIPES[name];
+  const derived = DERIVED[name];
+  const recipe = derived ? ['-i', await fixture(derived.from), ...derived.args] : RECIPES[name];
   if (!recipe) throw new Error(`no fixture ${name}`);
   ffmpegVersion ??= run('ffmpeg', ['-version']).then((r) => r.stdout.split('\n')[0]);
   const key = createHash('sha256').update(JSON.stringify([recipe, await ffmpegVersion])).digest('hex').slice(0, 16);
