@@ -158,6 +158,9 @@ Napi::Value Mp4FileBinding::Info(const Napi::CallbackInfo& info) {
       to.Set("timescale", t.timescale);
       to.Set("width", t.width);
       to.Set("height", t.height);
+      Napi::Array matrix = Napi::Array::New(env, t.matrix.size());
+      for (std::uint32_t k = 0; k < t.matrix.size(); ++k) matrix.Set(k, t.matrix[k]);
+      to.Set("matrix", matrix);
       to.Set("sampleRate", t.sample_rate);
       to.Set("channels", t.channels);
       to.Set("nalLengthSize", t.nal_length_size);

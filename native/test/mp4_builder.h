@@ -3,6 +3,7 @@
 // any NAL length size) and fragmented (per-sample fields or trex/tfhd defaults).
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <vector>
@@ -24,6 +25,9 @@ struct SynthTrack {
   std::uint32_t timescale = 90000;
   Bytes config;  // avcC body (video) or AudioSpecificConfig (audio)
   std::uint16_t width = 640, height = 360;
+  // tkhd transformation matrix (zmc's Orientation); version 1 tkhd has 64-bit times before it.
+  std::array<std::uint32_t, 9> matrix{0x00010000u, 0u, 0u, 0u, 0x00010000u, 0u, 0u, 0u, 0x40000000u};
+  bool tkhd_v1 = false;
   std::optional<std::int64_t> edit_media_time;  // an elst entry starting the presentation here
   std::vector<SynthSample> samples;
 };
@@ -96,9 +100,14 @@ inline void Trak(ByteWriter& w, const SynthTrack& t, std::uint32_t id, const std
                  const ProgressiveOptions& o, bool fragmented) {
   Box trak(w, "trak");
   {
-    Box tkhd(w, "tkhd", 0, 3);
-    w.u32(0), w.u32(0), w.u32(id), w.u32(0), w.u32(0), w.zeros(8), w.u16(0), w.u16(0), w.u16(0), w.u16(0);
-    for (std::uint32_t v : {0x00010000u, 0u, 0u, 0u, 0x00010000u, 0u, 0u, 0u, 0x40000000u}) w.u32(v);
+    Box tkhd(w, "tkhd", t.tkhd_v1 ? 1 : 0, 3);
+    if (t.tkhd_v1) {
+      w.u64(0), w.u64(0), w.u32(id), w.u32(0), w.u64(0);
+    } else {
+      w.u32(0), w.u32(0), w.u32(id), w.u32(0), w.u32(0);
+    }
+    w.zeros(8), w.u16(0), w.u16(0), w.u16(0), w.u16(0);
+    for (std::uint32_t v : t.matrix) w.u32(v);
     w.u32(std::uint32_t(t.width) << 16), w.u32(std::uint32_t(t.height) << 16);
   }
   if (t.edit_media_time) {

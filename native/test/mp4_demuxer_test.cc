@@ -262,5 +262,52 @@ TEST(Mp4Vod, PlanSegmentsAndRemux) {
   EXPECT_THROW(Mp4Vod(Open(BuildProgressive({audio_only}))), Error);
 }
 
+// zmc records a monitor's Orientation only in the video tkhd matrix (ffmpeg's `rotate` tag):
+// the demuxer reads it (tkhd v0 and v1) and the init segment of the remux/VOD carries it, in a
+// tkhd of unchanged size; mvhd and the audio track keep the identity, as does an unrotated source.
+TEST(Mp4Vod, InitCarriesTheVideoTrackMatrix) {
+  const DisplayMatrix rotate90{0, 0x00010000, 0, -0x00010000, 0, 0, 360 << 16, 0, 0x40000000};
+  auto matrix_at = [](const Bytes& b, std::size_t at) {
+    DisplayMatrix m{};
+    for (std::size_t k = 0; k < 9; ++k) m[k] = std::int32_t(ReadU32Be(&b[at + 4 * k]));
+    return m;
+  };
+  for (bool v1 : {false, true}) {
+    SynthTrack v = Video();
+    for (std::size_t k = 0; k < 9; ++k) v.matrix[k] = std::uint32_t(rotate90[k]);
+    v.tkhd_v1 = v1;
+    for (bool fragmented : {false, true}) {
+      auto d = Open(fragmented ? test::BuildFragmented({v, Audio()}) : BuildProgressive({v, Audio()}));
+      ASSERT_EQ(d->tracks().size(), 2u);
+      EXPECT_EQ(d->tracks()[0].matrix, rotate90) << "v1 " << v1 << " fragmented " << fragmented;
+      EXPECT_EQ(d->tracks()[0].width, 640u);
+      EXPECT_EQ(d->tracks()[1].matrix, kIdentityMatrix);
+
+      const Bytes init = Mp4Vod(d).Init();
+      const auto boxes = WalkBoxes(init, 0, init.size());
+      const auto* moov = test::Find(boxes, "moov");
+      ASSERT_NE(moov, nullptr);
+      std::vector<DisplayMatrix> tkhd_matrices;
+      for (const auto& trak : moov->children) {
+        if (trak.type != "trak") continue;
+        const auto* tkhd = test::Find(trak.children, "tkhd");
+        ASSERT_NE(tkhd, nullptr);
+        EXPECT_EQ(tkhd->size, 92u);  // version 0, fixed size whatever the matrix
+        tkhd_matrices.push_back(matrix_at(init, tkhd->offset + 8 + 40));
+        // width stays the coded (unrotated) size, 16.16; 0 for audio
+        EXPECT_EQ(ReadU32Be(&init[tkhd->offset + 8 + 76]), tkhd_matrices.size() == 1 ? 640u << 16 : 0u);
+      }
+      EXPECT_EQ(tkhd_matrices, (std::vector<DisplayMatrix>{rotate90, kIdentityMatrix}));
+      const auto* mvhd = test::Find(boxes, "moov/mvhd");
+      EXPECT_EQ(matrix_at(init, mvhd->offset + 8 + 36), kIdentityMatrix);
+    }
+  }
+  const Bytes plain = Mp4Vod(Open(BuildProgressive({Video()}))).Init();
+  const auto plain_boxes = WalkBoxes(plain, 0, plain.size());
+  const auto* tkhd = test::Find(plain_boxes, "moov/trak/tkhd");
+  ASSERT_NE(tkhd, nullptr);
+  EXPECT_EQ(matrix_at(plain, tkhd->offset + 8 + 40), kIdentityMatrix);
+}
+
 }  // namespace
 }  // namespace zm

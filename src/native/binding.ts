@@ -148,6 +148,8 @@ export interface RawMp4Track {
   nalLengthSize: number;
   sampleCount: number;
   durationUs: number;
+  /** tkhd transformation matrix, 9 signed 32-bit fixed-point values. */
+  matrix: number[];
   config: Buffer;
 }
 

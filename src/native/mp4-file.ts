@@ -30,6 +30,13 @@ export interface Mp4TrackInfo {
   sampleCount: number;
   width: number;
   height: number;
+  /**
+   * tkhd transformation matrix {a, b, u, c, d, v, x, y, w} as signed 32-bit integers (a–d, x, y
+   * 16.16; u, v, w 2.30); identity is [65536, 0, 0, 0, 65536, 0, 0, 0, 2^30]. zmc records a
+   * monitor's Orientation here (ffmpeg's `rotate` tag); remux() and vodInit() carry the video
+   * track's matrix over, while width/height stay the coded (unrotated) size.
+   */
+  matrix: number[];
   sampleRate: number;
   channels: number;
   /** Bytes of each NAL length prefix in the file's video samples (1, 2 or 4; 0 for other tracks). */
@@ -138,6 +145,7 @@ export class Mp4File {
       sampleCount: t.sampleCount,
       width: t.width,
       height: t.height,
+      matrix: t.matrix,
       sampleRate: t.sampleRate,
       channels: t.channels,
       nalLengthSize: t.nalLengthSize,

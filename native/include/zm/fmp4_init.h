@@ -12,6 +12,7 @@
 
 #include "zm/bytes.h"
 #include "zm/codec.h"
+#include "zm/display_matrix.h"
 #include "zm/nal.h"
 #include "zm/opus.h"
 
@@ -22,6 +23,7 @@ struct InitTrack {
   Codec codec = Codec::kUnknown;
   std::uint32_t timescale = 90000;
   std::uint32_t width = 0, height = 0;          // video
+  DisplayMatrix matrix = kIdentityMatrix;       // video tkhd; mvhd and audio stay identity
   ParameterSets parameter_sets;                 // video
   std::uint32_t sample_rate = 0, channels = 0;  // audio
   Bytes audio_specific_config;                  // AAC

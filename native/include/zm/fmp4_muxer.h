@@ -25,6 +25,7 @@ struct MuxTrackConfig {
   Codec codec = Codec::kUnknown;
   Bytes extradata;  // video: Annex B/avcC/hvcC; AAC: AudioSpecificConfig; Opus: OpusHead
   std::uint32_t width = 0, height = 0;          // used only when no SPS can be parsed
+  DisplayMatrix matrix = kIdentityMatrix;       // video: written to the init segment's tkhd
   std::uint32_t sample_rate = 0, channels = 0;  // audio
   std::uint32_t timescale = 0;                  // 0 = default (90000 video, sample rate audio)
   std::uint32_t fps_num = 0, fps_den = 0;       // only for a lone sample's duration

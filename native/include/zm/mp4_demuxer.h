@@ -17,6 +17,7 @@
 #include "zm/byte_source.h"
 #include "zm/bytes.h"
 #include "zm/codec.h"
+#include "zm/display_matrix.h"
 
 namespace zm {
 
@@ -37,6 +38,7 @@ struct Mp4Track {
   std::string codec_string;  // RFC 6381 when the configuration parses
   std::uint32_t timescale = 0;
   std::uint32_t width = 0, height = 0;          // video: from the SPS when it parses
+  DisplayMatrix matrix = kIdentityMatrix;       // tkhd (a rotation or flip the player applies)
   std::uint32_t sample_rate = 0, channels = 0;  // audio
   // The decoder configuration in the form Fmp4Muxer accepts: avcC/hvcC (or Annex B parameter
   // sets found in-band for avc3/hev1), AudioSpecificConfig, OpusHead (rewritten from dOps).

@@ -11,9 +11,10 @@ namespace zm {
 
 namespace {
 
-// Unity transformation matrix (16.16 / 2.30 fixed point), shared by mvhd and tkhd.
-void WriteMatrix(ByteWriter& w) {
-  for (std::uint32_t v : {0x00010000u, 0u, 0u, 0u, 0x00010000u, 0u, 0u, 0u, 0x40000000u}) w.u32(v);
+// The transformation matrix (16.16 / 2.30 fixed point): identity in mvhd and audio tkhd, the
+// source's own (a rotation) in the video tkhd. Always 36 bytes: box sizes do not depend on it.
+void WriteMatrix(ByteWriter& w, const DisplayMatrix& m = kIdentityMatrix) {
+  for (std::int32_t v : m) w.u32(std::uint32_t(v));
 }
 
 void WriteFtyp(ByteWriter& w) {
@@ -47,7 +48,8 @@ void WriteTkhd(ByteWriter& w, const InitTrack& t, bool video) {
   w.u16(0);                     // alternate_group
   w.u16(video ? 0 : 0x0100);    // volume
   w.u16(0);
-  WriteMatrix(w);
+  WriteMatrix(w, video ? t.matrix : kIdentityMatrix);
+  // width/height stay the coded (unrotated) size: the player applies the matrix to them.
   w.u32(video ? t.width << 16 : 0);
   w.u32(video ? t.height << 16 : 0);
 }

@@ -46,6 +46,7 @@ void Fmp4Muxer::SetupTrack(Track& t, std::size_t index) {
     case Codec::kH264:
     case Codec::kH265: {
       init.timescale = c.timescale ? c.timescale : 90000;
+      init.matrix = c.matrix;
       CodecInfo info;
       info.codec = c.codec;
       info.width = c.width, info.height = c.height;

@@ -328,6 +328,11 @@ void Mp4Demuxer::ParseTrak(ByteView trak, std::uint32_t movie_timescale) {
       const std::uint8_t version = r.u8();
       r.Skip(3 + (version == 1 ? 16 : 8));
       t.id = r.u32();
+      // The matrix follows duration, 8 reserved bytes, layer, alternate_group, volume, reserved.
+      const std::size_t matrix_at = version == 1 ? 52 : 40;
+      if (c.body.size >= matrix_at + 44) {
+        for (std::size_t k = 0; k < 9; ++k) t.matrix[k] = std::int32_t(ReadU32Be(&c.body[matrix_at + 4 * k]));
+      }
       if (c.body.size >= 8) {  // width/height (16.16) end the box
         t.width = ReadU32Be(&c.body[c.body.size - 8]) >> 16;
         t.height = ReadU32Be(&c.body[c.body.size - 4]) >> 16;

@@ -18,6 +18,7 @@ MuxTrackConfig ConfigFor(const Mp4Track& t) {
   c.codec = t.codec;
   c.extradata = t.config;
   c.width = t.width, c.height = t.height;
+  c.matrix = t.matrix;  // zmc's Orientation (rotate tag): the remux must turn the same way
   c.sample_rate = t.sample_rate, c.channels = t.channels;
   // The source timescale survives the µs round trip exactly up to 1 MHz.
   if (t.timescale <= 1000000) c.timescale = t.timescale;
