@@ -17,7 +17,7 @@ import { Mp4File, remux } from '../src/native/mp4-file.js';
 import bcrypt from 'bcryptjs';
 import { insertEventUsers, login, sql } from './helpers/events.js';
 import type { FreshDatabase } from './helpers/mariadb.js';
-import { probeFile } from './helpers/media.js';
+import { displayMatrixOf, probeFile } from './helpers/media.js';
 import { bytesOf, fixture, insertMediaEvent, makeStorages, startPlaybackApp, type MediaEvent, type PlaybackApp, type StorageRoots } from './helpers/playback.js';
 import { insertUser, zmDatabase } from './helpers/zmdb.js';
 
@@ -39,6 +39,8 @@ test.before(async () => {
   ev.baseline = await insertMediaEvent(db, roots, { defaultVideo: '{id}-video.mp4', files: { '{id}-video.mp4': { fixture: 'h264.mp4' } } });
   ev.bframes = await insertMediaEvent(db, roots, { scheme: 'Deep', defaultVideo: '{id}-video.mp4', files: { '{id}-video.mp4': { fixture: 'h264-bf-aac.mp4' } } });
   ev.hevc = await insertMediaEvent(db, roots, { scheme: 'Shallow', files: { '{id}-video.hevc.mp4': { fixture: 'h265.mp4' } } });
+  // zmc with Orientation ROTATE_90: the camera's packets, the stream tagged with a display matrix.
+  ev.rotated = await insertMediaEvent(db, roots, { orientation: 'ROTATE_90', defaultVideo: '{id}-video.mp4', files: { '{id}-video.mp4': { fixture: 'h264-rotate90.mp4' } } });
   ev.live = await insertMediaEvent(db, roots, { end: null, defaultVideo: 'incomplete.h264.mp4', files: { 'incomplete.h264.mp4': { fixture: 'h264-frag-long.mp4' } } });
   app = await startPlaybackApp(db, { ...ENV(roots), APP_PLAYBACK__SEGMENT_CACHE_BYTES: String(200_000) }, {});
   token = await login({ api: app.api } as never, 'evview');
@@ -80,6 +82,7 @@ for (const [name, fixtureName] of [
   ['baseline', 'h264.mp4'],
   ['bframes', 'h264-bf-aac.mp4'],
   ['hevc', 'h265.mp4'],
+  ['rotated', 'h264-rotate90.mp4'],
 ] as const) {
   test(`video.mp4 of a plain MP4 (${fixtureName}) is fragmented MP4 that ffprobe reads cleanly with the source's duration and frames`, async (t) => {
     const res = await get(`/events/${ev[name].id}/stream/video.mp4`);
@@ -108,7 +111,7 @@ for (const [name, fixtureName] of [
 }
 
 test('the predicted layout equals the produced remux (fragment by fragment) for each fixture', async (t) => {
-  for (const name of ['h264.mp4', 'h264-bf-aac.mp4', 'h265.mp4', 'h264-frag-long.mp4']) {
+  for (const name of ['h264.mp4', 'h264-bf-aac.mp4', 'h265.mp4', 'h264-frag-long.mp4', 'h264-rotate90.mp4']) {
     const file = await Mp4File.open(await fixture(name));
     try {
       const plan = file.remuxPlan();
@@ -120,6 +123,29 @@ test('the predicted layout equals the produced remux (fragment by fragment) for 
     } finally {
       file.close();
     }
+  }
+});
+
+test('a rotated recording (zmc\'s Orientation) keeps its display matrix in video.mp4 and in the VOD init.mp4; an unrotated one keeps the identity', async (t) => {
+  const source = await displayMatrixOf(await fixture('h264-rotate90.mp4'));
+  t.is(source?.rotation, 90, 'the fixture is tagged rotate=90');
+  const videoMp4 = await saved('rotated-video.mp4', await bytesOf(await get(`/events/${ev.rotated.id}/stream/video.mp4`)));
+  const init = await bytesOf(await get(`/events/${ev.rotated.id}/stream/init.mp4`));
+  const segment = await bytesOf(await get(`/events/${ev.rotated.id}/stream/segment/0`));
+  const vod = await saved('rotated-vod.mp4', Buffer.concat([init, segment]));
+  for (const file of [videoMp4, vod]) {
+    t.deepEqual(await displayMatrixOf(file), source, file);
+    t.is((await probeFile(file)).errors, '');
+  }
+
+  // ffprobe shows no Display Matrix for the identity; the remux's own tkhd says so exactly.
+  const plainMp4 = await saved('plain-video.mp4', await bytesOf(await get(`/events/${ev.baseline.id}/stream/video.mp4`)));
+  const plainVod = await saved('plain-vod.mp4', Buffer.concat([await bytesOf(await get(`/events/${ev.baseline.id}/stream/init.mp4`)), await bytesOf(await get(`/events/${ev.baseline.id}/stream/segment/0`))]));
+  for (const file of [plainMp4, plainVod]) {
+    t.is(await displayMatrixOf(file), null, file);
+    const opened = await Mp4File.open(file);
+    t.deepEqual(opened.tracks[0]!.matrix, [0x10000, 0, 0, 0, 0x10000, 0, 0, 0, 0x40000000]);
+    opened.close();
   }
 });
 

@@ -12,7 +12,7 @@ import { promisify } from 'node:util';
 import test from 'ava';
 
 import { Fmp4Muxer, Mp4File, ZmNativeError, closeCachedMp4Files, describeCodec, remux, vodInit, vodSegment, vodSegments } from '../src/native/index.js';
-import { type ClipSpec, type MediaClip, mediaClip, probeFile } from './helpers/media.js';
+import { type ClipSpec, type MediaClip, displayMatrixOf, mediaClip, probeFile } from './helpers/media.js';
 
 const run = promisify(execFile);
 const scratch = mkdtempSync(join(tmpdir(), 'zmgate-15-'));
@@ -46,6 +46,9 @@ async function collect(gen: AsyncGenerator<Buffer>): Promise<Buffer[]> {
   return out;
 }
 
+/** The tkhd identity matrix (16.16 a, d; 2.30 w). */
+const IDENTITY_MATRIX = [0x10000, 0, 0, 0, 0x10000, 0, 0, 0, 0x40000000];
+
 const CASES: Array<[string, ClipSpec, Layout[]]> = [
   ['H.264 B-frames + AAC', { video: 'h264-high-bframes', audio: 'aac' }, ['progressive', 'faststart', 'fragmented', 'fragmented-separate', 'fragmented-absolute', 'mov']],
   ['H.265 + AAC', { video: 'h265', audio: 'aac' }, ['progressive', 'fragmented']],
@@ -66,6 +69,7 @@ for (const [name, spec, layouts] of CASES) {
       t.is(video.sampleCount, clip.video.frames.length);
       t.is(video.width, clip.video.width!);
       t.is(video.height, clip.video.height!);
+      t.deepEqual(video.matrix, IDENTITY_MATRIX, 'an unrotated source');
       t.truthy(video.muxTrack);
       t.is(file.vod!.codecs.split(',').length, spec.audio ? 2 : 1);
       const frameUs = 1e6 / clip.spec.fps;
@@ -136,6 +140,37 @@ test('VOD segments cut at keyframes near the target; init + segments play throug
   writeFileSync(join(dir, 'index.m3u8'), [...lines, '#EXT-X-ENDLIST', ''].join('\n'));
   const { stderr } = await run('ffmpeg', ['-v', 'error', '-i', join(dir, 'index.m3u8'), '-f', 'null', '-']);
   t.is(stderr.trim(), '');
+});
+
+test('a rotated recording (zmc tags the Orientation: a tkhd matrix) keeps its matrix through remux and VOD init; the size stays the coded one', async (t) => {
+  const clip = await mediaClip({ video: 'h264-baseline', audio: 'aac' });
+  for (const [layout, rotate] of [['progressive', '90'], ['fragmented', '270'], ['faststart', '180']] as const) {
+    const src = join(scratch, `rotated-${layout}.mp4`);
+    await run('ffmpeg', ['-v', 'error', '-y', '-i', clip.file, '-c', 'copy', '-metadata:s:v:0', `rotate=${rotate}`, ...MOVFLAGS[layout], src]);
+    const source = await displayMatrixOf(src);
+    t.truthy(source, `${layout}: the fixture carries a display matrix`);
+
+    const file = await Mp4File.open(src);
+    t.teardown(() => file.close());
+    const video = file.tracks[file.vod!.videoTrack]!;
+    t.notDeepEqual(video.matrix, IDENTITY_MATRIX, layout);
+    t.is(video.width, clip.video.width!, 'width is the coded size, not the rotated one');
+    for (const audio of file.tracks.filter((tr) => tr.kind === 'audio')) t.deepEqual(audio.matrix, IDENTITY_MATRIX);
+
+    const remuxed = join(scratch, `rotated-${layout}-remux.mp4`);
+    writeFileSync(remuxed, Buffer.concat(await collect(remux(src))));
+    const vod = join(scratch, `rotated-${layout}-vod.mp4`);
+    writeFileSync(vod, Buffer.concat([await vodInit(src), await vodSegment(src, 0)]));
+    for (const out of [remuxed, vod]) {
+      t.deepEqual(await displayMatrixOf(out), source, `${layout} ${out}`);
+      const probe = await probeFile(out);
+      t.is(probe.errors, '');
+      t.is(probe.width, clip.video.width!);
+    }
+    const again = await Mp4File.open(remuxed);
+    t.deepEqual(again.tracks[again.vod!.videoTrack]!.matrix, video.matrix, 'the same 9 values, byte for byte');
+    again.close();
+  }
 });
 
 test('an in-progress fragmented recording: the unfinished last fragment is ignored', async (t) => {

@@ -356,3 +356,14 @@ export async function probeFile(file: string): Promise<{ errors: string; frames:
     audioFrames: a ? packets.filter((p) => p.stream_index === a.index).length : 0,
   };
 }
+
+/**
+ * The first video stream's Display Matrix side data as ffprobe reports it (from the tkhd matrix;
+ * zmc's Orientation), or null when the matrix is the identity (ffprobe then shows none).
+ */
+export async function displayMatrixOf(file: string): Promise<{ rotation: number; matrix: string } | null> {
+  const { stdout } = await run('ffprobe', ['-v', 'error', '-select_streams', 'v:0', '-show_entries', 'stream_side_data_list', '-of', 'json', file]);
+  const streams = (JSON.parse(stdout) as { streams: Array<{ side_data_list?: Array<{ side_data_type: string; displaymatrix?: string; rotation?: number }> }> }).streams;
+  const side = streams[0]?.side_data_list?.find((s) => s.side_data_type === 'Display Matrix');
+  return side ? { rotation: side.rotation ?? 0, matrix: side.displaymatrix ?? '' } : null;
+}
