@@ -2,6 +2,7 @@
 // `<video src=".../stream/video.mp4?token=…">` of a plain MP4 (remuxed to fragmented MP4, byte
 // ranges), and the HLS playlist with hls.js 1.7.4 (Bearer header via xhrSetup). The page comes
 // from the test's own static server on another 127.0.0.1 port, an allowed CORS origin by default.
+// A recording zmc tagged with a rotation is shown turned through the remux as it is directly.
 import test from 'ava';
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
@@ -30,6 +31,7 @@ test.before(async () => {
   const roots = await makeStorages(db, 'pbremuxbrowser');
   ev.plain = await insertMediaEvent(db, roots, { defaultVideo: '{id}-video.mp4', files: { '{id}-video.mp4': { fixture: 'h264.mp4' } } });
   ev.bframes = await insertMediaEvent(db, roots, { defaultVideo: '{id}-video.mp4', files: { '{id}-video.mp4': { fixture: 'h264-bf-aac.mp4' } } });
+  ev.rotated = await insertMediaEvent(db, roots, { orientation: 'ROTATE_90', defaultVideo: '{id}-video.mp4', files: { '{id}-video.mp4': { fixture: 'h264-rotate90.mp4' } } });
   app = await startTestApp({ db, env: { APP_AUTH__RATE_LIMIT__ENABLED: 'false', APP_ZONEMINDER__DIR_EVENTS: roots.defaultDir } });
   token = await login(app, 'evview');
   const script = readFileSync(HLS_JS);
@@ -120,6 +122,30 @@ test('hls.js plays the VOD playlist (B-frames + AAC, three segments) to the end 
     t.true(played.currentTime > 8.7, JSON.stringify(played));
     t.is(played.width, 320);
     t.deepEqual([...segments].sort(), ['init.mp4', 'segment/0', 'segment/1', 'segment/2']);
+  } finally {
+    await page.close();
+  }
+});
+
+test('a rotated recording (zmc\'s Orientation ROTATE_90) is turned by Chromium the same way as the recording itself: 640x360 coded, shown 360x640', async (t) => {
+  const page = await browser.newPage();
+  try {
+    await page.goto(pageUrl);
+    const shown: Array<{ width: number; height: number } | string> = [];
+    for (const route of [`/events/${ev.rotated.id}/video`, `/events/${ev.rotated.id}/stream/video.mp4`]) {
+      await page.setContent(`<video id="v" muted playsinline preload="metadata" src="${app.api(`${route}?token=${token}`)}"></video>`);
+      shown.push(
+        (await page.evaluate(`new Promise((resolve) => {
+          const v = document.getElementById('v');
+          const done = () => resolve(v.error ? 'media error ' + v.error.code : { width: v.videoWidth, height: v.videoHeight });
+          if (v.readyState >= 1) done();
+          v.addEventListener('loadedmetadata', done);
+          v.addEventListener('error', done);
+          setTimeout(() => resolve('timed out'), 20000);
+        })`)) as { width: number; height: number } | string,
+      );
+    }
+    t.deepEqual(shown, [{ width: 360, height: 640 }, { width: 360, height: 640 }]);
   } finally {
     await page.close();
   }
