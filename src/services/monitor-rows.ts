@@ -9,6 +9,7 @@
 // the two paths give identical responses. Writes stay on Prisma.
 import type { Pool } from 'mariadb';
 import type { Monitors } from '../generated/prisma/client.js';
+import { joinSetColumns } from '../db/prisma-zero-dates.js';
 import { MONITOR_FIELDS } from './monitor-fields.js';
 
 /** The part of the driver pool used here. */
@@ -17,15 +18,6 @@ export type MonitorRowsDb = Pick<Pool, 'execute'>;
 const COLUMNS = MONITOR_FIELDS.filter((f) => !f.writeOnly)
   .map((f) => `\`${String(f.column)}\``)
   .join(', ');
-
-/** SET columns (Triggers) come back split into arrays; ZoneMinder stores and Prisma reads them as text. */
-function joinSets(row: Record<string, unknown>): Monitors {
-  for (const key in row) {
-    const v = row[key];
-    if (Array.isArray(v)) row[key] = v.join(',');
-  }
-  return row as unknown as Monitors;
-}
 
 export class MonitorRows {
   constructor(private readonly db: MonitorRowsDb) {}
@@ -39,9 +31,9 @@ export class MonitorRows {
     if (visible !== null && visible.size === 0) return { rows: [], total: 0 };
     const ids = visible === null ? [] : [...visible];
     const where = visible === null ? '' : `WHERE Id IN (${ids.map(() => '?').join(',')})`;
-    const rows: Array<Record<string, unknown>> = await this.db.execute(
-      { sql: `SELECT ${COLUMNS} FROM Monitors ${where} ORDER BY Id LIMIT ? OFFSET ?`, dateStrings: true },
-      [...ids, take, skip],
+    // SET columns (Triggers) come back split into arrays: joined into the stored text, as Prisma reads them.
+    const rows: Monitors[] = joinSetColumns(
+      await this.db.execute({ sql: `SELECT ${COLUMNS} FROM Monitors ${where} ORDER BY Id LIMIT ? OFFSET ?`, dateStrings: true }, [...ids, take, skip]),
     );
     let total = skip + rows.length;
     // An empty page past the end says nothing about how many rows come before it.
@@ -49,14 +41,11 @@ export class MonitorRows {
       const [count] = await this.db.execute(`SELECT COUNT(*) AS n FROM Monitors ${where}`, ids);
       total = Number(count.n);
     }
-    return { rows: rows.map(joinSets), total };
+    return { rows, total };
   }
 
   async byId(id: number): Promise<Monitors | null> {
-    const rows: Array<Record<string, unknown>> = await this.db.execute(
-      { sql: `SELECT ${COLUMNS} FROM Monitors WHERE Id = ?`, dateStrings: true },
-      [id],
-    );
-    return rows.length ? joinSets(rows[0]) : null;
+    const rows: Monitors[] = joinSetColumns(await this.db.execute({ sql: `SELECT ${COLUMNS} FROM Monitors WHERE Id = ?`, dateStrings: true }, [id]));
+    return rows[0] ?? null;
   }
 }
