@@ -4,6 +4,7 @@ import type { AuthUser } from '../auth/auth-service.js';
 import '../http/request-user.js';
 import type { AppResponseError } from '../http/envelopes.js';
 import type { Page } from '../http/pagination.js';
+import { MonitorRows } from '../services/monitor-rows.js';
 import type { Services } from '../services/services.js';
 import {
   MonitorsService,
@@ -28,7 +29,7 @@ export class MonitorsController extends Controller {
 
   constructor(services: Services) {
     super();
-    this.monitors = new MonitorsService(services.prisma, services.acl, services.config.zoneminder.path_map);
+    this.monitors = new MonitorsService(services.prisma, services.acl, services.config.zoneminder.path_map, new MonitorRows(services.pool));
   }
 
   /**

@@ -24,6 +24,7 @@ import type { Monitors, Prisma } from '../generated/prisma/client.js';
 import { pageOf, pageRequest, type Page } from '../http/pagination.js';
 import { controlAlarm } from './alarm-control.js';
 import { notCapturing } from './live-images.js';
+import type { MonitorRows } from './monitor-rows.js';
 import {
   MONITOR_FIELDS,
   enumFromPrisma,
@@ -736,11 +737,17 @@ export class MonitorsService {
     private readonly acl: MonitorAcl,
     /** ZM_PATH_MAP, where zm.mmap.<id> lives; alarm control needs it. */
     private readonly mapDir?: string,
+    /** The driver read path for list/get (monitor-rows.ts); without it they go through Prisma. */
+    private readonly reader?: MonitorRows,
   ) {}
 
   async list(user: AuthUser, page?: number, pageSize?: number): Promise<Page<MonitorResponse>> {
     const req = pageRequest(page, pageSize);
     const scope = await this.acl.scope(user);
+    if (this.reader) {
+      const { rows, total } = await this.reader.page(scope.visible, req.skip, req.take);
+      return pageOf(rows.map(toResponse), total, req);
+    }
     const where: Prisma.MonitorsWhereInput = scope.visible ? { Id: { in: [...scope.visible] } } : {};
     const [rows, total] = await Promise.all([
       this.prisma.monitors.findMany({ where, orderBy: { Id: 'asc' }, skip: req.skip, take: req.take }),
@@ -759,7 +766,11 @@ export class MonitorsService {
   }
 
   async get(user: AuthUser, id: number): Promise<MonitorResponse> {
-    return toResponse(await this.row(user, id, false));
+    if (!this.reader) return toResponse(await this.row(user, id, false));
+    requireVisibleMonitor(await this.acl.scope(user), id);
+    const row = await this.reader.byId(id);
+    if (!row) throw monitorNotFound(id);
+    return toResponse(row);
   }
 
   /** Unknown lookups are a 400 naming the field, not a foreign-key 409. */

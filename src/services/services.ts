@@ -20,6 +20,8 @@ export interface Services {
   config: AppConfig;
   log: Logger;
   prisma: PrismaClient;
+  /** The plain driver pool, for the few hot reads where Prisma's row mapping costs too much (monitor-rows.ts). */
+  pool: DbPool;
   server: ServerService;
   auth: AuthService;
   acl: MonitorAcl;
@@ -43,6 +45,7 @@ export function createServices(config: AppConfig, log: Logger, pool: DbPool, pri
     config,
     log,
     prisma,
+    pool,
     server: new ServerService(pool, log),
     auth: new AuthService(users, tokens, log),
     // Row-level ACL: a few queries per user, cached for a few seconds (DbMonitorAcl).
