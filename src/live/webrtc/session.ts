@@ -170,8 +170,11 @@ export class WebRtcSession {
     const raw = Array.isArray(data) ? Buffer.concat(data) : Buffer.isBuffer(data) ? data : Buffer.from(data);
     const parsed = parseClientMessage(raw, isBinary);
     if (parsed.kind === 'invalid') {
-      // Told, not fatal: the session goes on.
-      this.#send({ type: 'error', message: parsed.error });
+      // The client treats any `error` as the end of WebRTC (state `failed`, fall-back to HLS), so
+      // only a malformed answer, which cannot lead anywhere, is told ("Invalid SDP answer: …", as
+      // the contract has it); other malformed frames are ignored, as the reference does.
+      if (parsed.answer) this.#send({ type: 'error', message: parsed.error });
+      else this.#log.debug({ reason: parsed.error }, 'webrtc client message ignored');
       return;
     }
     if (parsed.kind === 'ignored') return;
