@@ -203,6 +203,10 @@ test('ping → pong; a malformed answer gets "Invalid SDP answer"; other malform
   const offer = await c.next('offer');
   c.send({ type: 'ping' });
   t.deepEqual(await c.next('pong'), { type: 'pong' });
+  // WebSocket-level Ping frames get Pong frames.
+  const framePong = new Promise<string>((resolve) => c.ws.once('pong', (data) => resolve(data.toString())));
+  c.ws.ping('hello');
+  t.is(await framePong, 'hello');
 
   for (const message of [
     { type: 'answer', session_id: offer.session_id },
