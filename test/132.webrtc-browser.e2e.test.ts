@@ -1,7 +1,9 @@
 // Debian Chromium views live video through the signalling WebSocket of the real server (live
 // hub, startServer's listener), as the reference client does: the peer reaches `connected` and decodes H.264 frames; after the fake zmc restarts the
 // same peer goes on decoding; PCMU audio arrives as an audio track (has_audio true), an AAC
-// monitor is video only (has_audio false).
+// monitor is video only (has_audio false). And Chromium set up exactly as the reference client
+// (Google STUN servers unreachable offline, toJSON() candidates with the null end-of-candidates,
+// mDNS host candidates as a real browser sends them) connects and decodes as well.
 import { setTimeout as sleep } from 'node:timers/promises';
 import test from 'ava';
 import type { Browser, Page } from 'playwright-core';
@@ -11,7 +13,7 @@ import { startTestApp, type TestApp } from './helpers/app.js';
 import { liveEnv, liveFixture, seedLive, type LiveFixture } from './helpers/live.js';
 import { mediaClip } from './helpers/media.js';
 import { login } from './helpers/rest.js';
-import { WEBRTC_CLIENT_JS } from './helpers/webrtc-page.js';
+import { REAL_CLIENT, WEBRTC_CLIENT_JS } from './helpers/webrtc-page.js';
 import { zmDatabase } from './helpers/zmdb.js';
 
 let app: TestApp;
@@ -48,12 +50,12 @@ test.after.always(async () => {
   await fixture?.close();
 });
 
-async function openView(monitorId: number): Promise<Page> {
-  const page = await browser.newPage();
+async function openView(monitorId: number, options: object = {}, on: Browser = browser): Promise<Page> {
+  const page = await on.newPage();
   await page.setContent('<!doctype html><body></body>');
   await page.addScriptTag({ content: WEBRTC_CLIENT_JS });
   const url = `${app.url.replace(/^http/, 'ws')}/api/v3/live/${monitorId}/webrtc/ws?token=${token}`;
-  await page.evaluate(`window.view = window.zmRtc(${JSON.stringify(url)})`);
+  await page.evaluate(`window.view = window.zmRtc(${JSON.stringify(url)}, ${JSON.stringify(options)})`);
   return page;
 }
 
@@ -107,4 +109,27 @@ test.serial('an AAC monitor is video only: has_audio false, one video track, fra
   t.like(await view<{ has_audio: boolean }>(page, 'ready'), { has_audio: false, monitor_id: 2 });
   t.deepEqual(await view<string[]>(page, 'trackKinds'), ['video']);
   t.is(s.audioPackets, 0);
+});
+
+test.serial('as the reference client: Google STUN (offline), toJSON() trickle, null end-of-candidates, mDNS host candidates', async (t) => {
+  const real = await launchChromium({ mdnsCandidates: true });
+  t.teardown(() => real.close());
+  const page = await openView(1, REAL_CLIENT, real);
+  // Unreachable STUN only delays Chromium's own gathering; connecting does not wait for it.
+  const s = await until(page, (x) => x.state === 'connected' && x.framesDecoded > 0, 20_000, 'connected + framesDecoded > 0');
+  t.true(s.framesDecoded > 0);
+  t.is(s.codec, 'video/H264');
+  t.like(await view<{ has_audio: boolean }>(page, 'ready'), { has_audio: true, monitor_id: 1 });
+  t.deepEqual([...new Set(await view<string[]>(page, 'streamIds'))], ['zm-live-1']);
+  t.deepEqual(await view<string[]>(page, 'errors'), []);
+  const sent = await view<Array<string | null>>(page, 'sentCandidates');
+  t.true(sent.some((c) => typeof c === 'string' && /\.local /.test(c)), `mDNS host candidates were sent: ${JSON.stringify(sent)}`);
+  // Gathering ends (the STUN servers time out) with the null end-of-candidates; the session survives it.
+  const deadline = Date.now() + 20_000;
+  while (!(await view<Array<string | null>>(page, 'sentCandidates')).includes(null) && Date.now() < deadline) await sleep(250);
+  t.true((await view<Array<string | null>>(page, 'sentCandidates')).includes(null), 'the null end-of-candidates was sent');
+  const later = await until(page, (x) => x.framesDecoded > s.framesDecoded + 10, 10_000, 'decoding after end-of-candidates');
+  t.is(later.state, 'connected');
+  t.deepEqual(await view<string[]>(page, 'errors'), []);
+  t.is(await view<number | null>(page, 'closed'), null);
 });

@@ -29,6 +29,32 @@ test('client messages: known types parsed, extra keys ignored, session_id option
   t.like(nulls, { kind: 'message', message: { candidate: '', sdpMid: null, sdpMLineIndex: null } });
 });
 
+test('client candidates: flat, nested RTCIceCandidate.toJSON(), `candidate` alias, end-of-candidates as null/absent/""', (t) => {
+  const json = { candidate: 'candidate:1 1 udp 2122260223 192.0.2.1 5000 typ host', sdpMid: '0', sdpMLineIndex: 0, usernameFragment: 'abcd' };
+  const expected = { type: 'icecandidate', session_id: 's', candidate: json.candidate, sdpMid: '0', sdpMLineIndex: 0 };
+  for (const m of [
+    { type: 'icecandidate', session_id: 's', ...json },
+    { type: 'icecandidate', session_id: 's', candidate: json },
+    { type: 'candidate', session_id: 's', candidate: json },
+    { type: 'candidate', session_id: 's', ...json },
+    // The object without its mid: the outer fields complete it.
+    { type: 'icecandidate', session_id: 's', candidate: { candidate: json.candidate }, sdpMid: '0', sdpMLineIndex: 0 },
+    { type: 'icecandidate', session_id: 's', candidate: `a=${json.candidate}`, sdpMid: '0', sdpMLineIndex: 0 },
+  ]) {
+    t.deepEqual(parseClientMessage(JSON.stringify(m), false), { kind: 'message', message: expected }, JSON.stringify(m));
+  }
+  for (const m of [
+    { type: 'icecandidate', session_id: 's', candidate: null },
+    { type: 'icecandidate', session_id: 's' },
+    { type: 'icecandidate', session_id: 's', candidate: { candidate: '', sdpMid: '0', sdpMLineIndex: 0 } },
+    { type: 'icecandidate', session_id: 's', candidate: { candidate: null } },
+  ]) {
+    t.like(parseClientMessage(JSON.stringify(m), false), { kind: 'message', message: { type: 'icecandidate', candidate: '' } }, JSON.stringify(m));
+  }
+  t.like(parseClientMessage('{"type":"answer","sdp":"v=0","session_id":3}', false), { kind: 'invalid', answer: true });
+  t.false('answer' in (parseClientMessage('{"type":"icecandidate","candidate":7}', false) as object));
+});
+
 test('client messages: ignored kinds and malformed input', (t) => {
   for (const type of ['offer', 'ready', 'error', 'pong', 'whatever']) t.is(parseClientMessage(JSON.stringify({ type }), false).kind, 'ignored', type);
   const invalid: Array<[string | Buffer, boolean]> = [
@@ -39,7 +65,8 @@ test('client messages: ignored kinds and malformed input', (t) => {
     ['{"type":"answer"}', false],
     ['{"type":"answer","sdp":"  "}', false],
     ['{"type":"answer","sdp":"v=0","session_id":3}', false],
-    ['{"type":"icecandidate"}', false],
+    ['{"type":"icecandidate","candidate":7}', false],
+    ['{"type":"icecandidate","candidate":{"candidate":"c","sdpMid":0}}', false],
     ['{"type":"icecandidate","candidate":"c","sdpMid":1}', false],
     ['{"type":"icecandidate","candidate":"c","sdpMLineIndex":0.5}', false],
     [Buffer.from('{"type":"ping"}'), true],

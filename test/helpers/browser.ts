@@ -4,7 +4,15 @@ import { chromium, type Browser } from 'playwright-core';
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
-export function launchChromium(): Promise<Browser> {
+export interface ChromiumOptions {
+  /**
+   * Keep Chromium's default of hiding local addresses behind mDNS `.local` host candidates in
+   * WebRTC (what a real browser sends); off by default so that tests get plain IP candidates.
+   */
+  mdnsCandidates?: boolean;
+}
+
+export function launchChromium(options: ChromiumOptions = {}): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM_PATH,
     args: [
@@ -16,7 +24,7 @@ export function launchChromium(): Promise<Browser> {
       '--disable-component-update',
       '--disable-sync',
       '--allow-loopback-in-peer-connection',
-      '--disable-features=WebRtcHideLocalIpsWithMdns',
+      ...(options.mdnsCandidates ? [] : ['--disable-features=WebRtcHideLocalIpsWithMdns']),
       '--autoplay-policy=no-user-gesture-required',
     ],
   });

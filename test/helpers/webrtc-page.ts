@@ -2,10 +2,21 @@
 // the server offers over the WebSocket, the page answers, candidates trickle both ways (server
 // candidates buffered until the remote description is set), `ready` marks connected, ping every
 // few seconds. Plain JS in a string: tsx would add helpers to functions the page does not have.
+// `zmRtc(url, REAL_CLIENT)` configures the page as the reference client (CLIENT-COMPAT §6.2, "Client
+// structure"): the two Google STUN servers (unreachable offline), candidates trickled as
+// `{type, session_id, ...candidate.toJSON()}` and the browser's end-of-candidates (null) passed on.
+
+/** The reference client's settings, for `window.zmRtc(url, options)`. */
+export const REAL_CLIENT = {
+  iceServers: [{ urls: 'stun:stun.l.google.com:19302' }, { urls: 'stun:stun1.l.google.com:19302' }],
+  toJSON: true,
+};
+
 export const WEBRTC_CLIENT_JS = `
-window.zmRtc = function (url) {
-  const s = { messages: [], ready: null, errors: [], streamIds: [], trackKinds: [], pongs: 0, closed: null };
-  const pc = new RTCPeerConnection({ iceServers: [] });
+window.zmRtc = function (url, options) {
+  const o = Object.assign({ iceServers: [], toJSON: false }, options || {});
+  const s = { messages: [], ready: null, errors: [], streamIds: [], trackKinds: [], pongs: 0, closed: null, sentCandidates: [], localTypes: [] };
+  const pc = new RTCPeerConnection({ iceServers: o.iceServers });
   const ws = new WebSocket(url);
   let sessionId = null;
   let remoteSet = false;
@@ -18,8 +29,13 @@ window.zmRtc = function (url) {
     if (e.streams[0]) s.streamIds.push(e.streams[0].id);
     video.srcObject = e.streams[0] || new MediaStream([e.track]);
   };
+  const sendCandidate = (m) => { s.sentCandidates.push(m.candidate); ws.send(JSON.stringify(m)); };
   pc.onicecandidate = (e) => {
-    if (e.candidate && sessionId) ws.send(JSON.stringify({ type: 'icecandidate', session_id: sessionId, candidate: e.candidate.candidate, sdpMid: e.candidate.sdpMid, sdpMLineIndex: e.candidate.sdpMLineIndex }));
+    if (!sessionId) return;
+    if (o.toJSON) {
+      if (e.candidate) s.localTypes.push(e.candidate.type + ':' + e.candidate.address);
+      sendCandidate(Object.assign({ type: 'icecandidate', session_id: sessionId }, e.candidate ? e.candidate.toJSON() : { candidate: null }));
+    } else if (e.candidate) sendCandidate({ type: 'icecandidate', session_id: sessionId, candidate: e.candidate.candidate, sdpMid: e.candidate.sdpMid, sdpMLineIndex: e.candidate.sdpMLineIndex });
   };
   ws.onmessage = async (ev) => {
     const m = JSON.parse(ev.data);

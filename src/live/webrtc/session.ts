@@ -135,8 +135,14 @@ export class WebRtcSession {
     }
     const peer = this.#peer;
     peer.on('offer', (sdp) => this.#sendOffer(sdp));
+    // Our candidates are held until the answer has been applied. A client that has them checks
+    // at once, so under load (the answer waiting in our event loop) its ICE checks and DTLS
+    // flights are already queued when the answer is applied; libdatachannel hands the answer to
+    // ICE before it stores it for the DTLS fingerprint check, and such a queued handshake then
+    // fails ("DTLS alert: unknown CA", "Peer connection failed"). Without our candidates the
+    // client cannot start before the answer is in place. It costs one signalling round trip.
     peer.on('candidate', (candidate, mid) => {
-      if (this.#offerSent) this.#sendCandidate(candidate, mid);
+      if (this.#answered) this.#sendCandidate(candidate, mid);
       else this.#pendingLocal.push({ candidate, mid });
     });
     peer.on('iceState', (state) => {
@@ -157,8 +163,6 @@ export class WebRtcSession {
     this.#send({ type: 'offer', session_id: this.id, sdp: withTrickle });
     this.#offerSent = true;
     this.#startup.offer_ms = this.#ms();
-    for (const c of this.#pendingLocal) this.#sendCandidate(c.candidate, c.mid);
-    this.#pendingLocal = [];
   }
 
   #sendCandidate(candidate: string, mid: string | null): void {
@@ -170,8 +174,11 @@ export class WebRtcSession {
     const raw = Array.isArray(data) ? Buffer.concat(data) : Buffer.isBuffer(data) ? data : Buffer.from(data);
     const parsed = parseClientMessage(raw, isBinary);
     if (parsed.kind === 'invalid') {
-      // Told, not fatal: the session goes on.
-      this.#send({ type: 'error', message: parsed.error });
+      // The client treats any `error` as the end of WebRTC (state `failed`, fall-back to HLS), so
+      // only a malformed answer, which cannot lead anywhere, is told ("Invalid SDP answer: …", as
+      // the contract has it); other malformed frames are ignored, as the reference does.
+      if (parsed.answer) this.#send({ type: 'error', message: parsed.error });
+      else this.#log.debug({ reason: parsed.error }, 'webrtc client message ignored');
       return;
     }
     if (parsed.kind === 'ignored') return;
@@ -219,6 +226,8 @@ export class WebRtcSession {
     this.#hasAudio = result.audio;
     for (const c of this.#pendingRemote) this.#addRemote(c.candidate, c.mid);
     this.#pendingRemote = [];
+    for (const c of this.#pendingLocal) this.#sendCandidate(c.candidate, c.mid);
+    this.#pendingLocal = [];
     this.#arm(this.#timeouts.connectMs, `Connection timeout: DTLS handshake did not complete within ${Math.round(this.#timeouts.connectMs / 1000)} seconds`);
   }
 
