@@ -11,12 +11,12 @@ import bcrypt from 'bcryptjs';
 import { mkdtempSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
-import { Worker } from 'node:worker_threads';
 import { loadConfig } from '../src/config/index.js';
 import { startThrowawayMariaDb } from '../src/devdb/throwaway-mariadb.js';
 import { createLogger } from '../src/log.js';
 import { startServer } from '../src/server.js';
 import { generateEvents } from './_generate-events.js';
+import { httpLoad, percentile } from './_http-load.js';
 
 function arg(name: string, fallback: number): number {
   const i = process.argv.indexOf(`--${name}`);
@@ -27,56 +27,6 @@ const EVENTS = arg('events', 1_000_000);
 const SECONDS = arg('seconds', 4);
 const BUFFER_POOL_MB = arg('buffer-pool-mb', 512);
 const CONCURRENCY = [1, 8, 64];
-
-interface RunResult {
-  requests: number;
-  errors: number;
-  firstError: string | null;
-  latencies: number[];
-  seconds: number;
-}
-
-// The load generator: `concurrency` loops, each issuing the next URL as soon as the previous
-// answer is read, until the deadline. Plain JS, evaluated in a worker thread.
-const LOAD = `
-const { parentPort, workerData } = require('node:worker_threads');
-const { urls, token, concurrency, ms } = workerData;
-let next = 0, requests = 0, errors = 0, firstError = null;
-const latencies = [];
-const deadline = performance.now() + ms;
-async function loop() {
-  while (performance.now() < deadline) {
-    const url = urls[next++ % urls.length];
-    const t = performance.now();
-    try {
-      const res = await fetch(url, { headers: { authorization: 'Bearer ' + token } });
-      const body = await res.arrayBuffer();
-      if (res.status !== 200) { errors++; firstError ??= res.status + ' ' + Buffer.from(body).toString().slice(0, 200); }
-    } catch (err) { errors++; firstError ??= String(err); }
-    latencies.push(performance.now() - t);
-    requests++;
-  }
-}
-const started = performance.now();
-Promise.all(Array.from({ length: concurrency }, loop)).then(() =>
-  parentPort.postMessage({ requests, errors, firstError, latencies, seconds: (performance.now() - started) / 1000 }));
-`;
-
-function load(urls: string[], token: string, concurrency: number, ms: number): Promise<RunResult> {
-  return new Promise((resolve, reject) => {
-    const worker = new Worker(LOAD, { eval: true, workerData: { urls, token, concurrency, ms } });
-    worker.once('message', (m) => {
-      resolve(m as RunResult);
-      void worker.terminate();
-    });
-    worker.once('error', reject);
-  });
-}
-
-function percentile(sorted: number[], p: number): number {
-  if (!sorted.length) return NaN;
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
-}
 
 const iso = (ms: number) => `${new Date(ms).toISOString().slice(0, 19)}Z`;
 
@@ -140,9 +90,9 @@ async function main(): Promise<void> {
     const table: string[] = [];
     const loadBefore = loadavg().map((l) => l.toFixed(1)).join(' ');
     for (const c of cases) {
-      await load(c.urls, token, 8, 1000); // warm-up
+      await httpLoad(c.urls, token, 8, 1000); // warm-up
       for (const concurrency of CONCURRENCY) {
-        const r = await load(c.urls, token, concurrency, SECONDS * 1000);
+        const r = await httpLoad(c.urls, token, concurrency, SECONDS * 1000);
         const sorted = r.latencies.sort((a, b) => a - b);
         table.push(
           `| ${c.name.padEnd(28)} | ${String(concurrency).padStart(4)} | ${(r.requests / r.seconds).toFixed(1).padStart(8)} | ${percentile(sorted, 50).toFixed(1).padStart(7)} | ${percentile(sorted, 99).toFixed(1).padStart(7)} | ${String(r.errors).padStart(6)} |`,

@@ -13,10 +13,10 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Worker } from 'node:worker_threads';
 import { startThrowawayMariaDb } from '../src/devdb/throwaway-mariadb.js';
 import { report } from './_results.js';
 import { generateEvents } from './_generate-events.js';
+import { httpLoad, percentile } from './_http-load.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const flag = (name: string) => {
@@ -29,53 +29,6 @@ const CPU_PROF = flag('cpu-prof');
 const ONLY = flag('only');
 const MONITORS = 20;
 const CONCURRENCY = [1, 8, 64];
-
-interface RunResult {
-  requests: number;
-  errors: number;
-  firstError: string | null;
-  latencies: number[];
-  seconds: number;
-}
-
-// `concurrency` loops, each issuing its next request as soon as the previous answer is read.
-// The client asks for gzip as browsers do, so compression is part of what is measured.
-const LOAD = `
-const { parentPort, workerData } = require('node:worker_threads');
-const { urls, token, concurrency, ms } = workerData;
-let next = 0, requests = 0, errors = 0, firstError = null;
-const latencies = [];
-const deadline = performance.now() + ms;
-async function loop() {
-  while (performance.now() < deadline) {
-    const url = urls[next++ % urls.length];
-    const t = performance.now();
-    try {
-      const res = await fetch(url, { headers: { authorization: 'Bearer ' + token, 'accept-encoding': 'gzip' } });
-      const body = await res.arrayBuffer();
-      if (res.status !== 200) { errors++; firstError ??= res.status + ' ' + Buffer.from(body).toString().slice(0, 200); }
-    } catch (err) { errors++; firstError ??= String(err); }
-    latencies.push(performance.now() - t);
-    requests++;
-  }
-}
-const started = performance.now();
-Promise.all(Array.from({ length: concurrency }, loop)).then(() =>
-  parentPort.postMessage({ requests, errors, firstError, latencies, seconds: (performance.now() - started) / 1000 }));
-`;
-
-function load(urls: string[], token: string, concurrency: number, ms: number): Promise<RunResult> {
-  return new Promise((resolve, reject) => {
-    const worker = new Worker(LOAD, { eval: true, workerData: { urls, token, concurrency, ms } });
-    worker.once('message', (m) => {
-      resolve(m as RunResult);
-      void worker.terminate();
-    });
-    worker.once('error', reject);
-  });
-}
-
-const percentile = (sorted: number[], p: number) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] : NaN);
 
 /** utime + stime of a process in seconds, from /proc (Linux). */
 function cpuSeconds(pid: number): number {
@@ -164,10 +117,10 @@ async function main(): Promise<void> {
     if (ONLY) cases.splice(0, cases.length, ...cases.filter((c) => c.name.includes(ONLY)));
     const loadBefore = loadavg().map((l) => l.toFixed(1)).join(' ');
     for (const c of cases) {
-      await load(c.urls, tokens[c.who], 8, 1000); // warm-up
+      await httpLoad(c.urls, tokens[c.who], 8, 1000, { gzip: true }); // warm-up
       for (const concurrency of CONCURRENCY) {
         const cpu0 = cpuSeconds(service.pid!);
-        const r = await load(c.urls, tokens[c.who], concurrency, SECONDS * 1000);
+        const r = await httpLoad(c.urls, tokens[c.who], concurrency, SECONDS * 1000, { gzip: true });
         const cpuPerK = ((cpuSeconds(service.pid!) - cpu0) / r.requests) * 1000;
         const sorted = r.latencies.sort((a, b) => a - b);
         const rps = r.requests / r.seconds;
