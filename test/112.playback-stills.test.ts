@@ -32,7 +32,7 @@ let db: FreshDatabase;
 let roots: StorageRoots;
 let token: string;
 const ev: Record<string, MediaEvent> = {};
-/** Counts rotations, to see the cache working; delegates to ffmpeg. */
+/** Counts rotations, to see the cache working; delegates to ffmpeg. Tests that compare it run serially. */
 let rotations = 0;
 const ORIENTATIONS: Orientation[] = ['ROTATE_0', 'ROTATE_90', 'ROTATE_180', 'ROTATE_270', 'FLIP_HORI', 'FLIP_VERT'];
 /** Where the top-left marker lands under each orientation (90/270 clockwise, as ZoneMinder means them). */
@@ -107,7 +107,7 @@ test('thumbnail: nothing to show is 404 FILE_NOT_FOUND; a closed event is cachea
   t.is((await get(`/events/${ev.live.id}/thumbnail`)).headers.get('cache-control'), 'no-cache');
 });
 
-test('ROTATE_0: the stored JPEG is streamed byte for byte (never decoded)', async (t) => {
+test.serial('ROTATE_0: the stored JPEG is streamed byte for byte (never decoded)', async (t) => {
   const before = rotations;
   const body = await jpegOf(`/events/${ev['snap-ROTATE_0'].id}/thumbnail`);
   t.true(body.equals(readFileSync(await fixture('snapshot.jpg'))));
@@ -128,7 +128,7 @@ test.serial('a recording that carries its own rotate tag (as zmc writes it) is t
   t.like(await probeBuffer(await jpegOf(`/events/${ev.tagged.id}/thumbnail`)), swapped('ROTATE_90', SIZES.videoThumb));
 });
 
-test('rotated stills are cached: a second request runs no transform and carries the same ETag', async (t) => {
+test.serial('rotated stills are cached: a second request runs no transform and carries the same ETag', async (t) => {
   const route = `/events/${ev['snap-ROTATE_90'].id}/thumbnail`;
   const first = await get(route);
   await bytesOf(first);
