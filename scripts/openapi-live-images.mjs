@@ -3,24 +3,11 @@
 // form. The snapshot keeps the reference surface's path, operationId, tag and parameter; the
 // MJPEG stream is new (stock ZoneMinder has no stream socket, so shared memory is its live view).
 
-const ERROR = { $ref: '#/components/schemas/AppResponseError' };
-const error = (description) => ({ description, content: { 'application/json': { schema: ERROR } } });
+import { error, monitorIdParam, tokenParam } from './openapi-media-parts.mjs';
 const binary = (type, description) => ({ description, content: { [type]: { schema: { type: 'string', format: 'binary' } } } });
 
-const monitorId = {
-  in: 'path',
-  name: 'monitor_id',
-  required: true,
-  description: 'Monitor id',
-  schema: { type: 'integer', format: 'int32', minimum: 0 },
-};
-const token = {
-  in: 'query',
-  name: 'token',
-  required: false,
-  description: 'Access token, for <img> URLs that cannot carry an Authorization header',
-  schema: { type: 'string' },
-};
+const monitorId = monitorIdParam;
+const token = tokenParam('Access token, for <img> URLs that cannot carry an Authorization header');
 
 const common = {
   400: error('Invalid monitor id or query parameter'),

@@ -3,24 +3,17 @@
 // (openapi-post.mjs) like the playback routes. Paths and operationIds must match LIVE_ROUTES
 // (test/121 checks it); operationIds are the v3 reference surface's.
 
+import { error, monitorIdParam, tokenParam } from './openapi-media-parts.mjs';
 import { webrtcPaths } from './openapi-webrtc.mjs';
 
-const ERROR = { $ref: '#/components/schemas/AppResponseError' };
-const error = (description) => ({ description, content: { 'application/json': { schema: ERROR } } });
 const body = (type, description) => ({
   description,
   headers: { 'Cache-Control': { schema: { type: 'string' } } },
   content: { [type]: { schema: { type: 'string', format: type.startsWith('video/') ? 'binary' : undefined } } },
 });
 
-const monitorId = { in: 'path', name: 'monitor_id', required: true, description: 'Monitor id', schema: { type: 'integer', format: 'int32', minimum: 0 } };
-const token = {
-  in: 'query',
-  name: 'token',
-  required: false,
-  description: 'Access token, for players that cannot set an Authorization header; a playlist requested with it carries it in every URI',
-  schema: { type: 'string' },
-};
+const monitorId = monitorIdParam;
+const token = tokenParam('Access token, for players that cannot set an Authorization header; a playlist requested with it carries it in every URI');
 
 const common = {
   400: error('Invalid monitor id or parameter'),

@@ -4,8 +4,7 @@
 // upgrade. Paths, methods and operationIds must match PLAYBACK_ROUTES (test/114 checks it);
 // operationIds follow the v3 reference surface where it has the route.
 
-const ERROR = { $ref: '#/components/schemas/AppResponseError' };
-const error = (description) => ({ description, content: { 'application/json': { schema: ERROR } } });
+import { error, tokenParam } from './openapi-media-parts.mjs';
 const body = (types, description, headers) => ({
   description,
   ...(headers && { headers }),
@@ -13,13 +12,7 @@ const body = (types, description, headers) => ({
 });
 
 const id = { in: 'path', name: 'id', required: true, description: 'Event id', schema: { type: 'integer', format: 'int64', minimum: 0 } };
-const token = {
-  in: 'query',
-  name: 'token',
-  required: false,
-  description: 'Access token, for <img>/<video> URLs that cannot carry an Authorization header',
-  schema: { type: 'string' },
-};
+const token = tokenParam('Access token, for <img>/<video> URLs that cannot carry an Authorization header');
 const range = {
   in: 'header',
   name: 'Range',

@@ -3,8 +3,7 @@
 // style (nullable) like the other merged paths: the OpenAPI pass upgrades the whole document.
 // operationId and responses as the v3 reference surface (webrtcSignalingStream).
 
-const ERROR = { $ref: '#/components/schemas/AppResponseError' };
-const error = (description) => ({ description, content: { 'application/json': { schema: ERROR } } });
+import { error } from './openapi-media-parts.mjs';
 const str = (description) => ({ type: 'string', description });
 const message = (type, description, properties = {}, required = []) => ({
   type: 'object',
