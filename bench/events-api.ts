@@ -8,15 +8,14 @@
 //
 // GET /api/v3/monitors is measured too when the branch serves it; otherwise it is skipped.
 import bcrypt from 'bcryptjs';
-import { mkdtempSync } from 'node:fs';
-import { cpus, loadavg, tmpdir } from 'node:os';
-import path from 'node:path';
+import { cpus, loadavg } from 'node:os';
 import { loadConfig } from '../src/config/index.js';
 import { startThrowawayMariaDb } from '../src/devdb/throwaway-mariadb.js';
 import { createLogger } from '../src/log.js';
 import { startServer } from '../src/server.js';
 import { generateEvents } from './_generate-events.js';
 import { httpLoad, percentile } from './_http-load.js';
+import { serviceEnv } from './_service.js';
 
 function arg(name: string, fallback: number): number {
   const i = process.argv.indexOf(`--${name}`);
@@ -40,18 +39,7 @@ async function main(): Promise<void> {
     await db.query('INSERT INTO Users (Username, Password, Enabled, APIEnabled, Events, Monitors) VALUES (?, ?, 1, 1, ?, ?)', ['bench', bcrypt.hashSync('bench', 4), 'View', 'View'], gen.database);
 
     const { config } = loadConfig({
-      env: {
-        APP_SERVER__PORT: '0',
-        APP_SERVER__ADDR: '127.0.0.1',
-        APP_ZONEMINDER__CONFIG_PATH: '/nonexistent/zm.conf',
-        APP_AUTH__STATE_DIR: mkdtempSync(path.join(tmpdir(), 'zmgate-bench-state-')),
-        APP_AUTH__RATE_LIMIT__ENABLED: 'false',
-        APP_DB__HOST: db.host,
-        APP_DB__PORT: String(db.port),
-        APP_DB__USERNAME: 'bench',
-        APP_DB__PASSWORD: 'bench-pass',
-        APP_DB__DATABASE_NAME: gen.database,
-      },
+      env: serviceEnv(db, gen.database),
       defaultOperatorFile: '/nonexistent/prod.toml',
     });
     app = await startServer(config, createLogger({ level: 'error' }));

@@ -18,7 +18,7 @@
 //
 //   npx tsx bench/live-viewers.ts [--seconds S=15] [--cameras 1,8,32] [--webrtc 0]
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
@@ -28,6 +28,7 @@ import { startThrowawayMariaDb } from '../src/devdb/throwaway-mariadb.js';
 import { createConnection } from 'mariadb';
 import { mediaClip } from '../test/helpers/media.js';
 import { BenchRtcViewer, clipIndex, type ClipIndex } from './_rtc-viewer.js';
+import { cpuSeconds, rssMb, serviceEnv } from './_service.js';
 
 function arg(name: string, fallback: string): string {
   const i = process.argv.indexOf(`--${name}`);
@@ -41,7 +42,6 @@ const WARMUP_MS = 4000;
 const CLIP = { video: 'h264-high' as const, width: 640, height: 360, fps: 25, seconds: 60, bitrate: '1M', noise: true };
 const here = path.dirname(new URL(import.meta.url).pathname);
 const root = path.join(here, '..');
-const TICK = 100; // USER_HZ on Linux
 
 function child(script: string, args: string[], env: Record<string, string> = {}): { proc: ChildProcess; lines: AsyncIterableIterator<string> } {
   const proc = spawn(process.execPath, ['--import=tsx', path.join(here, script), ...args], { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
@@ -63,16 +63,6 @@ function stop(proc: ChildProcess): Promise<void> {
     proc.kill('SIGTERM');
     setTimeout(() => proc.kill('SIGKILL'), 5000).unref();
   });
-}
-
-function cpuTicks(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return Number(fields[11]) + Number(fields[12]); // utime, stime (fields 14 and 15)
-}
-
-function rssMb(pid: number): number {
-  const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-  return m ? Number(m[1]) / 1024 : NaN;
 }
 
 /** Media time (s, 90 kHz video) at which a part's last frame starts, from its first moof. */
@@ -211,20 +201,7 @@ async function main(): Promise<void> {
           if (m && !t0s.has(Number(m[1]))) t0s.set(Number(m[1]), Number(m[2]));
         }
       })();
-      const server = child('_live-server.ts', [], {
-        APP_SERVER__PORT: '0',
-        APP_SERVER__ADDR: '127.0.0.1',
-        APP_ZONEMINDER__CONFIG_PATH: '/nonexistent/zm.conf',
-        APP_ZONEMINDER__PATH_SOCKS: dir,
-        APP_AUTH__STATE_DIR: mkdtempSync(path.join(tmpdir(), 'zmgate-bench-state-')),
-        APP_AUTH__RATE_LIMIT__ENABLED: 'false',
-        APP_DB__HOST: db.host,
-        APP_DB__PORT: String(db.port),
-        APP_DB__USERNAME: 'bench',
-        APP_DB__PASSWORD: 'bench-pass',
-        APP_DB__DATABASE_NAME: name,
-        APP_DB__MIGRATE_ON_START: 'false',
-      });
+      const server = child('_live-server.ts', [], serviceEnv(db, name, { APP_ZONEMINDER__PATH_SOCKS: dir, APP_DB__MIGRATE_ON_START: 'false' }));
       try {
         const url = (await lineStarting(server.lines, 'url ')).slice(4);
         const api = (p: string) => `${url}/api/v3${p}`;
@@ -244,14 +221,14 @@ async function main(): Promise<void> {
         const viewers = Array.from({ length: n }, (_, i) => viewer(api, token, i + 1, () => t0s.get(i + 1), measureFrom, until, stats));
         await new Promise((r) => setTimeout(r, WARMUP_MS));
         const pid = server.proc.pid!;
-        const cpu0 = cpuTicks(pid);
+        const cpu0 = cpuSeconds(pid);
         const requests0 = stats.requests;
         const packets0 = peers.reduce((a, p) => a + p.packets, 0);
         const rss: number[] = [];
         const sampler = setInterval(() => rss.push(rssMb(pid)), 1000);
         await Promise.all(viewers);
         clearInterval(sampler);
-        const cpu = ((cpuTicks(pid) - cpu0) / TICK / SECONDS) * 100;
+        const cpu = ((cpuSeconds(pid) - cpu0) / SECONDS) * 100;
         const packets = peers.reduce((a, p) => a + p.packets, 0) - packets0;
         for (const p of peers) {
           rtc.unmatched += p.unmatched;

@@ -9,14 +9,14 @@
 // --cpu-prof writes a V8 CPU profile of the service process into DIR (open in Chrome DevTools).
 import bcrypt from 'bcryptjs';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { cpus, loadavg, tmpdir } from 'node:os';
+import { cpus, loadavg } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startThrowawayMariaDb } from '../src/devdb/throwaway-mariadb.js';
 import { report } from './_results.js';
 import { generateEvents } from './_generate-events.js';
 import { httpLoad, percentile } from './_http-load.js';
+import { cpuSeconds, serviceEnv } from './_service.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const flag = (name: string) => {
@@ -29,12 +29,6 @@ const CPU_PROF = flag('cpu-prof');
 const ONLY = flag('only');
 const MONITORS = 20;
 const CONCURRENCY = [1, 8, 64];
-
-/** utime + stime of a process in seconds, from /proc (Linux). */
-function cpuSeconds(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / 100;
-}
 
 function startService(env: Record<string, string>): Promise<{ child: ChildProcess; url: string }> {
   const execArgv = ['--import=tsx', ...(CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${CPU_PROF}`] : [])];
@@ -80,18 +74,7 @@ async function main(): Promise<void> {
   let service: ChildProcess | null = null;
   try {
     const database = await seed(db);
-    const started = await startService({
-      APP_SERVER__PORT: '0',
-      APP_SERVER__ADDR: '127.0.0.1',
-      APP_ZONEMINDER__CONFIG_PATH: '/nonexistent/zm.conf',
-      APP_AUTH__STATE_DIR: mkdtempSync(path.join(tmpdir(), 'zmgate-bench-state-')),
-      APP_AUTH__RATE_LIMIT__ENABLED: 'false',
-      APP_DB__HOST: db.host,
-      APP_DB__PORT: String(db.port),
-      APP_DB__USERNAME: 'bench',
-      APP_DB__PASSWORD: 'bench-pass',
-      APP_DB__DATABASE_NAME: database,
-    });
+    const started = await startService(serviceEnv(db, database));
     service = started.child;
     const api = (p: string) => `${started.url}/api/v3${p}`;
     const login = async (username: string) => {
