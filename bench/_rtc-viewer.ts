@@ -12,7 +12,7 @@
 import { createHash } from 'node:crypto';
 import ndc from 'node-datachannel';
 import { WebSocket } from 'ws';
-import { holdTrack } from '../src/live/webrtc/track-registry.js';
+import { holdTrack } from '../src/features/live/webrtc/track-registry.js';
 import { splitAnnexB, type MediaClip } from '../test/helpers/media.js';
 import { H264Depacketizer, parseRtp } from '../test/helpers/rtp.js';
 

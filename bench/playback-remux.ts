@@ -17,11 +17,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import express from 'express';
-import { serveBytes } from '../src/http/byte-ranges.js';
+import { serveBytes } from '../src/media/byte-ranges.js';
 import { SegmentCache } from '../src/media/segment-cache.js';
-import type { EventRecord } from '../src/services/event-media.js';
-import type { RemuxInput } from '../src/services/event-remux.js';
-import { NativeRemuxer } from '../src/services/native-remuxer.js';
+import type { EventRecord } from '../src/features/playback/event-media.js';
+import type { RemuxInput } from '../src/features/playback/event-remux.js';
+import { NativeRemuxer } from '../src/features/playback/native-remuxer.js';
 
 const run = promisify(execFile);
 const minutes = Number(process.argv[2] ?? 60);

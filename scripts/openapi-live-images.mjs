@@ -1,4 +1,4 @@
-// OpenAPI path items of the live-image routes (src/http/live-image-routes.ts, LIVE_IMAGE_ROUTES):
+// OpenAPI path items of the live-image routes (src/features/live/live-image-routes.ts, LIVE_IMAGE_ROUTES):
 // plain express handlers tsoa cannot see, merged by the OpenAPI pass (openapi-post.mjs) in 3.0
 // form. The snapshot keeps the reference surface's path, operationId, tag and parameter; the
 // MJPEG stream is new (stock ZoneMinder has no stream socket, so shared memory is its live view).

@@ -1,5 +1,5 @@
 // OpenAPI path items of the live HLS routes, served by plain express handlers
-// (src/http/live-routes.ts, LIVE_ROUTES) and merged into the document by the OpenAPI pass
+// (src/features/live/live-routes.ts, LIVE_ROUTES) and merged into the document by the OpenAPI pass
 // (openapi-post.mjs) like the playback routes. Paths and operationIds must match LIVE_ROUTES
 // (test/121 checks it); operationIds are the v3 reference surface's.
 

@@ -9,9 +9,9 @@ import { createLogger, type Logger } from './log.js';
 import { createPool, type DbPool } from './db/pool.js';
 import { createPrismaClient } from './db/prisma.js';
 import { runStartupMigrations } from './db/startup-migrations.js';
-import { createServices } from './services/services.js';
+import { createServices } from './app/services.js';
 import { createApp } from './http/app.js';
-import { WebRtcService } from './live/webrtc/webrtc-service.js';
+import { WebRtcService } from './features/live/webrtc/webrtc-service.js';
 import { SERVICE_VERSION } from './version.js';
 
 export interface RunningServer {

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { startTestApp, type TestApp } from './helpers/app.js';
 import { checkOperation, referenceOperations, servedDocument } from './helpers/coverage.js';
 import { startFakeZmControl } from './helpers/fake-zmcontrol.js';
-import { ControlSocketError, ZmControlClient } from '../src/services/zmcontrol-client.js';
+import { ControlSocketError, ZmControlClient } from '../src/features/ptz/zmcontrol-client.js';
 
 const ops = referenceOperations((op) => op.path.startsWith('/api/v3/ptz/'));
 

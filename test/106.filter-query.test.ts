@@ -2,9 +2,9 @@
 // translation to and from ZoneMinder's flat Query_json (brackets, conjunctions, precedence),
 // relative times, and the zmfilter.pl safety check for saved filters.
 import test from 'ava';
-import { parseFilterTime, ZoneClock } from '../src/services/event-time.js';
-import { checkFilterShape, compileFilter, FILTER_FIELDS, FILTER_OPS, type FilterQuery } from '../src/services/filter-query.js';
-import { filterToZmQuery, zmfilterUnsafeValues, zmJsonToFilter } from '../src/services/filter-zm-json.js';
+import { parseFilterTime, ZoneClock } from '../src/features/events/event-time.js';
+import { checkFilterShape, compileFilter, FILTER_FIELDS, FILTER_OPS, type FilterQuery } from '../src/features/filters/filter-query.js';
+import { filterToZmQuery, zmfilterUnsafeValues, zmJsonToFilter } from '../src/features/filters/filter-zm-json.js';
 
 const utc = new ZoneClock('UTC');
 const berlin = new ZoneClock('Europe/Berlin');

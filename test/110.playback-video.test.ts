@@ -5,7 +5,7 @@
 import test from 'ava';
 import { appendFileSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { ifRangeHolds, parseRange } from '../src/http/byte-ranges.js';
+import { ifRangeHolds, parseRange } from '../src/media/byte-ranges.js';
 import { startTestApp, type TestApp } from './helpers/app.js';
 import { insertEventUsers, login } from './helpers/events.js';
 import type { FreshDatabase } from './helpers/mariadb.js';

@@ -5,7 +5,7 @@ import test from 'ava';
 import { readFileSync } from 'node:fs';
 import type { JpegRotator } from '../src/media/jpeg-rotate.js';
 import { MJPEG_BOUNDARY, pacedMjpegStreams } from '../src/media/mjpeg.js';
-import { averageInterval, frameTimes } from '../src/services/event-timeline.js';
+import { averageInterval, frameTimes } from '../src/features/events/event-timeline.js';
 import { insertEventUsers, login } from './helpers/events.js';
 import { abandonRequest } from './helpers/http.js';
 import type { FreshDatabase } from './helpers/mariadb.js';

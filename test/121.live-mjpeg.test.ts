@@ -10,9 +10,9 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import test from 'ava';
 import bcrypt from 'bcryptjs';
 
-import { LIVE_IMAGE_ROUTES } from '../src/http/live-image-routes.js';
+import { LIVE_IMAGE_ROUTES } from '../src/features/live/live-image-routes.js';
 import { isMediaPath } from '../src/http/media-routes.js';
-import { liveMjpegStreams, liveMjpegViewers } from '../src/media/live-mjpeg.js';
+import { liveMjpegStreams, liveMjpegViewers } from '../src/features/live/live-mjpeg.js';
 import { MJPEG_BOUNDARY } from '../src/media/mjpeg.js';
 import { sharedMemoryPath } from '../src/native/index.js';
 import { startTestApp, type TestApp } from './helpers/app.js';

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import test from 'ava';
-import { LIVE_ROUTES } from '../src/http/live-routes.js';
+import { LIVE_ROUTES } from '../src/features/live/live-routes.js';
 import { isMediaPath } from '../src/http/media-routes.js';
 import type { TestApp } from './helpers/app.js';
 import { checkOperation, referenceOperations, servedDocument } from './helpers/coverage.js';

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import test from 'ava';
-import { ViewerSender, type RtpOutput } from '../src/live/webrtc/media-sender.js';
+import { ViewerSender, type RtpOutput } from '../src/features/live/webrtc/media-sender.js';
 import { StreamClient } from '../src/native/index.js';
 import { FakeZmc } from './helpers/fake-zmc.js';
 import type { FreshDatabase } from './helpers/mariadb.js';

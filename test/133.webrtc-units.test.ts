@@ -4,10 +4,10 @@
 import test from 'ava';
 import { loadConfig } from '../src/config/index.js';
 import type { CodecInfo } from '../src/native/index.js';
-import { audioOffer, chooseVideoPayloadType, h264ProfileIdc, mediaSection, videoOffer } from '../src/live/webrtc/codecs.js';
-import { iceServersFrom, parseTurnUrl } from '../src/live/webrtc/ice-servers.js';
-import { MediaTimeline, rtpTimestamp } from '../src/live/webrtc/media-timeline.js';
-import { parseClientMessage } from '../src/live/webrtc/messages.js';
+import { audioOffer, chooseVideoPayloadType, h264ProfileIdc, mediaSection, videoOffer } from '../src/features/live/webrtc/codecs.js';
+import { iceServersFrom, parseTurnUrl } from '../src/features/live/webrtc/ice-servers.js';
+import { MediaTimeline, rtpTimestamp } from '../src/features/live/webrtc/media-timeline.js';
+import { parseClientMessage } from '../src/features/live/webrtc/messages.js';
 
 const codec = (over: Partial<CodecInfo>): CodecInfo => ({
   codecId: 0, codec: 'unknown', codecString: '', width: 0, height: 0, fpsNum: 0, fpsDen: 0, sampleRate: 0, channels: 0,

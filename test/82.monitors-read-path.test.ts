@@ -1,4 +1,4 @@
-// The driver read path of GET /monitors and GET /monitors/{id} (src/services/monitor-rows.ts)
+// The driver read path of GET /monitors and GET /monitors/{id} (src/features/monitors/monitor-rows.ts)
 // must answer exactly what the Prisma path answers: same JSON for every kind of column (FLOAT,
 // DECIMAL, BOOLEAN, SET, enums with a Prisma member name, NULLs sent as 0/''), and the same
 // totals for every page, scope and page size.
@@ -8,8 +8,8 @@ import type { MonitorAcl, MonitorScope } from '../src/auth/monitor-acl.js';
 import { NotFoundError } from '../src/errors.js';
 import { createPool, type DbPool } from '../src/db/pool.js';
 import { createPrismaClient, type PrismaClient } from '../src/db/prisma.js';
-import { MonitorRows } from '../src/services/monitor-rows.js';
-import { MonitorsService } from '../src/services/monitors-service.js';
+import { MonitorRows } from '../src/features/monitors/monitor-rows.js';
+import { MonitorsService } from '../src/features/monitors/monitors-service.js';
 import { dbConfigFor, type FreshDatabase } from './helpers/mariadb.js';
 import { zmDatabase } from './helpers/zmdb.js';
 

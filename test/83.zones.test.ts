@@ -2,7 +2,7 @@
 // validation, units, the row ACL through the zone's monitor, paging.
 import test from 'ava';
 import bcrypt from 'bcryptjs';
-import { parsePolygon } from '../src/services/zone-geometry.js';
+import { parsePolygon } from '../src/features/monitors/zone-geometry.js';
 import { startTestApp, type TestApp } from './helpers/app.js';
 import { isEnvelope, request } from './helpers/http.js';
 import type { FreshDatabase } from './helpers/mariadb.js';

@@ -36,7 +36,7 @@ test('paginated envelopes carry items of the right schema', (t) => {
 });
 
 test('monitor request bounds match the columns: every varchar/text has its maxLength, every integer its range', async (t) => {
-  const { MONITOR_FIELDS, INT_RANGES } = await import('../src/services/monitor-fields.js');
+  const { MONITOR_FIELDS, INT_RANGES } = await import('../src/features/monitors/monitor-fields.js');
   const prisma = readFileSync(new URL('../prisma/schema.prisma', import.meta.url), 'utf8');
   const model = /model Monitors \{([\s\S]*?)\n\}/.exec(prisma)![1];
   const columnType = (column: string) => new RegExp(`^\\s+${column}\\s+\\S+\\s.*$`, 'm').exec(model)?.[0] ?? '';

@@ -4,7 +4,7 @@ import test from 'ava';
 import { startTestApp, type TestApp } from './helpers/app.js';
 import { caller, insertEvent, insertEventUsers, insertMonitor, insertStorage, login, sql, summary } from './helpers/events.js';
 import { isEnvelope } from './helpers/http.js';
-import { parseEventTime, ZoneClock } from '../src/services/event-time.js';
+import { parseEventTime, ZoneClock } from '../src/features/events/event-time.js';
 import type { FreshDatabase } from './helpers/mariadb.js';
 import { zmDatabase } from './helpers/zmdb.js';
 

@@ -1,11 +1,11 @@
 // GET /api/v3/events: every filter, every sort field in both directions, paging limits, and the
 // row ACL (service level, with a stub MonitorAcl).
 import test from 'ava';
-import { EventDeletion } from '../src/services/event-deletion.js';
-import { zoneMinderClock } from '../src/services/event-time.js';
-import { EventsService } from '../src/services/events-service.js';
-import { EVENT_SORT_FIELDS } from '../src/services/event-list-query.js';
-import { CoalescedCount } from '../src/services/coalesced-count.js';
+import { EventDeletion } from '../src/features/events/event-deletion.js';
+import { zoneMinderClock } from '../src/features/events/event-time.js';
+import { EventsService } from '../src/features/events/events-service.js';
+import { EVENT_SORT_FIELDS } from '../src/features/events/event-list-query.js';
+import { CoalescedCount } from '../src/db/coalesced-count.js';
 import { createLogger } from '../src/log.js';
 import { startTestApp, type TestApp } from './helpers/app.js';
 import { caller, insertEvent, insertEventUsers, insertMonitor, insertStorage, login, prismaFor, someUser, sql, stubAcl } from './helpers/events.js';

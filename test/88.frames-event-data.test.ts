@@ -1,8 +1,8 @@
 // Frames and event data over HTTP (CRUD, paging, validation, permissions) and their row ACL at
 // the service level (stub MonitorAcl).
 import test from 'ava';
-import { EventDataService } from '../src/services/event-data-service.js';
-import { FramesService } from '../src/services/frames-service.js';
+import { EventDataService } from '../src/features/events/event-data-service.js';
+import { FramesService } from '../src/features/events/frames-service.js';
 import { startTestApp, type TestApp } from './helpers/app.js';
 import { caller, insertEvent, insertEventUsers, insertMonitor, login, prismaFor, someUser, sql, stubAcl } from './helpers/events.js';
 import type { FreshDatabase } from './helpers/mariadb.js';

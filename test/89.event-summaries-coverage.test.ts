@@ -4,7 +4,7 @@ import test from 'ava';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { EventSummariesService } from '../src/services/event-summaries-service.js';
+import { EventSummariesService } from '../src/features/events/event-summaries-service.js';
 import { startTestApp, type TestApp } from './helpers/app.js';
 import { caller, insertEventUsers, insertMonitor, login, prismaFor, someUser, sql, stubAcl } from './helpers/events.js';
 import type { FreshDatabase } from './helpers/mariadb.js';

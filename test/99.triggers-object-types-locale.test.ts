@@ -6,7 +6,7 @@ import { startAppWithAcl, type AclApp } from './helpers/acl-app.js';
 import { addUser, caller, checkBadIds, checkPaging, fields, login, type Call } from './helpers/rest.js';
 import { zmDatabase } from './helpers/zmdb.js';
 import type { FreshDatabase } from './helpers/mariadb.js';
-import { formatOffset, offsetSeconds } from '../src/services/locale-service.js';
+import { formatOffset, offsetSeconds } from '../src/features/system/locale-service.js';
 
 let app: TestApp;
 let aclApp: AclApp;

@@ -4,9 +4,9 @@
 import type { Request, RequestHandler } from 'express';
 import { InternalError, PermissionDeniedError, UnauthorizedError } from '../errors.js';
 import { acceptsQueryToken } from '../http/media-routes.js';
-import type { Services } from '../services/services.js';
+import type { Services } from '../app/services.js';
 import type { AuthUser } from './auth-service.js';
-import '../http/request-user.js';
+import './request-user.js';
 import { allows } from './permissions.js';
 import { parsePolicy, requiredLevel } from './policy.js';
 

@@ -3,7 +3,7 @@
 import express, { type Express, type Request, type Response } from 'express';
 import compression from 'compression';
 import helmet from 'helmet';
-import type { Services } from '../services/services.js';
+import type { Services } from '../app/services.js';
 import { RegisterRoutes } from '../generated/routes.js';
 import { cors } from './middleware/cors.js';
 import { requestLog } from './middleware/request-log.js';
@@ -11,10 +11,10 @@ import { tokenBucket } from './middleware/rate-limit.js';
 import { errorHandler, notFoundOrWrongMethod } from './middleware/errors.js';
 import { isMediaPath } from './media-routes.js';
 import { explorerRouter } from './explorer.js';
-import { registerPlaybackRoutes } from './playback-routes.js';
-import { registerLiveImageRoutes } from './live-image-routes.js';
-import { registerDemoPage } from './demo-page.js';
-import { registerLiveRoutes } from './live-routes.js';
+import { registerPlaybackRoutes } from '../features/playback/playback-routes.js';
+import { registerLiveImageRoutes } from '../features/live/live-image-routes.js';
+import { registerDemoPage } from '../features/ui/demo-page.js';
+import { registerLiveRoutes } from '../features/live/live-routes.js';
 import { openapiDocument } from '../openapi/document.js';
 
 export const OPENAPI_PATH = '/api-docs/openapi.json';

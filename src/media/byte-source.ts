@@ -1,5 +1,5 @@
 // A body that can be served by byte range: a file on disk now; a remuxed fragmented MP4 (in a
-// cache file or in memory) once the demuxer exists. src/http/byte-ranges.ts serves any of them.
+// cache file or in memory) once the demuxer exists. src/media/byte-ranges.ts serves any of them.
 import { constants, type Stats } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';

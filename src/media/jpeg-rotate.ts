@@ -5,12 +5,12 @@
 // The transform sits behind JpegRotator so the native lossless transform (DCT-domain, being
 // written in the native core) can replace the ffmpeg fallback here without touching callers:
 // implement the interface, set `perFrame` (cheap enough for every frame of an MJPEG stream),
-// and pass it to createPlayback() (src/services/playback.ts).
-import type { Orientation } from '../http/wrappers.js';
+// and pass it to createPlayback() (src/features/playback/playback.ts).
+import type { Orientation } from '../api/wrappers.js';
 import type { FfmpegRunner } from './ffmpeg.js';
 import { transformJpeg } from '../native/index.js';
 
-export type { Orientation } from '../http/wrappers.js';
+export type { Orientation } from '../api/wrappers.js';
 
 export interface JpegRotator {
   /** True when cheap enough to apply to every frame of a paced MJPEG stream. */

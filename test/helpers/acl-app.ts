@@ -6,7 +6,7 @@ import { loadConfig } from '../../src/config/index.js';
 import { createLogger } from '../../src/log.js';
 import { createPool } from '../../src/db/pool.js';
 import { createPrismaClient } from '../../src/db/prisma.js';
-import { createServices } from '../../src/services/services.js';
+import { createServices } from '../../src/app/services.js';
 import { createApp } from '../../src/http/app.js';
 import { AllowAllMonitorAcl, type MonitorAcl } from '../../src/auth/monitor-acl.js';
 import { testEnv } from './app.js';

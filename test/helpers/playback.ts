@@ -15,10 +15,10 @@ import { createPrismaClient } from '../../src/db/prisma.js';
 import { fromLocalDateTimeString } from '../../src/db/datetime.js';
 import { createApp } from '../../src/http/app.js';
 import { createLogger } from '../../src/log.js';
-import { createPlayback, type Playback, type PlaybackParts } from '../../src/services/playback.js';
-import { createServices } from '../../src/services/services.js';
+import { createPlayback, type Playback, type PlaybackParts } from '../../src/features/playback/playback.js';
+import { createServices } from '../../src/app/services.js';
 import { testEnv } from './app.js';
-import { eventPaths, type EventScheme } from '../../src/services/event-paths.js';
+import { eventPaths, type EventScheme } from '../../src/features/events/event-paths.js';
 import { insertEvent, insertMonitor, insertStorage, sql, type EventSeed } from './events.js';
 import type { FreshDatabase } from './mariadb.js';
 

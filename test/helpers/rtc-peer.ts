@@ -1,7 +1,7 @@
 // A node-datachannel PeerConnection playing the browser: answers the server's offer received over
 // the signalling socket, trickles its candidates back, and records every RTP packet per track.
 import ndc from 'node-datachannel';
-import { holdTrack } from '../../src/live/webrtc/track-registry.js';
+import { holdTrack } from '../../src/features/live/webrtc/track-registry.js';
 import { parseRtp, type RtpPacket } from './rtp.js';
 import type { SignalClient } from './ws-client.js';
 

@@ -10,10 +10,10 @@ import { createPrismaClient } from '../../src/db/prisma.js';
 import { NotFoundError } from '../../src/errors.js';
 import { createApp } from '../../src/http/app.js';
 import type { LiveFeed, LiveFeeds, ViewerKind, WebRtcStartup } from '../../src/live/feed.js';
-import { WebRtcService, type WebRtcServiceOptions } from '../../src/live/webrtc/webrtc-service.js';
+import { WebRtcService, type WebRtcServiceOptions } from '../../src/features/live/webrtc/webrtc-service.js';
 import { createLogger } from '../../src/log.js';
 import { StreamClient, streamSocketPath } from '../../src/native/index.js';
-import { createServices } from '../../src/services/services.js';
+import { createServices } from '../../src/app/services.js';
 import { testEnv } from './app.js';
 import type { FreshDatabase } from './mariadb.js';
 

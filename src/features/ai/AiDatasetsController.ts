@@ -1,0 +1,93 @@
+import { Body, Controller, Delete, Get, OperationId, Patch, Path, Post, Query, Response, Route, Security, SuccessResponse, Tags } from '@tsoa/runtime';
+import type { AppResponseError } from '../../api/envelopes.js';
+import type { Page } from '../../api/pagination.js';
+import type { Services } from '../../app/services.js';
+import {
+  AiDatasetsService,
+  type AiDatasetResponse,
+  type CreateAiDatasetRequest,
+  type UpdateAiDatasetRequest,
+} from './ai-datasets-service.js';
+
+export interface PaginatedAiDatasetsResponse extends Page<AiDatasetResponse> {}
+
+@Route('api/v3/ai/datasets')
+@Tags('AI')
+@Security('jwt', ['system'])
+@Response<AppResponseError>(400, 'Invalid input')
+@Response<AppResponseError>(401, 'Missing, invalid or revoked token')
+@Response<AppResponseError>(403, 'System permission required')
+export class AiDatasetsController extends Controller {
+  private readonly datasets: AiDatasetsService;
+
+  constructor(services: Services) {
+    super();
+    this.datasets = new AiDatasetsService(services.prisma);
+  }
+
+  /**
+   * Lists AI datasets. `page`/`page_size` are accepted as on every other list.
+   * @param page 1-based page number (default 1).
+   * @param page_size Rows per page, at most 1000 (default 25).
+   * @isLong page
+   * @minimum page 0
+   * @maximum page 9007199254740991
+   * @isLong page_size
+   * @minimum page_size 0
+   * @maximum page_size 1000
+   */
+  @Get()
+  @OperationId('list_datasets')
+  public async list(@Query() page?: number, @Query() page_size?: number): Promise<PaginatedAiDatasetsResponse> {
+    return this.datasets.list(page, page_size);
+  }
+
+  @Post()
+  @OperationId('create_dataset')
+  @SuccessResponse(201, 'Created')
+  @Response<AppResponseError>(409, 'A dataset with this name exists')
+  public async create(@Body() body: CreateAiDatasetRequest): Promise<AiDatasetResponse> {
+    this.setStatus(201);
+    return this.datasets.create(body);
+  }
+
+  /**
+   * @isInt id must be an integer >= 0
+   * @minimum id 0
+   * @maximum id 2147483647
+   */
+  @Get('{id}')
+  @OperationId('get_dataset')
+  @Response<AppResponseError>(404, 'Not found')
+  public async get(@Path() id: number): Promise<AiDatasetResponse> {
+    return this.datasets.get(id);
+  }
+
+  /**
+   * @isInt id must be an integer >= 0
+   * @minimum id 0
+   * @maximum id 2147483647
+   */
+  @Patch('{id}')
+  @OperationId('update_dataset')
+  @Response<AppResponseError>(404, 'Not found')
+  @Response<AppResponseError>(409, 'A dataset with this name exists')
+  public async update(@Path() id: number, @Body() body: UpdateAiDatasetRequest): Promise<AiDatasetResponse> {
+    return this.datasets.update(id, body);
+  }
+
+  /**
+   * Deletes the dataset and its object classes; models that used it keep no dataset.
+   * @isInt id must be an integer >= 0
+   * @minimum id 0
+   * @maximum id 2147483647
+   */
+  @Delete('{id}')
+  @OperationId('delete_dataset')
+  @SuccessResponse(204, 'Deleted')
+  @Response<AppResponseError>(404, 'Not found')
+  public async remove(@Path() id: number): Promise<void> {
+    await this.datasets.remove(id);
+    this.setStatus(204);
+  }
+}

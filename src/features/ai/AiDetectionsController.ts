@@ -1,0 +1,106 @@
+import { Body, Controller, Delete, Get, OperationId, Patch, Path, Post, Query, Request, Response, Route, Security, SuccessResponse, Tags } from '@tsoa/runtime';
+import type { Request as ExRequest } from 'express';
+import type { AuthUser } from '../../auth/auth-service.js';
+import '../../auth/request-user.js';
+import type { AppResponseError } from '../../api/envelopes.js';
+import type { Page } from '../../api/pagination.js';
+import type { Services } from '../../app/services.js';
+import {
+  AiDetectionsService,
+  type CreateAiDetectionRequest,
+  type AiDetectionResponse,
+  type UpdateAiDetectionRequest,
+} from './ai-detections-service.js';
+
+export interface PaginatedAiDetectionsResponse extends Page<AiDetectionResponse> {}
+
+const user = (req: ExRequest) => req.user as AuthUser;
+
+// AI detections (AI_Detections): objects found in event frames. Event data: gated on Events, with
+// the monitor row ACL through each detection's event.
+@Route('api/v3/ai/detections')
+@Tags('AI')
+@Security('jwt', ['events'])
+@Response<AppResponseError>(400, 'Invalid input: unknown event or object class, a frame of another event')
+@Response<AppResponseError>(401, 'Missing, invalid or revoked token')
+@Response<AppResponseError>(403, 'Events permission required')
+export class AiDetectionsController extends Controller {
+  private readonly service: AiDetectionsService;
+
+  constructor(services: Services) {
+    super();
+    this.service = new AiDetectionsService(services.prisma, services.acl);
+  }
+
+  /**
+   * Lists AI detections of the events the caller may see.
+   * @param event_id Only detections of this event.
+   * @param object_class_id Only detections of this object class.
+   * @param page 1-based page number (default 1).
+   * @param page_size Rows per page, at most 1000 (default 25).
+   * @isLong event_id must be an integer >= 0
+   * @minimum event_id 0
+   * @maximum event_id 9007199254740991
+   * @isInt object_class_id must be an integer >= 0
+   * @minimum object_class_id 0
+   * @maximum object_class_id 2147483647
+   * @isLong page
+   * @minimum page 0
+   * @maximum page 9007199254740991
+   * @isLong page_size
+   * @minimum page_size 0
+   * @maximum page_size 1000
+   */
+  @Get()
+  @OperationId('list_ai_detections')
+  public async list(@Request() req: ExRequest, @Query() event_id?: number, @Query() object_class_id?: number, @Query() page?: number, @Query() page_size?: number): Promise<PaginatedAiDetectionsResponse> {
+    return this.service.list(user(req), event_id, object_class_id, page, page_size);
+  }
+
+  @Post()
+  @OperationId('create_ai_detection')
+  @SuccessResponse(201, 'Created')
+  public async create(@Request() req: ExRequest, @Body() body: CreateAiDetectionRequest): Promise<AiDetectionResponse> {
+    const created = await this.service.create(user(req), body);
+    this.setStatus(201);
+    return created;
+  }
+
+  /**
+   * @isLong id must be an integer >= 0
+   * @minimum id 0
+   * @maximum id 9007199254740991
+   */
+  @Get('{id}')
+  @OperationId('get_ai_detection')
+  @Response<AppResponseError>(404, 'Not found, or the monitor of the event is hidden')
+  public async get(@Request() req: ExRequest, @Path() id: number): Promise<AiDetectionResponse> {
+    return this.service.get(user(req), id);
+  }
+
+  /**
+   * @isLong id must be an integer >= 0
+   * @minimum id 0
+   * @maximum id 9007199254740991
+   */
+  @Patch('{id}')
+  @OperationId('update_ai_detection')
+  @Response<AppResponseError>(404, 'Not found, or the monitor of the event is hidden')
+  public async update(@Request() req: ExRequest, @Path() id: number, @Body() body: UpdateAiDetectionRequest): Promise<AiDetectionResponse> {
+    return this.service.update(user(req), id, body);
+  }
+
+  /**
+   * @isLong id must be an integer >= 0
+   * @minimum id 0
+   * @maximum id 9007199254740991
+   */
+  @Delete('{id}')
+  @OperationId('delete_ai_detection')
+  @SuccessResponse(204, 'Deleted')
+  @Response<AppResponseError>(404, 'Not found, or the monitor of the event is hidden')
+  public async remove(@Request() req: ExRequest, @Path() id: number): Promise<void> {
+    await this.service.remove(user(req), id);
+    this.setStatus(204);
+  }
+}

@@ -1,0 +1,95 @@
+import { Body, Controller, Delete, Get, OperationId, Patch, Path, Post, Query, Response, Route, Security, SuccessResponse, Tags } from '@tsoa/runtime';
+import type { AppResponseError } from '../../api/envelopes.js';
+import type { Page } from '../../api/pagination.js';
+import type { Services } from '../../app/services.js';
+import {
+  ObjectTypesService,
+  type CreateObjectTypeRequest,
+  type ObjectTypeResponse,
+  type UpdateObjectTypeRequest,
+} from './object-types-service.js';
+
+export interface PaginatedObjectTypesResponse extends Page<ObjectTypeResponse> {}
+
+@Route('api/v3/object-types')
+@Tags('Object Types')
+@Security('jwt', ['events'])
+@Response<AppResponseError>(400, 'Invalid input')
+@Response<AppResponseError>(401, 'Missing, invalid or revoked token')
+@Response<AppResponseError>(403, 'Events permission required')
+export class ObjectTypesController extends Controller {
+  private readonly objectTypes: ObjectTypesService;
+
+  constructor(services: Services) {
+    super();
+    this.objectTypes = new ObjectTypesService(services.prisma);
+  }
+
+  /**
+   * Lists object types (detection labels).
+   * @param page 1-based page number (default 1).
+   * @param page_size Rows per page, at most 1000 (default 25).
+   * @isLong page
+   * @minimum page 0
+   * @maximum page 9007199254740991
+   * @isLong page_size
+   * @minimum page_size 0
+   * @maximum page_size 1000
+   */
+  @Get()
+  @OperationId('list_object_types')
+  public async list(@Query() page?: number, @Query() page_size?: number): Promise<PaginatedObjectTypesResponse> {
+    return this.objectTypes.list(page, page_size);
+  }
+
+  @Post()
+  @OperationId('create_object_type')
+  @SuccessResponse(201, 'Created')
+  @Response<AppResponseError>(409, 'An object type with this name exists')
+  public async create(@Body() body: CreateObjectTypeRequest): Promise<ObjectTypeResponse> {
+    this.setStatus(201);
+    return this.objectTypes.create(body);
+  }
+
+  /**
+   * @param id Object type id (signed, as in the table).
+   * @isInt id must be an integer
+   * @minimum id -2147483648
+   * @maximum id 2147483647
+   */
+  @Get('{id}')
+  @OperationId('get_object_type')
+  @Response<AppResponseError>(404, 'Not found')
+  public async get(@Path() id: number): Promise<ObjectTypeResponse> {
+    return this.objectTypes.get(id);
+  }
+
+  /**
+   * @param id Object type id (signed, as in the table).
+   * @isInt id must be an integer
+   * @minimum id -2147483648
+   * @maximum id 2147483647
+   */
+  @Patch('{id}')
+  @OperationId('update_object_type')
+  @Response<AppResponseError>(404, 'Not found')
+  @Response<AppResponseError>(409, 'An object type with this name exists')
+  public async update(@Path() id: number, @Body() body: UpdateObjectTypeRequest): Promise<ObjectTypeResponse> {
+    return this.objectTypes.update(id, body);
+  }
+
+  /**
+   * @param id Object type id (signed, as in the table).
+   * @isInt id must be an integer
+   * @minimum id -2147483648
+   * @maximum id 2147483647
+   */
+  @Delete('{id}')
+  @OperationId('delete_object_type')
+  @SuccessResponse(204, 'Deleted')
+  @Response<AppResponseError>(404, 'Not found')
+  public async remove(@Path() id: number): Promise<void> {
+    await this.objectTypes.remove(id);
+    this.setStatus(204);
+  }
+}

@@ -1,0 +1,96 @@
+import { Body, Controller, Delete, Get, OperationId, Patch, Path, Post, Query, Request, Response, Route, Security, SuccessResponse, Tags } from '@tsoa/runtime';
+import type { Request as ExRequest } from 'express';
+import type { AuthUser } from '../../auth/auth-service.js';
+import '../../auth/request-user.js';
+import type { AppResponseError } from '../../api/envelopes.js';
+import type { Services } from '../../app/services.js';
+import {
+  EventDataService,
+  type CreateEventDataRequest,
+  type EventDataResponse,
+  type PaginatedEventDataResponse,
+  type UpdateEventDataRequest,
+} from './event-data-service.js';
+
+@Route('api/v3/event-data')
+@Tags('Event Data')
+@Security('jwt', ['events'])
+@Response<AppResponseError>(400, 'Invalid input')
+@Response<AppResponseError>(401, 'Missing, invalid or revoked token')
+@Response<AppResponseError>(403, 'Events permission required')
+export class EventDataController extends Controller {
+  private readonly eventData: EventDataService;
+
+  constructor(services: Services) {
+    super();
+    this.eventData = new EventDataService(services.prisma, services.acl);
+  }
+
+  /**
+   * Lists event data rows in Id order; with `event_id`, the rows of that event (none when the
+   * event is missing or hidden). Gated by the Events feature.
+   * @param event_id Only rows of this event.
+   * @param page 1-based page number (default 1).
+   * @param page_size Rows per page, at most 1000 (default 25).
+   * @isLong event_id must be an integer >= 0
+   * @minimum event_id 0
+   * @maximum event_id 9007199254740991
+   * @isLong page
+   * @minimum page 0
+   * @maximum page 9007199254740991
+   * @isLong page_size
+   * @minimum page_size 0
+   * @maximum page_size 1000
+   */
+  @Get()
+  @OperationId('list_event_data')
+  public async list(@Request() req: ExRequest, @Query() event_id?: number, @Query() page?: number, @Query() page_size?: number): Promise<PaginatedEventDataResponse> {
+    return this.eventData.list(req.user as AuthUser, event_id, page, page_size);
+  }
+
+  @Post()
+  @OperationId('create_event_data')
+  @SuccessResponse(201, 'Created')
+  public async create(@Request() req: ExRequest, @Body() body: CreateEventDataRequest): Promise<EventDataResponse> {
+    this.setStatus(201);
+    return this.eventData.create(req.user as AuthUser, body);
+  }
+
+  /**
+   * @isLong id must be an integer >= 0
+   * @minimum id 0
+   * @maximum id 9007199254740991
+   */
+  @Get('{id}')
+  @OperationId('get_event_data')
+  @Response<AppResponseError>(404, 'No such row, or its monitor is hidden')
+  public async get(@Request() req: ExRequest, @Path() id: number): Promise<EventDataResponse> {
+    return this.eventData.get(req.user as AuthUser, id);
+  }
+
+  /**
+   * @isLong id must be an integer >= 0
+   * @minimum id 0
+   * @maximum id 9007199254740991
+   */
+  @Patch('{id}')
+  @OperationId('update_event_data')
+  @Response<AppResponseError>(404, 'No such row, or its monitor is hidden')
+  public async update(@Request() req: ExRequest, @Path() id: number, @Body() body: UpdateEventDataRequest): Promise<EventDataResponse> {
+    return this.eventData.update(req.user as AuthUser, id, body);
+  }
+
+  /**
+   * @isLong id must be an integer >= 0
+   * @minimum id 0
+   * @maximum id 9007199254740991
+   */
+  @Delete('{id}')
+  @OperationId('delete_event_data')
+  @SuccessResponse(204, 'Deleted')
+  @Response<AppResponseError>(404, 'No such row, or its monitor is hidden')
+  public async remove(@Request() req: ExRequest, @Path() id: number): Promise<void> {
+    await this.eventData.remove(req.user as AuthUser, id);
+    this.setStatus(204);
+  }
+}

@@ -1,0 +1,173 @@
+import { Body, Controller, Delete, Get, OperationId, Patch, Path, Post, Query, Request, Response, Route, Security, SuccessResponse, Tags } from '@tsoa/runtime';
+import type { Request as ExRequest } from 'express';
+import type { AuthUser } from '../../auth/auth-service.js';
+import '../../auth/request-user.js';
+import type { AppResponseError } from '../../api/envelopes.js';
+import type { Services } from '../../app/services.js';
+import { EventDeletion } from './event-deletion.js';
+import { zoneMinderClock } from './event-time.js';
+import {
+  EventsService,
+  type EventCountsByMonitorResponse,
+  type EventCountsResponse,
+  type EventCreateRequest,
+  type EventResponse,
+  type EventUpdateRequest,
+  type PaginatedEventsResponse,
+} from './events-service.js';
+
+@Route('api/v3/events')
+@Tags('Events')
+@Security('jwt', ['events'])
+@Response<AppResponseError>(401, 'Missing, invalid or revoked token')
+@Response<AppResponseError>(403, 'Events permission required')
+@Response<AppResponseError>(500, 'Internal or database error')
+export class EventsController extends Controller {
+  private readonly events: EventsService;
+
+  constructor(services: Services) {
+    super();
+    this.events = new EventsService(
+      services.prisma,
+      services.acl,
+      zoneMinderClock(services.prisma, services.log),
+      new EventDeletion(services.prisma, services.config.zoneminder.dir_events, services.log),
+    );
+  }
+
+  /**
+   * Lists events of the monitors the caller may see, newest first by default. Event start/end
+   * times are UTC with `Z`; `start_time`/`end_time` take ISO 8601 (with `Z`/offset: an instant;
+   * without: ZoneMinder local time).
+   * @param page 1-based page number (default 1).
+   * @param page_size Rows per page, at most 1000 (default 25).
+   * @param monitor_id Only events of this monitor.
+   * @param start_time Events that started at or after this time.
+   * @param end_time Events that ended at or before this time (open events never match).
+   * @param sort One of start_time, end_time, alarm_frames, max_score, avg_score, tot_score, length, id, name, cause, monitor_id, notes, frames (default start_time).
+   * @param direction asc or desc (default desc).
+   * @param alarm_frames_min Events with at least this many alarm frames.
+   * @param archived Only archived (true) or unarchived (false) events.
+   * @param cause Case-insensitive substring of the cause.
+   * @param name Case-insensitive substring of the name.
+   * @param notes Case-insensitive substring of the notes.
+   * @param tag_id Comma-separated tag ids: events carrying any of them.
+   * @param storage_id Only events on this storage (0: the default storage).
+   * @isLong page
+   * @minimum page 0
+   * @maximum page 9007199254740991
+   * @isLong page_size
+   * @minimum page_size 0
+   * @maximum page_size 1000
+   * @isInt monitor_id must be an integer >= 0
+   * @minimum monitor_id 0
+   * @maximum monitor_id 2147483647
+   * @isInt alarm_frames_min must be an integer >= 0
+   * @minimum alarm_frames_min 0
+   * @maximum alarm_frames_min 2147483647
+   * @isInt storage_id must be an integer >= 0
+   * @minimum storage_id 0
+   * @maximum storage_id 2147483647
+   */
+  @Get()
+  @OperationId('listEvents')
+  @Response<AppResponseError>(400, 'Invalid filter, sort or paging value')
+  public async list(
+    @Request() req: ExRequest,
+    @Query() page?: number,
+    @Query() page_size?: number,
+    @Query() monitor_id?: number,
+    @Query() start_time?: string,
+    @Query() end_time?: string,
+    @Query() sort?: string,
+    @Query() direction?: string,
+    @Query() alarm_frames_min?: number,
+    @Query() archived?: boolean,
+    @Query() cause?: string,
+    @Query() name?: string,
+    @Query() notes?: string,
+    @Query() tag_id?: string,
+    @Query() storage_id?: number,
+  ): Promise<PaginatedEventsResponse> {
+    return this.events.list(req.user as AuthUser, {
+      page, page_size, monitor_id, start_time, end_time, sort, direction, alarm_frames_min, archived, cause, name, notes, tag_id, storage_id,
+    });
+  }
+
+  /** Creates an event row (no media), with its bucket rows and Event_Summaries counters. */
+  @Post()
+  @OperationId('createEvent')
+  @SuccessResponse(201, 'Created')
+  @Response<AppResponseError>(400, 'Invalid input, unknown monitor or storage')
+  public async create(@Request() req: ExRequest, @Body() body: EventCreateRequest): Promise<EventResponse> {
+    this.setStatus(201);
+    return this.events.create(req.user as AuthUser, body);
+  }
+
+  /**
+   * Events per hour over the last `hours` hours (hours with no event are left out).
+   * @isLong hours must be an integer
+   */
+  @Get('counts/{hours}')
+  @OperationId('getEventCounts')
+  @Response<AppResponseError>(400, 'hours is not 1..87600')
+  public async counts(@Request() req: ExRequest, @Path() hours: number): Promise<EventCountsResponse> {
+    return this.events.counts(req.user as AuthUser, hours);
+  }
+
+  /**
+   * Events per monitor over the last `hours` hours; every visible monitor is listed.
+   * @isLong hours must be an integer
+   */
+  @Get('counts-by-monitor/{hours}')
+  @OperationId('getEventCountsByMonitor')
+  @Response<AppResponseError>(400, 'hours is not 1..87600')
+  public async countsByMonitor(@Request() req: ExRequest, @Path() hours: number): Promise<EventCountsByMonitorResponse> {
+    return this.events.countsByMonitor(req.user as AuthUser, hours);
+  }
+
+  /**
+   * @isLong id must be an integer >= 0
+   * @minimum id 0
+   * @maximum id 9007199254740991
+   */
+  @Get('{id}')
+  @OperationId('getEvent')
+  @Response<AppResponseError>(400, 'Invalid id')
+  @Response<AppResponseError>(404, 'No such event, or its monitor is hidden')
+  public async get(@Request() req: ExRequest, @Path() id: number): Promise<EventResponse> {
+    return this.events.get(req.user as AuthUser, id);
+  }
+
+  /**
+   * Partial update; null clears cause and notes and leaves the other fields unchanged.
+   * @isLong id must be an integer >= 0
+   * @minimum id 0
+   * @maximum id 9007199254740991
+   */
+  @Patch('{id}')
+  @OperationId('updateEvent')
+  @Response<AppResponseError>(400, 'Invalid input')
+  @Response<AppResponseError>(404, 'No such event, or its monitor is hidden')
+  public async update(@Request() req: ExRequest, @Path() id: number, @Body() body: EventUpdateRequest): Promise<EventResponse> {
+    return this.events.update(req.user as AuthUser, id, body);
+  }
+
+  /**
+   * Deletes the event's rows and, when its Storage has DoDelete=1, its directory. Open, archived
+   * and locked events are refused with 409.
+   * @isLong id must be an integer >= 0
+   * @minimum id 0
+   * @maximum id 9007199254740991
+   */
+  @Delete('{id}')
+  @OperationId('deleteEvent')
+  @SuccessResponse(204, 'Deleted')
+  @Response<AppResponseError>(400, 'Invalid id')
+  @Response<AppResponseError>(404, 'No such event, or its monitor is hidden')
+  @Response<AppResponseError>(409, 'The event is still being recorded, archived or locked')
+  public async remove(@Request() req: ExRequest, @Path() id: number): Promise<void> {
+    await this.events.remove(req.user as AuthUser, id);
+    this.setStatus(204);
+  }
+}

@@ -1,0 +1,96 @@
+import { Body, Controller, Delete, Get, OperationId, Patch, Path, Post, Query, Request, Response, Route, Security, SuccessResponse, Tags } from '@tsoa/runtime';
+import type { Request as ExRequest } from 'express';
+import type { AuthUser } from '../../auth/auth-service.js';
+import '../../auth/request-user.js';
+import type { AppResponseError } from '../../api/envelopes.js';
+import type { Services } from '../../app/services.js';
+import {
+  FramesService,
+  type CreateFrameRequest,
+  type FrameResponse,
+  type PaginatedFramesResponse,
+  type UpdateFrameRequest,
+} from './frames-service.js';
+
+@Route('api/v3/frames')
+@Tags('Frames')
+@Security('jwt', ['events'])
+@Response<AppResponseError>(400, 'Invalid input')
+@Response<AppResponseError>(401, 'Missing, invalid or revoked token')
+@Response<AppResponseError>(403, 'Events permission required')
+export class FramesController extends Controller {
+  private readonly frames: FramesService;
+
+  constructor(services: Services) {
+    super();
+    this.frames = new FramesService(services.prisma, services.acl);
+  }
+
+  /**
+   * Lists frames in Id order; with `event_id`, the frames of that event (none when the event
+   * is missing or hidden).
+   * @param event_id Only frames of this event.
+   * @param page 1-based page number (default 1).
+   * @param page_size Rows per page, at most 1000 (default 25).
+   * @isLong event_id must be an integer >= 0
+   * @minimum event_id 0
+   * @maximum event_id 9007199254740991
+   * @isLong page
+   * @minimum page 0
+   * @maximum page 9007199254740991
+   * @isLong page_size
+   * @minimum page_size 0
+   * @maximum page_size 1000
+   */
+  @Get()
+  @OperationId('list_frames')
+  public async list(@Request() req: ExRequest, @Query() event_id?: number, @Query() page?: number, @Query() page_size?: number): Promise<PaginatedFramesResponse> {
+    return this.frames.list(req.user as AuthUser, event_id, page, page_size);
+  }
+
+  @Post()
+  @OperationId('create_frame')
+  @SuccessResponse(201, 'Created')
+  public async create(@Request() req: ExRequest, @Body() body: CreateFrameRequest): Promise<FrameResponse> {
+    this.setStatus(201);
+    return this.frames.create(req.user as AuthUser, body);
+  }
+
+  /**
+   * @isLong id must be an integer >= 0
+   * @minimum id 0
+   * @maximum id 9007199254740991
+   */
+  @Get('{id}')
+  @OperationId('get_frame')
+  @Response<AppResponseError>(404, 'No such frame, or its event is hidden')
+  public async get(@Request() req: ExRequest, @Path() id: number): Promise<FrameResponse> {
+    return this.frames.get(req.user as AuthUser, id);
+  }
+
+  /**
+   * @isLong id must be an integer >= 0
+   * @minimum id 0
+   * @maximum id 9007199254740991
+   */
+  @Patch('{id}')
+  @OperationId('update_frame')
+  @Response<AppResponseError>(404, 'No such frame, or its event is hidden')
+  public async update(@Request() req: ExRequest, @Path() id: number, @Body() body: UpdateFrameRequest): Promise<FrameResponse> {
+    return this.frames.update(req.user as AuthUser, id, body);
+  }
+
+  /**
+   * @isLong id must be an integer >= 0
+   * @minimum id 0
+   * @maximum id 9007199254740991
+   */
+  @Delete('{id}')
+  @OperationId('delete_frame')
+  @SuccessResponse(204, 'Deleted')
+  @Response<AppResponseError>(404, 'No such frame, or its event is hidden')
+  public async remove(@Request() req: ExRequest, @Path() id: number): Promise<void> {
+    await this.frames.remove(req.user as AuthUser, id);
+    this.setStatus(204);
+  }
+}

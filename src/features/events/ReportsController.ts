@@ -1,0 +1,91 @@
+import { Body, Controller, Delete, Get, OperationId, Patch, Path, Post, Query, Request, Response, Route, Security, SuccessResponse, Tags } from '@tsoa/runtime';
+import type { Request as ExRequest } from 'express';
+import type { AuthUser } from '../../auth/auth-service.js';
+import '../../auth/request-user.js';
+import type { AppResponseError } from '../../api/envelopes.js';
+import type { Page } from '../../api/pagination.js';
+import type { Services } from '../../app/services.js';
+import { zoneMinderClock } from './event-time.js';
+import { ReportsService, type CreateReportRequest, type ReportResponse, type UpdateReportRequest } from './reports-service.js';
+
+export interface PaginatedReportsResponse extends Page<ReportResponse> {}
+
+@Route('api/v3/reports')
+@Tags('Reports')
+@Security('jwt', ['system'])
+@Response<AppResponseError>(401, 'Missing, invalid or revoked token')
+@Response<AppResponseError>(403, 'System permission required')
+export class ReportsController extends Controller {
+  private readonly reports: ReportsService;
+
+  constructor(services: Services) {
+    super();
+    this.reports = new ReportsService(services.prisma, zoneMinderClock(services.prisma, services.log));
+  }
+
+  /**
+   * Lists reports in Id order.
+   * @param page 1-based page number (default 1).
+   * @param page_size Rows per page, at most 1000 (default 25).
+   * @isLong page
+   * @minimum page 0
+   * @isLong page_size
+   * @minimum page_size 0
+   * @maximum page_size 1000
+   */
+  @Get()
+  @OperationId('list_reports')
+  @Response<AppResponseError>(400, 'Invalid paging value')
+  public async list(@Query() page?: number, @Query() page_size?: number): Promise<PaginatedReportsResponse> {
+    return this.reports.list(page, page_size);
+  }
+
+  /** Creates a report. `created_by` is the caller, whatever the body says. */
+  @Post()
+  @OperationId('create_report')
+  @SuccessResponse(201, 'Created')
+  @Response<AppResponseError>(400, 'Invalid input or unknown filter')
+  public async create(@Request() req: ExRequest, @Body() body: CreateReportRequest): Promise<ReportResponse> {
+    this.setStatus(201);
+    return this.reports.create(req.user as AuthUser, body);
+  }
+
+  /**
+   * @isInt id must be an integer >= 0
+   * @minimum id 0
+   */
+  @Get('{id}')
+  @OperationId('get_report')
+  @Response<AppResponseError>(400, 'Invalid id')
+  @Response<AppResponseError>(404, 'Not found')
+  public async get(@Path() id: number): Promise<ReportResponse> {
+    return this.reports.get(id);
+  }
+
+  /**
+   * Updates a report; both times are required (as in the reference), `created_by` never changes.
+   * @isInt id must be an integer >= 0
+   * @minimum id 0
+   */
+  @Patch('{id}')
+  @OperationId('update_report')
+  @Response<AppResponseError>(400, 'Invalid input or unknown filter')
+  @Response<AppResponseError>(404, 'Not found')
+  public async update(@Path() id: number, @Body() body: UpdateReportRequest): Promise<ReportResponse> {
+    return this.reports.update(id, body);
+  }
+
+  /**
+   * @isInt id must be an integer >= 0
+   * @minimum id 0
+   */
+  @Delete('{id}')
+  @OperationId('delete_report')
+  @SuccessResponse(204, 'Deleted')
+  @Response<AppResponseError>(400, 'Invalid id')
+  @Response<AppResponseError>(404, 'Not found')
+  public async remove(@Path() id: number): Promise<void> {
+    await this.reports.remove(id);
+    this.setStatus(204);
+  }
+}

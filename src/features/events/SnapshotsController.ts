@@ -1,0 +1,88 @@
+import { Body, Controller, Delete, Get, OperationId, Patch, Path, Post, Query, Request, Response, Route, Security, SuccessResponse, Tags } from '@tsoa/runtime';
+import type { Request as ExRequest } from 'express';
+import type { AuthUser } from '../../auth/auth-service.js';
+import '../../auth/request-user.js';
+import type { AppResponseError } from '../../api/envelopes.js';
+import type { Page } from '../../api/pagination.js';
+import type { Services } from '../../app/services.js';
+import { zoneMinderClock } from './event-time.js';
+import { SnapshotsService, type CreateSnapshotRequest, type SnapshotResponse, type UpdateSnapshotRequest } from './snapshots-service.js';
+
+export interface PaginatedSnapshotsResponse extends Page<SnapshotResponse> {}
+
+@Route('api/v3/snapshots')
+@Tags('Snapshots')
+@Security('jwt', ['snapshots'])
+@Response<AppResponseError>(400, 'Invalid input')
+@Response<AppResponseError>(401, 'Missing, invalid or revoked token')
+@Response<AppResponseError>(403, 'Snapshots permission required')
+export class SnapshotsController extends Controller {
+  private readonly snapshots: SnapshotsService;
+
+  constructor(services: Services) {
+    super();
+    this.snapshots = new SnapshotsService(services.prisma, zoneMinderClock(services.prisma, services.log));
+  }
+
+  /**
+   * Lists snapshots in Id order.
+   * @param page 1-based page number (default 1).
+   * @param page_size Rows per page, at most 1000 (default 25).
+   * @isLong page
+   * @minimum page 0
+   * @isLong page_size
+   * @minimum page_size 0
+   * @maximum page_size 1000
+   */
+  @Get()
+  @OperationId('list_snapshots')
+  public async list(@Query() page?: number, @Query() page_size?: number): Promise<PaginatedSnapshotsResponse> {
+    return this.snapshots.list(page, page_size);
+  }
+
+  /** Creates a snapshot; `created_by` is always the caller, `created_on` defaults to now. */
+  @Post()
+  @OperationId('create_snapshot')
+  @SuccessResponse(201, 'Created')
+  public async create(@Request() req: ExRequest, @Body() body: CreateSnapshotRequest): Promise<SnapshotResponse> {
+    this.setStatus(201);
+    return this.snapshots.create(req.user as AuthUser, body);
+  }
+
+  /**
+   * @isInt id must be an integer >= 0
+   * @minimum id 0
+   */
+  @Get('{id}')
+  @OperationId('get_snapshot')
+  @Response<AppResponseError>(404, 'Not found')
+  public async get(@Path() id: number): Promise<SnapshotResponse> {
+    return this.snapshots.get(id);
+  }
+
+  /**
+   * Partial update; `created_by` never changes.
+   * @isInt id must be an integer >= 0
+   * @minimum id 0
+   */
+  @Patch('{id}')
+  @OperationId('update_snapshot')
+  @Response<AppResponseError>(404, 'Not found')
+  public async update(@Path() id: number, @Body() body: UpdateSnapshotRequest): Promise<SnapshotResponse> {
+    return this.snapshots.update(id, body);
+  }
+
+  /**
+   * Deletes the snapshot and its event rows (the events themselves stay).
+   * @isInt id must be an integer >= 0
+   * @minimum id 0
+   */
+  @Delete('{id}')
+  @OperationId('delete_snapshot')
+  @SuccessResponse(204, 'Deleted')
+  @Response<AppResponseError>(404, 'Not found')
+  public async remove(@Path() id: number): Promise<void> {
+    await this.snapshots.remove(id);
+    this.setStatus(204);
+  }
+}

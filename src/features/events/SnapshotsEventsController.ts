@@ -1,0 +1,82 @@
+import { Body, Controller, Delete, Get, OperationId, Path, Post, Query, Request, Response, Route, Security, SuccessResponse, Tags } from '@tsoa/runtime';
+import type { Request as ExRequest } from 'express';
+import type { AuthUser } from '../../auth/auth-service.js';
+import '../../auth/request-user.js';
+import type { AppResponseError } from '../../api/envelopes.js';
+import type { Page } from '../../api/pagination.js';
+import type { Services } from '../../app/services.js';
+import { SnapshotEventsService, type CreateSnapshotEventRequest, type SnapshotEventResponse } from './snapshots-service.js';
+
+export interface PaginatedSnapshotEventsResponse extends Page<SnapshotEventResponse> {}
+
+@Route('api/v3/snapshots-events')
+@Tags('Snapshots Events')
+@Security('jwt', ['snapshots'])
+@Response<AppResponseError>(400, 'Invalid input')
+@Response<AppResponseError>(401, 'Missing, invalid or revoked token')
+@Response<AppResponseError>(403, 'Snapshots permission required')
+export class SnapshotsEventsController extends Controller {
+  private readonly snapshotEvents: SnapshotEventsService;
+
+  constructor(services: Services) {
+    super();
+    this.snapshotEvents = new SnapshotEventsService(services.prisma, services.acl);
+  }
+
+  /**
+   * Lists the events of snapshots, only events of monitors the caller may see, in Id order.
+   * @param snapshot_id Only the events of this snapshot.
+   * @param page 1-based page number (default 1).
+   * @param page_size Rows per page, at most 1000 (default 25).
+   * @isInt snapshot_id must be an integer >= 0
+   * @minimum snapshot_id 0
+   * @isLong page
+   * @minimum page 0
+   * @isLong page_size
+   * @minimum page_size 0
+   * @maximum page_size 1000
+   */
+  @Get()
+  @OperationId('list_snapshot_events')
+  public async list(
+    @Request() req: ExRequest,
+    @Query() page?: number,
+    @Query() page_size?: number,
+    @Query() snapshot_id?: number,
+  ): Promise<PaginatedSnapshotEventsResponse> {
+    return this.snapshotEvents.list(req.user as AuthUser, { snapshot_id, page, page_size });
+  }
+
+  /** Adds an event to a snapshot; both must exist and the event be visible (400 otherwise). */
+  @Post()
+  @OperationId('create_snapshot_event')
+  @SuccessResponse(201, 'Created')
+  public async create(@Request() req: ExRequest, @Body() body: CreateSnapshotEventRequest): Promise<SnapshotEventResponse> {
+    this.setStatus(201);
+    return this.snapshotEvents.create(req.user as AuthUser, body);
+  }
+
+  /**
+   * @isInt id must be an integer >= 0
+   * @minimum id 0
+   */
+  @Get('{id}')
+  @OperationId('get_snapshot_event')
+  @Response<AppResponseError>(404, 'Not found, or the event is hidden')
+  public async get(@Request() req: ExRequest, @Path() id: number): Promise<SnapshotEventResponse> {
+    return this.snapshotEvents.get(req.user as AuthUser, id);
+  }
+
+  /**
+   * @isInt id must be an integer >= 0
+   * @minimum id 0
+   */
+  @Delete('{id}')
+  @OperationId('delete_snapshot_event')
+  @SuccessResponse(204, 'Deleted')
+  @Response<AppResponseError>(404, 'Not found, or the event is hidden')
+  public async remove(@Request() req: ExRequest, @Path() id: number): Promise<void> {
+    await this.snapshotEvents.remove(req.user as AuthUser, id);
+    this.setStatus(204);
+  }
+}

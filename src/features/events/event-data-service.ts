@@ -1,0 +1,177 @@
+// Event_Data (1.37.26+): free-form data attached to an event, a frame or a monitor (e.g. object
+// detection results). Feature gate: Events, as CLIENT-COMPAT §2.7 lists event data under it.
+// Row ACL: a row belongs to its MonitorId, or, when that is NULL, to its event's monitor.
+import type { AuthUser } from '../../auth/auth-service.js';
+import type { MonitorAcl } from '../../auth/monitor-acl.js';
+import { InvalidInputError, NotFoundError } from '../../errors.js';
+import { toLocalDateTimeString } from '../../db/datetime.js';
+import type { PrismaClient } from '../../db/prisma.js';
+import type { Event_Data } from '../../generated/prisma/client.js';
+import { pageOf, pageRequest, type Page } from '../../api/pagination.js';
+import { EventVisibility, inList } from './event-visibility.js';
+import { parseLocalTimestamp } from './frames-service.js';
+
+export interface EventDataResponse {
+  /**
+   * @isLong
+   * @minimum 0
+   */
+  id: number;
+  /**
+   * @isLong
+   * @minimum 0
+   */
+  event_id?: number | null;
+  /**
+   * @isInt
+   * @minimum 0
+   */
+  monitor_id?: number | null;
+  /**
+   * @isInt
+   * @minimum 0
+   */
+  frame_id?: number | null;
+  /** Local wall-clock time with milliseconds when non-zero, e.g. `2026-11-22T08:53:58.120`. */
+  timestamp?: string | null;
+  data?: string | null;
+}
+
+export interface PaginatedEventDataResponse extends Page<EventDataResponse> {}
+
+export interface CreateEventDataRequest {
+  /**
+   * The event; must exist and be visible. Its monitor is used when monitor_id is absent.
+   * @isLong
+   * @minimum 0
+   */
+  event_id?: number | null;
+  /**
+   * The monitor; must exist and be visible.
+   * @isInt
+   * @minimum 0
+   */
+  monitor_id?: number | null;
+  /**
+   * Frame number within the event.
+   * @isInt
+   * @minimum 0
+   * @maximum 4294967295
+   */
+  frame_id?: number | null;
+  /** Local wall-clock time `YYYY-MM-DDTHH:MM:SS[.mmm]` (no offset). */
+  timestamp: string;
+  /**
+   * The data (often JSON text).
+   * @maxLength 65535
+   */
+  data?: string | null;
+}
+
+export interface UpdateEventDataRequest {
+  /**
+   * The data; null clears it.
+   * @maxLength 65535
+   */
+  data?: string | null;
+}
+
+function toResponse(row: Event_Data): EventDataResponse {
+  return {
+    id: Number(row.Id),
+    event_id: row.EventId === null ? null : Number(row.EventId),
+    monitor_id: row.MonitorId,
+    frame_id: row.FrameId,
+    timestamp: toLocalDateTimeString(row.Timestamp),
+    data: row.Data,
+  };
+}
+
+const notFound = (id: number) => new NotFoundError(`Event data ${id} not found`, [['id', String(id)]]);
+
+export class EventDataService {
+  private readonly visibility: EventVisibility;
+
+  constructor(
+    private readonly prisma: PrismaClient,
+    acl: MonitorAcl,
+  ) {
+    this.visibility = new EventVisibility(prisma, acl);
+  }
+
+  async list(user: AuthUser, eventId: number | undefined, page?: number, pageSize?: number): Promise<PaginatedEventDataResponse> {
+    const req = pageRequest(page, pageSize);
+    const visible = await this.visibility.visible(user);
+    if (visible && !visible.size) return pageOf([], 0, req);
+    if (eventId !== undefined && visible && (await this.visibility.eventMonitor(user, eventId, visible)) === null) {
+      return pageOf([], 0, req);
+    }
+    if (eventId === undefined && visible) {
+      const scope = inList(visible);
+      const from = `FROM Event_Data d LEFT JOIN Events e ON e.Id = d.EventId WHERE COALESCE(d.MonitorId, e.MonitorId) IN ${scope.sql}`;
+      const [ids, count] = await Promise.all([
+        this.prisma.$queryRawUnsafe<Array<{ Id: bigint }>>(`SELECT d.Id ${from} ORDER BY d.Id LIMIT ? OFFSET ?`, ...scope.params, req.take, req.skip),
+        this.prisma.$queryRawUnsafe<Array<{ n: bigint | number }>>(`SELECT COUNT(*) AS n ${from}`, ...scope.params),
+      ]);
+      const rows = await this.prisma.event_Data.findMany({ where: { Id: { in: ids.map((r) => BigInt(r.Id)) } }, orderBy: { Id: 'asc' } });
+      return pageOf(rows.map(toResponse), Number(count[0]?.n ?? 0), req);
+    }
+    const where = eventId === undefined ? {} : { EventId: BigInt(eventId) };
+    const [rows, total] = await Promise.all([
+      this.prisma.event_Data.findMany({ where, orderBy: { Id: 'asc' }, skip: req.skip, take: req.take }),
+      this.prisma.event_Data.count({ where }),
+    ]);
+    return pageOf(rows.map(toResponse), total, req);
+  }
+
+  async get(user: AuthUser, id: number): Promise<EventDataResponse> {
+    return toResponse(await this.visibleRow(user, id));
+  }
+
+  async create(user: AuthUser, body: CreateEventDataRequest): Promise<EventDataResponse> {
+    const visible = await this.visibility.visible(user);
+    let monitorId = body.monitor_id ?? null;
+    if (body.event_id != null) {
+      const eventMonitor = await this.visibility.eventMonitor(user, body.event_id, visible);
+      if (eventMonitor === null) throw new InvalidInputError('Invalid input', [['event_id', 'no such event']]);
+      monitorId ??= eventMonitor;
+    }
+    if (body.monitor_id != null && !(await this.visibility.monitorVisible(user, body.monitor_id, visible))) {
+      throw new InvalidInputError('Invalid input', [['monitor_id', 'no such monitor']]);
+    }
+    if (visible && monitorId === null) {
+      // A restricted caller could not see a row tied to no monitor.
+      throw new InvalidInputError('Invalid input', [['event_id', 'event_id or monitor_id is required']]);
+    }
+    const row = await this.prisma.event_Data.create({
+      data: {
+        EventId: body.event_id == null ? null : BigInt(body.event_id),
+        MonitorId: monitorId,
+        FrameId: body.frame_id ?? null,
+        Timestamp: parseLocalTimestamp('timestamp', body.timestamp),
+        Data: body.data ?? null,
+      },
+    });
+    return toResponse(row);
+  }
+
+  async update(user: AuthUser, id: number, body: UpdateEventDataRequest): Promise<EventDataResponse> {
+    await this.visibleRow(user, id);
+    const row = await this.prisma.event_Data.update({
+      where: { Id: BigInt(id) },
+      data: body.data === undefined ? {} : { Data: body.data },
+    });
+    return toResponse(row);
+  }
+
+  async remove(user: AuthUser, id: number): Promise<void> {
+    await this.visibleRow(user, id);
+    await this.prisma.event_Data.delete({ where: { Id: BigInt(id) } });
+  }
+
+  private async visibleRow(user: AuthUser, id: number): Promise<Event_Data> {
+    const row = await this.prisma.event_Data.findUnique({ where: { Id: BigInt(id) } });
+    if (!row || !(await this.visibility.rowVisible(user, row.EventId, row.MonitorId))) throw notFound(id);
+    return row;
+  }
+}

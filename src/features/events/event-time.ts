@@ -1,0 +1,111 @@
+// Event times between ZoneMinder's local wall-clock DATETIMEs and the instants v3 clients
+// expect.
+//
+// Events.StartDateTime/EndDateTime hold zmc's local wall-clock time with no zone (FACTS §4.1).
+// The reference schema types event start/end as `date-time`, and clients parse them with
+// Date.parse expecting an offset or `Z` (CLIENT-COMPAT §1, §18.11). A bare local string would
+// be read in the *browser's* zone, wrong whenever browser and server zones differ; so event
+// instants are emitted as UTC with `Z`, converted with ZoneMinder's zone: Config ZM_TIMEZONE
+// when set and valid, else this process's zone (the reference used the process zone only,
+// CLIENT-COMPAT §19.22).
+//
+// Filters arrive as ISO 8601: with `Z` or an offset they name an instant, converted to
+// ZoneMinder's wall clock before comparing with the stored digits; without an offset they are
+// taken as ZoneMinder wall-clock time as stored.
+import type { PrismaClient } from '../../db/prisma.js';
+import type { Logger } from '../../log.js';
+import { isValidTimeZone, processTimeZone, ZoneClock } from '../../db/zone-clock.js';
+
+export { isValidTimeZone, processTimeZone, ZoneClock };
+
+const ISO_8601 =
+  /^(\d{4})-(\d{2})-(\d{2})(?:[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?)?(?:([Zz])|([+-])(\d{2})(?::?(\d{2}))?)?$/;
+
+/**
+ * Parses an ISO 8601 date-time into a ZoneMinder wall-clock Date (see the header). Returns
+ * null when the text is not a valid calendar date-time; callers turn that into a 400.
+ */
+export function parseEventTime(text: string, clock: ZoneClock): Date | null {
+  const m = ISO_8601.exec(text.trim());
+  if (!m) return null;
+  const [y, mo, d, h = 0, mi = 0, s = 0] = m.slice(1, 7).map((part) => Number(part ?? 0));
+  const ms = Math.floor(Number(`0.${m[7] ?? '0'}`) * 1000);
+  if (mo < 1 || mo > 12 || d < 1 || h > 23 || mi > 59 || s > 59) return null;
+  const fields = new Date(Date.UTC(y, mo - 1, d, h, mi, s, ms));
+  fields.setUTCFullYear(y);
+  if (fields.getUTCMonth() !== mo - 1 || fields.getUTCDate() !== d) return null; // Feb 30 and the like
+  if (m[8] === undefined && m[9] === undefined) return fields;
+  let offsetMin = 0;
+  if (m[9] !== undefined) {
+    const oh = Number(m[10]);
+    const om = Number(m[11] ?? 0);
+    if (oh > 23 || om > 59) return null;
+    offsetMin = (m[9] === '-' ? -1 : 1) * (oh * 60 + om);
+  }
+  return clock.toWall(new Date(fields.getTime() - offsetMin * 60_000));
+}
+
+const RELATIVE = /^([+-])\s*(\d{1,6})\s*(second|minute|hour|day|week|month)s?$/i;
+const UNIT_MS: Record<string, number> = { second: 1000, minute: 60_000, hour: 3_600_000 };
+
+/**
+ * A filter time as ZoneMinder filters hold them (its UI and zmfilter.pl pass them to strtotime /
+ * Date::Manip), restricted to a documented subset so every accepted value means the same thing
+ * here and there:
+ *   - `now`;
+ *   - `-N unit` or `+N unit`, unit one of second, minute, hour, day, week, month (plural
+ *     allowed, N at most 999999): seconds to hours move the instant; days, weeks and months
+ *     move ZoneMinder's wall clock (so `-1 day` keeps the time of day across a DST change, as
+ *     strtotime does);
+ *   - an ISO 8601 date or date-time (parseEventTime).
+ * Returns the ZoneMinder wall-clock Date, or null for anything else (callers answer 400).
+ */
+export function parseFilterTime(text: string, clock: ZoneClock, now: Date = new Date()): Date | null {
+  const trimmed = text.trim();
+  if (/^now$/i.test(trimmed)) return clock.toWall(now);
+  const m = RELATIVE.exec(trimmed);
+  if (!m) return parseEventTime(trimmed, clock);
+  const amount = Number(m[2]) * (m[1] === '-' ? -1 : 1);
+  const unit = m[3].toLowerCase();
+  let wall: Date;
+  if (UNIT_MS[unit]) {
+    wall = clock.toWall(new Date(now.getTime() + amount * UNIT_MS[unit]));
+  } else {
+    wall = clock.toWall(now);
+    if (unit === 'month') wall.setUTCMonth(wall.getUTCMonth() + amount);
+    else wall.setUTCDate(wall.getUTCDate() + amount * (unit === 'week' ? 7 : 1));
+  }
+  const year = wall.getUTCFullYear();
+  return Number.isNaN(wall.getTime()) || year < 1000 || year > 9999 ? null : wall;
+}
+
+// ZM_TIMEZONE rarely changes; it is re-read at most once a minute per Prisma client.
+const CACHE_MS = 60_000;
+const cache = new WeakMap<object, { at: number; clock: Promise<ZoneClock> }>();
+const clocks = new Map<string, ZoneClock>();
+
+function clockFor(tz: string): ZoneClock {
+  let clock = clocks.get(tz);
+  if (!clock) clocks.set(tz, (clock = new ZoneClock(tz)));
+  return clock;
+}
+
+async function readZoneMinderZone(prisma: PrismaClient, log?: Logger): Promise<ZoneClock> {
+  const row = await prisma.config.findUnique({ where: { Name: 'ZM_TIMEZONE' }, select: { Value: true } });
+  const configured = row?.Value?.trim() ?? '';
+  if (configured && isValidTimeZone(configured)) return clockFor(configured);
+  if (configured) log?.warn({ ZM_TIMEZONE: configured.slice(0, 64) }, 'ZM_TIMEZONE is not a known time zone; using the process time zone');
+  return clockFor(processTimeZone());
+}
+
+/** ZoneMinder's clock: ZM_TIMEZONE when set and valid, else the process zone. Cached. */
+export function zoneMinderClock(prisma: PrismaClient, log?: Logger): () => Promise<ZoneClock> {
+  return () => {
+    const hit = cache.get(prisma);
+    if (hit && Date.now() - hit.at < CACHE_MS) return hit.clock;
+    const clock = readZoneMinderZone(prisma, log);
+    cache.set(prisma, { at: Date.now(), clock });
+    clock.catch(() => cache.delete(prisma)); // a failed read is retried on the next request
+    return clock;
+  };
+}

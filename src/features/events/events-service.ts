@@ -1,0 +1,382 @@
+// Events: list (filters, sort, row ACL), get, create, patch, delete, and the two count routes.
+// Time handling is in event-time.ts, the list SQL in event-list-query.ts, deletion in
+// event-deletion.ts (shared with retention).
+import { Decimal } from '@prisma/client/runtime/client';
+import type { AuthUser } from '../../auth/auth-service.js';
+import type { MonitorAcl } from '../../auth/monitor-acl.js';
+import { InvalidInputError, NotFoundError } from '../../errors.js';
+import type { PrismaClient } from '../../db/prisma.js';
+import { pageOf, pageRequest, type Page } from '../../api/pagination.js';
+import type { DateTimeWrapper, DecimalWrapper, NaiveDateTimeWrapper } from '../../api/wrappers.js';
+import { coalescedCount } from '../../db/coalesced-count.js';
+import type { EventDeletion } from './event-deletion.js';
+import { EVENT_COLUMNS, storedOrientation, toEventResponse, type EventResponse, type EventRow, type OrientationInput, type TagSummary } from './event-json.js';
+import { eventListSql, wallClockSql, type EventListFilters } from './event-list-query.js';
+import { parseEventTime, type ZoneClock } from './event-time.js';
+
+export type { EventResponse, TagSummary } from './event-json.js';
+
+export interface PaginatedEventsResponse extends Page<EventResponse> {}
+
+export interface EventCreateRequest {
+  /**
+   * Monitor the event belongs to; must exist and be visible to the caller.
+   * @isInt
+   * @minimum 0
+   */
+  monitor_id: number;
+  /**
+   * Storage row (0 = the default events directory).
+   * @isInt
+   * @minimum 0
+   * @maximum 65535
+   */
+  storage_id: number;
+  /**
+   * Secondary storage row.
+   * @isInt
+   * @minimum 0
+   * @maximum 65535
+   */
+  secondary_storage_id?: number | null;
+  /**
+   * Event name.
+   * @maxLength 64
+   */
+  name: string;
+  /**
+   * What triggered the event.
+   * @maxLength 65535
+   */
+  cause?: string | null;
+  /**
+   * Free text.
+   * @maxLength 65535
+   */
+  notes?: string | null;
+  /** ISO 8601; with `Z` or an offset it is converted to ZoneMinder's local time. Default: now. */
+  start_date_time?: DateTimeWrapper | null;
+  /** ISO 8601 as start_date_time; absent or null: the event is still open. */
+  end_date_time?: DateTimeWrapper | null;
+  /**
+   * Frame width in pixels.
+   * @isInt
+   * @minimum 0
+   * @maximum 65535
+   */
+  width: number;
+  /**
+   * Frame height in pixels.
+   * @isInt
+   * @minimum 0
+   * @maximum 65535
+   */
+  height: number;
+  /** Seconds as a decimal string, at most 99999999.99 with two places. */
+  length: DecimalWrapper;
+  orientation: OrientationInput;
+}
+
+export interface EventUpdateRequest {
+  /**
+   * Event name; null leaves it unchanged.
+   * @maxLength 64
+   */
+  name?: string | null;
+  /**
+   * What triggered the event; null clears it.
+   * @maxLength 65535
+   */
+  cause?: string | null;
+  /**
+   * Free text; null clears it.
+   * @maxLength 65535
+   */
+  notes?: string | null;
+  archived?: boolean | null;
+  locked?: boolean | null;
+  emailed?: boolean | null;
+  messaged?: boolean | null;
+  uploaded?: boolean | null;
+  executed?: boolean | null;
+  orientation?: OrientationInput | null;
+}
+
+export interface EventCountResponse {
+  /**
+   * @isLong
+   * @minimum 0
+   */
+  count: number;
+  /** Start of the hour (ZoneMinder local hour) as UTC with `Z`. */
+  date: NaiveDateTimeWrapper;
+}
+
+export interface EventCountsResponse {
+  counts: EventCountResponse[];
+  /**
+   * @isLong
+   */
+  hours: number;
+}
+
+export interface MonitorEventCount {
+  /**
+   * @isInt
+   * @minimum 0
+   */
+  monitor_id: number;
+  /**
+   * @isLong
+   * @minimum 0
+   */
+  count: number;
+}
+
+export interface EventCountsByMonitorResponse {
+  counts: MonitorEventCount[];
+  /**
+   * @isLong
+   */
+  hours: number;
+}
+
+export interface EventListQuery extends EventListFilters {
+  page?: number;
+  page_size?: number;
+}
+
+/** Longest window of the count routes: ten years. */
+export const MAX_COUNT_HOURS = 87_600;
+const MAX_LENGTH = new Decimal('99999999.99');
+const SELECT_EVENT = `SELECT ${EVENT_COLUMNS.join(', ')} FROM Events`;
+
+const notFound = (id: bigint | number) => new NotFoundError(`Event ${id} not found`, [['event_id', String(id)]], 'EVENT');
+
+export class EventsService {
+  constructor(
+    private readonly prisma: PrismaClient,
+    private readonly acl: MonitorAcl,
+    private readonly clock: () => Promise<ZoneClock>,
+    private readonly deletion: EventDeletion,
+  ) {}
+
+  async list(user: AuthUser, query: EventListQuery): Promise<PaginatedEventsResponse> {
+    const req = pageRequest(query.page, query.page_size);
+    const [clock, scope] = await Promise.all([this.clock(), this.acl.scope(user)]);
+    const sql = eventListSql(query, scope.visible, clock);
+    if (sql.empty) return pageOf([], 0, req);
+    // Beyond any possible row; also keeps the OFFSET a safe integer.
+    const skip = Math.min(req.skip, Number.MAX_SAFE_INTEGER);
+    const outerOrder = sql.orderBy.replace(/(\w+) (ASC|DESC)/g, 'e.$1 $2');
+    const countSql = `SELECT COUNT(*) AS n FROM Events ${sql.where}`;
+    const [rows, total] = await Promise.all([
+      this.prisma.$queryRawUnsafe<EventRow[]>(
+        `SELECT ${EVENT_COLUMNS.map((c) => `e.${c}`).join(', ')} FROM (SELECT Id FROM Events ${sql.where} ${sql.orderBy} LIMIT ? OFFSET ?) page JOIN Events e ON e.Id = page.Id ${outerOrder}`,
+        ...sql.params,
+        req.take,
+        skip,
+      ),
+      // Exact, and shared with concurrent requests for the same count (coalesced-count.ts).
+      coalescedCount(this.prisma).count(`${countSql}\0${JSON.stringify(sql.params)}`, async () => {
+        const [row] = await this.prisma.$queryRawUnsafe<Array<{ n: bigint | number }>>(countSql, ...sql.params);
+        return Number(row?.n ?? 0);
+      }),
+    ]);
+    const tags = await this.tagsOf(rows.map((r) => r.Id));
+    const items = rows.map((r) => toEventResponse(r, clock, tags.get(String(r.Id))));
+    return pageOf(items, total, req);
+  }
+
+  async get(user: AuthUser, id: number): Promise<EventResponse> {
+    const [clock, row] = await Promise.all([this.clock(), this.visibleRow(user, BigInt(id))]);
+    const tags = await this.tagsOf([row.Id]);
+    return toEventResponse(row, clock, tags.get(String(row.Id)));
+  }
+
+  async create(user: AuthUser, body: EventCreateRequest): Promise<EventResponse> {
+    const [clock, scope] = await Promise.all([this.clock(), this.acl.scope(user)]);
+    const monitor = await this.prisma.monitors.findUnique({ where: { Id: body.monitor_id }, select: { Id: true } });
+    if (!monitor || (scope.visible && !scope.visible.has(body.monitor_id))) {
+      throw new InvalidInputError('Invalid input', [['monitor_id', 'no such monitor']]);
+    }
+    const storage = body.storage_id ? await this.prisma.storage.findUnique({ where: { Id: body.storage_id } }) : null;
+    if (body.storage_id && !storage) throw new InvalidInputError('Invalid input', [['storage_id', 'no such storage']]);
+    if (body.secondary_storage_id && !(await this.prisma.storage.findUnique({ where: { Id: body.secondary_storage_id }, select: { Id: true } }))) {
+      throw new InvalidInputError('Invalid input', [['secondary_storage_id', 'no such storage']]);
+    }
+    const length = parseLength(body.length);
+    const start = body.start_date_time == null ? clock.now() : parseInputTime('start_date_time', body.start_date_time, clock);
+    start.setUTCMilliseconds(0); // DATETIME(0), as zmc writes it
+    const end = body.end_date_time == null ? null : parseInputTime('end_date_time', body.end_date_time, clock);
+    if (end && end.getTime() < start.getTime()) throw new InvalidInputError('Invalid input', [['end_date_time', 'is before start_date_time']]);
+    end?.setUTCMilliseconds(0);
+    const activeState = await this.prisma.states.findFirst({ where: { IsActive: 1 }, select: { Id: true } });
+
+    const id = await this.prisma.$transaction(async (tx) => {
+      const event = await tx.events.create({
+        data: {
+          MonitorId: body.monitor_id,
+          StorageId: body.storage_id,
+          SecondaryStorageId: body.secondary_storage_id ?? 0,
+          Name: body.name,
+          Cause: body.cause ?? null,
+          Notes: body.notes ?? null,
+          StartDateTime: start,
+          EndDateTime: end,
+          Width: body.width,
+          Height: body.height,
+          Length: length,
+          Frames: 0,
+          AlarmFrames: 0,
+          Orientation: storedOrientation(body.orientation),
+          Scheme: storage?.Scheme ?? 'Medium',
+          StateId: activeState?.Id ?? 0,
+        },
+        select: { Id: true },
+      });
+      // What zmc does when an event starts (1.37.77+): one row in each bucket whose window
+      // holds the start, and the monitor's Event_Summaries counters. Lock order: Events, buckets,
+      // Event_Summaries.
+      const inBucket: Record<string, number> = {};
+      for (const [bucket, interval] of [['Hour', '1 HOUR'], ['Day', '1 DAY'], ['Week', '1 WEEK'], ['Month', '1 MONTH']]) {
+        inBucket[bucket] = await tx.$executeRawUnsafe(
+          `INSERT INTO Events_${bucket} (EventId, MonitorId, StartDateTime, DiskSpace) SELECT ?, ?, ?, NULL FROM DUAL WHERE ? >= DATE_SUB(NOW(), INTERVAL ${interval})`,
+          event.Id,
+          body.monitor_id,
+          wallClockSql(start),
+          wallClockSql(start),
+        );
+      }
+      await tx.$executeRawUnsafe(
+        `INSERT INTO Event_Summaries (MonitorId, TotalEvents, HourEvents, DayEvents, WeekEvents, MonthEvents) VALUES (?, 1, ?, ?, ?, ?)
+         ON DUPLICATE KEY UPDATE TotalEvents = COALESCE(TotalEvents, 0) + 1, HourEvents = COALESCE(HourEvents, 0) + VALUES(HourEvents),
+           DayEvents = COALESCE(DayEvents, 0) + VALUES(DayEvents), WeekEvents = COALESCE(WeekEvents, 0) + VALUES(WeekEvents),
+           MonthEvents = COALESCE(MonthEvents, 0) + VALUES(MonthEvents)`,
+        body.monitor_id,
+        inBucket.Hour,
+        inBucket.Day,
+        inBucket.Week,
+        inBucket.Month,
+      );
+      return event.Id;
+    });
+    return this.get(user, Number(id));
+  }
+
+  async update(user: AuthUser, id: number, body: EventUpdateRequest): Promise<EventResponse> {
+    const row = await this.visibleRow(user, BigInt(id));
+    const flag = (v: boolean | null | undefined) => (v == null ? undefined : v ? 1 : 0);
+    await this.prisma.events.update({
+      where: { Id: BigInt(row.Id) },
+      data: {
+        ...(body.name != null && { Name: body.name }),
+        ...(body.cause !== undefined && { Cause: body.cause }),
+        ...(body.notes !== undefined && { Notes: body.notes }),
+        ...(body.locked != null && { Locked: body.locked }),
+        ...(body.orientation != null && { Orientation: storedOrientation(body.orientation) }),
+        Archived: flag(body.archived),
+        Emailed: flag(body.emailed),
+        Messaged: flag(body.messaged),
+        Uploaded: flag(body.uploaded),
+        Executed: flag(body.executed),
+      },
+    });
+    return this.get(user, id);
+  }
+
+  async remove(user: AuthUser, id: number): Promise<void> {
+    const row = await this.visibleRow(user, BigInt(id));
+    await this.deletion.delete(BigInt(row.Id), { reason: 'api', actor: user.username });
+  }
+
+  async counts(user: AuthUser, hours: number): Promise<EventCountsResponse> {
+    const [clock, scope] = await Promise.all([this.clock(), this.acl.scope(user)]);
+    const since = sinceFor(hours, clock);
+    if (scope.visible && scope.visible.size === 0) return { counts: [], hours };
+    const visible = scope.visible ? [...scope.visible] : [];
+    const rows = await this.prisma.$queryRawUnsafe<Array<{ bucket: string; n: bigint | number }>>(
+      `SELECT DATE_FORMAT(StartDateTime, '%Y-%m-%d %H:00:00') AS bucket, COUNT(*) AS n FROM Events
+       WHERE StartDateTime >= ?${visible.length ? ` AND MonitorId IN (${visible.map(() => '?').join(', ')})` : ''}
+       GROUP BY bucket ORDER BY bucket`,
+      since,
+      ...visible,
+    );
+    return {
+      hours,
+      counts: rows.map((r) => ({ count: Number(r.n), date: clock.toUtcString(parseEventTime(r.bucket, clock)) ?? r.bucket })),
+    };
+  }
+
+  async countsByMonitor(user: AuthUser, hours: number): Promise<EventCountsByMonitorResponse> {
+    const [clock, scope] = await Promise.all([this.clock(), this.acl.scope(user)]);
+    const since = sinceFor(hours, clock);
+    if (scope.visible && scope.visible.size === 0) return { counts: [], hours };
+    const visible = scope.visible ? [...scope.visible] : null;
+    const [rows, monitors] = await Promise.all([
+      this.prisma.$queryRawUnsafe<Array<{ MonitorId: bigint | number; n: bigint | number }>>(
+        `SELECT MonitorId, COUNT(*) AS n FROM Events WHERE StartDateTime >= ?${visible ? ` AND MonitorId IN (${visible.map(() => '?').join(', ')})` : ''} GROUP BY MonitorId`,
+        since,
+        ...(visible ?? []),
+      ),
+      this.prisma.monitors.findMany({ where: { Deleted: false, ...(visible && { Id: { in: visible } }) }, select: { Id: true } }),
+    ]);
+    // Every visible monitor is listed, with 0 when it had no event in the window.
+    const counts = new Map<number, number>(monitors.map((m) => [m.Id, 0]));
+    for (const r of rows) counts.set(Number(r.MonitorId), Number(r.n));
+    return { hours, counts: [...counts].sort(([a], [b]) => a - b).map(([monitor_id, count]) => ({ monitor_id, count })) };
+  }
+
+  /** The event row, or 404 when it is missing or its monitor is hidden from the caller. */
+  private async visibleRow(user: AuthUser, id: bigint): Promise<EventRow> {
+    const [rows, scope] = await Promise.all([
+      this.prisma.$queryRawUnsafe<EventRow[]>(`${SELECT_EVENT} WHERE Id = ?`, id),
+      this.acl.scope(user),
+    ]);
+    const row = rows[0];
+    if (!row || (scope.visible && !scope.visible.has(Number(row.MonitorId)))) throw notFound(id);
+    return row;
+  }
+
+  private tagsOf(ids: Array<number | bigint>): Promise<Map<string, TagSummary[]>> {
+    return eventTagsOf(this.prisma, ids);
+  }
+}
+
+/** The tags of each event (keyed by the event id as a string), for EventResponse.tags. */
+export async function eventTagsOf(prisma: PrismaClient, ids: Array<number | bigint>): Promise<Map<string, TagSummary[]>> {
+  const byEvent = new Map<string, TagSummary[]>();
+  if (!ids.length) return byEvent;
+  const rows = await prisma.$queryRawUnsafe<Array<{ EventId: bigint | number; Id: bigint | number; Name: string }>>(
+    `SELECT et.EventId, t.Id, t.Name FROM Events_Tags et JOIN Tags t ON t.Id = et.TagId WHERE et.EventId IN (${ids.map(() => '?').join(', ')}) ORDER BY t.Name, t.Id`,
+    ...ids,
+  );
+  for (const r of rows) {
+    const key = String(r.EventId);
+    byEvent.set(key, [...(byEvent.get(key) ?? []), { id: Number(r.Id), name: r.Name }]);
+  }
+  return byEvent;
+}
+
+function parseInputTime(field: string, text: string, clock: ZoneClock): Date {
+  const wall = parseEventTime(text, clock);
+  if (!wall) throw new InvalidInputError('Invalid input', [[field, 'must be an ISO 8601 date-time']]);
+  return wall;
+}
+
+function parseLength(text: string): Decimal {
+  if (!/^\d{1,8}(\.\d{1,2})?$/.test(text.trim())) {
+    throw new InvalidInputError('Invalid input', [['length', 'must be a decimal string of seconds, 0 to 99999999.99, at most two places']]);
+  }
+  const value = new Decimal(text.trim());
+  if (value.gt(MAX_LENGTH)) throw new InvalidInputError('Invalid input', [['length', 'must be at most 99999999.99']]);
+  return value;
+}
+
+/** The window start of the count routes, as ZoneMinder's wall clock. */
+function sinceFor(hours: number, clock: ZoneClock): string {
+  if (!Number.isInteger(hours) || hours < 1 || hours > MAX_COUNT_HOURS) {
+    throw new InvalidInputError('Invalid input', [['hours', `must be an integer 1..${MAX_COUNT_HOURS}`]]);
+  }
+  return wallClockSql(clock.toWall(new Date(Date.now() - hours * 3_600_000)));
+}

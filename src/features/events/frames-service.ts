@@ -1,0 +1,202 @@
+// Frames: the per-frame rows zmc writes for an event (Normal, Bulk, Alarm). Visible when the
+// event's monitor is visible. Clients page through one event's frames (`?event_id=`), in Id
+// order, which EventId_idx (EventId, Id) serves without sorting.
+import type { AuthUser } from '../../auth/auth-service.js';
+import type { MonitorAcl } from '../../auth/monitor-acl.js';
+import { InvalidInputError, NotFoundError } from '../../errors.js';
+import { fromLocalDateTimeString, toLocalDateTimeString } from '../../db/datetime.js';
+import { decimalToString } from '../../db/prisma-json.js';
+import type { PrismaClient } from '../../db/prisma.js';
+import type { Frames } from '../../generated/prisma/client.js';
+import type { LocalDateTime } from '../../api/envelopes.js';
+import { pageOf, pageRequest, type Page } from '../../api/pagination.js';
+import { EventVisibility, inList } from './event-visibility.js';
+
+export type FrameType = 'Normal' | 'Bulk' | 'Alarm';
+
+export interface FrameResponse {
+  /**
+   * @isLong
+   * @minimum 0
+   */
+  id: number;
+  /**
+   * @isLong
+   * @minimum 0
+   */
+  event_id: number;
+  /**
+   * Frame number within the event, from 1.
+   * @isInt
+   * @minimum 0
+   */
+  frame_id: number;
+  type: FrameType;
+  /**
+   * @isInt
+   * @minimum 0
+   */
+  score: number;
+  /** Local wall-clock time (no offset); null when ZoneMinder stored a zero date. */
+  time_stamp: LocalDateTime | null;
+  /** Seconds since the event started, as a decimal string with two places. */
+  delta: string;
+}
+
+export interface PaginatedFramesResponse extends Page<FrameResponse> {}
+
+export interface CreateFrameRequest {
+  /**
+   * The event; must exist and be visible to the caller.
+   * @isLong
+   * @minimum 0
+   */
+  event_id: number;
+  /**
+   * Frame number within the event.
+   * @isInt
+   * @minimum 0
+   * @maximum 4294967295
+   */
+  frame_id: number;
+  type: FrameType;
+  /**
+   * Motion score.
+   * @isInt
+   * @minimum 0
+   * @maximum 65535
+   */
+  score: number;
+  /** Local wall-clock time `YYYY-MM-DDTHH:MM:SS` (no offset). */
+  time_stamp: string;
+  /**
+   * Seconds since the event started, e.g. `"1.25"` (-999999.99 to 999999.99).
+   * @pattern ^-?\d{1,6}(\.\d{1,2})?$
+   */
+  delta: string;
+}
+
+export interface UpdateFrameRequest {
+  type: FrameType;
+  /**
+   * Motion score; null leaves it unchanged.
+   * @isInt
+   * @minimum 0
+   * @maximum 65535
+   */
+  score?: number | null;
+}
+
+function toResponse(row: Frames): FrameResponse {
+  return {
+    id: Number(row.Id),
+    event_id: Number(row.EventId),
+    frame_id: row.FrameId,
+    type: row.Type,
+    score: row.Score,
+    time_stamp: toLocalDateTimeString(row.TimeStamp),
+    delta: decimalToString(row.Delta, 2),
+  };
+}
+
+const notFound = (id: number) => new NotFoundError(`Frame ${id} not found`, [['id', String(id)]]);
+
+export class FramesService {
+  private readonly visibility: EventVisibility;
+
+  constructor(
+    private readonly prisma: PrismaClient,
+    acl: MonitorAcl,
+  ) {
+    this.visibility = new EventVisibility(prisma, acl);
+  }
+
+  async list(user: AuthUser, eventId: number | undefined, page?: number, pageSize?: number): Promise<PaginatedFramesResponse> {
+    const req = pageRequest(page, pageSize);
+    const visible = await this.visibility.visible(user);
+    let where: { EventId?: bigint; Id?: { in: bigint[] } } = {};
+    if (eventId !== undefined) {
+      // A hidden event's frames are simply not there.
+      if (visible && (await this.visibility.eventMonitor(user, eventId, visible)) === null) return pageOf([], 0, req);
+      where = { EventId: BigInt(eventId) };
+    } else if (visible) {
+      if (!visible.size) return pageOf([], 0, req);
+      const scope = inList(visible);
+      const from = `FROM Frames f JOIN Events e ON e.Id = f.EventId WHERE e.MonitorId IN ${scope.sql}`;
+      const [ids, count] = await Promise.all([
+        this.prisma.$queryRawUnsafe<Array<{ Id: bigint }>>(`SELECT f.Id ${from} ORDER BY f.Id LIMIT ? OFFSET ?`, ...scope.params, req.take, req.skip),
+        this.prisma.$queryRawUnsafe<Array<{ n: bigint | number }>>(`SELECT COUNT(*) AS n ${from}`, ...scope.params),
+      ]);
+      const rows = await this.prisma.frames.findMany({ where: { Id: { in: ids.map((r) => BigInt(r.Id)) } }, orderBy: { Id: 'asc' } });
+      return pageOf(rows.map(toResponse), Number(count[0]?.n ?? 0), req);
+    }
+    const [rows, total] = await Promise.all([
+      this.prisma.frames.findMany({ where, orderBy: { Id: 'asc' }, skip: req.skip, take: req.take }),
+      this.prisma.frames.count({ where }),
+    ]);
+    return pageOf(rows.map(toResponse), total, req);
+  }
+
+  async get(user: AuthUser, id: number): Promise<FrameResponse> {
+    return toResponse(await this.visibleRow(user, id));
+  }
+
+  async create(user: AuthUser, body: CreateFrameRequest): Promise<FrameResponse> {
+    if ((await this.visibility.eventMonitor(user, body.event_id)) === null) {
+      throw new InvalidInputError('Invalid input', [['event_id', 'no such event']]);
+    }
+    const row = await this.prisma.frames.create({
+      data: {
+        EventId: BigInt(body.event_id),
+        FrameId: body.frame_id,
+        Type: body.type,
+        Score: body.score,
+        TimeStamp: parseLocalTimestamp('time_stamp', body.time_stamp),
+        Delta: body.delta,
+      },
+    });
+    return toResponse(row);
+  }
+
+  async update(user: AuthUser, id: number, body: UpdateFrameRequest): Promise<FrameResponse> {
+    await this.visibleRow(user, id);
+    const row = await this.prisma.frames.update({
+      where: { Id: BigInt(id) },
+      data: { Type: body.type, ...(body.score != null && { Score: body.score }) },
+    });
+    return toResponse(row);
+  }
+
+  async remove(user: AuthUser, id: number): Promise<void> {
+    await this.visibleRow(user, id);
+    await this.prisma.frames.delete({ where: { Id: BigInt(id) } });
+  }
+
+  private async visibleRow(user: AuthUser, id: number): Promise<Frames> {
+    const row = await this.prisma.frames.findUnique({ where: { Id: BigInt(id) } });
+    if (!row || !(await this.visibility.rowVisible(user, row.EventId))) throw notFound(id);
+    return row;
+  }
+}
+
+// A TIMESTAMP column holds 1970-01-01 00:00:01 to 2038-01-19 03:14:07 (UTC; the session zone
+// shifts the bounds by at most a day, so a day of margin is kept on each side).
+const TIMESTAMP_MIN = Date.UTC(1970, 0, 2);
+const TIMESTAMP_MAX = Date.UTC(2038, 0, 18);
+
+/**
+ * A local wall-clock string (no offset) for a TIMESTAMP column -> the Date Prisma stores as
+ * those digits; 400 when malformed or outside what the column can hold.
+ */
+export function parseLocalTimestamp(field: string, text: string): Date {
+  let wall: Date;
+  try {
+    wall = fromLocalDateTimeString(text);
+  } catch {
+    throw new InvalidInputError('Invalid input', [[field, 'must be a local date-time YYYY-MM-DDTHH:MM:SS (no offset)']]);
+  }
+  if (wall.getTime() < TIMESTAMP_MIN || wall.getTime() > TIMESTAMP_MAX) {
+    throw new InvalidInputError('Invalid input', [[field, 'must be between 1970-01-02 and 2038-01-18']]);
+  }
+  return wall;
+}

@@ -1,0 +1,555 @@
+// Saved event filters (the Filters table) and the filter preview.
+//
+// A filter's condition is stored as ZoneMinder stores it (Query_json, a flat term list), so
+// zmfilter.pl and ZoneMinder's UI keep running filters saved here. Requests may give either the
+// typed tree (`filter`, preferred; wins when both are given) or ZoneMinder's `query_json`; both
+// are validated against the same closed lists of fields and operators and stored normalised.
+// Responses carry both: `query_json` as stored and `filter`, the tree (null when the stored
+// query uses something the tree cannot express, e.g. ZoneMinder's DiskPercent).
+import type { AuthUser } from '../../auth/auth-service.js';
+import type { MonitorAcl } from '../../auth/monitor-acl.js';
+import { allows } from '../../auth/permissions.js';
+import type { PrismaClient } from '../../db/prisma.js';
+import { InvalidInputError, NotFoundError, PermissionDeniedError, type ErrorDetails } from '../../errors.js';
+import type { Filters, Prisma } from '../../generated/prisma/client.js';
+import { pageOf, pageRequest, type Page } from '../../api/pagination.js';
+import { EVENT_COLUMNS, toEventResponse, type EventRow } from '../events/event-json.js';
+import type { ZoneClock } from '../events/event-time.js';
+import { inList } from '../events/event-visibility.js';
+import { eventTagsOf, type PaginatedEventsResponse } from '../events/events-service.js';
+import { compileFilter, type FilterQuery } from './filter-query.js';
+import { filterToZmQuery, zmfilterUnsafeValues, zmJsonToFilter } from './filter-zm-json.js';
+
+export type EmailFormat = 'Individual' | 'Summary';
+
+export interface FilterResponse {
+  /**
+   * @isInt
+   * @minimum 0
+   */
+  id: number;
+  name: string;
+  /** The condition as ZoneMinder stores it (Filters.Query_json): `{terms:[{cnj, obr, attr, op, val, cbr}], sort_field, sort_asc, limit}`. */
+  query_json: string;
+  /** The same condition as a typed tree; null when it uses something the tree cannot express. */
+  filter?: FilterQuery | null;
+  /**
+   * @isInt
+   * @minimum 0
+   */
+  auto_archive: number;
+  /**
+   * @isInt
+   * @minimum 0
+   */
+  auto_unarchive: number;
+  /**
+   * @isInt
+   * @minimum 0
+   */
+  auto_video: number;
+  /**
+   * @isInt
+   * @minimum 0
+   */
+  auto_upload: number;
+  /**
+   * @isInt
+   * @minimum 0
+   */
+  auto_email: number;
+  email_to?: string | null;
+  email_subject?: string | null;
+  email_body?: string | null;
+  email_server?: string | null;
+  email_format: string;
+  /**
+   * @isInt
+   * @minimum 0
+   */
+  auto_message: number;
+  /**
+   * @isInt
+   * @minimum 0
+   */
+  auto_execute: number;
+  auto_execute_cmd?: string | null;
+  /**
+   * @isInt
+   * @minimum 0
+   */
+  auto_delete: number;
+  /**
+   * @isInt
+   * @minimum 0
+   */
+  auto_move: number;
+  /**
+   * @isInt
+   * @minimum 0
+   */
+  auto_move_to: number;
+  /**
+   * @isInt
+   * @minimum 0
+   */
+  auto_copy: number;
+  /**
+   * @isInt
+   * @minimum 0
+   */
+  auto_copy_to: number;
+  /**
+   * @isInt
+   * @minimum 0
+   */
+  update_disk_space: number;
+  /**
+   * @isInt
+   * @minimum 0
+   */
+  background: number;
+  /**
+   * @isInt
+   * @minimum 0
+   */
+  concurrent: number;
+  /**
+   * @isInt
+   * @minimum 0
+   */
+  lock_rows: number;
+  /**
+   * @isInt
+   * @minimum 0
+   */
+  execute_interval: number;
+  /**
+   * @isInt
+   * @minimum 0
+   */
+  user_id?: number | null;
+}
+
+/** The settable columns, shared by create and update. */
+export interface FilterFields {
+  /** The condition as a typed tree (preferred; wins over query_json). */
+  filter?: FilterQuery | null;
+  /**
+   * The condition in ZoneMinder's Query_json format (a JSON string of terms).
+   * @maxLength 65535
+   */
+  query_json?: string | null;
+  /**
+   * Archive matching events.
+   * @isInt
+   * @minimum 0
+   * @maximum 1
+   */
+  auto_archive?: number | null;
+  /**
+   * Unarchive matching events.
+   * @isInt
+   * @minimum 0
+   * @maximum 1
+   */
+  auto_unarchive?: number | null;
+  /**
+   * Create videos of matching events.
+   * @isInt
+   * @minimum 0
+   * @maximum 1
+   */
+  auto_video?: number | null;
+  /**
+   * Upload matching events.
+   * @isInt
+   * @minimum 0
+   * @maximum 1
+   */
+  auto_upload?: number | null;
+  /**
+   * E-mail details of matching events.
+   * @isInt
+   * @minimum 0
+   * @maximum 1
+   */
+  auto_email?: number | null;
+  /**
+   * E-mail recipients.
+   * @maxLength 65535
+   */
+  email_to?: string | null;
+  /**
+   * E-mail subject.
+   * @maxLength 65535
+   */
+  email_subject?: string | null;
+  /**
+   * E-mail body.
+   * @maxLength 65535
+   */
+  email_body?: string | null;
+  /**
+   * E-mail server.
+   * @maxLength 65535
+   */
+  email_server?: string | null;
+  /** One mail per event (Individual) or one for all (Summary). */
+  email_format?: EmailFormat | null;
+  /**
+   * Message details of matching events.
+   * @isInt
+   * @minimum 0
+   * @maximum 1
+   */
+  auto_message?: number | null;
+  /**
+   * Run auto_execute_cmd on matching events; setting it needs System Edit.
+   * @isInt
+   * @minimum 0
+   * @maximum 1
+   */
+  auto_execute?: number | null;
+  /**
+   * Shell command zmfilter.pl runs per matching event; setting it needs System Edit.
+   * @maxLength 255
+   */
+  auto_execute_cmd?: string | null;
+  /**
+   * Delete matching events.
+   * @isInt
+   * @minimum 0
+   * @maximum 1
+   */
+  auto_delete?: number | null;
+  /**
+   * Move matching events to auto_move_to.
+   * @isInt
+   * @minimum 0
+   * @maximum 1
+   */
+  auto_move?: number | null;
+  /**
+   * Target Storage id of auto_move.
+   * @isInt
+   * @minimum 0
+   * @maximum 65535
+   */
+  auto_move_to?: number | null;
+  /**
+   * Copy matching events to auto_copy_to.
+   * @isInt
+   * @minimum 0
+   * @maximum 1
+   */
+  auto_copy?: number | null;
+  /**
+   * Target Storage id of auto_copy.
+   * @isInt
+   * @minimum 0
+   * @maximum 65535
+   */
+  auto_copy_to?: number | null;
+  /**
+   * Recompute the disk space of matching events.
+   * @isInt
+   * @minimum 0
+   * @maximum 1
+   */
+  update_disk_space?: number | null;
+  /**
+   * Run in the background (zmfilter.pl daemon).
+   * @isInt
+   * @minimum 0
+   * @maximum 1
+   */
+  background?: number | null;
+  /**
+   * Run concurrently with other filters.
+   * @isInt
+   * @minimum 0
+   * @maximum 1
+   */
+  concurrent?: number | null;
+  /**
+   * Lock matching rows while acting on them.
+   * @isInt
+   * @minimum 0
+   * @maximum 1
+   */
+  lock_rows?: number | null;
+  /**
+   * Seconds between background runs.
+   * @isInt
+   * @minimum 0
+   * @maximum 2147483647
+   */
+  execute_interval?: number | null;
+  /**
+   * Owner; default the caller.
+   * @isInt
+   * @minimum 0
+   */
+  user_id?: number | null;
+}
+
+export interface CreateFilterRequest extends FilterFields {
+  /**
+   * Filter name.
+   * @maxLength 64
+   */
+  name: string;
+}
+
+export interface UpdateFilterRequest extends FilterFields {
+  /**
+   * Filter name.
+   * @maxLength 64
+   */
+  name?: string | null;
+}
+
+/** JSON field → column, for the plain columns (flags, numbers, texts). */
+const COLUMNS = {
+  auto_archive: 'AutoArchive',
+  auto_unarchive: 'AutoUnarchive',
+  auto_video: 'AutoVideo',
+  auto_upload: 'AutoUpload',
+  auto_email: 'AutoEmail',
+  email_to: 'EmailTo',
+  email_subject: 'EmailSubject',
+  email_body: 'EmailBody',
+  email_server: 'EmailServer',
+  email_format: 'EmailFormat',
+  auto_message: 'AutoMessage',
+  auto_execute: 'AutoExecute',
+  auto_execute_cmd: 'AutoExecuteCmd',
+  auto_delete: 'AutoDelete',
+  auto_move: 'AutoMove',
+  auto_move_to: 'AutoMoveTo',
+  auto_copy: 'AutoCopy',
+  auto_copy_to: 'AutoCopyTo',
+  update_disk_space: 'UpdateDiskSpace',
+  background: 'Background',
+  concurrent: 'Concurrent',
+  lock_rows: 'LockRows',
+  execute_interval: 'ExecuteInterval',
+  user_id: 'UserId',
+} as const satisfies Partial<Record<keyof FilterFields, keyof Filters>>;
+
+/** Texts that may be cleared with null; every other column keeps its value on null. */
+const NULLABLE = new Set<string>(['email_to', 'email_subject', 'email_body', 'email_server', 'auto_execute_cmd', 'user_id']);
+
+function storedFilter(json: string): FilterQuery | null {
+  try {
+    return zmJsonToFilter(json);
+  } catch {
+    return null;
+  }
+}
+
+function toResponse(row: Filters): FilterResponse {
+  return {
+    id: row.Id,
+    name: row.Name,
+    query_json: row.Query_json,
+    filter: storedFilter(row.Query_json),
+    auto_archive: row.AutoArchive,
+    auto_unarchive: row.AutoUnarchive,
+    auto_video: row.AutoVideo,
+    auto_upload: row.AutoUpload,
+    auto_email: row.AutoEmail,
+    email_to: row.EmailTo,
+    email_subject: row.EmailSubject,
+    email_body: row.EmailBody,
+    email_server: row.EmailServer,
+    email_format: row.EmailFormat,
+    auto_message: row.AutoMessage,
+    auto_execute: row.AutoExecute,
+    auto_execute_cmd: row.AutoExecuteCmd,
+    auto_delete: row.AutoDelete,
+    auto_move: row.AutoMove,
+    auto_move_to: row.AutoMoveTo,
+    auto_copy: row.AutoCopy,
+    auto_copy_to: row.AutoCopyTo,
+    update_disk_space: row.UpdateDiskSpace,
+    background: row.Background,
+    concurrent: row.Concurrent,
+    lock_rows: row.LockRows,
+    execute_interval: row.ExecuteInterval,
+    user_id: row.UserId,
+  };
+}
+
+const notFound = (id: number) => new NotFoundError(`Filter ${id} not found`, [['id', String(id)]]);
+
+/** MariaDB's "Got error … from regexp" (ER_REGEXP_ERROR), however the driver wraps it. */
+function isRegexpError(err: unknown): boolean {
+  const e = err as { message?: string; errno?: number; meta?: { driverAdapterError?: { cause?: { originalCode?: string; originalMessage?: string } } } };
+  const cause = e?.meta?.driverAdapterError?.cause;
+  return e?.errno === 1139 || cause?.originalCode === '1139' || /from regexp/i.test(cause?.originalMessage ?? e?.message ?? '');
+}
+
+export class FiltersService {
+  constructor(
+    private readonly prisma: PrismaClient,
+    private readonly acl: MonitorAcl,
+    private readonly clock: () => Promise<ZoneClock>,
+  ) {}
+
+  async list(page?: number, pageSize?: number): Promise<Page<FilterResponse>> {
+    const req = pageRequest(page, pageSize);
+    const [rows, total] = await Promise.all([
+      this.prisma.filters.findMany({ orderBy: { Id: 'asc' }, skip: req.skip, take: req.take }),
+      this.prisma.filters.count(),
+    ]);
+    return pageOf(rows.map(toResponse), total, req);
+  }
+
+  async get(id: number): Promise<FilterResponse> {
+    return toResponse(await this.row(id));
+  }
+
+  async create(user: AuthUser, body: CreateFilterRequest): Promise<FilterResponse> {
+    this.checkExecute(user, body);
+    const queryJson = await this.storedQuery(body);
+    if (queryJson === undefined) throw new InvalidInputError('Invalid input', [['filter', 'filter or query_json is required']]);
+    const row = await this.prisma.filters.create({
+      data: { ...this.columns(body), Name: body.name, Query_json: queryJson, UserId: body.user_id ?? user.id } as Prisma.FiltersUncheckedCreateInput,
+    });
+    return toResponse(row);
+  }
+
+  async update(user: AuthUser, id: number, body: UpdateFilterRequest): Promise<FilterResponse> {
+    await this.row(id);
+    this.checkExecute(user, body);
+    const queryJson = await this.storedQuery(body);
+    const row = await this.prisma.filters.update({
+      where: { Id: id },
+      data: { ...this.columns(body), ...(body.name != null && { Name: body.name }), ...(queryJson !== undefined && { Query_json: queryJson }) },
+    });
+    return toResponse(row);
+  }
+
+  async remove(id: number): Promise<void> {
+    await this.row(id);
+    await this.prisma.filters.delete({ where: { Id: id } });
+  }
+
+  /** The events a condition matches, of the monitors the caller may see, as the events list. */
+  async preview(user: AuthUser, query: FilterQuery, page?: number, pageSize?: number): Promise<PaginatedEventsResponse> {
+    const req = pageRequest(page, pageSize);
+    const [clock, scope] = await Promise.all([this.clock(), this.acl.scope(user)]);
+    const compiled = compileFilter(query, clock);
+    await this.checkRegexps(compiled.regexps);
+    if (scope.visible && scope.visible.size === 0) return pageOf([], 0, req);
+
+    const conditions = [`(${compiled.where})`];
+    const params = [...compiled.params];
+    if (scope.visible) {
+      const visible = inList(scope.visible);
+      conditions.unshift(`E.MonitorId IN ${visible.sql}`);
+      params.unshift(...visible.params);
+    }
+    const from = `FROM Events E${compiled.monitor ? ' LEFT JOIN Monitors M ON M.Id = E.MonitorId' : ''} WHERE ${conditions.join(' AND ')}`;
+    const limit = compiled.limit ?? Number.MAX_SAFE_INTEGER;
+    const skip = Math.min(req.skip, Number.MAX_SAFE_INTEGER);
+    const take = Math.max(0, Math.min(req.take, limit - skip));
+
+    const [counted, ids] = await Promise.all([
+      this.prisma.$queryRawUnsafe<Array<{ n: bigint | number }>>(`SELECT COUNT(*) AS n ${from}`, ...params),
+      take > 0
+        ? this.prisma.$queryRawUnsafe<Array<{ Id: bigint | number }>>(`SELECT E.Id ${from} ${compiled.orderBy} LIMIT ? OFFSET ?`, ...params, take, skip)
+        : Promise.resolve([]),
+    ]);
+    const total = Math.min(Number(counted[0]?.n ?? 0), limit);
+    if (!ids.length) return pageOf([], total, req);
+
+    const idList = ids.map((r) => r.Id);
+    const [rows, tags] = await Promise.all([
+      this.prisma.$queryRawUnsafe<EventRow[]>(
+        `SELECT ${EVENT_COLUMNS.join(', ')} FROM Events WHERE Id IN (${idList.map(() => '?').join(', ')})`,
+        ...idList,
+      ),
+      eventTagsOf(this.prisma, idList),
+    ]);
+    const byId = new Map(rows.map((r) => [String(r.Id), r]));
+    const items = idList.flatMap((id) => {
+      const row = byId.get(String(id));
+      return row ? [toEventResponse(row, clock, tags.get(String(id)))] : [];
+    });
+    return pageOf(items, total, req);
+  }
+
+  private async row(id: number): Promise<Filters> {
+    const row = await this.prisma.filters.findUnique({ where: { Id: id } });
+    if (!row) throw notFound(id);
+    return row;
+  }
+
+  /**
+   * zmfilter.pl runs AutoExecuteCmd as a shell command of the ZoneMinder user, so turning it on
+   * or setting the command is an administrator's decision (System Edit), not an Events editor's.
+   */
+  private checkExecute(user: AuthUser, body: FilterFields): void {
+    if (allows(user.perms, 'system', 'Edit')) return;
+    const details: Array<[string, string]> = [];
+    if (body.auto_execute) details.push(['auto_execute', 'needs System Edit']);
+    if (body.auto_execute_cmd) details.push(['auto_execute_cmd', 'needs System Edit']);
+    if (details.length) throw new PermissionDeniedError('Filters that execute commands need System Edit', details);
+  }
+
+  /** The Query_json to store, from `filter` or `query_json` (undefined: neither was given). */
+  private async storedQuery(body: FilterFields): Promise<string | undefined> {
+    let tree: FilterQuery;
+    let source: 'filter' | 'query_json';
+    let skipLocked = 0;
+    const clock = await this.clock();
+    if (body.filter != null) {
+      tree = body.filter;
+      source = 'filter';
+    } else if (body.query_json != null) {
+      tree = zmJsonToFilter(body.query_json, clock);
+      source = 'query_json';
+      skipLocked = (JSON.parse(body.query_json) as { skip_locked?: unknown }).skip_locked ? 1 : 0;
+    } else {
+      return undefined;
+    }
+    // Paths in errors name the request field the condition came in.
+    const rename = (details: ErrorDetails): ErrorDetails =>
+      source === 'filter' ? details.map(([p, m]) => [`filter.${p}`, m]) : details.map(([p, m]) => ['query_json', `${p}: ${m}`]);
+    try {
+      const compiled = compileFilter(tree, clock);
+      await this.checkRegexps(compiled.regexps);
+    } catch (err) {
+      if (err instanceof InvalidInputError) throw new InvalidInputError(err.message, rename(err.details));
+      throw err;
+    }
+    const unsafe = zmfilterUnsafeValues(tree);
+    if (unsafe.length) throw new InvalidInputError('A saved filter must be runnable by zmfilter.pl', rename(unsafe));
+    return JSON.stringify({ ...filterToZmQuery(tree), ...(skipLocked && { skip_locked: 1 }) });
+  }
+
+  /** Each REGEXP pattern compiled by MariaDB itself, so a bad one is a 400 naming it. */
+  private async checkRegexps(regexps: Array<{ path: string; pattern: string }>): Promise<void> {
+    for (const { path, pattern } of regexps) {
+      try {
+        await this.prisma.$queryRawUnsafe(`SELECT ('' REGEXP ?) AS ok`, pattern);
+      } catch (err) {
+        if (isRegexpError(err)) throw new InvalidInputError('Invalid filter', [[path, 'is not a valid regular expression']]);
+        throw err;
+      }
+    }
+  }
+
+  private columns(body: FilterFields): Prisma.FiltersUncheckedUpdateInput & Record<string, unknown> {
+    const data: Record<string, unknown> = {};
+    for (const [field, column] of Object.entries(COLUMNS)) {
+      const value = body[field as keyof typeof COLUMNS];
+      if (value === undefined || (value === null && !NULLABLE.has(field))) continue;
+      data[column] = value;
+    }
+    return data;
+  }
+}

@@ -1,0 +1,99 @@
+import { Body, Controller, Delete, Get, OperationId, Path, Post, Request, Response, Route, Security, SuccessResponse, Tags } from '@tsoa/runtime';
+import type { Request as ExRequest } from 'express';
+import type { AuthUser } from '../../auth/auth-service.js';
+import '../../auth/request-user.js';
+import type { AppResponseError } from '../../api/envelopes.js';
+import {
+  LiveService,
+  type LiveSourcesResponse,
+  type LiveStatsResponse,
+  type StartLiveRequest,
+  type StartLiveResponse,
+} from './live-service.js';
+import type { Services } from '../../app/services.js';
+
+const user = (req: ExRequest) => req.user as AuthUser;
+
+// Live sessions (CLIENT-COMPAT §5). Stream View for every method, POST and DELETE included
+// (Stream has no Edit level); hidden monitors are 404. The HLS media routes are plain handlers
+// (src/features/live/live-routes.ts); the WebRTC WebSocket lives beside them.
+@Route('api/v3/live')
+@Tags('Live Streaming')
+@Security('jwt', ['stream:View'])
+@Response<AppResponseError>(401, 'Missing, invalid or revoked token')
+@Response<AppResponseError>(403, 'Stream permission required')
+@Response<AppResponseError>(500, 'Internal or database error')
+@Response<AppResponseError>(503, 'Live streaming is disabled (streaming.enabled = false)')
+export class LiveController extends Controller {
+  private readonly live: LiveService;
+
+  constructor(services: Services) {
+    super();
+    this.live = new LiveService(services);
+  }
+
+  /** Monitor ids that have an HLS session (those the caller may see). */
+  @Get('sessions')
+  @OperationId('listLiveSessions')
+  public async sessions(@Request() req: ExRequest): Promise<number[]> {
+    return this.live.sessions(user(req));
+  }
+
+  /**
+   * The live sources the caller may see: monitors with a stream socket (codec, whether a reader
+   * is connected, viewers, `hls` and `webrtc` URLs), and monitors without one whose shared memory
+   * exists (stock ZoneMinder), offered as MJPEG (`codec: "MJPEG"`, `mjpeg` URL).
+   */
+  @Get('sources')
+  @OperationId('getLiveSources')
+  public async sources(@Request() req: ExRequest): Promise<LiveSourcesResponse> {
+    return this.live.sources(user(req));
+  }
+
+  /**
+   * Starts the monitor's HLS session (LL-HLS packaging from its stream socket). `enable_webrtc`
+   * only adds `webrtc_signaling` to the answer: the WebSocket needs no session.
+   * @isInt monitor_id must be an integer >= 0
+   * @minimum monitor_id 0
+   * @maximum monitor_id 2147483647
+   */
+  @Post('{monitor_id}/start')
+  @OperationId('startLiveStream')
+  @Response<AppResponseError>(400, 'Invalid monitor id or body')
+  @Response<AppResponseError>(404, 'Monitor not found or hidden, or its stream socket is not available (details: reason)')
+  @Response<AppResponseError>(409, 'A session exists already (whatever its status)')
+  public async start(@Request() req: ExRequest, @Path() monitor_id: number, @Body() body?: StartLiveRequest): Promise<StartLiveResponse> {
+    return this.live.start(user(req), monitor_id, body ?? {});
+  }
+
+  /**
+   * Stops the monitor's HLS session; 204 whether or not one existed.
+   * @isInt monitor_id must be an integer >= 0
+   * @minimum monitor_id 0
+   * @maximum monitor_id 2147483647
+   */
+  @Delete('{monitor_id}/stop')
+  @OperationId('stopLiveStream')
+  @SuccessResponse(204, 'Stopped (or there was nothing to stop)')
+  @Response<AppResponseError>(400, 'Invalid monitor id')
+  @Response<AppResponseError>(404, 'Monitor hidden from this account')
+  public async stop(@Request() req: ExRequest, @Path() monitor_id: number): Promise<void> {
+    await this.live.stop(user(req), monitor_id);
+    this.setStatus(204);
+  }
+
+  /**
+   * The HLS session's status and counters; 404 without a session. Accepts the token as
+   * `?token=` too (CLIENT-COMPAT §2.6: a player page may poll it with the URL it plays).
+   * @isInt monitor_id must be an integer >= 0
+   * @minimum monitor_id 0
+   * @maximum monitor_id 2147483647
+   */
+  @Get('{monitor_id}/stats')
+  @OperationId('getLiveStats')
+  @Response<AppResponseError>(400, 'Invalid monitor id')
+  @Response<AppResponseError>(404, 'No HLS session (SESSION_NOT_FOUND), or the monitor is hidden or missing (MONITOR_NOT_FOUND)')
+  public async stats(@Request() req: ExRequest, @Path() monitor_id: number): Promise<LiveStatsResponse> {
+    return this.live.stats(user(req), monitor_id);
+  }
+}

@@ -1,0 +1,107 @@
+// Live images from shared memory, served by plain express handlers (binary answers; tsoa answers
+// JSON only): the monitor snapshot and the live MJPEG stream. Both are gated by Stream View
+// through requirePolicy (header or `?token=`: media-routes.ts lists the paths), then the row ACL
+// in LiveImagesService. The OpenAPI pass declares them (scripts/openapi-live-images.mjs); the
+// route test checks that the two lists agree.
+import type { Express, Request, RequestHandler, Response } from 'express';
+import type { AuthUser } from '../../auth/auth-service.js';
+import { requirePolicy } from '../../auth/authentication.js';
+import { InvalidInputError } from '../../errors.js';
+import { writeLiveMjpeg } from './live-mjpeg.js';
+import { LiveImagesService } from './live-images.js';
+import type { Services } from '../../app/services.js';
+
+type Handler = (s: Services, req: Request, res: Response, user: AuthUser) => Promise<void>;
+
+export interface LiveImageRoute {
+  operationId: string;
+  /** OpenAPI form. */
+  path: string;
+  handler: Handler;
+}
+
+/** Stop a live MJPEG stream after this long without a new image (zmc stopped for good). */
+const MJPEG_IDLE_MS = 30_000;
+
+function monitorId(req: Request): number {
+  const raw = String(req.params.monitor_id ?? '');
+  const id = /^\d{1,10}$/.test(raw) ? Number(raw) : NaN;
+  if (!(id <= 2147483647)) throw new InvalidInputError('Invalid input', [['monitor_id', 'must be an integer >= 0']]);
+  return id;
+}
+
+/**
+ * Lowest `maxfps`: one poll every 10 s. Far smaller rates would make the poll period overflow
+ * setTimeout (it then fires after 1 ms: a busy loop), and outlast the idle stop anyway.
+ */
+const MIN_FPS = 0.1;
+
+/** `maxfps`: a number >= MIN_FPS; above the configured cap it is lowered to the cap. */
+function frameRate(req: Request, cap: number): number {
+  const v = req.query.maxfps;
+  if (v === undefined) return cap;
+  const n = typeof v === 'string' && /^\d+(\.\d+)?$/.test(v) ? Number(v) : NaN;
+  if (!(n >= MIN_FPS)) throw new InvalidInputError('Invalid input', [['maxfps', `must be a number >= ${MIN_FPS}`]]);
+  return Math.min(n, cap);
+}
+
+const serviceOf = (s: Services) => new LiveImagesService(s.prisma, s.acl, s.config.zoneminder.path_map, s.log);
+
+export const LIVE_IMAGE_ROUTES: LiveImageRoute[] = [
+  {
+    operationId: 'getMonitorSnapshot',
+    path: '/api/v3/monitors/{monitor_id}/snapshot',
+    handler: async (s, req, res, user) => {
+      const jpeg = await serviceOf(s).snapshot(user, monitorId(req));
+      res.status(200).type('image/jpeg').setHeader('Cache-Control', 'no-cache, no-store');
+      res.setHeader('Content-Length', String(jpeg.length));
+      res.end(req.method === 'HEAD' ? undefined : jpeg);
+    },
+  },
+  {
+    operationId: 'getLiveMjpegStream',
+    path: '/api/v3/live/{monitor_id}/mjpeg',
+    handler: async (s, req, res, user) => {
+      const fps = frameRate(req, s.config.streaming.mjpeg.max_fps);
+      const live = serviceOf(s);
+      const m = await live.monitor(user, monitorId(req));
+      const shm = live.open(m);
+      let first;
+      try {
+        // The first image decides between a 503 envelope and a stream (headers not sent yet).
+        first = await live.jpeg(shm, m);
+      } catch (err) {
+        shm.close();
+        throw err;
+      }
+      let pending: typeof first | null = first;
+      let last = first!.timestampUs;
+      await writeLiveMjpeg(
+        res,
+        {
+          async next() {
+            if (pending) {
+              const p = pending;
+              pending = null;
+              return p;
+            }
+            const got = await live.jpeg(shm, m, last);
+            if (got) last = got.timestampUs;
+            return got;
+          },
+          close: () => shm.close(),
+        },
+        { monitorId: m.id, fps, idleMs: MJPEG_IDLE_MS },
+      );
+    },
+  },
+];
+
+/** Registers the routes on the app itself (an unmatched method is then a 405, not a 404). */
+export function registerLiveImageRoutes(app: Express, services: Services): void {
+  const gate = requirePolicy('stream:View');
+  for (const route of LIVE_IMAGE_ROUTES) {
+    const handler: RequestHandler = (req, res) => route.handler(services, req, res, req.user as AuthUser);
+    app.get(route.path.replace(/\{(\w+)\}/g, ':$1'), gate, handler);
+  }
+}

@@ -1,0 +1,72 @@
+// A live MJPEG stream (`multipart/x-mixed-replace`) from a source polled at a capped rate: the
+// live view of stock ZoneMinder, whose only live source is shared memory. A poll that finds no
+// new image sends nothing, so a 1 fps camera is not repeated at 5 fps. The stream stops as soon
+// as the client goes away (no timer survives it), or after `idleMs` without a new image (zmc gone
+// for good); the source is released exactly once either way.
+import type { Response } from 'express';
+
+import { MjpegResponse } from '../../media/mjpeg-response.js';
+
+export interface LiveJpegSource {
+  /** The next new JPEG, or null when nothing new was captured since the last one. Throws when unavailable. */
+  next(): Promise<{ jpeg: Buffer; timestampUs: number } | null>;
+  close(): void;
+}
+
+export interface LiveMjpegOptions {
+  /** Counted per monitor for /live/sources (liveMjpegViewers). */
+  monitorId: number;
+  /** Polls per second (the frame-rate cap). */
+  fps: number;
+  /** End the stream after this long without a new image. */
+  idleMs: number;
+}
+
+let active = 0;
+const perMonitor = new Map<number, number>();
+
+/** Live MJPEG responses currently open (for tests and stats). */
+export function liveMjpegStreams(): number {
+  return active;
+}
+
+/** Open live MJPEG responses by monitor id, for GET /live/sources (these viewers use no stream socket). */
+export function liveMjpegViewers(): ReadonlyMap<number, number> {
+  return perMonitor;
+}
+
+/** Writes the stream; resolves when it ended or the client left. The first frame is already known to be available. */
+export async function writeLiveMjpeg(res: Response, source: LiveJpegSource, options: LiveMjpegOptions): Promise<void> {
+  active++;
+  perMonitor.set(options.monitorId, (perMonitor.get(options.monitorId) ?? 0) + 1);
+  const out = new MjpegResponse(res);
+  try {
+    if (!out.start()) return;
+    const period = 1000 / options.fps;
+    let due = Date.now();
+    let lastNew = Date.now();
+    let frame = 0;
+    while (!out.gone) {
+      const got = await source.next().catch(() => null); // a zmc restart mid-stream: keep polling
+      if (out.gone) break;
+      if (got) {
+        lastNew = Date.now();
+        await out.part(got.jpeg, ++frame, got.timestampUs / 1e6);
+      } else if (Date.now() - lastNew > options.idleMs) {
+        out.finish();
+        break;
+      }
+      due += period;
+      const wait = due - Date.now();
+      if (wait > 0) await out.pause(wait);
+      else due = Date.now(); // fell behind (slow client or encoder): do not burst to catch up
+    }
+  } finally {
+    out.dispose();
+    source.close();
+    active--;
+    const left = (perMonitor.get(options.monitorId) ?? 1) - 1;
+    if (left > 0) perMonitor.set(options.monitorId, left);
+    else perMonitor.delete(options.monitorId);
+  }
+}

@@ -1,0 +1,99 @@
+// Upgrade-time checks of /api/v3/live/{monitor_id}/webrtc/ws, in the order the REST routes apply
+// them: token (401), Stream View (403), path id (400), row ACL (404 MONITOR_NOT_FOUND), then the
+// live source (503 when streaming is off, 404 with reason "stream socket not available"). Browsers
+// cannot set headers on a WebSocket, so the token may come as `?token=` (CLIENT-COMPAT §2.6).
+// A refusal is a complete HTTP response with the error envelope, then the socket is closed.
+import { STATUS_CODES, type IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
+import type { AuthService, AuthUser } from '../../../auth/auth-service.js';
+import { canSee, monitorNotFound, type MonitorAcl } from '../../../auth/monitor-acl.js';
+import { allows } from '../../../auth/permissions.js';
+import { BadRequestError, InvalidInputError, NotFoundError, PermissionDeniedError, UnauthorizedError, type ApiError } from '../../../errors.js';
+
+export const WEBRTC_WS_PATH = /^\/api\/v3\/live\/([^/]+)\/webrtc\/ws\/?$/;
+const MAX_INT32 = 2 ** 31 - 1;
+
+export interface UpgradeAuth {
+  auth: Pick<AuthService, 'authenticate'>;
+  acl: Pick<MonitorAcl, 'scope'>;
+}
+
+export interface UpgradeTarget {
+  path: string;
+  /** The raw path segment where the monitor id goes. */
+  monitorSegment: string | null;
+  authorization: string | undefined;
+  queryToken: string | null;
+}
+
+/** Splits the request URL; `monitorSegment` null when the path is not the WebRTC route. */
+export function upgradeTarget(req: IncomingMessage): UpgradeTarget {
+  const url = new URL(req.url ?? '/', 'http://localhost');
+  const match = WEBRTC_WS_PATH.exec(url.pathname);
+  let segment: string | null = null;
+  try {
+    segment = match ? decodeURIComponent(match[1]) : null;
+  } catch {
+    segment = match ? match[1] : null; // bad %-escape: left as is, refused as an invalid id
+  }
+  return { path: url.pathname, monitorSegment: segment, authorization: req.headers.authorization, queryToken: url.searchParams.get('token') };
+}
+
+/** The header wins over the query, as on the REST routes. */
+function tokenOf(target: UpgradeTarget): string {
+  if (target.authorization !== undefined) {
+    const match = /^Bearer\s+(\S+)\s*$/i.exec(target.authorization);
+    if (!match) throw new UnauthorizedError('Malformed Authorization header');
+    return match[1];
+  }
+  if (target.queryToken) return target.queryToken;
+  throw new UnauthorizedError('Missing Authorization header');
+}
+
+/** Authenticates and authorises the caller for this monitor's live video; returns the monitor id. */
+export async function authoriseUpgrade(target: UpgradeTarget, deps: UpgradeAuth): Promise<{ user: AuthUser; monitorId: number }> {
+  const user = await deps.auth.authenticate(tokenOf(target));
+  if (!allows(user.perms, 'stream', 'View')) {
+    throw new PermissionDeniedError('View permission on stream required', [
+      ['feature', 'stream'],
+      ['required', 'View'],
+    ]);
+  }
+  const segment = target.monitorSegment ?? '';
+  const id = /^\d{1,10}$/.test(segment) ? Number(segment) : NaN;
+  if (!(id <= MAX_INT32)) throw new InvalidInputError('Invalid input', [['monitor_id', 'must be an integer >= 0']]);
+  if (!canSee(await deps.acl.scope(user), id)) throw monitorNotFound(id);
+  return { user, monitorId: id };
+}
+
+/**
+ * What `ws` would refuse with a plain-text 400, checked first so the answer is an envelope:
+ * the method, the Upgrade header, the key and the protocol version (RFC 6455 §4.2.1).
+ */
+export function handshakeProblem(req: IncomingMessage): BadRequestError | null {
+  if (req.method !== 'GET') return new BadRequestError('A WebSocket upgrade must use GET', [['method', String(req.method)]]);
+  if ((req.headers.upgrade ?? '').toLowerCase() !== 'websocket') return new BadRequestError('Only WebSocket upgrades are served', [['upgrade', String(req.headers.upgrade ?? '')]]);
+  const key = req.headers['sec-websocket-key'];
+  if (typeof key !== 'string' || !/^[+/0-9A-Za-z]{22}==$/.test(key.trim())) return new BadRequestError('Missing or invalid Sec-WebSocket-Key', [['header', 'sec-websocket-key']]);
+  const version = req.headers['sec-websocket-version'];
+  if (version !== '13' && version !== '8') return new BadRequestError('Unsupported WebSocket version; use 13', [['header', 'sec-websocket-version']]);
+  return null;
+}
+
+export function routeNotFound(path: string): NotFoundError {
+  return new NotFoundError(`No route for GET ${path.slice(0, 200)}`, [['path', path.slice(0, 200)]]);
+}
+
+/** Answers a refused upgrade with a JSON error envelope and closes the connection. */
+export function refuseUpgrade(socket: Duplex, error: ApiError): void {
+  if (socket.destroyed) return;
+  const body = JSON.stringify(error.toEnvelope());
+  socket.end(
+    `HTTP/1.1 ${error.status} ${STATUS_CODES[error.status] ?? 'Error'}\r\n` +
+      'Content-Type: application/json; charset=utf-8\r\n' +
+      `Content-Length: ${Buffer.byteLength(body)}\r\n` +
+      'Cache-Control: no-store\r\n' +
+      'Connection: close\r\n\r\n' +
+      body,
+  );
+}

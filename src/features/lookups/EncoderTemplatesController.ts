@@ -1,0 +1,95 @@
+import { Body, Controller, Delete, Get, OperationId, Patch, Path, Post, Query, Response, Route, Security, SuccessResponse, Tags } from '@tsoa/runtime';
+import type { AppResponseError } from '../../api/envelopes.js';
+import type { Page } from '../../api/pagination.js';
+import type { Services } from '../../app/services.js';
+import {
+  EncoderTemplatesService,
+  type CreateEncoderTemplateRequest,
+  type EncoderTemplateResponse,
+  type UpdateEncoderTemplateRequest,
+} from './encoder-templates-service.js';
+
+export interface PaginatedEncoderTemplatesResponse extends Page<EncoderTemplateResponse> {}
+
+// Encoder parameter templates (EncoderTemplates). Monitor configuration: gated on Monitors.
+@Route('api/v3/encoder-templates')
+@Tags('Encoder Templates')
+@Security('jwt', ['monitors'])
+@Response<AppResponseError>(400, 'Invalid input')
+@Response<AppResponseError>(401, 'Missing, invalid or revoked token')
+@Response<AppResponseError>(403, 'Monitors permission required')
+export class EncoderTemplatesController extends Controller {
+  private readonly service: EncoderTemplatesService;
+
+  constructor(services: Services) {
+    super();
+    this.service = new EncoderTemplatesService(services.prisma);
+  }
+
+  /**
+   * Lists encoder templates.
+   * @param encoder Only templates of this encoder (exact match).
+   * @param page 1-based page number (default 1).
+   * @param page_size Rows per page, at most 1000 (default 25).
+   * @isLong page
+   * @minimum page 0
+   * @maximum page 9007199254740991
+   * @isLong page_size
+   * @minimum page_size 0
+   * @maximum page_size 1000
+   */
+  @Get()
+  @OperationId('list_encoder_templates')
+  public async list(@Query() encoder?: string, @Query() page?: number, @Query() page_size?: number): Promise<PaginatedEncoderTemplatesResponse> {
+    return this.service.list(encoder, page, page_size);
+  }
+
+  @Post()
+  @OperationId('create_encoder_template')
+  @SuccessResponse(201, 'Created')
+  @Response<AppResponseError>(409, 'This encoder already has a template with this name')
+  public async create(@Body() body: CreateEncoderTemplateRequest): Promise<EncoderTemplateResponse> {
+    const created = await this.service.create(body);
+    this.setStatus(201);
+    return created;
+  }
+
+  /**
+   * @isInt id must be an integer >= 0
+   * @minimum id 0
+   * @maximum id 2147483647
+   */
+  @Get('{id}')
+  @OperationId('get_encoder_template')
+  @Response<AppResponseError>(404, 'Not found')
+  public async get(@Path() id: number): Promise<EncoderTemplateResponse> {
+    return this.service.get(id);
+  }
+
+  /**
+   * @isInt id must be an integer >= 0
+   * @minimum id 0
+   * @maximum id 2147483647
+   */
+  @Patch('{id}')
+  @OperationId('update_encoder_template')
+  @Response<AppResponseError>(404, 'Not found')
+  @Response<AppResponseError>(409, 'This encoder already has a template with this name')
+  public async update(@Path() id: number, @Body() body: UpdateEncoderTemplateRequest): Promise<EncoderTemplateResponse> {
+    return this.service.update(id, body);
+  }
+
+  /**
+   * @isInt id must be an integer >= 0
+   * @minimum id 0
+   * @maximum id 2147483647
+   */
+  @Delete('{id}')
+  @OperationId('delete_encoder_template')
+  @SuccessResponse(204, 'Deleted')
+  @Response<AppResponseError>(404, 'Not found')
+  public async remove(@Path() id: number): Promise<void> {
+    await this.service.remove(id);
+    this.setStatus(204);
+  }
+}

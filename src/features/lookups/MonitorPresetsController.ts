@@ -1,0 +1,90 @@
+import { Body, Controller, Delete, Get, OperationId, Patch, Path, Post, Query, Response, Route, Security, SuccessResponse, Tags } from '@tsoa/runtime';
+import type { AppResponseError } from '../../api/envelopes.js';
+import type { Page } from '../../api/pagination.js';
+import type { Services } from '../../app/services.js';
+import {
+  MonitorPresetsService,
+  type CreateMonitorPresetRequest,
+  type MonitorPresetResponse,
+  type UpdateMonitorPresetRequest,
+} from './monitor-presets-service.js';
+
+export interface PaginatedMonitorPresetsResponse extends Page<MonitorPresetResponse> {}
+
+@Route('api/v3/monitor_presets')
+@Tags('Monitor Presets')
+@Security('jwt', ['monitors'])
+@Response<AppResponseError>(400, 'Invalid input, or an unknown model_id')
+@Response<AppResponseError>(401, 'Missing, invalid or revoked token')
+@Response<AppResponseError>(403, 'Monitors permission required')
+export class MonitorPresetsController extends Controller {
+  private readonly presets: MonitorPresetsService;
+
+  constructor(services: Services) {
+    super();
+    this.presets = new MonitorPresetsService(services.prisma);
+  }
+
+  /**
+   * Lists monitor presets (camera templates).
+   * @param page 1-based page number (default 1).
+   * @param page_size Rows per page, at most 1000 (default 25).
+   * @isLong page
+   * @minimum page 0
+   * @maximum page 9007199254740991
+   * @isLong page_size
+   * @minimum page_size 0
+   * @maximum page_size 1000
+   */
+  @Get()
+  @OperationId('list_monitor_presets')
+  public async list(@Query() page?: number, @Query() page_size?: number): Promise<PaginatedMonitorPresetsResponse> {
+    return this.presets.list(page, page_size);
+  }
+
+  @Post()
+  @OperationId('create_monitor_preset')
+  @SuccessResponse(201, 'Created')
+  public async create(@Body() body: CreateMonitorPresetRequest): Promise<MonitorPresetResponse> {
+    this.setStatus(201);
+    return this.presets.create(body);
+  }
+
+  /**
+   * @isInt id must be an integer >= 0
+   * @minimum id 0
+   * @maximum id 2147483647
+   */
+  @Get('{id}')
+  @OperationId('get_monitor_preset')
+  @Response<AppResponseError>(404, 'Not found')
+  public async get(@Path() id: number): Promise<MonitorPresetResponse> {
+    return this.presets.get(id);
+  }
+
+  /**
+   * @isInt id must be an integer >= 0
+   * @minimum id 0
+   * @maximum id 2147483647
+   */
+  @Patch('{id}')
+  @OperationId('update_monitor_preset')
+  @Response<AppResponseError>(404, 'Not found')
+  public async update(@Path() id: number, @Body() body: UpdateMonitorPresetRequest): Promise<MonitorPresetResponse> {
+    return this.presets.update(id, body);
+  }
+
+  /**
+   * @isInt id must be an integer >= 0
+   * @minimum id 0
+   * @maximum id 2147483647
+   */
+  @Delete('{id}')
+  @OperationId('delete_monitor_preset')
+  @SuccessResponse(204, 'Deleted')
+  @Response<AppResponseError>(404, 'Not found')
+  public async remove(@Path() id: number): Promise<void> {
+    await this.presets.remove(id);
+    this.setStatus(204);
+  }
+}

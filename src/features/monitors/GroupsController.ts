@@ -1,0 +1,91 @@
+import { Body, Controller, Delete, Get, OperationId, Path, Post, Put, Query, Request, Response, Route, Security, SuccessResponse, Tags } from '@tsoa/runtime';
+import type { Request as ExRequest } from 'express';
+import type { AuthUser } from '../../auth/auth-service.js';
+import '../../auth/request-user.js';
+import type { AppResponseError } from '../../api/envelopes.js';
+import type { Page } from '../../api/pagination.js';
+import type { Services } from '../../app/services.js';
+import { GroupsService, type CreateGroupRequest, type GroupResponse, type UpdateGroupRequest } from './groups-service.js';
+
+export interface PaginatedGroupsResponse extends Page<GroupResponse> {}
+
+@Route('api/v3/groups')
+@Tags('Groups')
+@Security('jwt', ['groups'])
+@Response<AppResponseError>(400, 'Invalid input: unknown parent, self-parent or cycle')
+@Response<AppResponseError>(401, 'Missing, invalid or revoked token')
+@Response<AppResponseError>(403, 'Groups permission required, or the group is view-only for this account')
+export class GroupsController extends Controller {
+  private readonly groups: GroupsService;
+
+  constructor(services: Services) {
+    super();
+    this.groups = new GroupsService(services.prisma, services.acl);
+  }
+
+  /**
+   * Lists the groups the caller may see.
+   * @param page 1-based page number (default 1).
+   * @param page_size Rows per page, at most 1000 (default 25).
+   * @isLong page
+   * @minimum page 0
+   * @maximum page 9007199254740991
+   * @isLong page_size
+   * @minimum page_size 0
+   * @maximum page_size 1000
+   */
+  @Get()
+  @OperationId('list_groups')
+  public async list(@Request() req: ExRequest, @Query() page?: number, @Query() page_size?: number): Promise<PaginatedGroupsResponse> {
+    return this.groups.list(req.user as AuthUser, page, page_size);
+  }
+
+  @Post()
+  @OperationId('create_group')
+  @SuccessResponse(201, 'Created')
+  public async create(@Request() req: ExRequest, @Body() body: CreateGroupRequest): Promise<GroupResponse> {
+    const created = await this.groups.create(req.user as AuthUser, body);
+    this.setStatus(201);
+    return created;
+  }
+
+  /**
+   * @isInt id must be an integer >= 0
+   * @minimum id 0
+   * @maximum id 2147483647
+   */
+  @Get('{id}')
+  @OperationId('get_group')
+  @Response<AppResponseError>(404, 'Not found or hidden by the row-level ACL')
+  public async get(@Request() req: ExRequest, @Path() id: number): Promise<GroupResponse> {
+    return this.groups.get(req.user as AuthUser, id);
+  }
+
+  /**
+   * Partial update: `parent_id` omitted keeps the parent, null makes the group top level.
+   * @isInt id must be an integer >= 0
+   * @minimum id 0
+   * @maximum id 2147483647
+   */
+  @Put('{id}')
+  @OperationId('update_group')
+  @Response<AppResponseError>(404, 'Not found or hidden by the row-level ACL')
+  public async update(@Request() req: ExRequest, @Path() id: number, @Body() body: UpdateGroupRequest): Promise<GroupResponse> {
+    return this.groups.update(req.user as AuthUser, id, body);
+  }
+
+  /**
+   * Deletes the group with its subgroups and memberships (monitors stay).
+   * @isInt id must be an integer >= 0
+   * @minimum id 0
+   * @maximum id 2147483647
+   */
+  @Delete('{id}')
+  @OperationId('delete_group')
+  @SuccessResponse(204, 'Deleted')
+  @Response<AppResponseError>(404, 'Not found or hidden by the row-level ACL')
+  public async remove(@Request() req: ExRequest, @Path() id: number): Promise<void> {
+    await this.groups.remove(req.user as AuthUser, id);
+    this.setStatus(204);
+  }
+}

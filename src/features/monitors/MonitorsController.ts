@@ -1,0 +1,131 @@
+import { Body, Controller, Delete, Get, OperationId, Patch, Path, Post, Query, Request, Response, Route, Security, SuccessResponse, Tags } from '@tsoa/runtime';
+import type { Request as ExRequest } from 'express';
+import type { AuthUser } from '../../auth/auth-service.js';
+import '../../auth/request-user.js';
+import type { AppResponseError } from '../../api/envelopes.js';
+import type { Page } from '../../api/pagination.js';
+import { MonitorRows } from './monitor-rows.js';
+import type { Services } from '../../app/services.js';
+import {
+  MonitorsService,
+  type AlarmControlRequest,
+  type CreateMonitorRequest,
+  type MonitorResponse,
+  type UpdateMonitorRequest,
+  type UpdateMonitorStateRequest,
+} from './monitors-service.js';
+
+export interface PaginatedMonitorsResponse extends Page<MonitorResponse> {}
+
+@Route('api/v3/monitors')
+@Tags('Monitors')
+@Security('jwt', ['monitors'])
+@Response<AppResponseError>(400, 'Invalid input')
+@Response<AppResponseError>(401, 'Missing, invalid or revoked token')
+@Response<AppResponseError>(403, 'Monitors permission required, or the monitor is view-only for this account')
+@Response<AppResponseError>(500, 'Database error')
+export class MonitorsController extends Controller {
+  private readonly monitors: MonitorsService;
+
+  constructor(services: Services) {
+    super();
+    this.monitors = new MonitorsService(services.prisma, services.acl, services.config.zoneminder.path_map, new MonitorRows(services.pool));
+  }
+
+  /**
+   * Lists the monitors the caller may see (row-level ACL applied).
+   * @param page 1-based page number (default 1).
+   * @param page_size Rows per page, at most 1000 (default 25).
+   * @isLong page
+   * @minimum page 0
+   * @maximum page 9007199254740991
+   * @isLong page_size
+   * @minimum page_size 0
+   * @maximum page_size 1000
+   */
+  @Get()
+  @OperationId('list_monitors')
+  public async list(@Request() req: ExRequest, @Query() page?: number, @Query() page_size?: number): Promise<PaginatedMonitorsResponse> {
+    return this.monitors.list(req.user as AuthUser, page, page_size);
+  }
+
+  /** Creates a monitor; only `name` is required, other columns take their defaults. Needs an unrestricted row scope. */
+  @Post()
+  @OperationId('create_monitor')
+  @SuccessResponse(201, 'Created')
+  public async create(@Request() req: ExRequest, @Body() body: CreateMonitorRequest): Promise<MonitorResponse> {
+    const created = await this.monitors.create(req.user as AuthUser, body);
+    this.setStatus(201);
+    return created;
+  }
+
+  /**
+   * @isInt id must be an integer >= 0
+   * @minimum id 0
+   * @maximum id 2147483647
+   */
+  @Get('{id}')
+  @OperationId('get_monitor')
+  @Response<AppResponseError>(404, 'Not found or hidden by the row-level ACL (MONITOR_NOT_FOUND_ERROR)')
+  public async get(@Request() req: ExRequest, @Path() id: number): Promise<MonitorResponse> {
+    return this.monitors.get(req.user as AuthUser, id);
+  }
+
+  /**
+   * Partial update: only supplied fields change.
+   * @isInt id must be an integer >= 0
+   * @minimum id 0
+   * @maximum id 2147483647
+   */
+  @Patch('{id}')
+  @OperationId('update_monitor')
+  @Response<AppResponseError>(404, 'Not found or hidden by the row-level ACL (MONITOR_NOT_FOUND_ERROR)')
+  public async update(@Request() req: ExRequest, @Path() id: number, @Body() body: UpdateMonitorRequest): Promise<MonitorResponse> {
+    return this.monitors.update(req.user as AuthUser, id, body);
+  }
+
+  /**
+   * Deletes the monitor with its zones, group memberships and permission rows (events stay).
+   * @isInt id must be an integer >= 0
+   * @minimum id 0
+   * @maximum id 2147483647
+   */
+  @Delete('{id}')
+  @OperationId('delete_monitor')
+  @SuccessResponse(204, 'Deleted')
+  @Response<AppResponseError>(404, 'Not found or hidden by the row-level ACL (MONITOR_NOT_FOUND_ERROR)')
+  public async remove(@Request() req: ExRequest, @Path() id: number): Promise<void> {
+    await this.monitors.remove(req.user as AuthUser, id);
+    this.setStatus(204);
+  }
+
+  /**
+   * Start, stop or restart the monitor's daemons. Not available yet: after validation and the
+   * access checks it answers 503.
+   * @isInt id must be an integer >= 0
+   * @minimum id 0
+   * @maximum id 2147483647
+   */
+  @Patch('{id}/state')
+  @OperationId('update_monitor_state')
+  @Response<AppResponseError>(404, 'Not found or hidden by the row-level ACL (MONITOR_NOT_FOUND_ERROR)')
+  @Response<AppResponseError>(503, 'Daemon control is not available in this build')
+  public async changeState(@Request() req: ExRequest, @Path() id: number, @Body() body: UpdateMonitorStateRequest): Promise<MonitorResponse> {
+    return this.monitors.changeState(req.user as AuthUser, id, body);
+  }
+
+  /**
+   * Force (`on`), suppress (`off`), cancel or query (`status`) an alarm through the capture
+   * daemon's shared memory. Answers the monitor; 503 when the monitor is not capturing.
+   * @isInt id must be an integer >= 0
+   * @minimum id 0
+   * @maximum id 2147483647
+   */
+  @Patch('{id}/alarm')
+  @OperationId('alarm_control')
+  @Response<AppResponseError>(404, 'Not found or hidden by the row-level ACL (MONITOR_NOT_FOUND_ERROR)')
+  @Response<AppResponseError>(503, 'The monitor is not capturing (no shared memory, capturing off or a stale heartbeat)')
+  public async alarm(@Request() req: ExRequest, @Path() id: number, @Body() body: AlarmControlRequest): Promise<MonitorResponse> {
+    return this.monitors.alarm(req.user as AuthUser, id, body);
+  }
+}

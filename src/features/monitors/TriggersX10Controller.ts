@@ -1,0 +1,94 @@
+import { Body, Controller, Delete, Get, OperationId, Patch, Path, Post, Query, Request, Response, Route, Security, SuccessResponse, Tags } from '@tsoa/runtime';
+import type { Request as ExRequest } from 'express';
+import type { AuthUser } from '../../auth/auth-service.js';
+import '../../auth/request-user.js';
+import type { AppResponseError } from '../../api/envelopes.js';
+import type { Page } from '../../api/pagination.js';
+import type { Services } from '../../app/services.js';
+import {
+  TriggersX10Service,
+  type CreateTriggerX10Request,
+  type TriggerX10Response,
+  type UpdateTriggerX10Request,
+} from './triggers-x10-service.js';
+
+export interface PaginatedTriggersX10Response extends Page<TriggerX10Response> {}
+
+@Route('api/v3/triggers_x10')
+@Tags('TriggersX10')
+@Security('jwt', ['control'])
+@Response<AppResponseError>(400, 'Invalid input, or an unknown monitor_id')
+@Response<AppResponseError>(401, 'Missing, invalid or revoked token')
+@Response<AppResponseError>(403, 'Control permission required, or the monitor is view-only for this account')
+export class TriggersX10Controller extends Controller {
+  private readonly triggers: TriggersX10Service;
+
+  constructor(services: Services) {
+    super();
+    this.triggers = new TriggersX10Service(services.prisma, services.acl);
+  }
+
+  /**
+   * Lists X10 triggers of the monitors the caller may see.
+   * @param page 1-based page number (default 1).
+   * @param page_size Rows per page, at most 1000 (default 25).
+   * @isLong page
+   * @minimum page 0
+   * @maximum page 9007199254740991
+   * @isLong page_size
+   * @minimum page_size 0
+   * @maximum page_size 1000
+   */
+  @Get()
+  @OperationId('list_triggers_x10')
+  public async list(@Request() req: ExRequest, @Query() page?: number, @Query() page_size?: number): Promise<PaginatedTriggersX10Response> {
+    return this.triggers.list(req.user as AuthUser, page, page_size);
+  }
+
+  @Post()
+  @OperationId('create_trigger_x10')
+  @SuccessResponse(201, 'Created')
+  @Response<AppResponseError>(409, 'The monitor already has an X10 trigger')
+  public async create(@Request() req: ExRequest, @Body() body: CreateTriggerX10Request): Promise<TriggerX10Response> {
+    this.setStatus(201);
+    return this.triggers.create(req.user as AuthUser, body);
+  }
+
+  /**
+   * @isInt monitor_id must be an integer >= 0
+   * @minimum monitor_id 0
+   * @maximum monitor_id 2147483647
+   */
+  @Get('{monitor_id}')
+  @OperationId('get_trigger_x10')
+  @Response<AppResponseError>(404, 'No trigger for this monitor, or the monitor is hidden')
+  public async get(@Request() req: ExRequest, @Path() monitor_id: number): Promise<TriggerX10Response> {
+    return this.triggers.get(req.user as AuthUser, monitor_id);
+  }
+
+  /**
+   * @isInt monitor_id must be an integer >= 0
+   * @minimum monitor_id 0
+   * @maximum monitor_id 2147483647
+   */
+  @Patch('{monitor_id}')
+  @OperationId('update_trigger_x10')
+  @Response<AppResponseError>(404, 'No trigger for this monitor, or the monitor is hidden')
+  public async update(@Request() req: ExRequest, @Path() monitor_id: number, @Body() body: UpdateTriggerX10Request): Promise<TriggerX10Response> {
+    return this.triggers.update(req.user as AuthUser, monitor_id, body);
+  }
+
+  /**
+   * @isInt monitor_id must be an integer >= 0
+   * @minimum monitor_id 0
+   * @maximum monitor_id 2147483647
+   */
+  @Delete('{monitor_id}')
+  @OperationId('delete_trigger_x10')
+  @SuccessResponse(204, 'Deleted')
+  @Response<AppResponseError>(404, 'No trigger for this monitor, or the monitor is hidden')
+  public async remove(@Request() req: ExRequest, @Path() monitor_id: number): Promise<void> {
+    await this.triggers.remove(req.user as AuthUser, monitor_id);
+    this.setStatus(204);
+  }
+}

@@ -1,0 +1,90 @@
+// Monitor_Status: the capture daemon's heartbeat row per monitor (status, fps, bandwidth),
+// filtered by the row-level ACL. FPS values are decimal strings, as v3 clients read them.
+import type { AuthUser } from '../../auth/auth-service.js';
+import { requireEditableMonitor, requireVisibleMonitor, monitorNotFound, type MonitorAcl } from '../../auth/monitor-acl.js';
+import { toLocalDateTimeString } from '../../db/datetime.js';
+import { decimalToString } from '../../db/prisma-json.js';
+import type { PrismaClient } from '../../db/prisma.js';
+import { NotFoundError } from '../../errors.js';
+import type { Monitor_Status, Prisma } from '../../generated/prisma/client.js';
+import type { LocalDateTime } from '../../api/envelopes.js';
+import { pageOf, pageRequest, type Page } from '../../api/pagination.js';
+
+export type MonitorStatusValue = 'Unknown' | 'NotRunning' | 'Running' | 'Connected' | 'Signal';
+
+export interface MonitorStatusResponse {
+  /** @isInt @minimum 0 */
+  monitor_id: number;
+  /** Unknown, NotRunning, Running, Connected or Signal. */
+  status: string;
+  /** Decimal string, e.g. "25.00". */
+  capture_fps: string;
+  /** Decimal string, e.g. "5.00". */
+  analysis_fps: string;
+  /** Bytes per second. @isInt */
+  capture_bandwidth: number;
+  /** Local wall-clock time of the last heartbeat (no offset). */
+  updated_on: LocalDateTime | null;
+}
+
+export interface UpdateMonitorStatusRequest {
+  /** Capture frame rate, a decimal with up to 2 places. @pattern ^\d{1,8}(\.\d{1,2})?$ */
+  capture_fps: string;
+  /** Analysis frame rate, a decimal with up to 2 places. @pattern ^\d{1,3}(\.\d{1,2})?$ */
+  analysis_fps: string;
+  /** Bytes per second. @isInt @minimum 0 @maximum 2147483647 */
+  capture_bandwidth?: number | null;
+  /** Daemon status. */
+  status?: MonitorStatusValue | null;
+}
+
+function toResponse(row: Monitor_Status): MonitorStatusResponse {
+  return {
+    monitor_id: row.MonitorId,
+    status: row.Status,
+    capture_fps: decimalToString(row.CaptureFPS, 2),
+    analysis_fps: decimalToString(row.AnalysisFPS, 2),
+    capture_bandwidth: row.CaptureBandwidth,
+    updated_on: toLocalDateTimeString(row.UpdatedOn),
+  };
+}
+
+export class MonitorStatusService {
+  constructor(
+    private readonly prisma: PrismaClient,
+    private readonly acl: MonitorAcl,
+  ) {}
+
+  async list(user: AuthUser, page?: number, pageSize?: number): Promise<Page<MonitorStatusResponse>> {
+    const req = pageRequest(page, pageSize);
+    const scope = await this.acl.scope(user);
+    const where: Prisma.Monitor_StatusWhereInput = scope.visible ? { MonitorId: { in: [...scope.visible] } } : {};
+    const [rows, total] = await Promise.all([
+      this.prisma.monitor_Status.findMany({ where, orderBy: { MonitorId: 'asc' }, skip: req.skip, take: req.take }),
+      this.prisma.monitor_Status.count({ where }),
+    ]);
+    return pageOf(rows.map(toResponse), total, req);
+  }
+
+  async get(user: AuthUser, monitorId: number): Promise<MonitorStatusResponse> {
+    requireVisibleMonitor(await this.acl.scope(user), monitorId);
+    const row = await this.prisma.monitor_Status.findUnique({ where: { MonitorId: monitorId } });
+    if (row) return toResponse(row);
+    if (!(await this.prisma.monitors.findUnique({ where: { Id: monitorId }, select: { Id: true } }))) throw monitorNotFound(monitorId);
+    throw new NotFoundError(`No status recorded for monitor ${monitorId}`, [['monitor_id', String(monitorId)]]);
+  }
+
+  /** Writes the heartbeat (insert or update), stamping UpdatedOn with the database's clock. */
+  async update(user: AuthUser, monitorId: number, body: UpdateMonitorStatusRequest): Promise<MonitorStatusResponse> {
+    requireEditableMonitor(await this.acl.scope(user), monitorId);
+    if (!(await this.prisma.monitors.findUnique({ where: { Id: monitorId }, select: { Id: true } }))) throw monitorNotFound(monitorId);
+    const status = body.status ?? null;
+    const bandwidth = body.capture_bandwidth ?? null;
+    await this.prisma.$executeRaw`
+      INSERT INTO Monitor_Status (MonitorId, Status, CaptureFPS, AnalysisFPS, CaptureBandwidth, UpdatedOn)
+      VALUES (${monitorId}, COALESCE(${status}, 'Unknown'), ${body.capture_fps}, ${body.analysis_fps}, COALESCE(${bandwidth}, 0), NOW())
+      ON DUPLICATE KEY UPDATE Status = COALESCE(${status}, Status), CaptureFPS = VALUES(CaptureFPS),
+        AnalysisFPS = VALUES(AnalysisFPS), CaptureBandwidth = COALESCE(${bandwidth}, CaptureBandwidth), UpdatedOn = NOW()`;
+    return this.get(user, monitorId);
+  }
+}

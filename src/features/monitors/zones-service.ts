@@ -1,0 +1,169 @@
+// Zones of a monitor. Area and NumCoords are derived from Coords on every write (nothing in
+// ZoneMinder maintains Zones.Area); the Zones triggers keep Monitors.ZoneCount. A zone of a
+// hidden monitor answers exactly like a missing zone.
+import type { AuthUser } from '../../auth/auth-service.js';
+import { canEdit, canSee, monitorNotFound, requireEditableMonitor, requireVisibleMonitor, type MonitorAcl } from '../../auth/monitor-acl.js';
+import type { PrismaClient } from '../../db/prisma.js';
+import { InvalidInputError, NotFoundError, PermissionDeniedError } from '../../errors.js';
+import type { Prisma, Zones } from '../../generated/prisma/client.js';
+import { pageOf, pageRequest, type Page } from '../../api/pagination.js';
+import { motionToData, motionToJson, type ZoneMotionFields, type ZoneMotionSettings, type ZoneType, type ZoneUnitsValue } from './zone-fields.js';
+import { parsePolygon, type FrameSize } from './zone-geometry.js';
+
+export interface ZoneResponse extends ZoneMotionFields {
+  /** @isInt @minimum 0 */
+  id: number;
+  /** @isInt @minimum 0 */
+  monitor_id: number;
+  name: string;
+  type: string;
+  /** `Percent` (coordinates 0–100) or `Pixels`. */
+  units: string;
+  /** "x,y x,y …" */
+  coords: string;
+  /** @isInt @minimum 0 */
+  num_coords: number;
+  /** Polygon area (shoelace) in the zone's units squared: a full frame is 10000 in Percent. @isInt @minimum 0 */
+  area: number;
+  /** @isInt @minimum 0 */
+  alarm_rgb: number | null;
+}
+
+export interface CreateZoneRequest extends ZoneMotionSettings {
+  /** Zone name. @minLength 1 @maxLength 64 */
+  name: string;
+  /** Polygon "x,y x,y …", at least 3 points; Area and NumCoords are derived from it. @maxLength 255 */
+  coords: string;
+  /** Ignored: derived from `coords`. @isInt @minimum 0 */
+  num_coords?: number | null;
+  /** Default Active. */
+  type?: ZoneType | null;
+  /** Default Percent. */
+  units?: ZoneUnitsValue | null;
+  /** Alarm colour. @isInt @minimum 0 @maximum 4294967295 */
+  alarm_rgb?: number | null;
+}
+
+/** Partial update: older clients send `{name, polygon}`, newer ones the whole zone. */
+export interface UpdateZoneRequest extends ZoneMotionSettings {
+  /** Zone name. @minLength 1 @maxLength 64 */
+  name?: string | null;
+  /** Polygon "x,y x,y …" (older clients' name for `coords`). @maxLength 255 */
+  polygon?: string | null;
+  /** Polygon "x,y x,y …"; wins over `polygon` when both are sent. @maxLength 255 */
+  coords?: string | null;
+  /** Ignored: derived from the polygon. @isInt @minimum 0 */
+  num_coords?: number | null;
+  /** Zone type. */
+  type?: ZoneType | null;
+  /** Changing units needs the polygon in the new units. */
+  units?: ZoneUnitsValue | null;
+  /** Alarm colour. @isInt @minimum 0 @maximum 4294967295 */
+  alarm_rgb?: number | null;
+}
+
+function toResponse(row: Zones): ZoneResponse {
+  return {
+    id: row.Id,
+    monitor_id: row.MonitorId,
+    name: row.Name,
+    type: row.Type,
+    units: row.Units,
+    coords: row.Coords,
+    num_coords: row.NumCoords,
+    area: row.Area,
+    alarm_rgb: row.AlarmRGB,
+    ...motionToJson(row),
+  };
+}
+
+const zoneNotFound = (id: number) => new NotFoundError(`Zone ${id} not found`, [['id', String(id)]]);
+
+export class ZonesService {
+  constructor(
+    private readonly prisma: PrismaClient,
+    private readonly acl: MonitorAcl,
+  ) {}
+
+  private async monitorFrame(id: number): Promise<FrameSize> {
+    const monitor = await this.prisma.monitors.findUnique({ where: { Id: id }, select: { Width: true, Height: true } });
+    if (!monitor) throw monitorNotFound(id);
+    return { width: monitor.Width, height: monitor.Height };
+  }
+
+  async listByMonitor(user: AuthUser, monitorId: number, page?: number, pageSize?: number): Promise<Page<ZoneResponse>> {
+    const req = pageRequest(page, pageSize);
+    requireVisibleMonitor(await this.acl.scope(user), monitorId);
+    await this.monitorFrame(monitorId);
+    const where = { MonitorId: monitorId };
+    const [rows, total] = await Promise.all([
+      this.prisma.zones.findMany({ where, orderBy: { Id: 'asc' }, skip: req.skip, take: req.take }),
+      this.prisma.zones.count({ where }),
+    ]);
+    return pageOf(rows.map(toResponse), total, req);
+  }
+
+  async create(user: AuthUser, monitorId: number, body: CreateZoneRequest): Promise<ZoneResponse> {
+    requireEditableMonitor(await this.acl.scope(user), monitorId);
+    const frame = await this.monitorFrame(monitorId);
+    const units = body.units ?? 'Percent';
+    const polygon = parsePolygon(body.coords, units, 'coords', frame);
+    const row = await this.prisma.zones.create({
+      data: {
+        ...(motionToData(body) as Prisma.ZonesUncheckedCreateInput),
+        MonitorId: monitorId,
+        Name: body.name,
+        Type: body.type ?? 'Active',
+        Units: units,
+        Coords: polygon.coords,
+        NumCoords: polygon.numCoords,
+        Area: polygon.area,
+        ...(body.alarm_rgb !== undefined && { AlarmRGB: body.alarm_rgb }),
+      },
+    });
+    return toResponse(row);
+  }
+
+  /** The zone if its monitor is visible (and editable when `edit`); hidden reads as missing. */
+  private async zone(user: AuthUser, id: number, edit: boolean): Promise<Zones> {
+    const row = await this.prisma.zones.findUnique({ where: { Id: id } });
+    const scope = await this.acl.scope(user);
+    if (!row || !canSee(scope, row.MonitorId)) throw zoneNotFound(id);
+    if (edit && !canEdit(scope, row.MonitorId)) {
+      throw new PermissionDeniedError(`Monitor ${row.MonitorId} is view-only for this account`, [['monitor_id', String(row.MonitorId)]]);
+    }
+    return row;
+  }
+
+  async get(user: AuthUser, id: number): Promise<ZoneResponse> {
+    return toResponse(await this.zone(user, id, false));
+  }
+
+  async update(user: AuthUser, id: number, body: UpdateZoneRequest): Promise<ZoneResponse> {
+    const current = await this.zone(user, id, true);
+    const text = body.coords ?? body.polygon;
+    const field = body.coords != null ? 'coords' : 'polygon';
+    const units = body.units ?? current.Units;
+    if (units !== current.Units && text == null) {
+      throw new InvalidInputError('Invalid input', [['coords', `required when units change (the stored polygon is in ${current.Units})`]]);
+    }
+    const polygon = text != null ? parsePolygon(text, units, field, await this.monitorFrame(current.MonitorId)) : null;
+    const row = await this.prisma.zones.update({
+      where: { Id: id },
+      data: {
+        ...(motionToData(body) as Prisma.ZonesUncheckedUpdateInput),
+        ...(body.name != null && { Name: body.name }),
+        ...(body.type != null && { Type: body.type }),
+        Units: units,
+        ...(polygon && { Coords: polygon.coords, NumCoords: polygon.numCoords, Area: polygon.area }),
+        ...(body.alarm_rgb !== undefined && { AlarmRGB: body.alarm_rgb }),
+      },
+    });
+    return toResponse(row);
+  }
+
+  async remove(user: AuthUser, id: number): Promise<void> {
+    await this.zone(user, id, true);
+    await this.prisma.zones.delete({ where: { Id: id } });
+  }
+}

@@ -1,0 +1,39 @@
+import { Controller, Get, OperationId, Path, Request, Response, Route, Security, Tags } from '@tsoa/runtime';
+import type { Request as ExRequest } from 'express';
+import type { AuthUser } from '../../auth/auth-service.js';
+import '../../auth/request-user.js';
+import type { AppResponseError } from '../../api/envelopes.js';
+import type { EventPlaybackService, EventVideoInfo } from './event-playback-service.js';
+import { playbackFor } from './playback.js';
+import type { Services } from '../../app/services.js';
+
+/** The JSON route of recorded playback; the media routes are plain handlers (src/features/playback/playback-routes.ts). */
+@Route('api/v3/events')
+@Tags('Events Playback')
+@Security('jwt', ['events'])
+@Response<AppResponseError>(400, 'Invalid id')
+@Response<AppResponseError>(401, 'Missing, invalid or revoked token (header or `?token=`)')
+@Response<AppResponseError>(403, 'Events permission required')
+@Response<AppResponseError>(404, 'No such event, or its monitor is hidden')
+@Response<AppResponseError>(500, 'Internal or database error')
+export class EventPlaybackController extends Controller {
+  private readonly videos: EventPlaybackService;
+
+  constructor(services: Services) {
+    super();
+    this.videos = playbackFor(services).videos;
+  }
+
+  /**
+   * How to play the event: codec, size, duration and file size of its recording, and the mode a
+   * v3 client should use (`direct`, `hls`, `event` while recording, `mjpeg` for JPEG-only
+   * events, `none` without media). Accepts the token as `?token=` too.
+   * @isLong id must be an integer >= 0
+   * @minimum id 0
+   */
+  @Get('{id}/info')
+  @OperationId('get_event_info')
+  public async info(@Request() req: ExRequest, @Path() id: number): Promise<EventVideoInfo> {
+    return this.videos.info(req.user as AuthUser, BigInt(id));
+  }
+}

@@ -1,0 +1,28 @@
+// The seam between the `/events/{id}/stream/*` routes and whatever reads samples: the routes
+// do the ACL, locate the recording, probe it (src/media/mp4-probe.ts) and serve the answer with
+// byte ranges; an EventRemuxer only turns a recording into bytes: fragmented MP4 of the whole
+// recording with real sample durations; a playlist of ~4 s segments whose URIs are relative to
+// …/stream/ (`init.mp4`, `segment/0`, …); the init segment; segment `seq`, null when out of range.
+// The implementation is NativeRemuxer (src/features/playback/native-remuxer.ts); tests plug in others
+// through createPlayback() in src/features/playback/playback.ts.
+import type { ByteSource } from '../../media/byte-source.js';
+import type { Mp4Info } from '../../media/mp4-probe.js';
+import type { EventRecord, VideoFile } from './event-media.js';
+
+export interface RemuxInput {
+  event: EventRecord;
+  video: VideoFile;
+  /** The box-level probe of an MP4-family file; null for other containers or unreadable files. */
+  probe: Mp4Info | null;
+}
+
+export interface EventRemuxer {
+  /** The whole recording as fragmented MP4 (video.mp4 and media.mp4 of a non-fragmented file). */
+  fragmentedMp4(input: RemuxInput): Promise<ByteSource>;
+  /** The HLS VOD playlist text. */
+  vodPlaylist(input: RemuxInput): Promise<string>;
+  /** The fMP4 initialisation segment. */
+  initSegment(input: RemuxInput): Promise<ByteSource>;
+  /** Media segment `seq` (0-based); null when the recording has no such segment. */
+  mediaSegment(input: RemuxInput, seq: number): Promise<ByteSource | null>;
+}

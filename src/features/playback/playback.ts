@@ -1,0 +1,69 @@
+// The playback parts one app shares across requests: the ffmpeg runner (its concurrency bound
+// is per process, not per request), the still cache, the probe cache, and the two seams for
+// native work: the EventRemuxer (NativeRemuxer: demuxer + fMP4 remux, with the segment cache)
+// and the JpegRotator (lossless JPEG transform). Controllers and the media routes get them with playbackFor().
+import type { Services } from '../../app/services.js';
+import { NativeJpegRotator, type JpegRotator } from '../../media/jpeg-rotate.js';
+import { DEFAULT_FFMPEG_OPTIONS, FfmpegRunner } from '../../media/ffmpeg.js';
+import { StillCache } from '../../media/still-cache.js';
+import { VideoProber } from '../../media/video-probe.js';
+import { EventMediaLocator } from './event-media.js';
+import { EventMjpeg } from './event-mjpeg.js';
+import { EventPlaybackService } from './event-playback-service.js';
+import type { EventRemuxer } from './event-remux.js';
+import { NativeRemuxer } from './native-remuxer.js';
+import { SegmentCache } from '../../media/segment-cache.js';
+import { EventStills } from './event-stills.js';
+
+export interface Playback {
+  media: EventMediaLocator;
+  videos: EventPlaybackService;
+  stills: EventStills;
+  mjpeg: EventMjpeg;
+  runner: FfmpegRunner;
+  cache: StillCache;
+  remuxer: EventRemuxer;
+  /** HLS VOD segments held in memory (budget: playback.segment_cache_bytes). */
+  segments: SegmentCache;
+}
+
+export interface PlaybackParts {
+  remuxer: EventRemuxer;
+  /** Built from the runner when absent. */
+  rotator: JpegRotator;
+  runner: FfmpegRunner;
+  cache: StillCache;
+  segments: SegmentCache;
+}
+
+/** Stills kept in memory: 32 MiB in all, nothing over 1 MiB. */
+export const STILL_CACHE_BYTES = 32 << 20;
+export const STILL_MAX_ENTRY_BYTES = 1 << 20;
+
+const byServices = new WeakMap<Services, Playback>();
+
+export function createPlayback(services: Services, parts: Partial<PlaybackParts> = {}): Playback {
+  const runner = parts.runner ?? new FfmpegRunner(DEFAULT_FFMPEG_OPTIONS);
+  const rotator = parts.rotator ?? new NativeJpegRotator();
+  const cache = parts.cache ?? new StillCache(STILL_CACHE_BYTES, STILL_MAX_ENTRY_BYTES);
+  const segments = parts.segments ?? new SegmentCache(services.config.playback.segment_cache_bytes);
+  const remuxer = parts.remuxer ?? new NativeRemuxer(segments, services.log);
+  const media = new EventMediaLocator(services.prisma, services.acl, services.config.zoneminder.dir_events, services.log);
+  const playback: Playback = {
+    media,
+    videos: new EventPlaybackService(services.prisma, media, new VideoProber(runner, services.log), remuxer),
+    stills: new EventStills(services.prisma, media, runner, rotator, cache, services.log),
+    mjpeg: new EventMjpeg(services.prisma, media, rotator),
+    runner,
+    cache,
+    remuxer,
+    segments,
+  };
+  byServices.set(services, playback);
+  return playback;
+}
+
+/** The app's playback parts, created with the defaults on first use. */
+export function playbackFor(services: Services): Playback {
+  return byServices.get(services) ?? createPlayback(services);
+}

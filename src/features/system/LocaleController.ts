@@ -1,0 +1,25 @@
+import { Controller, Get, OperationId, Response, Route, Security, Tags } from '@tsoa/runtime';
+import type { AppResponseError } from '../../api/envelopes.js';
+import type { Services } from '../../app/services.js';
+import { LocaleService, type LocaleResponse } from './locale-service.js';
+
+@Route('api/v3/system')
+@Tags('Server')
+export class LocaleController extends Controller {
+  private readonly locale: LocaleService;
+
+  constructor(services: Services) {
+    super();
+    this.locale = new LocaleService(services.prisma, services.log);
+  }
+
+  /** ZoneMinder's time zone, its current UTC offset and date/time display patterns. Any valid token. */
+  @Get('locale')
+  @OperationId('get_locale')
+  @Security('jwt', ['authenticated'])
+  @Response<AppResponseError>(401, 'Missing, invalid or revoked token')
+  @Response<AppResponseError>(500, 'Database error')
+  public async get(): Promise<LocaleResponse> {
+    return this.locale.get();
+  }
+}

@@ -1,0 +1,56 @@
+import { Body, Controller, Get, OperationId, Put, Request, Response, Route, Security, Tags } from '@tsoa/runtime';
+import type { Request as ExRequest } from 'express';
+import type { AuthUser } from '../../auth/auth-service.js';
+import '../../auth/request-user.js';
+import type { UserResponse } from '../../auth/user-response.js';
+import type { AppResponseError, MessageResponse } from '../../api/envelopes.js';
+import type { Services } from '../../app/services.js';
+
+export interface MeResponse {
+  user: UserResponse;
+  /** `access` */
+  token_type: string;
+  /**
+   * Unix seconds.
+   * @isInt
+   */
+  issued_at: number;
+  /**
+   * Unix seconds.
+   * @isInt
+   */
+  expires_at: number;
+}
+
+export interface ChangePasswordRequest {
+  current_password: string;
+  new_password: string;
+}
+
+@Route('api/v3/me')
+@Tags('Auth')
+export class MeController extends Controller {
+  constructor(private readonly services: Services) {
+    super();
+  }
+
+  /** The caller's account and token times; any authenticated account may call it. */
+  @Get()
+  @OperationId('me')
+  @Security('jwt', ['authenticated'])
+  @Response<AppResponseError>(401, 'Missing, invalid or revoked token')
+  public async me(@Request() req: ExRequest): Promise<MeResponse> {
+    return this.services.me.describe(req.user as AuthUser);
+  }
+
+  /** Changes the caller's password; every token of the account is revoked. */
+  @Put('password')
+  @OperationId('change_password')
+  @Security('jwt', ['authenticated'])
+  @Response<AppResponseError>(400, 'Invalid input')
+  @Response<AppResponseError>(401, 'Missing token or wrong current password')
+  public async changePassword(@Request() req: ExRequest, @Body() body: ChangePasswordRequest): Promise<MessageResponse> {
+    await this.services.auth.changePassword(req.user as AuthUser, body.current_password, body.new_password);
+    return { message: 'Password changed' };
+  }
+}

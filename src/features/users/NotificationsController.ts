@@ -1,0 +1,104 @@
+import { Body, Controller, Delete, Get, OperationId, Patch, Path, Post, Query, Request, Response, Route, Security, SuccessResponse, Tags } from '@tsoa/runtime';
+import type { Request as ExRequest } from 'express';
+import type { AuthUser } from '../../auth/auth-service.js';
+import '../../auth/request-user.js';
+import type { AppResponseError } from '../../api/envelopes.js';
+import type { Page } from '../../api/pagination.js';
+import type { Services } from '../../app/services.js';
+import {
+  NotificationsService,
+  type CreateNotificationRequest,
+  type NotificationResponse,
+  type UpdateNotificationRequest,
+} from './notifications-service.js';
+
+export interface PaginatedNotificationsResponse extends Page<NotificationResponse> {}
+
+const user = (req: ExRequest) => req.user as AuthUser;
+
+// Push-notification registrations. Any authenticated user manages their own device tokens;
+// System View sees all rows and System Edit changes all (see NotificationsService).
+@Route('api/v3/notifications')
+@Tags('Notifications')
+@Security('jwt', ['authenticated'])
+@Response<AppResponseError>(400, 'Invalid input: unknown user, bad platform or monitor list, value too long')
+@Response<AppResponseError>(401, 'Missing, invalid or revoked token')
+@Response<AppResponseError>(403, 'A registration of another user, without System Edit')
+export class NotificationsController extends Controller {
+  private readonly service: NotificationsService;
+
+  constructor(services: Services) {
+    super();
+    this.service = new NotificationsService(services.prisma);
+  }
+
+  /**
+   * Lists push registrations: the caller's own, or everyone's with System View.
+   * @param user_id Only rows of this user (others' rows need System View).
+   * @param page 1-based page number (default 1).
+   * @param page_size Rows per page, at most 1000 (default 25).
+   * @isInt user_id must be an integer >= 0
+   * @minimum user_id 0
+   * @maximum user_id 2147483647
+   * @isLong page
+   * @minimum page 0
+   * @maximum page 9007199254740991
+   * @isLong page_size
+   * @minimum page_size 0
+   * @maximum page_size 1000
+   */
+  @Get()
+  @OperationId('list_notifications')
+  public async list(@Request() req: ExRequest, @Query() user_id?: number, @Query() page?: number, @Query() page_size?: number): Promise<PaginatedNotificationsResponse> {
+    return this.service.list(user(req), user_id, page, page_size);
+  }
+
+  @Post()
+  @OperationId('create_notification')
+  @SuccessResponse(201, 'Created')
+  @Response<AppResponseError>(409, 'This push token is already registered')
+  public async create(@Request() req: ExRequest, @Body() body: CreateNotificationRequest): Promise<NotificationResponse> {
+    const created = await this.service.create(user(req), body);
+    this.setStatus(201);
+    return created;
+  }
+
+  /**
+   * @isInt id must be an integer >= 0
+   * @minimum id 0
+   * @maximum id 2147483647
+   */
+  @Get('{id}')
+  @OperationId('get_notification')
+  @Response<AppResponseError>(404, 'Not found, or owned by another user (without System View)')
+  public async get(@Request() req: ExRequest, @Path() id: number): Promise<NotificationResponse> {
+    return this.service.get(user(req), id);
+  }
+
+  /**
+   * @isInt id must be an integer >= 0
+   * @minimum id 0
+   * @maximum id 2147483647
+   */
+  @Patch('{id}')
+  @OperationId('update_notification')
+  @Response<AppResponseError>(404, 'Not found, or owned by another user (without System View)')
+  @Response<AppResponseError>(409, 'This push token is already registered')
+  public async update(@Request() req: ExRequest, @Path() id: number, @Body() body: UpdateNotificationRequest): Promise<NotificationResponse> {
+    return this.service.update(user(req), id, body);
+  }
+
+  /**
+   * @isInt id must be an integer >= 0
+   * @minimum id 0
+   * @maximum id 2147483647
+   */
+  @Delete('{id}')
+  @OperationId('delete_notification')
+  @SuccessResponse(204, 'Deleted')
+  @Response<AppResponseError>(404, 'Not found, or owned by another user (without System View)')
+  public async remove(@Request() req: ExRequest, @Path() id: number): Promise<void> {
+    await this.service.remove(user(req), id);
+    this.setStatus(204);
+  }
+}

@@ -1,0 +1,98 @@
+import { Body, Controller, Delete, Get, OperationId, Patch, Path, Post, Query, Response, Route, Security, SuccessResponse, Tags } from '@tsoa/runtime';
+import type { AppResponseError } from '../../api/envelopes.js';
+import type { Page } from '../../api/pagination.js';
+import type { Services } from '../../app/services.js';
+import {
+  RolePermissionsService,
+  type CreateRoleMonitorPermissionRequest,
+  type RoleMonitorPermissionResponse,
+  type UpdateRoleMonitorPermissionRequest,
+} from './role-permissions-service.js';
+
+export interface PaginatedRoleMonitorPermissionsResponse extends Page<RoleMonitorPermissionResponse> {}
+
+// A role's per-monitor rules (Role_Monitors_Permissions). System-gated like all permission CRUD.
+@Route('api/v3/role-monitors-permissions')
+@Tags('Role Monitors Permissions')
+@Security('jwt', ['system'])
+@Response<AppResponseError>(400, 'Invalid input: unknown role or monitor, bad permission')
+@Response<AppResponseError>(401, 'Missing, invalid or revoked token')
+@Response<AppResponseError>(403, 'System permission required')
+export class RoleMonitorsPermissionsController extends Controller {
+  private readonly service: RolePermissionsService;
+
+  constructor(services: Services) {
+    super();
+    this.service = new RolePermissionsService(services.prisma, services.acl);
+  }
+
+  /**
+   * Lists role monitor permission rows.
+   * @param role_id Only rows of this role.
+   * @param page 1-based page number (default 1).
+   * @param page_size Rows per page, at most 1000 (default 25).
+   * @isInt role_id must be an integer >= 0
+   * @minimum role_id 0
+   * @maximum role_id 2147483647
+   * @isLong page
+   * @minimum page 0
+   * @maximum page 9007199254740991
+   * @isLong page_size
+   * @minimum page_size 0
+   * @maximum page_size 1000
+   */
+  @Get()
+  @OperationId('list_role_monitors_permissions')
+  public async list(@Query() role_id?: number, @Query() page?: number, @Query() page_size?: number): Promise<PaginatedRoleMonitorPermissionsResponse> {
+    return this.service.listMonitor(role_id, page, page_size);
+  }
+
+  @Post()
+  @OperationId('create_role_monitor_permission')
+  @SuccessResponse(201, 'Created')
+  @Response<AppResponseError>(409, 'The role already has a row for this monitor')
+  public async create(@Body() body: CreateRoleMonitorPermissionRequest): Promise<RoleMonitorPermissionResponse> {
+    const created = await this.service.createMonitor(body);
+    this.setStatus(201);
+    return created;
+  }
+
+  /**
+   * @isInt id must be an integer >= 0
+   * @minimum id 0
+   * @maximum id 2147483647
+   */
+  @Get('{id}')
+  @OperationId('get_role_monitor_permission')
+  @Response<AppResponseError>(404, 'Not found')
+  public async get(@Path() id: number): Promise<RoleMonitorPermissionResponse> {
+    return this.service.getMonitor(id);
+  }
+
+  /**
+   * @isInt id must be an integer >= 0
+   * @minimum id 0
+   * @maximum id 2147483647
+   */
+  @Patch('{id}')
+  @OperationId('update_role_monitor_permission')
+  @Response<AppResponseError>(404, 'Not found')
+  @Response<AppResponseError>(409, 'The role already has a row for this monitor')
+  public async update(@Path() id: number, @Body() body: UpdateRoleMonitorPermissionRequest): Promise<RoleMonitorPermissionResponse> {
+    return this.service.updateMonitor(id, body);
+  }
+
+  /**
+   * @isInt id must be an integer >= 0
+   * @minimum id 0
+   * @maximum id 2147483647
+   */
+  @Delete('{id}')
+  @OperationId('delete_role_monitor_permission')
+  @SuccessResponse(204, 'Deleted')
+  @Response<AppResponseError>(404, 'Not found')
+  public async remove(@Path() id: number): Promise<void> {
+    await this.service.removeMonitor(id);
+    this.setStatus(204);
+  }
+}

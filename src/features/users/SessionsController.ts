@@ -1,0 +1,93 @@
+import { Body, Controller, Delete, Get, OperationId, Patch, Path, Post, Query, Response, Route, Security, SuccessResponse, Tags } from '@tsoa/runtime';
+import type { AppResponseError } from '../../api/envelopes.js';
+import type { Page } from '../../api/pagination.js';
+import type { Services } from '../../app/services.js';
+import {
+  SessionsService,
+  type CreateSessionRequest,
+  type SessionResponse,
+  type UpdateSessionRequest,
+} from './sessions-service.js';
+
+export interface PaginatedSessionsResponse extends Page<SessionResponse> {}
+
+@Route('api/v3/sessions')
+@Tags('Sessions')
+// A session id is a logged-in ZoneMinder web user's cookie: reading it is as strong as
+// impersonating that user, so reads need System Edit too, not View (a deliberate exception).
+@Security('jwt', ['system:Edit'])
+@Response<AppResponseError>(400, 'Invalid input')
+@Response<AppResponseError>(401, 'Missing, invalid or revoked token')
+@Response<AppResponseError>(403, 'System Edit permission required, even to read: session ids are ZoneMinder web credentials')
+export class SessionsController extends Controller {
+  private readonly sessions: SessionsService;
+
+  constructor(services: Services) {
+    super();
+    this.sessions = new SessionsService(services.prisma);
+  }
+
+  /**
+   * Lists ZoneMinder web sessions.
+   * @param page 1-based page number (default 1).
+   * @param page_size Rows per page, at most 1000 (default 25).
+   * @isLong page
+   * @minimum page 0
+   * @maximum page 9007199254740991
+   * @isLong page_size
+   * @minimum page_size 0
+   * @maximum page_size 1000
+   */
+  @Get()
+  @OperationId('list_sessions')
+  public async list(@Query() page?: number, @Query() page_size?: number): Promise<PaginatedSessionsResponse> {
+    return this.sessions.list(page, page_size);
+  }
+
+  @Post()
+  @OperationId('create_session')
+  @SuccessResponse(201, 'Created')
+  @Response<AppResponseError>(409, 'A session with this id exists')
+  public async create(@Body() body: CreateSessionRequest): Promise<SessionResponse> {
+    this.setStatus(201);
+    return this.sessions.create(body);
+  }
+
+  /**
+   * @param id PHP session id.
+   * @pattern id ^[A-Za-z0-9,-]{1,32}$
+   * @maxLength id 32
+   */
+  @Get('{id}')
+  @OperationId('get_session')
+  @Response<AppResponseError>(404, 'No such session')
+  public async get(@Path() id: string): Promise<SessionResponse> {
+    return this.sessions.get(id);
+  }
+
+  /**
+   * @param id PHP session id.
+   * @pattern id ^[A-Za-z0-9,-]{1,32}$
+   * @maxLength id 32
+   */
+  @Patch('{id}')
+  @OperationId('update_session')
+  @Response<AppResponseError>(404, 'No such session')
+  public async update(@Path() id: string, @Body() body: UpdateSessionRequest): Promise<SessionResponse> {
+    return this.sessions.update(id, body);
+  }
+
+  /**
+   * @param id PHP session id.
+   * @pattern id ^[A-Za-z0-9,-]{1,32}$
+   * @maxLength id 32
+   */
+  @Delete('{id}')
+  @OperationId('delete_session')
+  @SuccessResponse(204, 'Deleted')
+  @Response<AppResponseError>(404, 'No such session')
+  public async remove(@Path() id: string): Promise<void> {
+    await this.sessions.remove(id);
+    this.setStatus(204);
+  }
+}

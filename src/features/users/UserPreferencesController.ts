@@ -1,0 +1,95 @@
+import { Body, Controller, Delete, Get, OperationId, Patch, Path, Post, Query, Request, Response, Route, Security, SuccessResponse, Tags } from '@tsoa/runtime';
+import type { Request as ExRequest } from 'express';
+import type { AuthUser } from '../../auth/auth-service.js';
+import '../../auth/request-user.js';
+import type { AppResponseError } from '../../api/envelopes.js';
+import type { Page } from '../../api/pagination.js';
+import type { Services } from '../../app/services.js';
+import {
+  UserPreferencesService,
+  type CreateUserPreferenceRequest,
+  type UserPreferenceResponse,
+  type UpdateUserPreferenceRequest,
+} from './user-preferences-service.js';
+
+export interface PaginatedUserPreferencesResponse extends Page<UserPreferenceResponse> {}
+
+@Route('api/v3/user_preferences')
+@Tags('User Preferences')
+@Security('jwt', ['system'])
+@Response<AppResponseError>(400, 'Invalid input, a missing name, or an unknown user_id')
+@Response<AppResponseError>(401, 'Missing, invalid or revoked token')
+@Response<AppResponseError>(403, 'System permission required')
+export class UserPreferencesController extends Controller {
+  private readonly preferences: UserPreferencesService;
+
+  constructor(services: Services) {
+    super();
+    this.preferences = new UserPreferencesService(services.prisma);
+  }
+
+  /**
+   * Lists the caller's own preferences; with System Edit, every user's.
+   * @param page 1-based page number (default 1).
+   * @param page_size Rows per page, at most 1000 (default 25).
+   * @isLong page
+   * @minimum page 0
+   * @maximum page 9007199254740991
+   * @isLong page_size
+   * @minimum page_size 0
+   * @maximum page_size 1000
+   */
+  @Get()
+  @OperationId('list_user_preferences')
+  public async list(@Request() req: ExRequest, @Query() page?: number, @Query() page_size?: number): Promise<PaginatedUserPreferencesResponse> {
+    return this.preferences.list(req.user as AuthUser, page, page_size);
+  }
+
+  @Post()
+  @OperationId('create_user_preference')
+  @SuccessResponse(201, 'Created')
+  @Response<AppResponseError>(409, 'The user already has a preference with this name')
+  public async create(@Request() req: ExRequest, @Body() body: CreateUserPreferenceRequest): Promise<UserPreferenceResponse> {
+    this.setStatus(201);
+    return this.preferences.create(req.user as AuthUser, body);
+  }
+
+  /**
+   * @isInt id must be an integer >= 0
+   * @minimum id 0
+   * @maximum id 2147483647
+   */
+  @Get('{id}')
+  @OperationId('get_user_preference')
+  @Response<AppResponseError>(404, 'Not found, or owned by another user and the caller lacks System Edit')
+  public async get(@Request() req: ExRequest, @Path() id: number): Promise<UserPreferenceResponse> {
+    return this.preferences.get(req.user as AuthUser, id);
+  }
+
+  /**
+   * @isInt id must be an integer >= 0
+   * @minimum id 0
+   * @maximum id 2147483647
+   */
+  @Patch('{id}')
+  @OperationId('update_user_preference')
+  @Response<AppResponseError>(404, 'Not found, or owned by another user and the caller lacks System Edit')
+  @Response<AppResponseError>(409, 'The user already has a preference with this name')
+  public async update(@Request() req: ExRequest, @Path() id: number, @Body() body: UpdateUserPreferenceRequest): Promise<UserPreferenceResponse> {
+    return this.preferences.update(req.user as AuthUser, id, body);
+  }
+
+  /**
+   * @isInt id must be an integer >= 0
+   * @minimum id 0
+   * @maximum id 2147483647
+   */
+  @Delete('{id}')
+  @OperationId('delete_user_preference')
+  @SuccessResponse(204, 'Deleted')
+  @Response<AppResponseError>(404, 'Not found, or owned by another user and the caller lacks System Edit')
+  public async remove(@Request() req: ExRequest, @Path() id: number): Promise<void> {
+    await this.preferences.remove(req.user as AuthUser, id);
+    this.setStatus(204);
+  }
+}

@@ -1,0 +1,93 @@
+import { Body, Controller, Delete, Get, OperationId, Path, Post, Put, Query, Response, Route, Security, SuccessResponse, Tags } from '@tsoa/runtime';
+import type { UserResponse } from '../../auth/user-response.js';
+import type { AppResponseError } from '../../api/envelopes.js';
+import type { Page } from '../../api/pagination.js';
+import type { Services } from '../../app/services.js';
+import { UsersService, type CreateUserRequest, type UpdateUserRequest } from './users-service.js';
+
+export interface PaginatedUsersResponse extends Page<UserResponse> {}
+
+/** Accounts and their permission columns: System (granting permissions needs System Edit). */
+@Route('api/v3/users')
+@Tags('Users')
+@Security('jwt', ['system'])
+@Response<AppResponseError>(400, 'Invalid input')
+@Response<AppResponseError>(401, 'Missing, invalid or revoked token')
+@Response<AppResponseError>(403, 'System permission required')
+export class UsersController extends Controller {
+  private readonly users: UsersService;
+
+  constructor(services: Services) {
+    super();
+    this.users = new UsersService(services.prisma, services.auth);
+  }
+
+  /**
+   * Lists accounts. Passwords are never returned.
+   * @param page 1-based page number (default 1).
+   * @param page_size Rows per page, at most 1000 (default 25).
+   * @isLong page
+   * @minimum page 0
+   * @maximum page 9007199254740991
+   * @isLong page_size
+   * @minimum page_size 0
+   * @maximum page_size 1000
+   */
+  @Get()
+  @OperationId('list_users')
+  public async list(@Query() page?: number, @Query() page_size?: number): Promise<PaginatedUsersResponse> {
+    return this.users.list(page, page_size);
+  }
+
+  /** Creates an account; the password is stored as a bcrypt hash. */
+  @Post()
+  @OperationId('create_user')
+  @SuccessResponse(201, 'Created')
+  @Response<AppResponseError>(409, 'The user name is taken')
+  public async create(@Body() body: CreateUserRequest): Promise<UserResponse> {
+    this.setStatus(201);
+    return this.users.create(body);
+  }
+
+  /**
+   * @isInt id must be an integer >= 0
+   * @minimum id 0
+   * @maximum id 2147483647
+   */
+  @Get('{id}')
+  @OperationId('get_user')
+  @Response<AppResponseError>(404, 'Not found')
+  public async get(@Path() id: number): Promise<UserResponse> {
+    return this.users.get(id);
+  }
+
+  /**
+   * Partial update. A new password, or disabling the account or its API access, revokes all of
+   * the account's tokens.
+   * @isInt id must be an integer >= 0
+   * @minimum id 0
+   * @maximum id 2147483647
+   */
+  @Put('{id}')
+  @OperationId('update_user')
+  @Response<AppResponseError>(404, 'Not found')
+  @Response<AppResponseError>(409, 'The user name is taken')
+  public async update(@Path() id: number, @Body() body: UpdateUserRequest): Promise<UserResponse> {
+    return this.users.update(id, body);
+  }
+
+  /**
+   * Deletes the account (and its preferences); its tokens stop working at once.
+   * @isInt id must be an integer >= 0
+   * @minimum id 0
+   * @maximum id 2147483647
+   */
+  @Delete('{id}')
+  @OperationId('delete_user')
+  @SuccessResponse(204, 'Deleted')
+  @Response<AppResponseError>(404, 'Not found')
+  public async remove(@Path() id: number): Promise<void> {
+    await this.users.remove(id);
+    this.setStatus(204);
+  }
+}

@@ -1,0 +1,21 @@
+// GET /me: the caller's account as UserResponse plus the token's times.
+import type { AuthUser } from '../../auth/auth-service.js';
+import type { UserDirectory } from '../../auth/user-directory.js';
+import { userResponseFromRow, type UserResponse } from '../../auth/user-response.js';
+import { UnauthorizedError } from '../../errors.js';
+
+export class MeService {
+  constructor(private readonly users: UserDirectory) {}
+
+  async describe(user: AuthUser): Promise<{ user: UserResponse; token_type: string; issued_at: number; expires_at: number }> {
+    const row = await this.users.row(user.id);
+    if (!row) throw new UnauthorizedError('Account removed');
+    // Area levels are the effective ones (role included), as every check uses them.
+    return {
+      user: { ...userResponseFromRow(row), ...user.perms },
+      token_type: 'access',
+      issued_at: user.issuedAt,
+      expires_at: user.expiresAt,
+    };
+  }
+}
