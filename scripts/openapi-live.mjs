@@ -1,7 +1,7 @@
 // OpenAPI path items of the live HLS routes, served by plain express handlers
 // (src/features/live/live-routes.ts, LIVE_ROUTES) and merged into the document by the OpenAPI pass
 // (openapi-post.mjs) like the playback routes. Paths and operationIds must match LIVE_ROUTES
-// (test/121 checks it); operationIds are the v3 reference surface's.
+// (test/live/routes.test.ts checks it); operationIds are the v3 reference surface's.
 
 import { error, monitorIdParam, tokenParam } from './openapi-media-parts.mjs';
 import { webrtcPaths } from './openapi-webrtc.mjs';

@@ -1,7 +1,7 @@
 // OpenAPI path items of the recorded-playback media routes. tsoa describes JSON routes only; these
 // are served by plain express handlers (src/features/playback/playback-routes.ts, PLAYBACK_ROUTES) and merged
 // into the document by the OpenAPI pass (openapi-post.mjs), in OpenAPI 3.0 form before the 3.1
-// upgrade. Paths, methods and operationIds must match PLAYBACK_ROUTES (test/114 checks it);
+// upgrade. Paths, methods and operationIds must match PLAYBACK_ROUTES (test/playback/access.test.ts checks it);
 // operationIds follow the v3 reference surface where it has the route.
 
 import { error, tokenParam } from './openapi-media-parts.mjs';

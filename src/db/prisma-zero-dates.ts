@@ -11,7 +11,7 @@
 // The adapter documents that it accepts an existing pool. We give it one whose query() and
 // execute() results (and those of connections taken for transactions) have such values replaced
 // by null before the adapter sees them. The Prisma schema marks every DateTime optional, so the
-// types say what can come back. test/57.prisma-client.test.ts pins the behaviour.
+// types say what can come back. test/db/prisma-client.test.ts pins the behaviour.
 import type { FieldInfo, Pool, PoolConnection } from 'mariadb';
 
 // Driver column types whose text the adapter or Prisma parses as a date.

@@ -1,5 +1,5 @@
 // Coverage of reference operations in the served OpenAPI document, for any family: the v3
-// reference surface (../shared/api relative to the repository) says what must be served; a
+// reference surface (data/contract/) says what must be served; a
 // family's test picks its operations and the feature scope they are gated on, and checks each
 // one for method, path, operationId (documented renames aside), security scope, parameters,
 // documented statuses, and every request/response field of the reference schemas with a
@@ -24,7 +24,7 @@ interface ReferenceSurface {
 }
 
 export const reference: ReferenceSurface = JSON.parse(
-  readFileSync(new URL('../../../shared/api/v3-reference-surface.json', import.meta.url), 'utf8'),
+  readFileSync(new URL('../../data/contract/v3-reference-surface.json', import.meta.url), 'utf8'),
 );
 
 export function referenceOperations(match: (op: ReferenceOperation) => boolean): ReferenceOperation[] {

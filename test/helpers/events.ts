@@ -1,4 +1,4 @@
-// Seeding and calling helpers for the event-family tests (test/85–89).
+// Seeding and calling helpers for the event-family tests (test/events/).
 import bcrypt from 'bcryptjs';
 import type { AuthUser } from '../../src/auth/auth-service.js';
 import type { MonitorAcl, MonitorScope } from '../../src/auth/monitor-acl.js';

@@ -1,4 +1,4 @@
-// Fixtures for the playback tests (test/110–114): real media made by ffmpeg (cached across test
+// Fixtures for the playback tests (test/playback/): real media made by ffmpeg (cached across test
 // files and runs), laid out as ZoneMinder does (FACTS §4) under temporary Storage roots in the
 // Deep, Medium and Shallow schemes, with Events/Frames rows to match.
 import { execFile } from 'node:child_process';

@@ -1,4 +1,4 @@
-// Reads ZoneMinder's information_schema dump format (shared/zoneminder/schema/*.json:
+// Reads ZoneMinder's information_schema dump format (data/zoneminder/schema/*.json:
 // {tables: {Name: {columns, indexes}}, triggers}) into our SchemaDef. Pure: the caller reads the
 // file. Used by tests (to compare with the dump) and to build old-version fixtures; the service
 // itself never reads the shared files.

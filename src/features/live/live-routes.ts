@@ -2,7 +2,7 @@
 // playback routes. Each is GET (HEAD alike), gated on Stream View through requirePolicy (token
 // from the header or `?token=`: media-routes.ts lists these paths, so they are never compressed
 // nor counted by the global limiter), then the monitor's row ACL in the service. Declared in
-// the OpenAPI document by scripts/openapi-live.mjs (test/121 checks that the lists agree).
+// the OpenAPI document by scripts/openapi-live.mjs (test/live/routes.test.ts checks that the lists agree).
 import type { Express, Request, RequestHandler, Response } from 'express';
 import type { AuthUser } from '../../auth/auth-service.js';
 import { requirePolicy } from '../../auth/authentication.js';

@@ -5,7 +5,7 @@
 // (bench/monitors-api.ts). The SQL is one explicit SELECT of the response columns, run with
 // execute(): the binary protocol, so every value is decoded exactly as the Prisma adapter
 // receives it (FLOAT as the double of the stored single, DECIMAL as text, BOOLEAN as 0/1),
-// and toResponse() turns either into the same JSON. test/82.monitors-read-path.test.ts checks
+// and toResponse() turns either into the same JSON. test/monitors/read-path.test.ts checks
 // the two paths give identical responses. Writes stay on Prisma.
 import type { Pool } from 'mariadb';
 import type { Monitors } from '../../generated/prisma/client.js';

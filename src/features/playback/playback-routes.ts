@@ -2,7 +2,7 @@
 // Each is GET (HEAD answered alike), gated by the Events feature through requirePolicy (token
 // from the header or `?token=`: media-routes.ts lists these paths), then the event's row ACL in
 // the services. They are declared in the OpenAPI document by the OpenAPI pass
-// (scripts/openapi-playback.mjs); test/114 checks that the two lists agree.
+// (scripts/openapi-playback.mjs); test/playback/access.test.ts checks that the two lists agree.
 // `/events/{id}/info` is JSON and lives in EventPlaybackController.
 import type { Express, Request, RequestHandler, Response } from 'express';
 import type { AuthUser } from '../../auth/auth-service.js';
