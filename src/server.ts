@@ -9,7 +9,7 @@ import { createLogger, type Logger } from './log.js';
 import { createPool, type DbPool } from './db/pool.js';
 import { createPrismaClient } from './db/prisma.js';
 import { runStartupMigrations } from './db/startup-migrations.js';
-import { createServices } from './app/services.js';
+import { createServices, type Services } from './app/services.js';
 import { createApp } from './http/app.js';
 import { WebRtcService } from './features/live/webrtc/webrtc-service.js';
 import { SERVICE_VERSION } from './version.js';
@@ -19,6 +19,8 @@ export interface RunningServer {
   port: number;
   config: AppConfig;
   log: Logger;
+  /** The app's infrastructure and service registry (tests read service state through it). */
+  services: Services;
   /** Stops accepting, drains open requests (up to the grace period), closes the pool. */
   close(): Promise<void>;
 }
@@ -103,7 +105,7 @@ export async function startServer(config: AppConfig, log: Logger): Promise<Runni
       log.info('stopped');
     })());
 
-  return { url, port, config, log, close };
+  return { url, port, config, log, services, close };
 }
 
 /** The `zmgate` server entry: load config (one line and exit 1 on error), start, wait for a signal. */

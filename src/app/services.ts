@@ -1,37 +1,19 @@
-// The composition of services one app instance uses. Controllers receive this object.
+// The composition root: builds the infrastructure one app instance uses (keys, tokens, the user
+// directory, the row ACL, the live hub) and the registry that builds each domain service once, on
+// first use. Controllers and media routes read from it; nothing else constructs services.
 import type { AppConfig } from '../config/types.js';
 import type { Logger } from '../log.js';
 import type { DbPool } from '../db/pool.js';
 import type { PrismaClient } from '../db/prisma.js';
 import { AuthService } from '../auth/auth-service.js';
 import { loadOrCreateKeys } from '../auth/keys.js';
-import { DbMonitorAcl, type MonitorAcl } from '../auth/monitor-acl.js';
+import { DbMonitorAcl } from '../auth/monitor-acl.js';
 import { TokenService } from '../auth/tokens.js';
 import { UserDirectory } from '../auth/user-directory.js';
 import { LiveHub } from '../live/hub.js';
-import { MeService } from '../features/users/me-service.js';
-import { ServerService } from '../features/system/server-service.js';
+import type { ServiceClass, Services } from '../registry.js';
 
-/**
- * Shared infrastructure and the cross-cutting services. Domain services (one per resource
- * family) are small classes that controllers build from this object on demand.
- */
-export interface Services {
-  config: AppConfig;
-  log: Logger;
-  prisma: PrismaClient;
-  /** The plain driver pool, for the few hot reads where Prisma's row mapping costs too much (monitor-rows.ts). */
-  pool: DbPool;
-  server: ServerService;
-  auth: AuthService;
-  acl: MonitorAcl;
-  me: MeService;
-  /**
-   * Live video: the shared per-monitor stream readers (LiveFeeds, src/live/feed.ts) and the HLS
-   * sessions. Nothing starts until a live route is used; closed on shutdown.
-   */
-  live: LiveHub;
-}
+export type { Services } from '../registry.js';
 
 export function createServices(config: AppConfig, log: Logger, pool: DbPool, prisma: PrismaClient): Services {
   const keys = loadOrCreateKeys(config.auth.state_dir);
@@ -41,16 +23,24 @@ export function createServices(config: AppConfig, log: Logger, pool: DbPool, pri
     refresh: config.auth.refresh_token_ttl_secs,
   });
   const users = new UserDirectory(pool);
-  return {
+  const built = new Map<ServiceClass<unknown>, unknown>();
+  const services: Services = {
     config,
     log,
     prisma,
     pool,
-    server: new ServerService(pool, log),
+    users,
     auth: new AuthService(users, tokens, log),
     // Row-level ACL: a few queries per user, cached for a few seconds (DbMonitorAcl).
     acl: new DbMonitorAcl(pool),
-    me: new MeService(users),
     live: new LiveHub({ socketDir: config.zoneminder.path_socks, hls: config.streaming.hls, log }),
+    get<T>(service: ServiceClass<T>): T {
+      if (!built.has(service)) built.set(service, service.from(services));
+      return built.get(service) as T;
+    },
+    provide<T>(service: ServiceClass<T>, instance: T): void {
+      built.set(service, instance);
+    },
   };
+  return services;
 }

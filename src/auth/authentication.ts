@@ -4,7 +4,7 @@
 import type { Request, RequestHandler } from 'express';
 import { InternalError, PermissionDeniedError, UnauthorizedError } from '../errors.js';
 import { acceptsQueryToken } from '../http/media-routes.js';
-import type { Services } from '../app/services.js';
+import type { Services } from '../registry.js';
 import type { AuthUser } from './auth-service.js';
 import './request-user.js';
 import { allows } from './permissions.js';

@@ -4,7 +4,6 @@
 // against all of it until Ctrl-C, with the live demo page at /demo/.
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-
 import { startThrowawayMariaDb } from '../devdb/throwaway-mariadb.js';
 import { prepareDemoDatabase, SIMULATED_MONITOR_IDS } from '../devdb/demo-data.js';
 import { SimCamera } from '../sim/camera.js';

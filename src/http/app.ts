@@ -3,7 +3,7 @@
 import express, { type Express, type Request, type Response } from 'express';
 import compression from 'compression';
 import helmet from 'helmet';
-import type { Services } from '../app/services.js';
+import type { Services } from '../registry.js';
 import { RegisterRoutes } from '../generated/routes.js';
 import { cors } from './middleware/cors.js';
 import { requestLog } from './middleware/request-log.js';

@@ -4,7 +4,6 @@
 // The stream ends with the closing boundary after the last frame, or as soon as the client
 // goes away (no timer or file read survives it).
 import type { Response } from 'express';
-
 import { MjpegResponse } from './mjpeg-response.js';
 
 export { MJPEG_BOUNDARY } from './mjpeg-response.js';

@@ -4,7 +4,6 @@
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-
 import type { NativeBinding } from './binding.js';
 import { ZmNativeError } from './errors.js';
 

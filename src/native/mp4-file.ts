@@ -9,7 +9,6 @@
 // recording is re-indexed when it changes and the cache never outgrows MAX_OPEN_FILES.
 
 import { stat } from 'node:fs/promises';
-
 import type { RawMp4File, RawMp4Info, RawSampleTable } from './binding.js';
 import type { MuxTrack } from './fmp4-muxer.js';
 import { callNative, loadBinding } from './load.js';

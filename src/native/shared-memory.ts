@@ -6,7 +6,6 @@
 // solved from the file size unless given.
 
 import { isAbsolute, join } from 'node:path';
-
 import { callNativeAsync } from './async-call.js';
 import type { RawShmGeometry, RawShmState, RawSharedMemory } from './binding.js';
 import { ZmNativeError } from './errors.js';

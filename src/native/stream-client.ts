@@ -6,7 +6,6 @@
 
 import { EventEmitter } from 'node:events';
 import { isAbsolute, join } from 'node:path';
-
 import type { RawStreamClient, RawStreamClientOptions } from './binding.js';
 import { ZmNativeError } from './errors.js';
 import { streamClientInternals } from './internal.js';

@@ -14,7 +14,6 @@ import { readFileSync, rmSync } from 'node:fs';
 import { type Server, type Socket, createServer } from 'node:net';
 import { join } from 'node:path';
 import { once } from 'node:events';
-
 import { packageRoot } from '../paths.js';
 import { type AccessUnit, splitAccessUnits } from './annexb.js';
 import { MovingPattern } from './pattern.js';

@@ -4,7 +4,6 @@
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-
 import { SimCamera } from './camera.js';
 
 const USAGE = 'Usage: zmgate-sim --socks <dir> --map <dir> [--count N (1)] [--first-id N (1)] [--shm-fps N (5)]\n';

@@ -9,7 +9,6 @@
 // writes valid = 0, as a cleanly exiting zmc does (FACTS §5.1).
 import { closeSync, openSync, readSync, renameSync, unlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
-
 import { AV_PIX_FMT, SUBPIX_ORDER, TRIGGER_DATA, VIDEO_STORE_DATA_SIZE, factsField } from './shm-layouts.js';
 
 const LAYOUT = 888;

@@ -13,7 +13,7 @@ import { fromLocalDateTimeString, toLocalDateTimeString } from '../../src/db/dat
 import { createPrismaClient, type PrismaClient } from '../../src/db/prisma.js';
 import { poolConfig } from '../../src/db/pool.js';
 import { toJson } from '../../src/db/prisma-json.js';
-import { Prisma } from '../src/generated/prisma/client.js';
+import { Prisma } from '../../src/generated/prisma/client.js';
 import type { ThrowawayMariaDb } from '../../src/devdb/throwaway-mariadb.js';
 import { dbConfigFor, freshDatabase, privateMariaDb, sharedMariaDb, type FreshDatabase } from '../helpers/mariadb.js';
 

@@ -15,7 +15,7 @@ import { createPrismaClient } from '../../src/db/prisma.js';
 import { fromLocalDateTimeString } from '../../src/db/datetime.js';
 import { createApp } from '../../src/http/app.js';
 import { createLogger } from '../../src/log.js';
-import { createPlayback, type Playback, type PlaybackParts } from '../../src/features/playback/playback.js';
+import { AppPlayback, createPlayback, type Playback, type PlaybackParts } from '../../src/features/playback/playback.js';
 import { createServices } from '../../src/app/services.js';
 import { testEnv } from './app.js';
 import { eventPaths, type EventScheme } from '../../src/features/events/event-paths.js';
@@ -233,6 +233,7 @@ export async function startPlaybackApp(db: FreshDatabase, env: Record<string, st
   const prisma = createPrismaClient(config.db);
   const services = createServices(config, log, pool, prisma);
   const playback = createPlayback(services, parts);
+  services.provide(AppPlayback, playback);
   const server = http.createServer(createApp(services));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

@@ -12,7 +12,7 @@ import bcrypt from 'bcryptjs';
 
 import { LIVE_IMAGE_ROUTES } from '../../src/features/live/live-image-routes.js';
 import { isMediaPath } from '../../src/http/media-routes.js';
-import { liveMjpegStreams, liveMjpegViewers } from '../../src/features/live/live-mjpeg.js';
+import { LiveMjpegStreams } from '../../src/features/live/live-mjpeg.js';
 import { MJPEG_BOUNDARY } from '../../src/media/mjpeg.js';
 import { sharedMemoryPath } from '../../src/native/index.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
@@ -133,8 +133,8 @@ test.serial('frames come from shared memory with no stream socket; only new imag
   t.is(res.headers.get('content-encoding'), null);
   const reader = new PartReader(res);
   t.is(await reader.waitFor(1), 1);
-  t.is(liveMjpegStreams(), 1);
-  t.deepEqual([...liveMjpegViewers()], [[1, 1]]);
+  t.is(app.services.get(LiveMjpegStreams).count(), 1);
+  t.deepEqual([...app.services.get(LiveMjpegStreams).viewers()], [[1, 1]]);
   const mapped = () => readFileSync('/proc/self/maps', 'utf8').includes(sharedMemoryPath(mapDir, 1));
   t.true(mapped(), 'the stream holds the monitor\'s mapping');
   // Ten polls with nothing new: still one part.
@@ -154,9 +154,9 @@ test.serial('frames come from shared memory with no stream socket; only new imag
   );
   abort.abort();
   const end = Date.now() + 5000;
-  while (liveMjpegStreams() > 0 && Date.now() < end) await sleep(20);
-  t.is(liveMjpegStreams(), 0, 'the stream and its mapping are released when the client goes away');
-  t.is(liveMjpegViewers().size, 0);
+  while (app.services.get(LiveMjpegStreams).count() > 0 && Date.now() < end) await sleep(20);
+  t.is(app.services.get(LiveMjpegStreams).count(), 0, 'the stream and its mapping are released when the client goes away');
+  t.is(app.services.get(LiveMjpegStreams).viewers().size, 0);
   while (mapped() && Date.now() < end) await sleep(20);
   t.false(mapped(), 'and the file is unmapped');
 });
@@ -182,8 +182,8 @@ test.serial('access: 401, 403 without Stream, 404 hidden/missing, 503 not captur
   }
   t.is((await get('/live/x/mjpeg', tokens.viewer)).status, 400);
   const deadline = Date.now() + 5000;
-  while (liveMjpegStreams() > 0 && Date.now() < deadline) await sleep(20);
-  t.is(liveMjpegStreams(), 0, 'refused requests open no stream');
+  while (app.services.get(LiveMjpegStreams).count() > 0 && Date.now() < deadline) await sleep(20);
+  t.is(app.services.get(LiveMjpegStreams).count(), 0, 'refused requests open no stream');
 });
 
 test.serial('a client gone before the first byte: the stream ends and releases its viewer count and mapping', async (t) => {
@@ -191,11 +191,11 @@ test.serial('a client gone before the first byte: the stream ends and releases i
   for (let i = 0; i < 3; i++) await abandonRequest(app.api(`/live/1/mjpeg?maxfps=10`), { authorization: `Bearer ${tokens.viewer}` });
   // The handler runs on after the client left (ACL, shared memory, first JPEG); then it must end.
   const end = Date.now() + 5000;
-  while ((liveMjpegStreams() > 0 || mapped()) && Date.now() < end) await sleep(50);
+  while ((app.services.get(LiveMjpegStreams).count() > 0 || mapped()) && Date.now() < end) await sleep(50);
   await sleep(500); // a handler still in its first awaits would open a stream now
-  while ((liveMjpegStreams() > 0 || mapped()) && Date.now() < end + 3000) await sleep(50);
-  t.is(liveMjpegStreams(), 0, 'no stream is left waiting for a drain that never comes');
-  t.is(liveMjpegViewers().size, 0, 'no phantom viewer in /live/sources');
+  while ((app.services.get(LiveMjpegStreams).count() > 0 || mapped()) && Date.now() < end + 3000) await sleep(50);
+  t.is(app.services.get(LiveMjpegStreams).count(), 0, 'no stream is left waiting for a drain that never comes');
+  t.is(app.services.get(LiveMjpegStreams).viewers().size, 0, 'no phantom viewer in /live/sources');
   t.false(mapped(), 'the shared memory is unmapped');
 });
 

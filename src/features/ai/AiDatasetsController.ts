@@ -1,13 +1,8 @@
 import { Body, Controller, Delete, Get, OperationId, Patch, Path, Post, Query, Response, Route, Security, SuccessResponse, Tags } from '@tsoa/runtime';
 import type { AppResponseError } from '../../api/envelopes.js';
 import type { Page } from '../../api/pagination.js';
-import type { Services } from '../../app/services.js';
-import {
-  AiDatasetsService,
-  type AiDatasetResponse,
-  type CreateAiDatasetRequest,
-  type UpdateAiDatasetRequest,
-} from './ai-datasets-service.js';
+import type { Services } from '../../registry.js';
+import { AiDatasetsService, type AiDatasetResponse, type CreateAiDatasetRequest, type UpdateAiDatasetRequest } from './ai-datasets-service.js';
 
 export interface PaginatedAiDatasetsResponse extends Page<AiDatasetResponse> {}
 
@@ -22,7 +17,7 @@ export class AiDatasetsController extends Controller {
 
   constructor(services: Services) {
     super();
-    this.datasets = new AiDatasetsService(services.prisma);
+    this.datasets = services.get(AiDatasetsService);
   }
 
   /**

@@ -4,13 +4,8 @@ import type { AuthUser } from '../../auth/auth-service.js';
 import '../../auth/request-user.js';
 import type { AppResponseError } from '../../api/envelopes.js';
 import type { Page } from '../../api/pagination.js';
-import type { Services } from '../../app/services.js';
-import {
-  AiDetectionSettingsService,
-  type CreateAiDetectionSettingRequest,
-  type AiDetectionSettingResponse,
-  type UpdateAiDetectionSettingRequest,
-} from './ai-detection-settings-service.js';
+import type { Services } from '../../registry.js';
+import { AiDetectionSettingsService, type CreateAiDetectionSettingRequest, type AiDetectionSettingResponse, type UpdateAiDetectionSettingRequest } from './ai-detection-settings-service.js';
 
 export interface PaginatedAiDetectionSettingsResponse extends Page<AiDetectionSettingResponse> {}
 
@@ -29,7 +24,7 @@ export class AiDetectionSettingsController extends Controller {
 
   constructor(services: Services) {
     super();
-    this.service = new AiDetectionSettingsService(services.prisma, services.acl);
+    this.service = services.get(AiDetectionSettingsService);
   }
 
   /**

@@ -4,13 +4,8 @@ import type { AuthUser } from '../../auth/auth-service.js';
 import '../../auth/request-user.js';
 import type { AppResponseError } from '../../api/envelopes.js';
 import type { Page } from '../../api/pagination.js';
-import type { Services } from '../../app/services.js';
-import {
-  AiDetectionsService,
-  type CreateAiDetectionRequest,
-  type AiDetectionResponse,
-  type UpdateAiDetectionRequest,
-} from './ai-detections-service.js';
+import type { Services } from '../../registry.js';
+import { AiDetectionsService, type CreateAiDetectionRequest, type AiDetectionResponse, type UpdateAiDetectionRequest } from './ai-detections-service.js';
 
 export interface PaginatedAiDetectionsResponse extends Page<AiDetectionResponse> {}
 
@@ -29,7 +24,7 @@ export class AiDetectionsController extends Controller {
 
   constructor(services: Services) {
     super();
-    this.service = new AiDetectionsService(services.prisma, services.acl);
+    this.service = services.get(AiDetectionsService);
   }
 
   /**

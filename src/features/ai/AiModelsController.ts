@@ -1,7 +1,7 @@
 import { Body, Controller, Delete, Get, OperationId, Patch, Path, Post, Query, Response, Route, Security, SuccessResponse, Tags } from '@tsoa/runtime';
 import type { AppResponseError } from '../../api/envelopes.js';
 import type { Page } from '../../api/pagination.js';
-import type { Services } from '../../app/services.js';
+import type { Services } from '../../registry.js';
 import { AiModelsService, type AiModelResponse, type CreateAiModelRequest, type UpdateAiModelRequest } from './ai-models-service.js';
 
 export interface PaginatedAiModelsResponse extends Page<AiModelResponse> {}
@@ -17,7 +17,7 @@ export class AiModelsController extends Controller {
 
   constructor(services: Services) {
     super();
-    this.models = new AiModelsService(services.prisma);
+    this.models = services.get(AiModelsService);
   }
 
   /**

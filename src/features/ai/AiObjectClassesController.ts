@@ -1,13 +1,8 @@
 import { Body, Controller, Delete, Get, OperationId, Patch, Path, Post, Query, Response, Route, Security, SuccessResponse, Tags } from '@tsoa/runtime';
 import type { AppResponseError } from '../../api/envelopes.js';
 import type { Page } from '../../api/pagination.js';
-import type { Services } from '../../app/services.js';
-import {
-  AiObjectClassesService,
-  type AiObjectClassResponse,
-  type CreateAiObjectClassRequest,
-  type UpdateAiObjectClassRequest,
-} from './ai-object-classes-service.js';
+import type { Services } from '../../registry.js';
+import { AiObjectClassesService, type AiObjectClassResponse, type CreateAiObjectClassRequest, type UpdateAiObjectClassRequest } from './ai-object-classes-service.js';
 
 export interface PaginatedAiObjectClassesResponse extends Page<AiObjectClassResponse> {}
 
@@ -22,7 +17,7 @@ export class AiObjectClassesController extends Controller {
 
   constructor(services: Services) {
     super();
-    this.classes = new AiObjectClassesService(services.prisma);
+    this.classes = services.get(AiObjectClassesService);
   }
 
   /**

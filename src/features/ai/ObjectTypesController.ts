@@ -1,13 +1,8 @@
 import { Body, Controller, Delete, Get, OperationId, Patch, Path, Post, Query, Response, Route, Security, SuccessResponse, Tags } from '@tsoa/runtime';
 import type { AppResponseError } from '../../api/envelopes.js';
 import type { Page } from '../../api/pagination.js';
-import type { Services } from '../../app/services.js';
-import {
-  ObjectTypesService,
-  type CreateObjectTypeRequest,
-  type ObjectTypeResponse,
-  type UpdateObjectTypeRequest,
-} from './object-types-service.js';
+import type { Services } from '../../registry.js';
+import { ObjectTypesService, type CreateObjectTypeRequest, type ObjectTypeResponse, type UpdateObjectTypeRequest } from './object-types-service.js';
 
 export interface PaginatedObjectTypesResponse extends Page<ObjectTypeResponse> {}
 
@@ -22,7 +17,7 @@ export class ObjectTypesController extends Controller {
 
   constructor(services: Services) {
     super();
-    this.objectTypes = new ObjectTypesService(services.prisma);
+    this.objectTypes = services.get(ObjectTypesService);
   }
 
   /**

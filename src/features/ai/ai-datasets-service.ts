@@ -3,6 +3,7 @@ import { InvalidInputError, NotFoundError } from '../../errors.js';
 import type { PrismaClient } from '../../db/prisma.js';
 import { pageOf, pageRequest, type Page } from '../../api/pagination.js';
 import type { AI_Datasets } from '../../generated/prisma/client.js';
+import type { Services } from '../../registry.js';
 
 export interface AiDatasetResponse {
   /**
@@ -87,6 +88,11 @@ export async function requireDataset(prisma: PrismaClient, id: number | null | u
 }
 
 export class AiDatasetsService {
+  /** Built once per app by the registry (Services.get). */
+  static from(s: Services): AiDatasetsService {
+    return new AiDatasetsService(s.prisma);
+  }
+
   constructor(private readonly prisma: PrismaClient) {}
 
   async list(page?: number, pageSize?: number): Promise<Page<AiDatasetResponse>> {

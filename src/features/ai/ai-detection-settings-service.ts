@@ -11,6 +11,7 @@ import { ConflictError, InvalidInputError, NotFoundError, PermissionDeniedError 
 import { pageOf, pageRequest, type Page } from '../../api/pagination.js';
 import type { AI_Detection_Settings, Prisma } from '../../generated/prisma/client.js';
 import { toBit, type ZeroOrOne, type ZeroOrOneFlag } from '../../db/row-flags.js';
+import type { Services } from '../../registry.js';
 
 export interface AiDetectionSettingResponse {
   /**
@@ -102,6 +103,11 @@ function toData(body: SettingFields): Record<string, unknown> {
 }
 
 export class AiDetectionSettingsService {
+  /** Built once per app by the registry (Services.get). */
+  static from(s: Services): AiDetectionSettingsService {
+    return new AiDetectionSettingsService(s.prisma, s.acl);
+  }
+
   constructor(
     private readonly prisma: PrismaClient,
     private readonly acl: MonitorAcl,

@@ -10,6 +10,7 @@ import { bigintToJson, decimalToString } from '../../db/prisma-json.js';
 import { InvalidInputError, NotFoundError } from '../../errors.js';
 import { pageOf, pageRequest, type Page } from '../../api/pagination.js';
 import type { AI_Detections, Prisma } from '../../generated/prisma/client.js';
+import type { Services } from '../../registry.js';
 
 /**
  * A local wall-clock timestamp; DetectedAt is TIMESTAMP(3), so milliseconds appear when non-zero.
@@ -168,6 +169,11 @@ function toData(body: CreateAiDetectionRequest | UpdateAiDetectionRequest): Reco
 }
 
 export class AiDetectionsService {
+  /** Built once per app by the registry (Services.get). */
+  static from(s: Services): AiDetectionsService {
+    return new AiDetectionsService(s.prisma, s.acl);
+  }
+
   constructor(
     private readonly prisma: PrismaClient,
     private readonly acl: MonitorAcl,

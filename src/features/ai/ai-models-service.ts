@@ -4,6 +4,7 @@ import { requireDataset } from './ai-datasets-service.js';
 import type { PrismaClient } from '../../db/prisma.js';
 import { pageOf, pageRequest, type Page } from '../../api/pagination.js';
 import type { AI_Models } from '../../generated/prisma/client.js';
+import type { Services } from '../../registry.js';
 
 /** AI_Models.Framework as stored. */
 export type Framework = 'TensorFlow' | 'PyTorch' | 'ONNX' | 'OpenVINO' | 'TensorRT' | 'Other';
@@ -133,6 +134,11 @@ function toResponse(row: ModelRow): AiModelResponse {
 }
 
 export class AiModelsService {
+  /** Built once per app by the registry (Services.get). */
+  static from(s: Services): AiModelsService {
+    return new AiModelsService(s.prisma);
+  }
+
   constructor(private readonly prisma: PrismaClient) {}
 
   async list(page?: number, pageSize?: number): Promise<Page<AiModelResponse>> {

@@ -4,6 +4,7 @@ import { requireDataset } from './ai-datasets-service.js';
 import type { PrismaClient } from '../../db/prisma.js';
 import { pageOf, pageRequest, type Page } from '../../api/pagination.js';
 import type { AI_Object_Classes } from '../../generated/prisma/client.js';
+import type { Services } from '../../registry.js';
 
 export interface AiObjectClassResponse {
   /**
@@ -92,6 +93,11 @@ function toResponse(row: AI_Object_Classes): AiObjectClassResponse {
 }
 
 export class AiObjectClassesService {
+  /** Built once per app by the registry (Services.get). */
+  static from(s: Services): AiObjectClassesService {
+    return new AiObjectClassesService(s.prisma);
+  }
+
   constructor(private readonly prisma: PrismaClient) {}
 
   /** Ordered by dataset, then by class index (the model's output order). */

@@ -6,6 +6,7 @@ import { NotFoundError } from '../../errors.js';
 import type { PrismaClient } from '../../db/prisma.js';
 import { pageOf, pageRequest, type Page } from '../../api/pagination.js';
 import type { Object_Types } from '../../generated/prisma/client.js';
+import type { Services } from '../../registry.js';
 
 export interface ObjectTypeResponse {
   /** Object_Types.Id. @isInt */
@@ -33,6 +34,11 @@ export interface UpdateObjectTypeRequest {
 const toResponse = (row: Object_Types): ObjectTypeResponse => ({ id: row.Id, name: row.Name, human: row.Human });
 
 export class ObjectTypesService {
+  /** Built once per app by the registry (Services.get). */
+  static from(s: Services): ObjectTypesService {
+    return new ObjectTypesService(s.prisma);
+  }
+
   constructor(private readonly prisma: PrismaClient) {}
 
   async list(page?: number, pageSize?: number): Promise<Page<ObjectTypeResponse>> {

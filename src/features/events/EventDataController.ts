@@ -3,14 +3,8 @@ import type { Request as ExRequest } from 'express';
 import type { AuthUser } from '../../auth/auth-service.js';
 import '../../auth/request-user.js';
 import type { AppResponseError } from '../../api/envelopes.js';
-import type { Services } from '../../app/services.js';
-import {
-  EventDataService,
-  type CreateEventDataRequest,
-  type EventDataResponse,
-  type PaginatedEventDataResponse,
-  type UpdateEventDataRequest,
-} from './event-data-service.js';
+import type { Services } from '../../registry.js';
+import { EventDataService, type CreateEventDataRequest, type EventDataResponse, type PaginatedEventDataResponse, type UpdateEventDataRequest } from './event-data-service.js';
 
 @Route('api/v3/event-data')
 @Tags('Event Data')
@@ -23,7 +17,7 @@ export class EventDataController extends Controller {
 
   constructor(services: Services) {
     super();
-    this.eventData = new EventDataService(services.prisma, services.acl);
+    this.eventData = services.get(EventDataService);
   }
 
   /**

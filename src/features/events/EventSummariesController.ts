@@ -3,12 +3,8 @@ import type { Request as ExRequest } from 'express';
 import type { AuthUser } from '../../auth/auth-service.js';
 import '../../auth/request-user.js';
 import type { AppResponseError } from '../../api/envelopes.js';
-import type { Services } from '../../app/services.js';
-import {
-  EventSummariesService,
-  type EventSummaryResponse,
-  type PaginatedEventSummariesResponse,
-} from './event-summaries-service.js';
+import type { Services } from '../../registry.js';
+import { EventSummariesService, type EventSummaryResponse, type PaginatedEventSummariesResponse } from './event-summaries-service.js';
 
 @Route('api/v3/event-summaries')
 @Tags('Events')
@@ -22,7 +18,7 @@ export class EventSummariesController extends Controller {
 
   constructor(services: Services) {
     super();
-    this.summaries = new EventSummariesService(services.prisma, services.acl);
+    this.summaries = services.get(EventSummariesService);
   }
 
   /**

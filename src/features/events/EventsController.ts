@@ -3,18 +3,8 @@ import type { Request as ExRequest } from 'express';
 import type { AuthUser } from '../../auth/auth-service.js';
 import '../../auth/request-user.js';
 import type { AppResponseError } from '../../api/envelopes.js';
-import type { Services } from '../../app/services.js';
-import { EventDeletion } from './event-deletion.js';
-import { zoneMinderClock } from './event-time.js';
-import {
-  EventsService,
-  type EventCountsByMonitorResponse,
-  type EventCountsResponse,
-  type EventCreateRequest,
-  type EventResponse,
-  type EventUpdateRequest,
-  type PaginatedEventsResponse,
-} from './events-service.js';
+import type { Services } from '../../registry.js';
+import { EventsService, type EventCountsByMonitorResponse, type EventCountsResponse, type EventCreateRequest, type EventResponse, type EventUpdateRequest, type PaginatedEventsResponse } from './events-service.js';
 
 @Route('api/v3/events')
 @Tags('Events')
@@ -27,12 +17,7 @@ export class EventsController extends Controller {
 
   constructor(services: Services) {
     super();
-    this.events = new EventsService(
-      services.prisma,
-      services.acl,
-      zoneMinderClock(services.prisma, services.log),
-      new EventDeletion(services.prisma, services.config.zoneminder.dir_events, services.log),
-    );
+    this.events = services.get(EventsService);
   }
 
   /**

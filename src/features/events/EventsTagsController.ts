@@ -4,8 +4,7 @@ import type { AuthUser } from '../../auth/auth-service.js';
 import '../../auth/request-user.js';
 import type { AppResponseError } from '../../api/envelopes.js';
 import type { Page } from '../../api/pagination.js';
-import type { Services } from '../../app/services.js';
-import { zoneMinderClock } from './event-time.js';
+import type { Services } from '../../registry.js';
 import { EventsTagsService, type CreateEventTagRequest, type EventTagResponse } from './events-tags-service.js';
 
 export interface PaginatedEventsTagsResponse extends Page<EventTagResponse> {}
@@ -21,7 +20,7 @@ export class EventsTagsController extends Controller {
 
   constructor(services: Services) {
     super();
-    this.eventsTags = new EventsTagsService(services.prisma, services.acl, zoneMinderClock(services.prisma, services.log));
+    this.eventsTags = services.get(EventsTagsService);
   }
 
   /**

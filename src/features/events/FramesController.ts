@@ -3,14 +3,8 @@ import type { Request as ExRequest } from 'express';
 import type { AuthUser } from '../../auth/auth-service.js';
 import '../../auth/request-user.js';
 import type { AppResponseError } from '../../api/envelopes.js';
-import type { Services } from '../../app/services.js';
-import {
-  FramesService,
-  type CreateFrameRequest,
-  type FrameResponse,
-  type PaginatedFramesResponse,
-  type UpdateFrameRequest,
-} from './frames-service.js';
+import type { Services } from '../../registry.js';
+import { FramesService, type CreateFrameRequest, type FrameResponse, type PaginatedFramesResponse, type UpdateFrameRequest } from './frames-service.js';
 
 @Route('api/v3/frames')
 @Tags('Frames')
@@ -23,7 +17,7 @@ export class FramesController extends Controller {
 
   constructor(services: Services) {
     super();
-    this.frames = new FramesService(services.prisma, services.acl);
+    this.frames = services.get(FramesService);
   }
 
   /**

@@ -4,8 +4,7 @@ import type { AuthUser } from '../../auth/auth-service.js';
 import '../../auth/request-user.js';
 import type { AppResponseError } from '../../api/envelopes.js';
 import type { Page } from '../../api/pagination.js';
-import type { Services } from '../../app/services.js';
-import { zoneMinderClock } from './event-time.js';
+import type { Services } from '../../registry.js';
 import { ReportsService, type CreateReportRequest, type ReportResponse, type UpdateReportRequest } from './reports-service.js';
 
 export interface PaginatedReportsResponse extends Page<ReportResponse> {}
@@ -20,7 +19,7 @@ export class ReportsController extends Controller {
 
   constructor(services: Services) {
     super();
-    this.reports = new ReportsService(services.prisma, zoneMinderClock(services.prisma, services.log));
+    this.reports = services.get(ReportsService);
   }
 
   /**

@@ -3,8 +3,7 @@ import type { Request as ExRequest } from 'express';
 import type { AuthUser } from '../../auth/auth-service.js';
 import '../../auth/request-user.js';
 import type { AppResponseError } from '../../api/envelopes.js';
-import type { Services } from '../../app/services.js';
-import { zoneMinderClock } from './event-time.js';
+import type { Services } from '../../registry.js';
 import { SearchService, type SearchResponse } from './search-service.js';
 
 @Route('api/v3/search')
@@ -19,7 +18,7 @@ export class SearchController extends Controller {
 
   constructor(services: Services) {
     super();
-    this.searcher = new SearchService(services.prisma, services.acl, zoneMinderClock(services.prisma, services.log));
+    this.searcher = services.get(SearchService);
   }
 
   /**

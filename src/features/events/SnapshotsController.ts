@@ -4,8 +4,7 @@ import type { AuthUser } from '../../auth/auth-service.js';
 import '../../auth/request-user.js';
 import type { AppResponseError } from '../../api/envelopes.js';
 import type { Page } from '../../api/pagination.js';
-import type { Services } from '../../app/services.js';
-import { zoneMinderClock } from './event-time.js';
+import type { Services } from '../../registry.js';
 import { SnapshotsService, type CreateSnapshotRequest, type SnapshotResponse, type UpdateSnapshotRequest } from './snapshots-service.js';
 
 export interface PaginatedSnapshotsResponse extends Page<SnapshotResponse> {}
@@ -21,7 +20,7 @@ export class SnapshotsController extends Controller {
 
   constructor(services: Services) {
     super();
-    this.snapshots = new SnapshotsService(services.prisma, zoneMinderClock(services.prisma, services.log));
+    this.snapshots = services.get(SnapshotsService);
   }
 
   /**

@@ -4,7 +4,7 @@ import type { AuthUser } from '../../auth/auth-service.js';
 import '../../auth/request-user.js';
 import type { AppResponseError } from '../../api/envelopes.js';
 import type { Page } from '../../api/pagination.js';
-import type { Services } from '../../app/services.js';
+import type { Services } from '../../registry.js';
 import { SnapshotEventsService, type CreateSnapshotEventRequest, type SnapshotEventResponse } from './snapshots-service.js';
 
 export interface PaginatedSnapshotEventsResponse extends Page<SnapshotEventResponse> {}
@@ -20,7 +20,7 @@ export class SnapshotsEventsController extends Controller {
 
   constructor(services: Services) {
     super();
-    this.snapshotEvents = new SnapshotEventsService(services.prisma, services.acl);
+    this.snapshotEvents = services.get(SnapshotEventsService);
   }
 
   /**

@@ -4,13 +4,8 @@ import type { AuthUser } from '../../auth/auth-service.js';
 import '../../auth/request-user.js';
 import type { AppResponseError } from '../../api/envelopes.js';
 import type { Page } from '../../api/pagination.js';
-import type { Services } from '../../app/services.js';
-import {
-  StatsService,
-  type CreateStatRequest,
-  type StatResponse,
-  type UpdateStatRequest,
-} from './stats-service.js';
+import type { Services } from '../../registry.js';
+import { StatsService, type CreateStatRequest, type StatResponse, type UpdateStatRequest } from './stats-service.js';
 
 export interface PaginatedStatsResponse extends Page<StatResponse> {}
 
@@ -25,7 +20,7 @@ export class StatsController extends Controller {
 
   constructor(services: Services) {
     super();
-    this.stats = new StatsService(services.prisma, services.acl);
+    this.stats = services.get(StatsService);
   }
 
   /**

@@ -4,8 +4,7 @@ import type { AuthUser } from '../../auth/auth-service.js';
 import '../../auth/request-user.js';
 import type { AppResponseError } from '../../api/envelopes.js';
 import type { Page } from '../../api/pagination.js';
-import type { Services } from '../../app/services.js';
-import { zoneMinderClock } from './event-time.js';
+import type { Services } from '../../registry.js';
 import { TagsService, type CreateTagRequest, type TagDetailResponse, type TagResponse, type UpdateTagRequest } from './tags-service.js';
 
 export interface PaginatedTagsResponse extends Page<TagResponse> {}
@@ -21,7 +20,7 @@ export class TagsController extends Controller {
 
   constructor(services: Services) {
     super();
-    this.tags = new TagsService(services.prisma, services.acl, zoneMinderClock(services.prisma, services.log));
+    this.tags = services.get(TagsService);
   }
 
   /**

@@ -10,6 +10,7 @@ import type { Event_Data } from '../../generated/prisma/client.js';
 import { pageOf, pageRequest, type Page } from '../../api/pagination.js';
 import { EventVisibility, inList } from './event-visibility.js';
 import { parseLocalTimestamp } from './frames-service.js';
+import type { Services } from '../../registry.js';
 
 export interface EventDataResponse {
   /**
@@ -90,6 +91,11 @@ function toResponse(row: Event_Data): EventDataResponse {
 const notFound = (id: number) => new NotFoundError(`Event data ${id} not found`, [['id', String(id)]]);
 
 export class EventDataService {
+  /** Built once per app by the registry (Services.get). */
+  static from(s: Services): EventDataService {
+    return new EventDataService(s.prisma, s.acl);
+  }
+
   private readonly visibility: EventVisibility;
 
   constructor(

@@ -8,6 +8,7 @@ import { NotFoundError } from '../../errors.js';
 import type { PrismaClient } from '../../db/prisma.js';
 import type { Event_Summaries } from '../../generated/prisma/client.js';
 import { pageOf, pageRequest, type Page } from '../../api/pagination.js';
+import type { Services } from '../../registry.js';
 
 export interface EventSummaryResponse {
   /**
@@ -64,6 +65,11 @@ function toResponse(monitorId: number, row: Event_Summaries | null | undefined):
 }
 
 export class EventSummariesService {
+  /** Built once per app by the registry (Services.get). */
+  static from(s: Services): EventSummariesService {
+    return new EventSummariesService(s.prisma, s.acl);
+  }
+
   constructor(
     private readonly prisma: PrismaClient,
     private readonly acl: MonitorAcl,

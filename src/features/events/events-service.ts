@@ -9,10 +9,11 @@ import type { PrismaClient } from '../../db/prisma.js';
 import { pageOf, pageRequest, type Page } from '../../api/pagination.js';
 import type { DateTimeWrapper, DecimalWrapper, NaiveDateTimeWrapper } from '../../api/wrappers.js';
 import { coalescedCount } from '../../db/coalesced-count.js';
-import type { EventDeletion } from './event-deletion.js';
+import { EventDeletion } from './event-deletion.js';
 import { EVENT_COLUMNS, storedOrientation, toEventResponse, type EventResponse, type EventRow, type OrientationInput, type TagSummary } from './event-json.js';
 import { eventListSql, wallClockSql, type EventListFilters } from './event-list-query.js';
-import { parseEventTime, type ZoneClock } from './event-time.js';
+import { parseEventTime, zoneMinderClock, type ZoneClock } from './event-time.js';
+import type { Services } from '../../registry.js';
 
 export type { EventResponse, TagSummary } from './event-json.js';
 
@@ -154,6 +155,11 @@ const SELECT_EVENT = `SELECT ${EVENT_COLUMNS.join(', ')} FROM Events`;
 const notFound = (id: bigint | number) => new NotFoundError(`Event ${id} not found`, [['event_id', String(id)]], 'EVENT');
 
 export class EventsService {
+  /** Built once per app by the registry (Services.get). */
+  static from(s: Services): EventsService {
+    return new EventsService(s.prisma, s.acl, zoneMinderClock(s.prisma, s.log), new EventDeletion(s.prisma, s.config.zoneminder.dir_events, s.log));
+  }
+
   constructor(
     private readonly prisma: PrismaClient,
     private readonly acl: MonitorAcl,

@@ -8,7 +8,8 @@ import { InvalidInputError, NotFoundError } from '../../errors.js';
 import type { Events_Tags, Prisma } from '../../generated/prisma/client.js';
 import type { LocalDateTime } from '../../api/envelopes.js';
 import { pageOf, pageRequest, type Page } from '../../api/pagination.js';
-import type { ZoneClock } from './event-time.js';
+import { zoneMinderClock, type ZoneClock } from './event-time.js';
+import type { Services } from '../../registry.js';
 
 export interface EventTagResponse {
   /**
@@ -72,6 +73,11 @@ function toResponse(row: Events_Tags): EventTagResponse {
 }
 
 export class EventsTagsService {
+  /** Built once per app by the registry (Services.get). */
+  static from(s: Services): EventsTagsService {
+    return new EventsTagsService(s.prisma, s.acl, zoneMinderClock(s.prisma, s.log));
+  }
+
   constructor(
     private readonly prisma: PrismaClient,
     private readonly acl: MonitorAcl,

@@ -11,6 +11,7 @@ import type { Frames } from '../../generated/prisma/client.js';
 import type { LocalDateTime } from '../../api/envelopes.js';
 import { pageOf, pageRequest, type Page } from '../../api/pagination.js';
 import { EventVisibility, inList } from './event-visibility.js';
+import type { Services } from '../../registry.js';
 
 export type FrameType = 'Normal' | 'Bulk' | 'Alarm';
 
@@ -102,6 +103,11 @@ function toResponse(row: Frames): FrameResponse {
 const notFound = (id: number) => new NotFoundError(`Frame ${id} not found`, [['id', String(id)]]);
 
 export class FramesService {
+  /** Built once per app by the registry (Services.get). */
+  static from(s: Services): FramesService {
+    return new FramesService(s.prisma, s.acl);
+  }
+
   private readonly visibility: EventVisibility;
 
   constructor(

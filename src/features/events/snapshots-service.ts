@@ -9,7 +9,8 @@ import { InvalidInputError, NotFoundError } from '../../errors.js';
 import type { Prisma, Snapshots, Snapshots_Events } from '../../generated/prisma/client.js';
 import type { LocalDateTime } from '../../api/envelopes.js';
 import { pageOf, pageRequest, type Page } from '../../api/pagination.js';
-import type { ZoneClock } from './event-time.js';
+import { zoneMinderClock, type ZoneClock } from './event-time.js';
+import type { Services } from '../../registry.js';
 
 export interface SnapshotResponse {
   /**
@@ -125,6 +126,11 @@ function toSnapshotEvent(row: Snapshots_Events): SnapshotEventResponse {
 }
 
 export class SnapshotsService {
+  /** Built once per app by the registry (Services.get). */
+  static from(s: Services): SnapshotsService {
+    return new SnapshotsService(s.prisma, zoneMinderClock(s.prisma, s.log));
+  }
+
   constructor(
     private readonly prisma: PrismaClient,
     private readonly clock: () => Promise<ZoneClock>,
@@ -179,6 +185,11 @@ export class SnapshotsService {
 }
 
 export class SnapshotEventsService {
+  /** Built once per app by the registry (Services.get). */
+  static from(s: Services): SnapshotEventsService {
+    return new SnapshotEventsService(s.prisma, s.acl);
+  }
+
   constructor(
     private readonly prisma: PrismaClient,
     private readonly acl: MonitorAcl,

@@ -10,6 +10,7 @@ import { InvalidInputError, NotFoundError } from '../../errors.js';
 import type { PrismaClient } from '../../db/prisma.js';
 import { pageOf, pageRequest, type Page } from '../../api/pagination.js';
 import type { Prisma, Stats } from '../../generated/prisma/client.js';
+import type { Services } from '../../registry.js';
 
 export interface StatResponse {
   /** Stats.Id. @isInt @minimum 0 */
@@ -158,6 +159,11 @@ function toData(body: CreateStatRequest | UpdateStatRequest): Prisma.StatsUnchec
 }
 
 export class StatsService {
+  /** Built once per app by the registry (Services.get). */
+  static from(s: Services): StatsService {
+    return new StatsService(s.prisma, s.acl);
+  }
+
   constructor(
     private readonly prisma: PrismaClient,
     private readonly acl: MonitorAcl,

@@ -9,9 +9,10 @@ import type { Tags } from '../../generated/prisma/client.js';
 import type { LocalDateTime } from '../../api/envelopes.js';
 import { pageOf, pageRequest, type Page } from '../../api/pagination.js';
 import type { DateTimeWrapper } from '../../api/wrappers.js';
-import type { ZoneClock } from './event-time.js';
+import { zoneMinderClock, type ZoneClock } from './event-time.js';
 import { inList } from './event-visibility.js';
 import { parseLocalTimestamp } from './frames-service.js';
+import type { Services } from '../../registry.js';
 
 export interface TagResponse {
   /**
@@ -120,6 +121,11 @@ function toResponse(row: Tags, eventCount?: number): TagResponse {
 }
 
 export class TagsService {
+  /** Built once per app by the registry (Services.get). */
+  static from(s: Services): TagsService {
+    return new TagsService(s.prisma, s.acl, zoneMinderClock(s.prisma, s.log));
+  }
+
   constructor(
     private readonly prisma: PrismaClient,
     private readonly acl: MonitorAcl,

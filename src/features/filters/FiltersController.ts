@@ -3,10 +3,9 @@ import type { Request as ExRequest } from 'express';
 import type { AuthUser } from '../../auth/auth-service.js';
 import '../../auth/request-user.js';
 import type { AppResponseError } from '../../api/envelopes.js';
-import { filterShape } from '../../http/middleware/filter-shape.js';
+import { filterShape } from './filter-shape.js';
 import type { Page } from '../../api/pagination.js';
-import type { Services } from '../../app/services.js';
-import { zoneMinderClock } from '../events/event-time.js';
+import type { Services } from '../../registry.js';
 import type { PaginatedEventsResponse } from '../events/events-service.js';
 import type { FilterQuery } from './filter-query.js';
 import { FiltersService, type CreateFilterRequest, type FilterResponse, type UpdateFilterRequest } from './filters-service.js';
@@ -24,7 +23,7 @@ export class FiltersController extends Controller {
 
   constructor(services: Services) {
     super();
-    this.filters = new FiltersService(services.prisma, services.acl, zoneMinderClock(services.prisma, services.log));
+    this.filters = services.get(FiltersService);
   }
 
   /**

@@ -14,11 +14,12 @@ import { InvalidInputError, NotFoundError, PermissionDeniedError, type ErrorDeta
 import type { Filters, Prisma } from '../../generated/prisma/client.js';
 import { pageOf, pageRequest, type Page } from '../../api/pagination.js';
 import { EVENT_COLUMNS, toEventResponse, type EventRow } from '../events/event-json.js';
-import type { ZoneClock } from '../events/event-time.js';
+import { zoneMinderClock, type ZoneClock } from '../events/event-time.js';
 import { inList } from '../events/event-visibility.js';
 import { eventTagsOf, type PaginatedEventsResponse } from '../events/events-service.js';
 import { compileFilter, type FilterQuery } from './filter-query.js';
 import { filterToZmQuery, zmfilterUnsafeValues, zmJsonToFilter } from './filter-zm-json.js';
+import type { Services } from '../../registry.js';
 
 export type EmailFormat = 'Individual' | 'Summary';
 
@@ -392,6 +393,11 @@ function isRegexpError(err: unknown): boolean {
 }
 
 export class FiltersService {
+  /** Built once per app by the registry (Services.get). */
+  static from(s: Services): FiltersService {
+    return new FiltersService(s.prisma, s.acl, zoneMinderClock(s.prisma, s.log));
+  }
+
   constructor(
     private readonly prisma: PrismaClient,
     private readonly acl: MonitorAcl,

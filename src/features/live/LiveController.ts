@@ -3,14 +3,8 @@ import type { Request as ExRequest } from 'express';
 import type { AuthUser } from '../../auth/auth-service.js';
 import '../../auth/request-user.js';
 import type { AppResponseError } from '../../api/envelopes.js';
-import {
-  LiveService,
-  type LiveSourcesResponse,
-  type LiveStatsResponse,
-  type StartLiveRequest,
-  type StartLiveResponse,
-} from './live-service.js';
-import type { Services } from '../../app/services.js';
+import { LiveService, type LiveSourcesResponse, type LiveStatsResponse, type StartLiveRequest, type StartLiveResponse } from './live-service.js';
+import type { Services } from '../../registry.js';
 
 const user = (req: ExRequest) => req.user as AuthUser;
 
@@ -29,7 +23,7 @@ export class LiveController extends Controller {
 
   constructor(services: Services) {
     super();
-    this.live = new LiveService(services);
+    this.live = services.get(LiveService);
   }
 
   /** Monitor ids that have an HLS session (those the caller may see). */

@@ -11,7 +11,7 @@ import { parseRequestedName, renameUris } from '../../live/hls-names.js';
 import type { HlsSession } from '../../live/hls-session.js';
 import { LlHlsPackager } from '../../native/index.js';
 import { LiveService } from './live-service.js';
-import type { Services } from '../../app/services.js';
+import type { Services } from '../../registry.js';
 
 /** How long a blocking reload, or a request for the next part, may wait (RFC 8216bis: ~3 targets). */
 const WAIT_MS = 5000;
@@ -24,11 +24,16 @@ export interface HlsFile {
 }
 
 export class LiveHlsService {
+  /** Built once per app by the registry (Services.get). */
+  static from(s: Services): LiveHlsService {
+    return new LiveHlsService(s);
+  }
+
   private readonly live: LiveService;
   private readonly lowLatency: boolean;
 
   constructor(services: Services) {
-    this.live = new LiveService(services);
+    this.live = services.get(LiveService);
     this.lowLatency = services.config.streaming.hls.ll_hls_enabled;
   }
 

@@ -7,9 +7,9 @@ import type { Express, Request, RequestHandler, Response } from 'express';
 import type { AuthUser } from '../../auth/auth-service.js';
 import { requirePolicy } from '../../auth/authentication.js';
 import { InvalidInputError } from '../../errors.js';
-import { writeLiveMjpeg } from './live-mjpeg.js';
+import { LiveMjpegStreams } from './live-mjpeg.js';
 import { LiveImagesService } from './live-images.js';
-import type { Services } from '../../app/services.js';
+import type { Services } from '../../registry.js';
 
 type Handler = (s: Services, req: Request, res: Response, user: AuthUser) => Promise<void>;
 
@@ -45,7 +45,7 @@ function frameRate(req: Request, cap: number): number {
   return Math.min(n, cap);
 }
 
-const serviceOf = (s: Services) => new LiveImagesService(s.prisma, s.acl, s.config.zoneminder.path_map, s.log);
+const serviceOf = (s: Services) => s.get(LiveImagesService);
 
 export const LIVE_IMAGE_ROUTES: LiveImageRoute[] = [
   {
@@ -76,7 +76,7 @@ export const LIVE_IMAGE_ROUTES: LiveImageRoute[] = [
       }
       let pending: typeof first | null = first;
       let last = first!.timestampUs;
-      await writeLiveMjpeg(
+      await s.get(LiveMjpegStreams).write(
         res,
         {
           async next() {

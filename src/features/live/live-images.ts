@@ -22,6 +22,7 @@ import { monitorNotFound, requireVisibleMonitor, type MonitorAcl } from '../../a
 import type { PrismaClient } from '../../db/prisma.js';
 import { ServiceUnavailableError } from '../../errors.js';
 import type { Logger } from '../../log.js';
+import type { Services } from '../../registry.js';
 import {
   encodeJpeg,
   isCaptureAlive,
@@ -74,6 +75,11 @@ export function notCapturingReason(state: SharedMemoryState, nowMs = Date.now())
 }
 
 export class LiveImagesService {
+  /** Built once per app by the registry (Services.get). */
+  static from(s: Services): LiveImagesService {
+    return new LiveImagesService(s.prisma, s.acl, s.config.zoneminder.path_map, s.log);
+  }
+
   constructor(
     private readonly prisma: PrismaClient,
     private readonly acl: MonitorAcl,

@@ -4,7 +4,6 @@
 // as the client goes away (no timer survives it), or after `idleMs` without a new image (zmc gone
 // for good); the source is released exactly once either way.
 import type { Response } from 'express';
-
 import { MjpegResponse } from '../../media/mjpeg-response.js';
 
 export interface LiveJpegSource {
@@ -14,7 +13,7 @@ export interface LiveJpegSource {
 }
 
 export interface LiveMjpegOptions {
-  /** Counted per monitor for /live/sources (liveMjpegViewers). */
+  /** Counted per monitor for /live/sources (LiveMjpegStreams.viewers). */
   monitorId: number;
   /** Polls per second (the frame-rate cap). */
   fps: number;
@@ -22,51 +21,59 @@ export interface LiveMjpegOptions {
   idleMs: number;
 }
 
-let active = 0;
-const perMonitor = new Map<number, number>();
+/** The app's open live MJPEG responses (one instance per app, from the registry). */
+export class LiveMjpegStreams {
+  static from(): LiveMjpegStreams {
+    return new LiveMjpegStreams();
+  }
 
-/** Live MJPEG responses currently open (for tests and stats). */
-export function liveMjpegStreams(): number {
-  return active;
-}
+  private active = 0;
+  private readonly perMonitor = new Map<number, number>();
 
-/** Open live MJPEG responses by monitor id, for GET /live/sources (these viewers use no stream socket). */
-export function liveMjpegViewers(): ReadonlyMap<number, number> {
-  return perMonitor;
-}
+  /** Live MJPEG responses currently open (for tests and stats). */
+  count(): number {
+    return this.active;
+  }
 
-/** Writes the stream; resolves when it ended or the client left. The first frame is already known to be available. */
-export async function writeLiveMjpeg(res: Response, source: LiveJpegSource, options: LiveMjpegOptions): Promise<void> {
-  active++;
-  perMonitor.set(options.monitorId, (perMonitor.get(options.monitorId) ?? 0) + 1);
-  const out = new MjpegResponse(res);
-  try {
-    if (!out.start()) return;
-    const period = 1000 / options.fps;
-    let due = Date.now();
-    let lastNew = Date.now();
-    let frame = 0;
-    while (!out.gone) {
-      const got = await source.next().catch(() => null); // a zmc restart mid-stream: keep polling
-      if (out.gone) break;
-      if (got) {
-        lastNew = Date.now();
-        await out.part(got.jpeg, ++frame, got.timestampUs / 1e6);
-      } else if (Date.now() - lastNew > options.idleMs) {
-        out.finish();
-        break;
+  /** Open live MJPEG responses by monitor id, for GET /live/sources (these viewers use no stream socket). */
+  viewers(): ReadonlyMap<number, number> {
+    return this.perMonitor;
+  }
+
+  /** Writes the stream; resolves when it ended or the client left. The first frame is already known to be available. */
+  async write(res: Response, source: LiveJpegSource, options: LiveMjpegOptions): Promise<void> {
+    const perMonitor = this.perMonitor;
+    this.active++;
+    perMonitor.set(options.monitorId, (perMonitor.get(options.monitorId) ?? 0) + 1);
+    const out = new MjpegResponse(res);
+    try {
+      if (!out.start()) return;
+      const period = 1000 / options.fps;
+      let due = Date.now();
+      let lastNew = Date.now();
+      let frame = 0;
+      while (!out.gone) {
+        const got = await source.next().catch(() => null); // a zmc restart mid-stream: keep polling
+        if (out.gone) break;
+        if (got) {
+          lastNew = Date.now();
+          await out.part(got.jpeg, ++frame, got.timestampUs / 1e6);
+        } else if (Date.now() - lastNew > options.idleMs) {
+          out.finish();
+          break;
+        }
+        due += period;
+        const wait = due - Date.now();
+        if (wait > 0) await out.pause(wait);
+        else due = Date.now(); // fell behind (slow client or encoder): do not burst to catch up
       }
-      due += period;
-      const wait = due - Date.now();
-      if (wait > 0) await out.pause(wait);
-      else due = Date.now(); // fell behind (slow client or encoder): do not burst to catch up
+    } finally {
+      out.dispose();
+      source.close();
+      this.active--;
+      const left = (perMonitor.get(options.monitorId) ?? 1) - 1;
+      if (left > 0) perMonitor.set(options.monitorId, left);
+      else perMonitor.delete(options.monitorId);
     }
-  } finally {
-    out.dispose();
-    source.close();
-    active--;
-    const left = (perMonitor.get(options.monitorId) ?? 1) - 1;
-    if (left > 0) perMonitor.set(options.monitorId, left);
-    else perMonitor.delete(options.monitorId);
   }
 }

@@ -8,7 +8,7 @@ import type { AuthUser } from '../../auth/auth-service.js';
 import { requirePolicy } from '../../auth/authentication.js';
 import { InvalidInputError } from '../../errors.js';
 import { LiveHlsService, type HlsFile } from './live-hls-service.js';
-import type { Services } from '../../app/services.js';
+import type { Services } from '../../registry.js';
 
 type Handler = (hls: LiveHlsService, req: Request, res: Response, user: AuthUser) => Promise<void>;
 
@@ -85,7 +85,7 @@ export const LIVE_ROUTES: LiveRoute[] = [
 export function registerLiveRoutes(app: Express, services: Services): void {
   const gate = requirePolicy('stream:View');
   for (const route of LIVE_ROUTES) {
-    const handler: RequestHandler = (req, res) => route.handler(new LiveHlsService(services), req, res, req.user as AuthUser);
+    const handler: RequestHandler = (req, res) => route.handler(services.get(LiveHlsService), req, res, req.user as AuthUser);
     app.get(route.path.replace(/\{(\w+)\}/g, ':$1'), gate, handler);
   }
 }

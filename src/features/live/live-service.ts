@@ -12,8 +12,8 @@ import type { LiveFeed, WebRtcStartup } from '../../live/feed.js';
 import type { HlsSession, SessionStatus } from '../../live/hls-session.js';
 import { streamSocketNotAvailable, type LiveHub } from '../../live/hub.js';
 import type { SourceCodec } from '../../live/monitor-feed.js';
-import type { Services } from '../../app/services.js';
-import { liveMjpegViewers } from './live-mjpeg.js';
+import type { Services } from '../../registry.js';
+import { LiveMjpegStreams } from './live-mjpeg.js';
 
 export interface StartLiveRequest {
   /** Start an HLS session (default true). */
@@ -143,12 +143,19 @@ export interface LiveSourcesResponse {
 const base = (id: number) => `/api/v3/live/${id}`;
 
 export class LiveService {
+  /** Built once per app by the registry (Services.get). */
+  static from(s: Services): LiveService {
+    return new LiveService(s);
+  }
+
+  private readonly mjpeg: LiveMjpegStreams;
   private readonly hub: LiveHub;
   private readonly acl: MonitorAcl;
   private readonly prisma: PrismaClient;
   private readonly config: AppConfig;
 
   constructor(services: Services) {
+    this.mjpeg = services.get(LiveMjpegStreams);
     this.hub = services.live;
     this.acl = services.acl;
     this.prisma = services.prisma;
@@ -206,7 +213,7 @@ export class LiveService {
     const scope = await this.acl.scope(user);
     const rows = await this.prisma.monitors.findMany({ select: { Id: true }, orderBy: { Id: 'asc' } });
     const open = new Map(this.hub.sources().map((s) => [s.monitor_id, s]));
-    const mjpegViewers = liveMjpegViewers();
+    const mjpegViewers = this.mjpeg.viewers();
     const sources: LiveSource[] = [];
     for (const { Id } of rows) {
       const id = Number(Id);

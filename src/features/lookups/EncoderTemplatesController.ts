@@ -1,13 +1,8 @@
 import { Body, Controller, Delete, Get, OperationId, Patch, Path, Post, Query, Response, Route, Security, SuccessResponse, Tags } from '@tsoa/runtime';
 import type { AppResponseError } from '../../api/envelopes.js';
 import type { Page } from '../../api/pagination.js';
-import type { Services } from '../../app/services.js';
-import {
-  EncoderTemplatesService,
-  type CreateEncoderTemplateRequest,
-  type EncoderTemplateResponse,
-  type UpdateEncoderTemplateRequest,
-} from './encoder-templates-service.js';
+import type { Services } from '../../registry.js';
+import { EncoderTemplatesService, type CreateEncoderTemplateRequest, type EncoderTemplateResponse, type UpdateEncoderTemplateRequest } from './encoder-templates-service.js';
 
 export interface PaginatedEncoderTemplatesResponse extends Page<EncoderTemplateResponse> {}
 
@@ -23,7 +18,7 @@ export class EncoderTemplatesController extends Controller {
 
   constructor(services: Services) {
     super();
-    this.service = new EncoderTemplatesService(services.prisma);
+    this.service = services.get(EncoderTemplatesService);
   }
 
   /**

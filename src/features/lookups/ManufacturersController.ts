@@ -1,13 +1,8 @@
 import { Body, Controller, Delete, Get, OperationId, Patch, Path, Post, Query, Response, Route, Security, SuccessResponse, Tags } from '@tsoa/runtime';
 import type { AppResponseError } from '../../api/envelopes.js';
 import type { Page } from '../../api/pagination.js';
-import type { Services } from '../../app/services.js';
-import {
-  ManufacturersService,
-  type CreateManufacturerRequest,
-  type ManufacturerResponse,
-  type UpdateManufacturerRequest,
-} from './manufacturers-service.js';
+import type { Services } from '../../registry.js';
+import { ManufacturersService, type CreateManufacturerRequest, type ManufacturerResponse, type UpdateManufacturerRequest } from './manufacturers-service.js';
 
 export interface PaginatedManufacturersResponse extends Page<ManufacturerResponse> {}
 
@@ -22,7 +17,7 @@ export class ManufacturersController extends Controller {
 
   constructor(services: Services) {
     super();
-    this.manufacturers = new ManufacturersService(services.prisma);
+    this.manufacturers = services.get(ManufacturersService);
   }
 
   /**

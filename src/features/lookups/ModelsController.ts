@@ -1,7 +1,7 @@
 import { Body, Controller, Delete, Get, OperationId, Patch, Path, Post, Query, Response, Route, Security, SuccessResponse, Tags } from '@tsoa/runtime';
 import type { AppResponseError } from '../../api/envelopes.js';
 import type { Page } from '../../api/pagination.js';
-import type { Services } from '../../app/services.js';
+import type { Services } from '../../registry.js';
 import { ModelsService, type CreateModelRequest, type ModelResponse, type UpdateModelRequest } from './models-service.js';
 
 export interface PaginatedModelsResponse extends Page<ModelResponse> {}
@@ -17,7 +17,7 @@ export class ModelsController extends Controller {
 
   constructor(services: Services) {
     super();
-    this.models = new ModelsService(services.prisma);
+    this.models = services.get(ModelsService);
   }
 
   /**

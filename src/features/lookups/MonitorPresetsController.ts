@@ -1,13 +1,8 @@
 import { Body, Controller, Delete, Get, OperationId, Patch, Path, Post, Query, Response, Route, Security, SuccessResponse, Tags } from '@tsoa/runtime';
 import type { AppResponseError } from '../../api/envelopes.js';
 import type { Page } from '../../api/pagination.js';
-import type { Services } from '../../app/services.js';
-import {
-  MonitorPresetsService,
-  type CreateMonitorPresetRequest,
-  type MonitorPresetResponse,
-  type UpdateMonitorPresetRequest,
-} from './monitor-presets-service.js';
+import type { Services } from '../../registry.js';
+import { MonitorPresetsService, type CreateMonitorPresetRequest, type MonitorPresetResponse, type UpdateMonitorPresetRequest } from './monitor-presets-service.js';
 
 export interface PaginatedMonitorPresetsResponse extends Page<MonitorPresetResponse> {}
 
@@ -22,7 +17,7 @@ export class MonitorPresetsController extends Controller {
 
   constructor(services: Services) {
     super();
-    this.presets = new MonitorPresetsService(services.prisma);
+    this.presets = services.get(MonitorPresetsService);
   }
 
   /**

@@ -1,13 +1,8 @@
 import { Body, Controller, Delete, Get, OperationId, Patch, Path, Post, Query, Response, Route, Security, SuccessResponse, Tags } from '@tsoa/runtime';
 import type { AppResponseError } from '../../api/envelopes.js';
 import type { Page } from '../../api/pagination.js';
-import type { Services } from '../../app/services.js';
-import {
-  ZonePresetsService,
-  type CreateZonePresetRequest,
-  type UpdateZonePresetRequest,
-  type ZonePresetResponse,
-} from './zone-presets-service.js';
+import type { Services } from '../../registry.js';
+import { ZonePresetsService, type CreateZonePresetRequest, type UpdateZonePresetRequest, type ZonePresetResponse } from './zone-presets-service.js';
 
 export interface PaginatedZonePresetsResponse extends Page<ZonePresetResponse> {}
 
@@ -22,7 +17,7 @@ export class ZonePresetsController extends Controller {
 
   constructor(services: Services) {
     super();
-    this.presets = new ZonePresetsService(services.prisma);
+    this.presets = services.get(ZonePresetsService);
   }
 
   /**

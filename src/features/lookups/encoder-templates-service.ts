@@ -5,6 +5,7 @@ import type { PrismaClient } from '../../db/prisma.js';
 import { NotFoundError } from '../../errors.js';
 import { pageOf, pageRequest, type Page } from '../../api/pagination.js';
 import type { EncoderTemplates, Prisma } from '../../generated/prisma/client.js';
+import type { Services } from '../../registry.js';
 
 export interface EncoderTemplateResponse {
   /**
@@ -84,6 +85,11 @@ function toData(body: CreateEncoderTemplateRequest | UpdateEncoderTemplateReques
 }
 
 export class EncoderTemplatesService {
+  /** Built once per app by the registry (Services.get). */
+  static from(s: Services): EncoderTemplatesService {
+    return new EncoderTemplatesService(s.prisma);
+  }
+
   constructor(private readonly prisma: PrismaClient) {}
 
   async list(encoder: string | undefined, page?: number, pageSize?: number): Promise<Page<EncoderTemplateResponse>> {

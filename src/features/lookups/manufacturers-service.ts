@@ -5,6 +5,7 @@ import { ConflictError, NotFoundError } from '../../errors.js';
 import type { PrismaClient } from '../../db/prisma.js';
 import { pageOf, pageRequest, type Page } from '../../api/pagination.js';
 import type { Manufacturers } from '../../generated/prisma/client.js';
+import type { Services } from '../../registry.js';
 
 export interface ManufacturerResponse {
   /**
@@ -38,6 +39,11 @@ export interface UpdateManufacturerRequest {
 const toResponse = (row: Manufacturers): ManufacturerResponse => ({ id: row.Id, name: row.Name });
 
 export class ManufacturersService {
+  /** Built once per app by the registry (Services.get). */
+  static from(s: Services): ManufacturersService {
+    return new ManufacturersService(s.prisma);
+  }
+
   constructor(private readonly prisma: PrismaClient) {}
 
   async list(page?: number, pageSize?: number): Promise<Page<ManufacturerResponse>> {

@@ -5,6 +5,7 @@ import { ConflictError, InvalidInputError, NotFoundError } from '../../errors.js
 import type { PrismaClient } from '../../db/prisma.js';
 import { pageOf, pageRequest, type Page } from '../../api/pagination.js';
 import type { Models, Prisma } from '../../generated/prisma/client.js';
+import type { Services } from '../../registry.js';
 
 export interface ModelResponse {
   /**
@@ -57,6 +58,11 @@ export interface UpdateModelRequest {
 const toResponse = (row: Models): ModelResponse => ({ id: row.Id, name: row.Name, manufacturer_id: row.ManufacturerId });
 
 export class ModelsService {
+  /** Built once per app by the registry (Services.get). */
+  static from(s: Services): ModelsService {
+    return new ModelsService(s.prisma);
+  }
+
   constructor(private readonly prisma: PrismaClient) {}
 
   async list(manufacturerId: number | undefined, page?: number, pageSize?: number): Promise<Page<ModelResponse>> {

@@ -8,6 +8,7 @@ import type { PrismaClient } from '../../db/prisma.js';
 import type { MonitorPresets, MonitorPresets_Type, Prisma } from '../../generated/prisma/client.js';
 import { pageOf, pageRequest, type Page } from '../../api/pagination.js';
 import { enumToPrisma } from '../monitors/monitor-fields.js';
+import type { Services } from '../../registry.js';
 
 /** MonitorPresets.Type as stored. */
 export type MonitorPresetType = 'Local' | 'Remote' | 'File' | 'Ffmpeg' | 'Libvlc' | 'cURL' | 'WebSite' | 'NVSocket' | 'VNC';
@@ -177,6 +178,11 @@ function toData(body: CreateMonitorPresetRequest | UpdateMonitorPresetRequest): 
 }
 
 export class MonitorPresetsService {
+  /** Built once per app by the registry (Services.get). */
+  static from(s: Services): MonitorPresetsService {
+    return new MonitorPresetsService(s.prisma);
+  }
+
   constructor(private readonly prisma: PrismaClient) {}
 
   async list(page?: number, pageSize?: number): Promise<Page<MonitorPresetResponse>> {

@@ -4,6 +4,7 @@ import { NotFoundError } from '../../errors.js';
 import type { Prisma, ZonePresets } from '../../generated/prisma/client.js';
 import { pageOf, pageRequest, type Page } from '../../api/pagination.js';
 import { motionToData, motionToJson, type ZoneMotionFields, type ZoneMotionSettings, type ZoneType, type ZoneUnitsValue } from '../monitors/zone-fields.js';
+import type { Services } from '../../registry.js';
 
 /** The reference fields (id, name, type, units, check_method) plus the preset's motion settings. */
 export interface ZonePresetResponse extends ZoneMotionFields {
@@ -37,6 +38,11 @@ function toResponse(row: ZonePresets): ZonePresetResponse {
 }
 
 export class ZonePresetsService {
+  /** Built once per app by the registry (Services.get). */
+  static from(s: Services): ZonePresetsService {
+    return new ZonePresetsService(s.prisma);
+  }
+
   constructor(private readonly prisma: PrismaClient) {}
 
   async list(page?: number, pageSize?: number): Promise<Page<ZonePresetResponse>> {

@@ -1,7 +1,7 @@
 import { Body, Controller, Delete, Get, OperationId, Patch, Path, Post, Query, Response, Route, Security, SuccessResponse, Tags } from '@tsoa/runtime';
 import type { AppResponseError } from '../../api/envelopes.js';
 import type { Page } from '../../api/pagination.js';
-import type { Services } from '../../app/services.js';
+import type { Services } from '../../registry.js';
 import { DevicesService, type CreateDeviceRequest, type DeviceResponse, type UpdateDeviceRequest } from './devices-service.js';
 
 export interface PaginatedDevicesResponse extends Page<DeviceResponse> {}
@@ -17,7 +17,7 @@ export class DevicesController extends Controller {
 
   constructor(services: Services) {
     super();
-    this.devices = new DevicesService(services.prisma);
+    this.devices = services.get(DevicesService);
   }
 
   /**

@@ -4,7 +4,7 @@ import type { AuthUser } from '../../auth/auth-service.js';
 import '../../auth/request-user.js';
 import type { AppResponseError } from '../../api/envelopes.js';
 import type { Page } from '../../api/pagination.js';
-import type { Services } from '../../app/services.js';
+import type { Services } from '../../registry.js';
 import { GroupsService, type CreateGroupRequest, type GroupResponse, type UpdateGroupRequest } from './groups-service.js';
 
 export interface PaginatedGroupsResponse extends Page<GroupResponse> {}
@@ -20,7 +20,7 @@ export class GroupsController extends Controller {
 
   constructor(services: Services) {
     super();
-    this.groups = new GroupsService(services.prisma, services.acl);
+    this.groups = services.get(GroupsService);
   }
 
   /**

@@ -4,7 +4,7 @@ import type { AuthUser } from '../../auth/auth-service.js';
 import '../../auth/request-user.js';
 import type { AppResponseError } from '../../api/envelopes.js';
 import type { Page } from '../../api/pagination.js';
-import type { Services } from '../../app/services.js';
+import type { Services } from '../../registry.js';
 import { GroupsMonitorsService, type CreateGroupMonitorRequest, type GroupMonitorResponse } from './groups-monitors-service.js';
 
 export interface PaginatedGroupMonitorsResponse extends Page<GroupMonitorResponse> {}
@@ -20,7 +20,7 @@ export class GroupsMonitorsController extends Controller {
 
   constructor(services: Services) {
     super();
-    this.memberships = new GroupsMonitorsService(services.prisma, services.acl);
+    this.memberships = services.get(GroupsMonitorsService);
   }
 
   /**

@@ -4,7 +4,7 @@ import type { AuthUser } from '../../auth/auth-service.js';
 import '../../auth/request-user.js';
 import type { AppResponseError } from '../../api/envelopes.js';
 import type { Page } from '../../api/pagination.js';
-import type { Services } from '../../app/services.js';
+import type { Services } from '../../registry.js';
 import { MonitorStatusService, type MonitorStatusResponse, type UpdateMonitorStatusRequest } from './monitor-status-service.js';
 
 export interface PaginatedMonitorStatusesResponse extends Page<MonitorStatusResponse> {}
@@ -20,7 +20,7 @@ export class MonitorStatusController extends Controller {
 
   constructor(services: Services) {
     super();
-    this.statuses = new MonitorStatusService(services.prisma, services.acl);
+    this.statuses = services.get(MonitorStatusService);
   }
 
   /**

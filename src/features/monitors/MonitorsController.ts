@@ -4,16 +4,8 @@ import type { AuthUser } from '../../auth/auth-service.js';
 import '../../auth/request-user.js';
 import type { AppResponseError } from '../../api/envelopes.js';
 import type { Page } from '../../api/pagination.js';
-import { MonitorRows } from './monitor-rows.js';
-import type { Services } from '../../app/services.js';
-import {
-  MonitorsService,
-  type AlarmControlRequest,
-  type CreateMonitorRequest,
-  type MonitorResponse,
-  type UpdateMonitorRequest,
-  type UpdateMonitorStateRequest,
-} from './monitors-service.js';
+import type { Services } from '../../registry.js';
+import { MonitorsService, type AlarmControlRequest, type CreateMonitorRequest, type MonitorResponse, type UpdateMonitorRequest, type UpdateMonitorStateRequest } from './monitors-service.js';
 
 export interface PaginatedMonitorsResponse extends Page<MonitorResponse> {}
 
@@ -29,7 +21,7 @@ export class MonitorsController extends Controller {
 
   constructor(services: Services) {
     super();
-    this.monitors = new MonitorsService(services.prisma, services.acl, services.config.zoneminder.path_map, new MonitorRows(services.pool));
+    this.monitors = services.get(MonitorsService);
   }
 
   /**

@@ -4,13 +4,8 @@ import type { AuthUser } from '../../auth/auth-service.js';
 import '../../auth/request-user.js';
 import type { AppResponseError } from '../../api/envelopes.js';
 import type { Page } from '../../api/pagination.js';
-import type { Services } from '../../app/services.js';
-import {
-  TriggersX10Service,
-  type CreateTriggerX10Request,
-  type TriggerX10Response,
-  type UpdateTriggerX10Request,
-} from './triggers-x10-service.js';
+import type { Services } from '../../registry.js';
+import { TriggersX10Service, type CreateTriggerX10Request, type TriggerX10Response, type UpdateTriggerX10Request } from './triggers-x10-service.js';
 
 export interface PaginatedTriggersX10Response extends Page<TriggerX10Response> {}
 
@@ -25,7 +20,7 @@ export class TriggersX10Controller extends Controller {
 
   constructor(services: Services) {
     super();
-    this.triggers = new TriggersX10Service(services.prisma, services.acl);
+    this.triggers = services.get(TriggersX10Service);
   }
 
   /**

@@ -4,7 +4,7 @@ import type { AuthUser } from '../../auth/auth-service.js';
 import '../../auth/request-user.js';
 import type { AppResponseError } from '../../api/envelopes.js';
 import type { Page } from '../../api/pagination.js';
-import type { Services } from '../../app/services.js';
+import type { Services } from '../../registry.js';
 import { ZonesService, type CreateZoneRequest, type UpdateZoneRequest, type ZoneResponse } from './zones-service.js';
 
 export interface PaginatedZonesResponse extends Page<ZoneResponse> {}
@@ -21,7 +21,7 @@ export class ZonesController extends Controller {
 
   constructor(services: Services) {
     super();
-    this.zones = new ZonesService(services.prisma, services.acl);
+    this.zones = services.get(ZonesService);
   }
 
   /**

@@ -3,6 +3,7 @@ import { NotFoundError } from '../../errors.js';
 import type { PrismaClient } from '../../db/prisma.js';
 import { pageOf, pageRequest, type Page } from '../../api/pagination.js';
 import type { Devices } from '../../generated/prisma/client.js';
+import type { Services } from '../../registry.js';
 
 export type DeviceType = 'X10';
 
@@ -38,6 +39,11 @@ function toResponse(row: Devices): DeviceResponse {
 }
 
 export class DevicesService {
+  /** Built once per app by the registry (Services.get). */
+  static from(s: Services): DevicesService {
+    return new DevicesService(s.prisma);
+  }
+
   constructor(private readonly prisma: PrismaClient) {}
 
   async list(page?: number, pageSize?: number): Promise<Page<DeviceResponse>> {

@@ -8,6 +8,7 @@ import { ConflictError, InvalidInputError, NotFoundError } from '../../errors.js
 import type { Groups_Monitors, Prisma } from '../../generated/prisma/client.js';
 import { pageOf, pageRequest, type Page } from '../../api/pagination.js';
 import { requireEditableGroup } from './groups-service.js';
+import type { Services } from '../../registry.js';
 
 export interface GroupMonitorResponse {
   /** @isInt @minimum 0 */
@@ -29,6 +30,11 @@ const toResponse = (row: Groups_Monitors): GroupMonitorResponse => ({ id: row.Id
 const notFound = (id: number) => new NotFoundError(`Group membership ${id} not found`, [['id', String(id)]]);
 
 export class GroupsMonitorsService {
+  /** Built once per app by the registry (Services.get). */
+  static from(s: Services): GroupsMonitorsService {
+    return new GroupsMonitorsService(s.prisma, s.acl);
+  }
+
   constructor(
     private readonly prisma: PrismaClient,
     private readonly acl: MonitorAcl,

@@ -8,6 +8,7 @@ import type { PrismaClient } from '../../db/prisma.js';
 import { InvalidInputError, NotFoundError, PermissionDeniedError } from '../../errors.js';
 import type { Groups, Prisma } from '../../generated/prisma/client.js';
 import { pageOf, pageRequest, type Page } from '../../api/pagination.js';
+import type { Services } from '../../registry.js';
 
 export interface GroupResponse {
   /** @isInt @minimum 0 */
@@ -41,6 +42,11 @@ export function requireEditableGroup(scope: GroupScope, id: number): void {
 }
 
 export class GroupsService {
+  /** Built once per app by the registry (Services.get). */
+  static from(s: Services): GroupsService {
+    return new GroupsService(s.prisma, s.acl);
+  }
+
   constructor(
     private readonly prisma: PrismaClient,
     private readonly acl: MonitorAcl,

@@ -9,6 +9,7 @@ import { NotFoundError } from '../../errors.js';
 import type { Monitor_Status, Prisma } from '../../generated/prisma/client.js';
 import type { LocalDateTime } from '../../api/envelopes.js';
 import { pageOf, pageRequest, type Page } from '../../api/pagination.js';
+import type { Services } from '../../registry.js';
 
 export type MonitorStatusValue = 'Unknown' | 'NotRunning' | 'Running' | 'Connected' | 'Signal';
 
@@ -50,6 +51,11 @@ function toResponse(row: Monitor_Status): MonitorStatusResponse {
 }
 
 export class MonitorStatusService {
+  /** Built once per app by the registry (Services.get). */
+  static from(s: Services): MonitorStatusService {
+    return new MonitorStatusService(s.prisma, s.acl);
+  }
+
   constructor(
     private readonly prisma: PrismaClient,
     private readonly acl: MonitorAcl,

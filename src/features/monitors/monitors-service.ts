@@ -24,7 +24,7 @@ import type { Monitors, Prisma } from '../../generated/prisma/client.js';
 import { pageOf, pageRequest, type Page } from '../../api/pagination.js';
 import { controlAlarm } from '../live/alarm-control.js';
 import { notCapturing } from '../live/live-images.js';
-import type { MonitorRows } from './monitor-rows.js';
+import { MonitorRows } from './monitor-rows.js';
 import {
   MONITOR_FIELDS,
   enumFromPrisma,
@@ -34,6 +34,7 @@ import {
   type FunctionValue,
   type Modes,
 } from './monitor-fields.js';
+import type { Services } from '../../registry.js';
 
 /** Stored values plus the older variant spellings clients send. */
 export type MonitorTypeInput = 'Local' | 'Remote' | 'File' | 'Ffmpeg' | 'Libvlc' | 'cURL' | 'WebSite' | 'NVSocket' | 'VNC' | 'Curl' | 'Vnc';
@@ -732,6 +733,11 @@ function reconcileModes(data: Record<string, unknown>, current: Modes | null): v
 }
 
 export class MonitorsService {
+  /** Built once per app by the registry (Services.get). */
+  static from(s: Services): MonitorsService {
+    return new MonitorsService(s.prisma, s.acl, s.config.zoneminder.path_map, new MonitorRows(s.pool));
+  }
+
   constructor(
     private readonly prisma: PrismaClient,
     private readonly acl: MonitorAcl,

@@ -10,6 +10,7 @@ import { InvalidInputError, NotFoundError } from '../../errors.js';
 import type { PrismaClient } from '../../db/prisma.js';
 import { pageOf, pageRequest, type Page } from '../../api/pagination.js';
 import type { Prisma, TriggersX10 } from '../../generated/prisma/client.js';
+import type { Services } from '../../registry.js';
 
 export interface TriggerX10Response {
   /** The monitor (one trigger per monitor). @isInt @minimum 0 */
@@ -48,6 +49,11 @@ const toResponse = (row: TriggersX10): TriggerX10Response => ({
 const toData = (body: TriggerX10Fields) => ({ Activation: body.activation, AlarmInput: body.alarm_input, AlarmOutput: body.alarm_output });
 
 export class TriggersX10Service {
+  /** Built once per app by the registry (Services.get). */
+  static from(s: Services): TriggersX10Service {
+    return new TriggersX10Service(s.prisma, s.acl);
+  }
+
   constructor(
     private readonly prisma: PrismaClient,
     private readonly acl: MonitorAcl,

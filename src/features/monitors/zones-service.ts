@@ -9,6 +9,7 @@ import type { Prisma, Zones } from '../../generated/prisma/client.js';
 import { pageOf, pageRequest, type Page } from '../../api/pagination.js';
 import { motionToData, motionToJson, type ZoneMotionFields, type ZoneMotionSettings, type ZoneType, type ZoneUnitsValue } from './zone-fields.js';
 import { parsePolygon, type FrameSize } from './zone-geometry.js';
+import type { Services } from '../../registry.js';
 
 export interface ZoneResponse extends ZoneMotionFields {
   /** @isInt @minimum 0 */
@@ -80,6 +81,11 @@ function toResponse(row: Zones): ZoneResponse {
 const zoneNotFound = (id: number) => new NotFoundError(`Zone ${id} not found`, [['id', String(id)]]);
 
 export class ZonesService {
+  /** Built once per app by the registry (Services.get). */
+  static from(s: Services): ZonesService {
+    return new ZonesService(s.prisma, s.acl);
+  }
+
   constructor(
     private readonly prisma: PrismaClient,
     private readonly acl: MonitorAcl,

@@ -5,7 +5,7 @@ import '../../auth/request-user.js';
 import type { AppResponseError } from '../../api/envelopes.js';
 import type { EventPlaybackService, EventVideoInfo } from './event-playback-service.js';
 import { playbackFor } from './playback.js';
-import type { Services } from '../../app/services.js';
+import type { Services } from '../../registry.js';
 
 /** The JSON route of recorded playback; the media routes are plain handlers (src/features/playback/playback-routes.ts). */
 @Route('api/v3/events')

@@ -11,7 +11,7 @@ import { InvalidInputError } from '../../errors.js';
 import { parseEventId } from './event-media.js';
 import type { ServedBody } from './event-playback-service.js';
 import { playbackFor, type Playback } from './playback.js';
-import type { Services } from '../../app/services.js';
+import type { Services } from '../../registry.js';
 import { serveBytes } from '../../media/byte-ranges.js';
 import { writePacedMjpeg } from '../../media/mjpeg.js';
 

@@ -1,8 +1,8 @@
 // The playback parts one app shares across requests: the ffmpeg runner (its concurrency bound
 // is per process, not per request), the still cache, the probe cache, and the two seams for
 // native work: the EventRemuxer (NativeRemuxer: demuxer + fMP4 remux, with the segment cache)
-// and the JpegRotator (lossless JPEG transform). Controllers and the media routes get them with playbackFor().
-import type { Services } from '../../app/services.js';
+// and the JpegRotator (lossless JPEG transform). Controllers and the media routes get them with playbackFor(), from the app's registry.
+import type { Services } from '../../registry.js';
 import { NativeJpegRotator, type JpegRotator } from '../../media/jpeg-rotate.js';
 import { DEFAULT_FFMPEG_OPTIONS, FfmpegRunner } from '../../media/ffmpeg.js';
 import { StillCache } from '../../media/still-cache.js';
@@ -40,8 +40,6 @@ export interface PlaybackParts {
 export const STILL_CACHE_BYTES = 32 << 20;
 export const STILL_MAX_ENTRY_BYTES = 1 << 20;
 
-const byServices = new WeakMap<Services, Playback>();
-
 export function createPlayback(services: Services, parts: Partial<PlaybackParts> = {}): Playback {
   const runner = parts.runner ?? new FfmpegRunner(DEFAULT_FFMPEG_OPTIONS);
   const rotator = parts.rotator ?? new NativeJpegRotator();
@@ -59,11 +57,13 @@ export function createPlayback(services: Services, parts: Partial<PlaybackParts>
     remuxer,
     segments,
   };
-  byServices.set(services, playback);
   return playback;
 }
 
-/** The app's playback parts, created with the defaults on first use. */
+/** The app's playback parts in the registry, built with the defaults on first use (tests provide their own). */
+export const AppPlayback = { from: (services: Services): Playback => createPlayback(services) };
+
+/** The app's playback parts. */
 export function playbackFor(services: Services): Playback {
-  return byServices.get(services) ?? createPlayback(services);
+  return services.get(AppPlayback);
 }

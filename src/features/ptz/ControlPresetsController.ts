@@ -1,32 +1,11 @@
-import {
-  Body,
-  Controller,
-  Delete,
-  Get,
-  OperationId,
-  Patch,
-  Path,
-  Post,
-  Query,
-  Request,
-  Response,
-  Route,
-  Security,
-  SuccessResponse,
-  Tags,
-} from '@tsoa/runtime';
+import { Body, Controller, Delete, Get, OperationId, Patch, Path, Post, Query, Request, Response, Route, Security, SuccessResponse, Tags } from '@tsoa/runtime';
 import type { Request as ExRequest } from 'express';
 import type { AuthUser } from '../../auth/auth-service.js';
 import '../../auth/request-user.js';
 import type { AppResponseError } from '../../api/envelopes.js';
 import type { Page } from '../../api/pagination.js';
-import type { Services } from '../../app/services.js';
-import {
-  ControlPresetsService,
-  type ControlPresetResponse,
-  type CreateControlPresetRequest,
-  type UpdateControlPresetRequest,
-} from './control-presets-service.js';
+import type { Services } from '../../registry.js';
+import { ControlPresetsService, type ControlPresetResponse, type CreateControlPresetRequest, type UpdateControlPresetRequest } from './control-presets-service.js';
 
 export interface PaginatedControlPresetsResponse extends Page<ControlPresetResponse> {}
 
@@ -41,7 +20,7 @@ export class ControlPresetsController extends Controller {
 
   constructor(services: Services) {
     super();
-    this.presets = new ControlPresetsService(services.prisma, services.acl);
+    this.presets = services.get(ControlPresetsService);
   }
 
   /**

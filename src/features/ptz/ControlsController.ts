@@ -1,7 +1,7 @@
 import { Body, Controller, Delete, Get, OperationId, Patch, Path, Post, Query, Response, Route, Security, SuccessResponse, Tags } from '@tsoa/runtime';
 import type { AppResponseError } from '../../api/envelopes.js';
 import type { Page } from '../../api/pagination.js';
-import type { Services } from '../../app/services.js';
+import type { Services } from '../../registry.js';
 import { ControlsService, type ControlResponse, type CreateControlRequest, type UpdateControlRequest } from './controls-service.js';
 
 export interface PaginatedControlsResponse extends Page<ControlResponse> {}
@@ -18,7 +18,7 @@ export class ControlsController extends Controller {
 
   constructor(services: Services) {
     super();
-    this.controls = new ControlsService(services.prisma);
+    this.controls = services.get(ControlsService);
   }
 
   /**

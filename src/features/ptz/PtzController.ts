@@ -3,21 +3,9 @@ import type { Request as ExRequest } from 'express';
 import type { AuthUser } from '../../auth/auth-service.js';
 import '../../auth/request-user.js';
 import type { AppResponseError } from '../../api/envelopes.js';
-import type { Services } from '../../app/services.js';
+import type { Services } from '../../registry.js';
 import type { PtzCapabilitiesResponse } from './ptz-capabilities.js';
-import {
-  PtzService,
-  type PtzAbsoluteRequest,
-  type PtzCommandResponse,
-  type PtzFocusRequest,
-  type PtzMoveRequest,
-  type PtzPresetRequest,
-  type PtzProtocolListResponse,
-  type PtzRelativeRequest,
-  type PtzStatusResponse,
-  type PtzZoomRequest,
-} from './ptz-service.js';
-import { ZmControlClient } from './zmcontrol-client.js';
+import { PtzService, type PtzAbsoluteRequest, type PtzCommandResponse, type PtzFocusRequest, type PtzMoveRequest, type PtzPresetRequest, type PtzProtocolListResponse, type PtzRelativeRequest, type PtzStatusResponse, type PtzZoomRequest } from './ptz-service.js';
 
 const user = (req: ExRequest) => req.user as AuthUser;
 
@@ -38,8 +26,7 @@ export class PtzController extends Controller {
 
   constructor(services: Services) {
     super();
-    const client = new ZmControlClient(services.config.zoneminder.path_socks);
-    this.ptz = new PtzService(services.prisma, services.acl, client, services.log);
+    this.ptz = services.get(PtzService);
   }
 
   /** The control protocols of the configured control profiles; all are driven by zmcontrol.pl. */

@@ -7,6 +7,7 @@ import type { AuthUser } from '../../auth/auth-service.js';
 import type { MonitorAcl, MonitorScope } from '../../auth/monitor-acl.js';
 import { pageOf, pageRequest, type Page } from '../../api/pagination.js';
 import type { ControlPresets } from '../../generated/prisma/client.js';
+import type { Services } from '../../registry.js';
 
 export interface ControlPresetResponse {
   /**
@@ -61,6 +62,11 @@ const editable = (scope: MonitorScope, monitorId: number) =>
   visible(scope, monitorId) && (scope.editable === null || scope.editable.has(monitorId));
 
 export class ControlPresetsService {
+  /** Built once per app by the registry (Services.get). */
+  static from(s: Services): ControlPresetsService {
+    return new ControlPresetsService(s.prisma, s.acl);
+  }
+
   constructor(
     private readonly prisma: PrismaClient,
     private readonly acl: MonitorAcl,

@@ -5,6 +5,7 @@ import { ConflictError, NotFoundError } from '../../errors.js';
 import type { PrismaClient } from '../../db/prisma.js';
 import { pageOf, pageRequest, type Page } from '../../api/pagination.js';
 import type { Controls, Prisma } from '../../generated/prisma/client.js';
+import type { Services } from '../../registry.js';
 
 /** Controls.Type as stored (ZoneMinder's monitor source types). */
 export type ControlType = 'Local' | 'Remote' | 'File' | 'Ffmpeg' | 'Libvlc' | 'cURL' | 'WebSite' | 'NVSocket' | 'VNC';
@@ -332,6 +333,11 @@ function toData(body: CreateControlRequest | UpdateControlRequest): Record<strin
 }
 
 export class ControlsService {
+  /** Built once per app by the registry (Services.get). */
+  static from(s: Services): ControlsService {
+    return new ControlsService(s.prisma);
+  }
+
   constructor(private readonly prisma: PrismaClient) {}
 
   async list(page?: number, pageSize?: number): Promise<Page<ControlResponse>> {

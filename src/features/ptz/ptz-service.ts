@@ -24,7 +24,8 @@ import {
   type PtzCapabilities,
   type PtzCapabilitiesResponse,
 } from './ptz-capabilities.js';
-import { ControlSocketError, type ControlMessage, type ZmControlClient } from './zmcontrol-client.js';
+import { ControlSocketError, ZmControlClient, type ControlMessage } from './zmcontrol-client.js';
+import type { Services } from '../../registry.js';
 
 export interface PtzCommandResponse {
   success: boolean;
@@ -219,6 +220,11 @@ function describe(message: ControlMessage): string {
 }
 
 export class PtzService {
+  /** Built once per app by the registry (Services.get): one control client, so commands to a socket stay in order. */
+  static from(s: Services): PtzService {
+    return new PtzService(s.prisma, s.acl, new ZmControlClient(s.config.zoneminder.path_socks), s.log);
+  }
+
   constructor(
     private readonly prisma: PrismaClient,
     private readonly acl: MonitorAcl,

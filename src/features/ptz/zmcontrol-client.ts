@@ -7,8 +7,7 @@
 // Every exchange is bounded by a timeout so a hung daemon cannot hang a request, and commands to
 // one socket are serialised (one at a time, in order): zmcontrol.pl handles one connection at a
 // time anyway, and a move followed by its stop must reach the camera in that order. The queues
-// live on the class, keyed by socket path, because controllers (and so clients) are built per
-// request.
+// are keyed by socket path on the client, which the app builds once (PtzService.from).
 import { createConnection } from 'node:net';
 import { join } from 'node:path';
 
@@ -47,7 +46,7 @@ function failure(err: NodeJS.ErrnoException): ControlSocketFailure {
 }
 
 export class ZmControlClient {
-  private static readonly queues = new Map<string, Promise<unknown>>();
+  private readonly queues = new Map<string, Promise<unknown>>();
 
   constructor(
     private readonly socketDir: string,
@@ -83,7 +82,7 @@ export class ZmControlClient {
 
   /** Runs `task` after every earlier task on the same socket has settled. */
   private serial<T>(key: string, task: () => Promise<T>): Promise<T> {
-    const queues = ZmControlClient.queues;
+    const queues = this.queues;
     const previous = queues.get(key) ?? Promise.resolve();
     const run = previous.then(task, task);
     const tail = run.then(

@@ -1,7 +1,7 @@
 import { Body, Controller, Get, OperationId, Path, Put, Query, Response, Route, Security, Tags } from '@tsoa/runtime';
 import type { AppResponseError } from '../../api/envelopes.js';
 import type { Page } from '../../api/pagination.js';
-import type { Services } from '../../app/services.js';
+import type { Services } from '../../registry.js';
 import { ConfigsService, type CategoryCountResponse, type ConfigResponse, type UpdateConfigRequest } from './configs-service.js';
 
 export interface PaginatedConfigsResponse extends Page<ConfigResponse> {}
@@ -18,7 +18,7 @@ export class ConfigsController extends Controller {
 
   constructor(services: Services) {
     super();
-    this.configs = new ConfigsService(services.prisma);
+    this.configs = services.get(ConfigsService);
   }
 
   /**

@@ -1,6 +1,6 @@
 import { Controller, Get, OperationId, Response, Route, Security, Tags } from '@tsoa/runtime';
 import type { AppResponseError } from '../../api/envelopes.js';
-import type { Services } from '../../app/services.js';
+import type { Services } from '../../registry.js';
 import { LocaleService, type LocaleResponse } from './locale-service.js';
 
 @Route('api/v3/system')
@@ -10,7 +10,7 @@ export class LocaleController extends Controller {
 
   constructor(services: Services) {
     super();
-    this.locale = new LocaleService(services.prisma, services.log);
+    this.locale = services.get(LocaleService);
   }
 
   /** ZoneMinder's time zone, its current UTC offset and date/time display patterns. Any valid token. */

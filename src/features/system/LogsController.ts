@@ -1,7 +1,7 @@
 import { Controller, Delete, Get, OperationId, Path, Query, Response, Route, Security, Tags } from '@tsoa/runtime';
 import type { AppResponseError, MessageResponse } from '../../api/envelopes.js';
 import type { Page } from '../../api/pagination.js';
-import type { Services } from '../../app/services.js';
+import type { Services } from '../../registry.js';
 import { LogsService, type LogResponse } from './logs-service.js';
 
 export interface PaginatedLogsResponse extends Page<LogResponse> {}
@@ -17,7 +17,7 @@ export class LogsController extends Controller {
 
   constructor(services: Services) {
     super();
-    this.logs = new LogsService(services.prisma);
+    this.logs = services.get(LogsService);
   }
 
   /**

@@ -1,6 +1,7 @@
 import { Controller, Get, OperationId, Response, Route, Tags } from '@tsoa/runtime';
 import type { AppResponseError, MessageResponse } from '../../api/envelopes.js';
-import type { Services } from '../../app/services.js';
+import type { Services } from '../../registry.js';
+import { ServerService } from './server-service.js';
 
 export interface VersionResponse {
   /** ZoneMinder's installed version (Config ZM_DYN_CURR_VERSION), or "unknown". */
@@ -23,7 +24,7 @@ export class ServerController extends Controller {
   @OperationId('health_check')
   @Response<AppResponseError>(503, 'Database unreachable')
   public async healthCheck(): Promise<MessageResponse> {
-    await this.services.server.checkHealth();
+    await this.services.get(ServerService).checkHealth();
     return { message: 'Ok' };
   }
 
@@ -32,6 +33,6 @@ export class ServerController extends Controller {
   @OperationId('get_version')
   @Response<MessageResponse>(500, 'Internal error')
   public async getVersion(): Promise<VersionResponse> {
-    return this.services.server.version();
+    return this.services.get(ServerService).version();
   }
 }

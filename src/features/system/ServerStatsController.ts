@@ -1,12 +1,8 @@
 import { Body, Controller, Delete, Get, OperationId, Path, Post, Query, Response, Route, Security, SuccessResponse, Tags } from '@tsoa/runtime';
 import type { AppResponseError } from '../../api/envelopes.js';
 import type { Page } from '../../api/pagination.js';
-import type { Services } from '../../app/services.js';
-import {
-  ServerStatsService,
-  type CreateServerStatRequest,
-  type ServerStatResponse,
-} from './server-stats-service.js';
+import type { Services } from '../../registry.js';
+import { ServerStatsService, type CreateServerStatRequest, type ServerStatResponse } from './server-stats-service.js';
 
 export interface PaginatedServerStatsResponse extends Page<ServerStatResponse> {}
 
@@ -21,7 +17,7 @@ export class ServerStatsController extends Controller {
 
   constructor(services: Services) {
     super();
-    this.stats = new ServerStatsService(services.prisma);
+    this.stats = services.get(ServerStatsService);
   }
 
   /**

@@ -1,7 +1,7 @@
 import { Body, Controller, Delete, Get, OperationId, Patch, Path, Post, Query, Response, Route, Security, SuccessResponse, Tags } from '@tsoa/runtime';
 import type { AppResponseError } from '../../api/envelopes.js';
 import type { Page } from '../../api/pagination.js';
-import type { Services } from '../../app/services.js';
+import type { Services } from '../../registry.js';
 import { ServersService, type CreateServerRequest, type ServerResponse, type UpdateServerRequest } from './servers-service.js';
 
 export interface PaginatedServersResponse extends Page<ServerResponse> {}
@@ -17,7 +17,7 @@ export class ServersController extends Controller {
 
   constructor(services: Services) {
     super();
-    this.servers = new ServersService(services.prisma);
+    this.servers = services.get(ServersService);
   }
 
   /**

@@ -1,13 +1,8 @@
 import { Body, Controller, Delete, Get, OperationId, Patch, Path, Post, Query, Response, Route, Security, SuccessResponse, Tags } from '@tsoa/runtime';
 import type { AppResponseError } from '../../api/envelopes.js';
 import type { Page } from '../../api/pagination.js';
-import type { Services } from '../../app/services.js';
-import {
-  StatesService,
-  type CreateStateRequest,
-  type StateResponse,
-  type UpdateStateRequest,
-} from './states-service.js';
+import type { Services } from '../../registry.js';
+import { StatesService, type CreateStateRequest, type StateResponse, type UpdateStateRequest } from './states-service.js';
 
 export interface PaginatedStatesResponse extends Page<StateResponse> {}
 
@@ -22,7 +17,7 @@ export class StatesController extends Controller {
 
   constructor(services: Services) {
     super();
-    this.states = new StatesService(services.prisma);
+    this.states = services.get(StatesService);
   }
 
   /**

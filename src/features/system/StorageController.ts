@@ -1,7 +1,7 @@
 import { Body, Controller, Delete, Get, OperationId, Patch, Path, Post, Query, Response, Route, Security, SuccessResponse, Tags } from '@tsoa/runtime';
 import type { AppResponseError } from '../../api/envelopes.js';
 import type { Page } from '../../api/pagination.js';
-import type { Services } from '../../app/services.js';
+import type { Services } from '../../registry.js';
 import { StorageService, type CreateStorageRequest, type StorageResponse, type UpdateStorageRequest } from './storage-service.js';
 
 export interface PaginatedStorageResponse extends Page<StorageResponse> {}
@@ -17,7 +17,7 @@ export class StorageController extends Controller {
 
   constructor(services: Services) {
     super();
-    this.storage = new StorageService(services.prisma);
+    this.storage = services.get(StorageService);
   }
 
   /**

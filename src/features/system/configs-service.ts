@@ -4,6 +4,7 @@ import { InvalidInputError, NotFoundError, PermissionDeniedError } from '../../e
 import type { PrismaClient } from '../../db/prisma.js';
 import { pageOf, pageRequest, type Page } from '../../api/pagination.js';
 import type { Config } from '../../generated/prisma/client.js';
+import type { Services } from '../../registry.js';
 
 export interface ConfigResponse {
   /**
@@ -126,6 +127,11 @@ export function escapeLike(text: string): string {
 }
 
 export class ConfigsService {
+  /** Built once per app by the registry (Services.get). */
+  static from(s: Services): ConfigsService {
+    return new ConfigsService(s.prisma);
+  }
+
   constructor(private readonly prisma: PrismaClient) {}
 
   /** `category` matches Category exactly; `search` is a substring of Name. */

@@ -11,6 +11,7 @@
 import type { PrismaClient } from '../../db/prisma.js';
 import { toWallClock } from '../../db/datetime.js';
 import type { Logger } from '../../log.js';
+import type { Services } from '../../registry.js';
 
 export interface LocaleResponse {
   /** IANA time zone of ZoneMinder's wall-clock times. */
@@ -56,6 +57,11 @@ export function offsetSeconds(timeZone: string, instant: Date): number {
 const reported = new Set<string>();
 
 export class LocaleService {
+  /** Built once per app by the registry (Services.get). */
+  static from(s: Services): LocaleService {
+    return new LocaleService(s.prisma, s.log);
+  }
+
   constructor(
     private readonly prisma: PrismaClient,
     private readonly log: Logger,

@@ -15,6 +15,7 @@ import { InvalidInputError, NotFoundError } from '../../errors.js';
 import type { Logs } from '../../generated/prisma/client.js';
 import type { MessageResponse } from '../../api/envelopes.js';
 import { pageOf, pageRequest, type Page } from '../../api/pagination.js';
+import type { Services } from '../../registry.js';
 
 export interface LogResponse {
   /**
@@ -141,6 +142,11 @@ function toResponse(row: Logs): LogResponse {
 }
 
 export class LogsService {
+  /** Built once per app by the registry (Services.get). */
+  static from(s: Services): LogsService {
+    return new LogsService(s.prisma);
+  }
+
   constructor(private readonly prisma: PrismaClient) {}
 
   async list(query: LogListQuery): Promise<Page<LogResponse>> {

@@ -1,6 +1,7 @@
 // Service health and version: the two public routes every client calls first.
 import type { DbPool } from '../../db/pool.js';
 import type { Logger } from '../../log.js';
+import type { Services } from '../../registry.js';
 import { ServiceUnavailableError } from '../../errors.js';
 import { SERVICE_VERSION } from '../../version.js';
 
@@ -14,6 +15,11 @@ export interface VersionInfo {
 const PING_TIMEOUT_MS = 3000;
 
 export class ServerService {
+  /** Built once per app by the registry (Services.get). */
+  static from(s: Services): ServerService {
+    return new ServerService(s.pool, s.log);
+  }
+
   constructor(
     private readonly pool: DbPool,
     private readonly log: Logger,

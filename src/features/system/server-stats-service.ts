@@ -10,6 +10,7 @@ import { decimalToString } from '../../db/prisma-json.js';
 import type { LocalDateTime } from '../../api/envelopes.js';
 import { pageOf, pageRequest, type Page } from '../../api/pagination.js';
 import type { Prisma, Server_Stats } from '../../generated/prisma/client.js';
+import type { Services } from '../../registry.js';
 
 export interface ServerStatResponse {
   /** Server_Stats.Id. @isInt @minimum 0 */
@@ -94,6 +95,11 @@ function toResponse(row: Server_Stats): ServerStatResponse {
 }
 
 export class ServerStatsService {
+  /** Built once per app by the registry (Services.get). */
+  static from(s: Services): ServerStatsService {
+    return new ServerStatsService(s.prisma);
+  }
+
   constructor(private readonly prisma: PrismaClient) {}
 
   async list(page?: number, pageSize?: number): Promise<Page<ServerStatResponse>> {

@@ -5,6 +5,7 @@ import { ConflictError, NotFoundError } from '../../errors.js';
 import type { PrismaClient } from '../../db/prisma.js';
 import { pageOf, pageRequest, type Page } from '../../api/pagination.js';
 import type { Prisma, Servers } from '../../generated/prisma/client.js';
+import type { Services } from '../../registry.js';
 
 /** Servers.Status as stored. */
 export type ServerStatus = 'Unknown' | 'NotRunning' | 'Running';
@@ -188,6 +189,11 @@ function toData(body: CreateServerRequest | UpdateServerRequest): Prisma.Servers
 }
 
 export class ServersService {
+  /** Built once per app by the registry (Services.get). */
+  static from(s: Services): ServersService {
+    return new ServersService(s.prisma);
+  }
+
   constructor(private readonly prisma: PrismaClient) {}
 
   async list(page?: number, pageSize?: number): Promise<Page<ServerResponse>> {

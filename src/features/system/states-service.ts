@@ -9,6 +9,7 @@ import { InvalidInputError, NotFoundError } from '../../errors.js';
 import type { PrismaClient } from '../../db/prisma.js';
 import { pageOf, pageRequest, type Page } from '../../api/pagination.js';
 import type { States } from '../../generated/prisma/client.js';
+import type { Services } from '../../registry.js';
 
 export interface StateResponse {
   /** States.Id. @isInt @minimum 0 */
@@ -68,6 +69,11 @@ function checkDefinition(definition: string | null | undefined): void {
 const toResponse = (row: States): StateResponse => ({ id: row.Id, name: row.Name, definition: row.Definition, is_active: row.IsActive });
 
 export class StatesService {
+  /** Built once per app by the registry (Services.get). */
+  static from(s: Services): StatesService {
+    return new StatesService(s.prisma);
+  }
+
   constructor(private readonly prisma: PrismaClient) {}
 
   async list(page?: number, pageSize?: number): Promise<Page<StateResponse>> {

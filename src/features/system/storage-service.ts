@@ -4,6 +4,7 @@ import { ConflictError, InvalidInputError, NotFoundError } from '../../errors.js
 import type { PrismaClient } from '../../db/prisma.js';
 import { pageOf, pageRequest, type Page } from '../../api/pagination.js';
 import type { Prisma, Storage } from '../../generated/prisma/client.js';
+import type { Services } from '../../registry.js';
 
 /** Storage.Type as stored. */
 export type StorageType = 'local' | 's3fs';
@@ -145,6 +146,11 @@ function toData(body: CreateStorageRequest | UpdateStorageRequest): Prisma.Stora
 }
 
 export class StorageService {
+  /** Built once per app by the registry (Services.get). */
+  static from(s: Services): StorageService {
+    return new StorageService(s.prisma);
+  }
+
   constructor(private readonly prisma: PrismaClient) {}
 
   async list(page?: number, pageSize?: number): Promise<Page<StorageResponse>> {

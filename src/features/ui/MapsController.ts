@@ -1,13 +1,8 @@
 import { Body, Controller, Delete, Get, OperationId, Patch, Path, Post, Query, Response, Route, Security, SuccessResponse, Tags } from '@tsoa/runtime';
 import type { AppResponseError } from '../../api/envelopes.js';
 import type { Page } from '../../api/pagination.js';
-import type { Services } from '../../app/services.js';
-import {
-  MapsService,
-  type CreateMapRequest,
-  type MapResponse,
-  type UpdateMapRequest,
-} from './maps-service.js';
+import type { Services } from '../../registry.js';
+import { MapsService, type CreateMapRequest, type MapResponse, type UpdateMapRequest } from './maps-service.js';
 
 export interface PaginatedMapsResponse extends Page<MapResponse> {}
 
@@ -23,7 +18,7 @@ export class MapsController extends Controller {
 
   constructor(services: Services) {
     super();
-    this.service = new MapsService(services.prisma);
+    this.service = services.get(MapsService);
   }
 
   /**

@@ -1,13 +1,8 @@
 import { Body, Controller, Delete, Get, OperationId, Patch, Path, Post, Query, Response, Route, Security, SuccessResponse, Tags } from '@tsoa/runtime';
 import type { AppResponseError } from '../../api/envelopes.js';
 import type { Page } from '../../api/pagination.js';
-import type { Services } from '../../app/services.js';
-import {
-  MenuItemsService,
-  type CreateMenuItemRequest,
-  type MenuItemResponse,
-  type UpdateMenuItemRequest,
-} from './menu-items-service.js';
+import type { Services } from '../../registry.js';
+import { MenuItemsService, type CreateMenuItemRequest, type MenuItemResponse, type UpdateMenuItemRequest } from './menu-items-service.js';
 
 export interface PaginatedMenuItemsResponse extends Page<MenuItemResponse> {}
 
@@ -23,7 +18,7 @@ export class MenuItemsController extends Controller {
 
   constructor(services: Services) {
     super();
-    this.service = new MenuItemsService(services.prisma);
+    this.service = services.get(MenuItemsService);
   }
 
   /**

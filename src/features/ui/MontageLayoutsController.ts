@@ -1,13 +1,8 @@
 import { Body, Controller, Delete, Get, OperationId, Patch, Path, Post, Query, Response, Route, Security, SuccessResponse, Tags } from '@tsoa/runtime';
 import type { AppResponseError } from '../../api/envelopes.js';
 import type { Page } from '../../api/pagination.js';
-import type { Services } from '../../app/services.js';
-import {
-  MontageLayoutsService,
-  type CreateMontageLayoutRequest,
-  type MontageLayoutResponse,
-  type UpdateMontageLayoutRequest,
-} from './montage-layouts-service.js';
+import type { Services } from '../../registry.js';
+import { MontageLayoutsService, type CreateMontageLayoutRequest, type MontageLayoutResponse, type UpdateMontageLayoutRequest } from './montage-layouts-service.js';
 
 export interface PaginatedMontageLayoutsResponse extends Page<MontageLayoutResponse> {}
 
@@ -22,7 +17,7 @@ export class MontageLayoutsController extends Controller {
 
   constructor(services: Services) {
     super();
-    this.layouts = new MontageLayoutsService(services.prisma);
+    this.layouts = services.get(MontageLayoutsService);
   }
 
   /**

@@ -5,7 +5,6 @@
 // on a real installation.
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-
 import type { Express, Response } from 'express';
 
 import { packageRoot } from '../../paths.js';

@@ -6,6 +6,7 @@ import type { PrismaClient } from '../../db/prisma.js';
 import { InvalidInputError, NotFoundError } from '../../errors.js';
 import { pageOf, pageRequest, type Page } from '../../api/pagination.js';
 import type { Maps } from '../../generated/prisma/client.js';
+import type { Services } from '../../registry.js';
 
 export interface MapResponse {
   /**
@@ -95,6 +96,11 @@ const toResponse = (row: Maps): MapResponse => ({
 const countPoints = (coords: string) => (coords.trim() === '' ? 0 : coords.trim().split(/\s+/).length);
 
 export class MapsService {
+  /** Built once per app by the registry (Services.get). */
+  static from(s: Services): MapsService {
+    return new MapsService(s.prisma);
+  }
+
   constructor(private readonly prisma: PrismaClient) {}
 
   async list(parentId: number | undefined, page?: number, pageSize?: number): Promise<Page<MapResponse>> {

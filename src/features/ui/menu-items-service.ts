@@ -5,6 +5,7 @@ import { NotFoundError } from '../../errors.js';
 import { pageOf, pageRequest, type Page } from '../../api/pagination.js';
 import type { Menu_Items, Prisma } from '../../generated/prisma/client.js';
 import { toBit, type ZeroOrOne, type ZeroOrOneFlag } from '../../db/row-flags.js';
+import type { Services } from '../../registry.js';
 
 export type MenuIconType = 'material' | 'fontawesome' | 'image' | 'none';
 
@@ -98,6 +99,11 @@ function toData(body: CreateMenuItemRequest | UpdateMenuItemRequest): Record<str
 }
 
 export class MenuItemsService {
+  /** Built once per app by the registry (Services.get). */
+  static from(s: Services): MenuItemsService {
+    return new MenuItemsService(s.prisma);
+  }
+
   constructor(private readonly prisma: PrismaClient) {}
 
   async list(page?: number, pageSize?: number): Promise<Page<MenuItemResponse>> {

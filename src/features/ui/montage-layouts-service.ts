@@ -7,6 +7,7 @@ import { InvalidInputError, NotFoundError } from '../../errors.js';
 import type { PrismaClient } from '../../db/prisma.js';
 import { pageOf, pageRequest, type Page } from '../../api/pagination.js';
 import type { MontageLayouts } from '../../generated/prisma/client.js';
+import type { Services } from '../../registry.js';
 
 export interface MontageLayoutResponse {
   /** MontageLayouts.Id. @isInt @minimum 0 */
@@ -54,6 +55,11 @@ function checkPositions(positions: string | null | undefined): void {
 }
 
 export class MontageLayoutsService {
+  /** Built once per app by the registry (Services.get). */
+  static from(s: Services): MontageLayoutsService {
+    return new MontageLayoutsService(s.prisma);
+  }
+
   constructor(private readonly prisma: PrismaClient) {}
 
   async list(page?: number, pageSize?: number): Promise<Page<MontageLayoutResponse>> {

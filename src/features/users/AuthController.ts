@@ -3,7 +3,7 @@ import type { Request as ExRequest } from 'express';
 import type { AuthUser } from '../../auth/auth-service.js';
 import '../../auth/request-user.js';
 import type { AppResponseError, MessageResponse } from '../../api/envelopes.js';
-import type { Services } from '../../app/services.js';
+import type { Services } from '../../registry.js';
 
 export interface LoginRequest {
   username: string;

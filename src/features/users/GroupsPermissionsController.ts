@@ -1,13 +1,8 @@
 import { Body, Controller, Delete, Get, OperationId, Patch, Path, Post, Query, Response, Route, Security, SuccessResponse, Tags } from '@tsoa/runtime';
 import type { AppResponseError } from '../../api/envelopes.js';
 import type { Page } from '../../api/pagination.js';
-import type { Services } from '../../app/services.js';
-import {
-  PermissionsService,
-  type CreateGroupPermissionRequest,
-  type GroupPermissionResponse,
-  type UpdateGroupPermissionRequest,
-} from './permissions-service.js';
+import type { Services } from '../../registry.js';
+import { PermissionsService, type CreateGroupPermissionRequest, type GroupPermissionResponse, type UpdateGroupPermissionRequest } from './permissions-service.js';
 
 export interface PaginatedGroupPermissionsResponse extends Page<GroupPermissionResponse> {}
 
@@ -23,7 +18,7 @@ export class GroupsPermissionsController extends Controller {
 
   constructor(services: Services) {
     super();
-    this.permissions = new PermissionsService(services.prisma, services.acl);
+    this.permissions = services.get(PermissionsService);
   }
 
   /**

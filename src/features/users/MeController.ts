@@ -4,7 +4,8 @@ import type { AuthUser } from '../../auth/auth-service.js';
 import '../../auth/request-user.js';
 import type { UserResponse } from '../../auth/user-response.js';
 import type { AppResponseError, MessageResponse } from '../../api/envelopes.js';
-import type { Services } from '../../app/services.js';
+import type { Services } from '../../registry.js';
+import { MeService } from './me-service.js';
 
 export interface MeResponse {
   user: UserResponse;
@@ -40,7 +41,7 @@ export class MeController extends Controller {
   @Security('jwt', ['authenticated'])
   @Response<AppResponseError>(401, 'Missing, invalid or revoked token')
   public async me(@Request() req: ExRequest): Promise<MeResponse> {
-    return this.services.me.describe(req.user as AuthUser);
+    return this.services.get(MeService).describe(req.user as AuthUser);
   }
 
   /** Changes the caller's password; every token of the account is revoked. */

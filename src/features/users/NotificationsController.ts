@@ -4,13 +4,8 @@ import type { AuthUser } from '../../auth/auth-service.js';
 import '../../auth/request-user.js';
 import type { AppResponseError } from '../../api/envelopes.js';
 import type { Page } from '../../api/pagination.js';
-import type { Services } from '../../app/services.js';
-import {
-  NotificationsService,
-  type CreateNotificationRequest,
-  type NotificationResponse,
-  type UpdateNotificationRequest,
-} from './notifications-service.js';
+import type { Services } from '../../registry.js';
+import { NotificationsService, type CreateNotificationRequest, type NotificationResponse, type UpdateNotificationRequest } from './notifications-service.js';
 
 export interface PaginatedNotificationsResponse extends Page<NotificationResponse> {}
 
@@ -29,7 +24,7 @@ export class NotificationsController extends Controller {
 
   constructor(services: Services) {
     super();
-    this.service = new NotificationsService(services.prisma);
+    this.service = services.get(NotificationsService);
   }
 
   /**

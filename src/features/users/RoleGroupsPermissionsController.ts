@@ -1,13 +1,8 @@
 import { Body, Controller, Delete, Get, OperationId, Patch, Path, Post, Query, Response, Route, Security, SuccessResponse, Tags } from '@tsoa/runtime';
 import type { AppResponseError } from '../../api/envelopes.js';
 import type { Page } from '../../api/pagination.js';
-import type { Services } from '../../app/services.js';
-import {
-  RolePermissionsService,
-  type CreateRoleGroupPermissionRequest,
-  type RoleGroupPermissionResponse,
-  type UpdateRoleGroupPermissionRequest,
-} from './role-permissions-service.js';
+import type { Services } from '../../registry.js';
+import { RolePermissionsService, type CreateRoleGroupPermissionRequest, type RoleGroupPermissionResponse, type UpdateRoleGroupPermissionRequest } from './role-permissions-service.js';
 
 export interface PaginatedRoleGroupPermissionsResponse extends Page<RoleGroupPermissionResponse> {}
 
@@ -23,7 +18,7 @@ export class RoleGroupsPermissionsController extends Controller {
 
   constructor(services: Services) {
     super();
-    this.service = new RolePermissionsService(services.prisma, services.acl);
+    this.service = services.get(RolePermissionsService);
   }
 
   /**

@@ -1,13 +1,8 @@
 import { Body, Controller, Delete, Get, OperationId, Patch, Path, Post, Query, Response, Route, Security, SuccessResponse, Tags } from '@tsoa/runtime';
 import type { AppResponseError } from '../../api/envelopes.js';
 import type { Page } from '../../api/pagination.js';
-import type { Services } from '../../app/services.js';
-import {
-  RolePermissionsService,
-  type CreateRoleMonitorPermissionRequest,
-  type RoleMonitorPermissionResponse,
-  type UpdateRoleMonitorPermissionRequest,
-} from './role-permissions-service.js';
+import type { Services } from '../../registry.js';
+import { RolePermissionsService, type CreateRoleMonitorPermissionRequest, type RoleMonitorPermissionResponse, type UpdateRoleMonitorPermissionRequest } from './role-permissions-service.js';
 
 export interface PaginatedRoleMonitorPermissionsResponse extends Page<RoleMonitorPermissionResponse> {}
 
@@ -23,7 +18,7 @@ export class RoleMonitorsPermissionsController extends Controller {
 
   constructor(services: Services) {
     super();
-    this.service = new RolePermissionsService(services.prisma, services.acl);
+    this.service = services.get(RolePermissionsService);
   }
 
   /**

@@ -1,13 +1,8 @@
 import { Body, Controller, Delete, Get, OperationId, Patch, Path, Post, Query, Response, Route, Security, SuccessResponse, Tags } from '@tsoa/runtime';
 import type { AppResponseError } from '../../api/envelopes.js';
 import type { Page } from '../../api/pagination.js';
-import type { Services } from '../../app/services.js';
-import {
-  RolesService,
-  type CreateRoleRequest,
-  type RoleResponse,
-  type UpdateRoleRequest,
-} from './roles-service.js';
+import type { Services } from '../../registry.js';
+import { RolesService, type CreateRoleRequest, type RoleResponse, type UpdateRoleRequest } from './roles-service.js';
 
 export interface PaginatedRolesResponse extends Page<RoleResponse> {}
 
@@ -24,7 +19,7 @@ export class RolesController extends Controller {
 
   constructor(services: Services) {
     super();
-    this.service = new RolesService(services.prisma, services.acl);
+    this.service = services.get(RolesService);
   }
 
   /**

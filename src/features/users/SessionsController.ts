@@ -1,13 +1,8 @@
 import { Body, Controller, Delete, Get, OperationId, Patch, Path, Post, Query, Response, Route, Security, SuccessResponse, Tags } from '@tsoa/runtime';
 import type { AppResponseError } from '../../api/envelopes.js';
 import type { Page } from '../../api/pagination.js';
-import type { Services } from '../../app/services.js';
-import {
-  SessionsService,
-  type CreateSessionRequest,
-  type SessionResponse,
-  type UpdateSessionRequest,
-} from './sessions-service.js';
+import type { Services } from '../../registry.js';
+import { SessionsService, type CreateSessionRequest, type SessionResponse, type UpdateSessionRequest } from './sessions-service.js';
 
 export interface PaginatedSessionsResponse extends Page<SessionResponse> {}
 
@@ -24,7 +19,7 @@ export class SessionsController extends Controller {
 
   constructor(services: Services) {
     super();
-    this.sessions = new SessionsService(services.prisma);
+    this.sessions = services.get(SessionsService);
   }
 
   /**

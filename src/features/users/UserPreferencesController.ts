@@ -4,13 +4,8 @@ import type { AuthUser } from '../../auth/auth-service.js';
 import '../../auth/request-user.js';
 import type { AppResponseError } from '../../api/envelopes.js';
 import type { Page } from '../../api/pagination.js';
-import type { Services } from '../../app/services.js';
-import {
-  UserPreferencesService,
-  type CreateUserPreferenceRequest,
-  type UserPreferenceResponse,
-  type UpdateUserPreferenceRequest,
-} from './user-preferences-service.js';
+import type { Services } from '../../registry.js';
+import { UserPreferencesService, type CreateUserPreferenceRequest, type UserPreferenceResponse, type UpdateUserPreferenceRequest } from './user-preferences-service.js';
 
 export interface PaginatedUserPreferencesResponse extends Page<UserPreferenceResponse> {}
 
@@ -25,7 +20,7 @@ export class UserPreferencesController extends Controller {
 
   constructor(services: Services) {
     super();
-    this.preferences = new UserPreferencesService(services.prisma);
+    this.preferences = services.get(UserPreferencesService);
   }
 
   /**

@@ -2,7 +2,7 @@ import { Body, Controller, Delete, Get, OperationId, Path, Post, Put, Query, Res
 import type { UserResponse } from '../../auth/user-response.js';
 import type { AppResponseError } from '../../api/envelopes.js';
 import type { Page } from '../../api/pagination.js';
-import type { Services } from '../../app/services.js';
+import type { Services } from '../../registry.js';
 import { UsersService, type CreateUserRequest, type UpdateUserRequest } from './users-service.js';
 
 export interface PaginatedUsersResponse extends Page<UserResponse> {}
@@ -19,7 +19,7 @@ export class UsersController extends Controller {
 
   constructor(services: Services) {
     super();
-    this.users = new UsersService(services.prisma, services.auth);
+    this.users = services.get(UsersService);
   }
 
   /**

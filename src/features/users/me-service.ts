@@ -3,8 +3,14 @@ import type { AuthUser } from '../../auth/auth-service.js';
 import type { UserDirectory } from '../../auth/user-directory.js';
 import { userResponseFromRow, type UserResponse } from '../../auth/user-response.js';
 import { UnauthorizedError } from '../../errors.js';
+import type { Services } from '../../registry.js';
 
 export class MeService {
+  /** Built once per app by the registry (Services.get). */
+  static from(s: Services): MeService {
+    return new MeService(s.users);
+  }
+
   constructor(private readonly users: UserDirectory) {}
 
   async describe(user: AuthUser): Promise<{ user: UserResponse; token_type: string; issued_at: number; expires_at: number }> {

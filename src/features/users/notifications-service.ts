@@ -10,6 +10,7 @@ import { InvalidInputError, NotFoundError, PermissionDeniedError } from '../../e
 import type { LocalDateTime } from '../../api/envelopes.js';
 import { pageOf, pageRequest, type Page } from '../../api/pagination.js';
 import type { Notifications, Prisma } from '../../generated/prisma/client.js';
+import type { Services } from '../../registry.js';
 
 export type NotificationPlatform = 'android' | 'ios' | 'web';
 export type NotificationPushState = 'enabled' | 'disabled';
@@ -154,6 +155,11 @@ const seesAll = (user: AuthUser) => allows(user.perms, 'system', 'View');
 const editsAll = (user: AuthUser) => allows(user.perms, 'system', 'Edit');
 
 export class NotificationsService {
+  /** Built once per app by the registry (Services.get). */
+  static from(s: Services): NotificationsService {
+    return new NotificationsService(s.prisma);
+  }
+
   constructor(private readonly prisma: PrismaClient) {}
 
   async list(user: AuthUser, userId: number | undefined, page?: number, pageSize?: number): Promise<Page<NotificationResponse>> {

@@ -5,6 +5,7 @@ import type { MonitorAcl } from '../../auth/monitor-acl.js';
 import type { PrismaClient } from '../../db/prisma.js';
 import { InvalidInputError, NotFoundError } from '../../errors.js';
 import { pageOf, pageRequest, type Page } from '../../api/pagination.js';
+import type { Services } from '../../registry.js';
 
 /** A row's level: Inherit defers to group, role and area rules; None hides. */
 export type RowPermissionLevel = 'Inherit' | 'None' | 'View' | 'Edit';
@@ -66,6 +67,11 @@ interface Row {
 }
 
 export class PermissionsService {
+  /** Built once per app by the registry (Services.get). */
+  static from(s: Services): PermissionsService {
+    return new PermissionsService(s.prisma, s.acl);
+  }
+
   constructor(
     private readonly prisma: PrismaClient,
     private readonly acl: MonitorAcl,

@@ -7,6 +7,7 @@ import type { PrismaClient } from '../../db/prisma.js';
 import { InvalidInputError, NotFoundError } from '../../errors.js';
 import { pageOf, pageRequest, type Page } from '../../api/pagination.js';
 import type { RowPermissionLevel } from './permissions-service.js';
+import type { Services } from '../../registry.js';
 
 export interface RoleMonitorPermissionResponse {
   /**
@@ -115,6 +116,11 @@ const groupRow = (r: Row & { GroupId: number }): RoleGroupPermissionResponse => 
 });
 
 export class RolePermissionsService {
+  /** Built once per app by the registry (Services.get). */
+  static from(s: Services): RolePermissionsService {
+    return new RolePermissionsService(s.prisma, s.acl);
+  }
+
   constructor(
     private readonly prisma: PrismaClient,
     private readonly acl: MonitorAcl,

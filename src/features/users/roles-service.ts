@@ -11,6 +11,7 @@ import type { PrismaClient } from '../../db/prisma.js';
 import { NotFoundError } from '../../errors.js';
 import { pageOf, pageRequest, type Page } from '../../api/pagination.js';
 import type { Prisma, User_Roles } from '../../generated/prisma/client.js';
+import type { Services } from '../../registry.js';
 
 /** Stream has no Edit tier. */
 export type RoleStreamLevel = 'None' | 'View';
@@ -102,6 +103,11 @@ function toData(body: CreateRoleRequest | UpdateRoleRequest): Record<string, unk
 }
 
 export class RolesService {
+  /** Built once per app by the registry (Services.get). */
+  static from(s: Services): RolesService {
+    return new RolesService(s.prisma, s.acl);
+  }
+
   constructor(
     private readonly prisma: PrismaClient,
     private readonly acl: MonitorAcl,

@@ -7,6 +7,7 @@ import { NotFoundError } from '../../errors.js';
 import type { PrismaClient } from '../../db/prisma.js';
 import { pageOf, pageRequest, type Page } from '../../api/pagination.js';
 import type { Sessions } from '../../generated/prisma/client.js';
+import type { Services } from '../../registry.js';
 
 export interface SessionResponse {
   /** PHP session id. */
@@ -36,6 +37,11 @@ export interface UpdateSessionRequest {
 const toResponse = (row: Sessions): SessionResponse => ({ id: row.id, access: row.access, data: row.data });
 
 export class SessionsService {
+  /** Built once per app by the registry (Services.get). */
+  static from(s: Services): SessionsService {
+    return new SessionsService(s.prisma);
+  }
+
   constructor(private readonly prisma: PrismaClient) {}
 
   async list(page?: number, pageSize?: number): Promise<Page<SessionResponse>> {

@@ -15,6 +15,7 @@ import { InvalidInputError, NotFoundError } from '../../errors.js';
 import type { PrismaClient } from '../../db/prisma.js';
 import { pageOf, pageRequest, type Page } from '../../api/pagination.js';
 import type { Prisma, User_Preferences } from '../../generated/prisma/client.js';
+import type { Services } from '../../registry.js';
 
 export interface UserPreferenceResponse {
   /** User_Preferences.Id. @isInt @minimum 0 */
@@ -51,6 +52,11 @@ const toResponse = (row: User_Preferences): UserPreferenceResponse => ({ id: row
 const seesAll = (user: AuthUser) => allows(user.perms, 'system', 'Edit');
 
 export class UserPreferencesService {
+  /** Built once per app by the registry (Services.get). */
+  static from(s: Services): UserPreferencesService {
+    return new UserPreferencesService(s.prisma);
+  }
+
   constructor(private readonly prisma: PrismaClient) {}
 
   async list(user: AuthUser, page?: number, pageSize?: number): Promise<Page<UserPreferenceResponse>> {

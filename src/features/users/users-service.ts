@@ -9,6 +9,7 @@ import { FEATURE_COLUMNS, FEATURES, type Feature } from '../../auth/permissions.
 import { userResponseFromRow, type UserResponse } from '../../auth/user-response.js';
 import { pageOf, pageRequest, type Page } from '../../api/pagination.js';
 import type { Prisma, Users } from '../../generated/prisma/client.js';
+import type { Services } from '../../registry.js';
 
 /** A permission level as clients send it. Stream stops at View; only Monitors has Create. */
 export type UserLevel = 'None' | 'View' | 'Edit' | 'Create';
@@ -148,6 +149,11 @@ async function passwordHash(password: string): Promise<string> {
 const toResponse = (row: Users): UserResponse => userResponseFromRow(row as unknown as Record<string, unknown>);
 
 export class UsersService {
+  /** Built once per app by the registry (Services.get). */
+  static from(s: Services): UsersService {
+    return new UsersService(s.prisma, s.auth);
+  }
+
   constructor(
     private readonly prisma: PrismaClient,
     private readonly auth: AuthService,

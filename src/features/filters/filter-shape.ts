@@ -3,7 +3,7 @@
 // any nesting depth (a deep enough body overflows the stack, a 500). checkFilterShape refuses
 // both with a 400 naming the node, in bounded depth; tsoa then validates a tree of sane shape.
 import type { RequestHandler } from 'express';
-import { checkFilterShape } from '../../features/filters/filter-query.js';
+import { checkFilterShape } from './filter-query.js';
 
 /** `at`: the body is the FilterQuery (`body`), or holds it in `filter` (optional there). */
 export function filterShape(at: 'body' | 'body.filter'): RequestHandler {

@@ -1,0 +1,38 @@
+// What every feature receives: the shared infrastructure of one app instance, and a registry that
+// builds each domain service once, on first use (Services.get). Built by the composition root,
+// src/app/services.ts; several apps in one process (the tests) each have their own.
+import type { AppConfig } from './config/types.js';
+import type { Logger } from './log.js';
+import type { DbPool } from './db/pool.js';
+import type { PrismaClient } from './db/prisma.js';
+import type { AuthService } from './auth/auth-service.js';
+import type { UserDirectory } from './auth/user-directory.js';
+import type { MonitorAcl } from './auth/monitor-acl.js';
+import type { LiveHub } from './live/hub.js';
+
+/** A domain service class that knows how to build itself from the app's infrastructure. */
+export interface ServiceClass<T> {
+  from(services: Services): T;
+}
+
+/** Shared infrastructure, and the registry of domain services (one instance each per app). */
+export interface Services {
+  config: AppConfig;
+  log: Logger;
+  prisma: PrismaClient;
+  /** The plain driver pool, for the few hot reads where Prisma's row mapping costs too much (monitor-rows.ts). */
+  pool: DbPool;
+  /** ZoneMinder's users and roles as authentication sees them. */
+  users: UserDirectory;
+  auth: AuthService;
+  acl: MonitorAcl;
+  /**
+   * Live video: the shared per-monitor stream readers (LiveFeeds, src/live/feed.ts) and the HLS
+   * sessions. Nothing starts until a live route is used; closed on shutdown.
+   */
+  live: LiveHub;
+  /** The app's one instance of a domain service, built on first use. */
+  get<T>(service: ServiceClass<T>): T;
+  /** Puts an instance in the registry before first use (tests substitute parts this way). */
+  provide<T>(service: ServiceClass<T>, instance: T): void;
+}
