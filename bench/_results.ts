@@ -9,7 +9,7 @@ export interface SummaryRow {
   /** the unit the value is in, e.g. "% of one core per camera" */
   unit: string;
   value: number;
-  /** the acceptance target, if there is one (issue #7) */
+  /** the acceptance target, if there is one  */
   target?: { max?: number; min?: number; label: string };
   decimals?: number;
 }

@@ -1,4 +1,4 @@
-// Live view through the whole service (issue #8): 1, 8 and 32 simulated cameras (fake zmcs in a
+// Live view through the whole service : 1, 8 and 32 simulated cameras (fake zmcs in a
 // child process, 640x360 H.264 at 25 fps and ~1 Mbit/s), each watched by one LL-HLS viewer and
 // one WebRTC viewer in this process. The LL-HLS viewer behaves like hls.js in low-latency mode
 // (fetch the preload-hinted part — the server holds the request until the part exists — then a
@@ -152,7 +152,7 @@ interface RtcStats {
 async function rtcViewers(wsUrl: (id: number) => string, n: number, index: ClipIndex, connT0: (id: number) => number | undefined, s: RtcStats): Promise<BenchRtcViewer[]> {
   const connect = async (id: number): Promise<BenchRtcViewer> => {
     // ICE on this shared VM now and then fails at once ("Peer connection failed"); a viewer
-    // would reconnect (CLIENT-COMPAT §6.2), so the bench does too, and reports it.
+    // would reconnect (docs/contract/clients.md), so the bench does too, and reports it.
     for (let attempt = 1; ; attempt++) {
       try {
         return await BenchRtcViewer.connect(wsUrl(id), index, CLIP.fps, ({ frame, at }) => {

@@ -1,6 +1,6 @@
 // `npm run bench`: runs every bench/*.ts (or the ones named) with tsx, one after another. Each
 // prints its own tables; then one summary table of the headline numbers (bench/_results.ts) with
-// the acceptance targets of issue #7 and ✓/✗ against them. Benchmarks measure: the exit status
+// the acceptance targets and ✓/✗ against them. Benchmarks measure: the exit status
 // reflects only whether the benchmarks ran, never a missed target.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';

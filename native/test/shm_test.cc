@@ -67,7 +67,7 @@ TEST(ShmLayout, FieldsDoNotOverlapAndFitInsideSharedData) {
 }
 
 TEST(ShmLayout, OffsetsMatchFacts) {
-  // A few rows of FACTS §5.3, typed in by hand: 760 | 768 | 872 | 888.
+  // A few rows of docs/zoneminder/shared-memory.md, typed in by hand: 760 | 768 | 872 | 888.
   const struct {
     Field f;
     int o[4];
@@ -104,7 +104,7 @@ TEST(ShmLayout, DetectsTheFourSizesAndRefusesOthers) {
 }
 
 TEST(ShmGeometry, MatchesTheVerified136Example) {
-  // FACTS §5.5 [V]: 320×240×4, n = 5 ⇒ 1,541,592 bytes, images at 5568.
+  // docs/zoneminder/shared-memory.md [V]: 320×240×4, n = 5 ⇒ 1,541,592 bytes, images at 5568.
   const Layout l = DetectLayout(Header(760));
   GeometryHint hint;
   hint.width = 320;

@@ -1,6 +1,6 @@
 // Row-level ACL over monitors and groups: which rows a user may see or edit.
 //
-// Sources, in ZoneMinder's order (FACTS §2.2, web `visibleMonitor`):
+// Sources, in ZoneMinder's order (docs/zoneminder/users.md, web `visibleMonitor`):
 //   1. the user's Monitors_Permissions row, unless Inherit, decides;
 //   2. the user's Groups_Permissions covering the monitor (a group covers its own monitors and
 //      those of every descendant group): any None hides, otherwise any View/Edit shows;
@@ -114,7 +114,7 @@ export function hasGroupRules(rows: Pick<AclRows, 'userGroupRows' | 'roleGroupRo
   return decisive(rows.userGroupRows).size > 0 || decisive(rows.roleGroupRows).size > 0;
 }
 
-/** The effective area: the user's own value unless it is None, then the role's (FACTS §2.2). */
+/** The effective area: the user's own value unless it is None, then the role's (docs/zoneminder/users.md). */
 function effective(own: string, role: string | null): string {
   return own === 'None' || !own ? (role ?? 'None') : own;
 }

@@ -1,4 +1,4 @@
-// Passwords as ZoneMinder stores them in Users.Password (FACTS §2.1): bcrypt ($2y$ from PHP,
+// Passwords as ZoneMinder stores them in Users.Password (docs/zoneminder/users.md): bcrypt ($2y$ from PHP,
 // $2a$ from Perl, $2b$), the MySQL 4.1 `*HEX` hash, the `-ZM-` overlay (bcrypt of the `*HEX`
 // string), and plain text as a last resort.
 import { createHash, timingSafeEqual } from 'node:crypto';

@@ -43,7 +43,7 @@ export function permissionsFromRow(row: Record<string, unknown> | null | undefin
   return perms;
 }
 
-/** The user's own value decides unless it is None; then the role's value applies (FACTS §2.2). */
+/** The user's own value decides unless it is None; then the role's value applies (docs/zoneminder/users.md). */
 export function withRole(user: Permissions, role: Permissions | null): Permissions {
   if (!role) return user;
   const out = { ...user };

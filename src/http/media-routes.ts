@@ -14,7 +14,7 @@ export function isMediaPath(path: string): boolean {
   return MEDIA.some((re) => re.test(path));
 }
 
-// JSON reads that also take `?token=` (CLIENT-COMPAT §2.6 lists `/live/{id}/*`), yet stay
+// JSON reads that also take `?token=` (docs/contract/clients.md lists `/live/{id}/*`), yet stay
 // compressed and counted by the limiter like any JSON route: a player page polls the session
 // stats with the token it plays with.
 const QUERY_TOKEN_JSON = [/^\/api\/v3\/live\/[^/]+\/stats$/];

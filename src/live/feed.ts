@@ -5,7 +5,7 @@ import type { StreamClient } from '../native/index.js';
 
 export type ViewerKind = 'hls' | 'webrtc' | 'mjpeg';
 
-/** WebRTC start-up timings in ms since the WebSocket connected (CLIENT-COMPAT §5 `webrtc_startup`). */
+/** WebRTC start-up timings in ms since the WebSocket connected (docs/contract/clients.md `webrtc_startup`). */
 export interface WebRtcStartup {
   warm_start: boolean;
   get_source_ms: number | null;

@@ -1,5 +1,5 @@
 // Live HLS URI names. The packager names its files init-<n>.mp4, seg-<msn>.m4s and
-// part-<msn>.<i>.m4s; v3 clients know the reference names (CLIENT-COMPAT §7.2): segments
+// part-<msn>.<i>.m4s; v3 clients know the reference names (docs/contract/clients.md): segments
 // `segment_%05d.m4s` from 0, parts `segment_NNNNN.P.m4s`, the current init `init.mp4`. Playlists
 // are rewritten to those names, and requests are mapped back. Init segments keep their numbered
 // names (`init-<n>.mp4`): after a zmc restart both inits are in the window at once.

@@ -1,5 +1,5 @@
 // One monitor's live HLS session: an LL-HLS packager fed natively from the shared reader, its
-// status (CLIENT-COMPAT §5 life cycle) and its idle clock. The session holds the reader open
+// status (docs/contract/clients.md life cycle) and its idle clock. The session holds the reader open
 // with an 'hls' retain until it is stopped.
 import { LlHlsPackager, type CodecInfo, type LlHlsOptions } from '../native/index.js';
 import type { MonitorFeed } from './monitor-feed.js';

@@ -5,7 +5,7 @@ import type { LiveFeed, ViewerKind } from './feed.js';
 
 export type SourceCodec = 'H264' | 'H265' | 'Unknown';
 
-/** One row of GET /live/sources (CLIENT-COMPAT §5), before the URL fields are added. */
+/** One row of GET /live/sources (docs/contract/clients.md), before the URL fields are added. */
 export interface FeedSummary {
   monitor_id: number;
   codec: SourceCodec;

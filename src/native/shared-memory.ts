@@ -1,4 +1,4 @@
-// SharedMemory: a monitor's zm.mmap.<id> (FACTS §5), mapped read-only. The layout is detected
+// SharedMemory: a monitor's zm.mmap.<id> (docs/zoneminder/shared-memory.md), mapped read-only. The layout is detected
 // from SharedData.size (760 1.36, 768 1.36.34+, 872 1.38–1.39.16, 888 ≥ 1.39.17); unknown sizes
 // are refused (ERR_ZM_SHM_LAYOUT). Every call re-opens by path first when zmc restarted (valid
 // dropped to 0 or the path names another inode). Triggers open the file read-write just for the
@@ -144,7 +144,7 @@ const TRIGGER_STATES = ['cancel', 'on', 'off'] as const;
 const TRIGGER_CODES: Record<TriggerAction, number> = { cancel: 0, on: 1, off: 2 };
 const OPTION_KEYS = ['path', 'mapDir', 'monitorId', 'width', 'height', 'imageBufferCount', 'zoneCount', 'maxAttempts'] as const;
 
-/** `<mapDir>/zm.mmap.<monitorId>` (FACTS §5.1). */
+/** `<mapDir>/zm.mmap.<monitorId>` (docs/zoneminder/shared-memory.md). */
 export function sharedMemoryPath(mapDir: string, monitorId: number): string {
   requireInteger('monitorId', monitorId, 1, 0xffff_ffff);
   return join(mapDir, `zm.mmap.${monitorId}`);
@@ -303,7 +303,7 @@ export class SharedMemory {
   }
 
   /**
-   * A copy of the newest captured image (retry rule of FACTS §5.7; the copy runs off the JS
+   * A copy of the newest captured image (retry rule of docs/zoneminder/shared-memory.md; the copy runs off the JS
    * thread), or null before zmc has written one. Feed it to encodeJpeg() as it is.
    * @throws ZmNativeError ERR_ZM_SHM_GEOMETRY (no or wrong width/height), ERR_ZM_SHM_FORMAT,
    *   ERR_ZM_SHM_BUSY (changed during every attempt), and what read() throws

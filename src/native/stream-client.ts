@@ -70,7 +70,7 @@ export interface StreamClientEvents {
 const SUN_PATH_MAX = 107; // sockaddr_un.sun_path is 108 bytes including the NUL
 const OPTION_KEYS = ['path', 'socketDir', 'monitorId', 'reconnect', 'stallTimeoutMs', 'maxPendingBytes', 'log'] as const;
 
-/** `<socketDir>/stream_<monitorId>.sock` (FACTS §8). */
+/** `<socketDir>/stream_<monitorId>.sock` (docs/zoneminder/stream-socket.md). */
 export function streamSocketPath(socketDir: string, monitorId: number): string {
   requireInteger('monitorId', monitorId, 1, 0xffff_ffff);
   return join(socketDir, `stream_${monitorId}.sock`);

@@ -84,7 +84,7 @@ export type StreamEventName =
   | 'review_assets'
   | 'unknown';
 
-/** A monitor EVENT (FACTS §8.2); optional fields are present only when zmc sent them. */
+/** A monitor EVENT (docs/zoneminder/stream-socket.md); optional fields are present only when zmc sent them. */
 export interface EventRecord {
   type: 'event';
   sequence: number;

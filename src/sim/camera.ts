@@ -1,5 +1,5 @@
 // A simulated capture daemon (zmc) for one monitor, for the demo, benchmarks and tests:
-//   - the stream socket `<socketDir>/stream_<id>.sock`, protocol v1 (FACTS §8): per client
+//   - the stream socket `<socketDir>/stream_<id>.sock`, protocol v1 (docs/zoneminder/stream-socket.md): per client
 //     HELLO video, EVENT snapshot, the cached KEYFRAME, then the live MEDIA of a looping H.264
 //     clip (assets/sim/camera-640x360.h264), paced in real time with monotonically increasing
 //     timestamps across loops, STATS every 5 s, BYE on close. One live timeline shared by all

@@ -1,4 +1,4 @@
-// ZoneMinder shared-memory layouts as FACTS §5 states them, transcribed here on their own (not
+// ZoneMinder shared-memory layouts as docs/zoneminder/shared-memory.md states them, transcribed here on their own (not
 // from the C++ reader): the simulated camera (shm-writer.ts) and the test fixtures build their
 // files from these numbers, and the tests compare them with the reader's table
 // (shmLayoutTable()), so a wrong offset on either side shows up.
@@ -24,7 +24,7 @@ const f = (name: string, type: FieldType, length: number, o760: number | null, o
   offsets: { 760: o760, 768: o768, 872: o872, 888: o888 },
 });
 
-/** FACTS §5.3 "SharedData offsets", row by row. */
+/** docs/zoneminder/shared-memory.md "SharedData offsets", row by row. */
 export const SHARED_DATA: readonly FactsField[] = [
   f('size', 'u32', 4, 0, 0, 0, 0),
   f('last_write_index', 'i32', 4, 4, 4, 4, 4),
@@ -68,7 +68,7 @@ export const SHARED_DATA: readonly FactsField[] = [
   f('analysis_image_count', 'i32', 4, _, _, _, 876),
 ];
 
-/** FACTS §5.4 TriggerData, relative to its start (= SharedData.size). */
+/** docs/zoneminder/shared-memory.md TriggerData, relative to its start (= SharedData.size). */
 export const TRIGGER_DATA = {
   size: 560,
   fields: { size: 0, trigger_state: 4, trigger_score: 8, trigger_cause: 16, trigger_text: 48, trigger_showtext: 304 },
@@ -77,7 +77,7 @@ export const TRIGGER_DATA = {
 
 export const VIDEO_STORE_DATA_SIZE = 4128;
 
-/** FACTS §5.6: AVPixelFormat numbers (≥ 1.39.5 per-slot formats) and ZM subpixel orders (1.36/1.38). */
+/** docs/zoneminder/shared-memory.md: AVPixelFormat numbers (≥ 1.39.5 per-slot formats) and ZM subpixel orders (1.36/1.38). */
 export const AV_PIX_FMT = { yuv420p: 0, rgb24: 2, bgr24: 3, yuv422p: 4, gray8: 8, yuvj420p: 12, yuvj422p: 13, argb: 25, rgba: 26, abgr: 27, bgra: 28 } as const;
 export const SUBPIX_ORDER = { gray8: 2, bgr24: 5, rgb24: 6, bgra: 7, rgba: 8, abgr: 9, argb: 10, yuv420p: 11, yuvj420p: 12, yuv422p: 13, yuvj422p: 14 } as const;
 

@@ -1,12 +1,12 @@
 // The simulated camera's shared memory: a zm.mmap.<id> file of the ≥ 1.39.17 layout (888,
-// FACTS §5.3–§5.5), written the way zmc writes it, so the real reader (snapshot, live MJPEG,
+// docs/zoneminder/shared-memory.md–§5.5), written the way zmc writes it, so the real reader (snapshot, live MJPEG,
 // alarm control) cannot tell it from ZoneMinder's. Writes go through the file descriptor; the
 // readers' MAP_SHARED mappings see them through the page cache. One capture ring of rgb24
 // images (AVPixelFormat per slot), no analysis images, no zones.
 //
 // zmc's order is kept for each image: slot bytes and pixel format → slot timestamp →
 // last_write_index (the commit) → last_write_time. On close it unlinks the file first and then
-// writes valid = 0, as a cleanly exiting zmc does (FACTS §5.1).
+// writes valid = 0, as a cleanly exiting zmc does (docs/zoneminder/shared-memory.md).
 import { closeSync, openSync, readSync, renameSync, unlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { AV_PIX_FMT, SUBPIX_ORDER, TRIGGER_DATA, VIDEO_STORE_DATA_SIZE, factsField } from './shm-layouts.js';
@@ -25,7 +25,7 @@ export interface SimShmOptions {
   fps: number;
 }
 
-/** Where things are in a 888-layout file with no zones (FACTS §5.5, ≥ 1.39.17 row). */
+/** Where things are in a 888-layout file with no zones (docs/zoneminder/shared-memory.md, ≥ 1.39.17 row). */
 export function layout888(width: number, height: number, n: number) {
   const colours = 3;
   const slotSize = Math.max(width * height * colours, align(4 * width, 32) * height);

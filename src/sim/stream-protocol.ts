@@ -1,10 +1,10 @@
-// Encoders for zmc's stream-socket protocol v1 (FACTS §8), the server side: a 24-byte
+// Encoders for zmc's stream-socket protocol v1 (docs/zoneminder/stream-socket.md), the server side: a 24-byte
 // little-endian header + payload per message, HELLO and EVENT payloads as TLVs. Used by the
 // simulated camera and by the scripted fake zmc of the tests.
 
 export const MSG = { hello: 0x01, media: 0x02, keyframe: 0x03, stats: 0x04, bye: 0x05, event: 0x06 } as const;
 export const EVENT = { snapshot: 0x0001, connectionFailed: 0x0101, stateChanged: 0x0201 } as const;
-/** FFmpeg AVCodecID (FACTS §9). */
+/** FFmpeg AVCodecID (docs/zoneminder/stream-socket.md). */
 export const CODEC_ID = { h264: 27, hevc: 173, aac: 86018, pcmMulaw: 65542, pcmAlaw: 65543, opus: 86076 } as const;
 
 export interface Header {

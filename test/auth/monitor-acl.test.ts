@@ -1,4 +1,4 @@
-// Row-level ACL rules on a real database, one rule per test (FACTS §2.2 visibility order).
+// Row-level ACL rules on a real database, one rule per test (docs/zoneminder/users.md visibility order).
 import test from 'ava';
 import { DbMonitorAcl, canEdit, canSee, isUnrestricted, parseMonitorIds, type Queryable } from '../../src/auth/monitor-acl.js';
 import type { AuthUser } from '../../src/auth/auth-service.js';

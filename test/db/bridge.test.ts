@@ -151,7 +151,7 @@ test('bridge brings 1.36.33 to exactly 1.39.22, keeps every row and migrates the
     t.deepEqual(await preservedRows(conn, true), rowsBefore);
     t.deepEqual(await conn.query('SELECT COUNT(*) AS n FROM Controls'), controlsBefore, 'existing seed tables keep their rows');
 
-    // Function -> Capturing/Analysing/Recording, exactly FACTS.md §1.4.
+    // Function -> Capturing/Analysing/Recording, exactly docs/zoneminder/database.md.
     t.deepEqual(await conn.query('SELECT `Function`, Capturing, Analysing, Recording FROM Monitors ORDER BY Id'), [
       { Function: 'None', Capturing: 'None', Analysing: 'Always', Recording: 'Always' },
       { Function: 'Monitor', Capturing: 'Always', Analysing: 'None', Recording: 'None' },

@@ -1,4 +1,4 @@
-// A fake capture daemon (zmc) serving stream-socket protocol v1 (FACTS §8) from real media.
+// A fake capture daemon (zmc) serving stream-socket protocol v1 (docs/zoneminder/stream-socket.md) from real media.
 //
 // Each connection gets: HELLO video, HELLO audio (if the clip has audio), EVENT snapshot,
 // KEYFRAME (only when joining mid-clip), then the clip's access units and audio packets

@@ -1,4 +1,4 @@
-// A fake zmcontrol.pl control server (FACTS §7): a unix socket at <dir>/zmcontrol-<id>.sock that
+// A fake zmcontrol.pl control server (docs/zoneminder/ptz.md): a unix socket at <dir>/zmcontrol-<id>.sock that
 // reads one message per connection until the client half-closes, and records what it received
 // (parsed JSON, or the raw text when it is not JSON; empty connections are probes).
 import { once } from 'node:events';

@@ -1,5 +1,5 @@
 // Fixtures for the playback tests (test/playback/): real media made by ffmpeg (cached across test
-// files and runs), laid out as ZoneMinder does (FACTS §4) under temporary Storage roots in the
+// files and runs), laid out as ZoneMinder does (docs/zoneminder/event-storage.md) under temporary Storage roots in the
 // Deep, Medium and Shallow schemes, with Events/Frames rows to match.
 import { execFile } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';

@@ -6,7 +6,7 @@ import { parseRtp, type RtpPacket } from './rtp.js';
 import type { SignalClient } from './ws-client.js';
 
 /**
- * How the viewer trickles its candidates: `flat` as CLIENT-COMPAT §6.2 writes it, `json` as a
+ * How the viewer trickles its candidates: `flat` as docs/contract/clients.md writes it, `json` as a
  * client sending `RTCIceCandidate.toJSON()` under `candidate` (plus usernameFragment), ending with a
  * null end-of-candidates and sending no session_id on candidates.
  */

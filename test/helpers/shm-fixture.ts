@@ -1,4 +1,4 @@
-// Synthetic zm.mmap files, laid out from FACTS §5 alone (shm-layouts.ts), never from the reader:
+// Synthetic zm.mmap files, laid out from docs/zoneminder/shared-memory.md alone (shm-layouts.ts), never from the reader:
 // SharedData with given values, TriggerData, zone scores, VideoStoreData, timestamps, image slots
 // holding a known picture in a given pixel format, and the per-slot AVPixelFormat arrays of 1.39.
 
@@ -7,7 +7,7 @@ import { renameSync, writeFileSync } from 'node:fs';
 import type { PixelFormat } from '../../src/native/index.js';
 import { AV_PIX_FMT, type ShmLayoutSize, SHARED_DATA, SUBPIX_ORDER, TRIGGER_DATA, VIDEO_STORE_DATA_SIZE, factsField } from './shm-layouts.js';
 
-/** How the part after TriggerData is arranged (FACTS §5.5); 872 is either 1.38 or 1.39 (≤ .16, fork). */
+/** How the part after TriggerData is arranged (docs/zoneminder/shared-memory.md); 872 is either 1.38 or 1.39 (≤ .16, fork). */
 export type ShmVariant = '1.36' | '1.36.34' | '1.38' | '1.39' | '1.39.17';
 
 export interface ShmFixtureSpec {

@@ -1,8 +1,8 @@
-// The browser side of a WebRTC live view, as the reference client does it (CLIENT-COMPAT §6.1):
+// The browser side of a WebRTC live view, as the reference client does it (docs/contract/clients.md):
 // the server offers over the WebSocket, the page answers, candidates trickle both ways (server
 // candidates buffered until the remote description is set), `ready` marks connected, ping every
 // few seconds. Plain JS in a string: tsx would add helpers to functions the page does not have.
-// `zmRtc(url, REAL_CLIENT)` configures the page as the reference client (CLIENT-COMPAT §6.2, "Client
+// `zmRtc(url, REAL_CLIENT)` configures the page as the reference client (docs/contract/clients.md, "Client
 // structure"): the two Google STUN servers (unreachable offline), candidates trickled as
 // `{type, session_id, ...candidate.toJSON()}` and the browser's end-of-candidates (null) passed on.
 

@@ -62,7 +62,7 @@ test.after.always(async () => {
   rmSync(sockDir, { recursive: true, force: true });
 });
 
-/** zmc committing a new image: the slot's timestamp, then last_write_index (FACTS §5.7). */
+/** zmc committing a new image: the slot's timestamp, then last_write_index (docs/zoneminder/shared-memory.md). */
 function commit(slot: number, timestampUs: number): void {
   const fd = openSync(sharedMemoryPath(mapDir, 1), 'r+');
   try {

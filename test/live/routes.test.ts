@@ -107,7 +107,7 @@ test.serial('every live route: 401 without a token, 403 with Stream None, 404 MO
   t.false((await call('GET', '/live/sources', 'limited')).body.sources.some((s: any) => s.monitor_id === 2));
   // The session routes take the token from the header only; the media routes also from ?token=.
   t.is((await call('GET', `/live/sessions?token=${tokens.viewer}`)).status, 401);
-  // …but GET stats takes it too (CLIENT-COMPAT §2.6: `/live/{id}/*`), with the same access rules.
+  // …but GET stats takes it too (docs/contract/clients.md: `/live/{id}/*`), with the same access rules.
   const statsByQuery = await call('GET', `/live/2/stats?token=${tokens.viewer}`);
   t.is(statsByQuery.status, 200, statsByQuery.text);
   t.is(statsByQuery.body.monitor_id, 2);
@@ -121,7 +121,7 @@ test.serial('every live route: 401 without a token, 403 with Stream None, 404 MO
   t.is((await call('DELETE', '/live/2/stop', 'viewer')).status, 204);
 });
 
-test.serial('start / stats / sessions / sources / stop: the CLIENT-COMPAT shapes', async (t) => {
+test.serial('start / stats / sessions / sources / stop: the docs/contract/clients.md shapes', async (t) => {
   const started = await call('POST', '/live/1/start', 'viewer', { enable_hls: true, enable_webrtc: true });
   t.is(started.status, 200, started.text);
   t.deepEqual(started.body, { monitor_id: 1, status: 'started', hls_playlist: '/api/v3/live/1/hls/live.m3u8', webrtc_signaling: '/api/v3/live/1/webrtc/ws' });

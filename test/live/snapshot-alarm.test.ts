@@ -1,5 +1,5 @@
 // GET /monitors/{id}/snapshot and PATCH /monitors/{id}/alarm on synthetic zm.mmap files
-// (helpers/shm-fixture.ts, laid out from FACTS §5): every layout, every Orientation (decoded with
+// (helpers/shm-fixture.ts, laid out from docs/zoneminder/shared-memory.md): every layout, every Orientation (decoded with
 // ffmpeg: size and corner colours), the 503 "not capturing" cases, the access rules
 // (401/403/404, ?token=), and the TriggerData bytes the alarm actions leave behind.
 import { execFile } from 'node:child_process';

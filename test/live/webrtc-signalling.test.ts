@@ -1,4 +1,4 @@
-// The WebRTC signalling socket /api/v3/live/{id}/webrtc/ws (CLIENT-COMPAT §6): upgrade-time
+// The WebRTC signalling socket /api/v3/live/{id}/webrtc/ws (docs/contract/clients.md): upgrade-time
 // refusals as HTTP responses with the error envelope (401/403/404/400/503), the server's offer
 // right after the upgrade (codecs per source, tracks and stream ids, trickle), trickled server
 // candidates, ping/pong, a malformed answer answered with `error` (other malformed frames ignored,

@@ -1,4 +1,4 @@
-// SharedMemory (zm.mmap.<id>) against synthetic files laid out from FACTS §5 by
+// SharedMemory (zm.mmap.<id>) against synthetic files laid out from docs/zoneminder/shared-memory.md by
 // helpers/shm-fixture.ts: every layout (760, 768, 872 as 1.38 and as 1.39, 888), every slot
 // format, re-opening after zmc restarts, refusals, and trigger writes.
 
@@ -37,7 +37,7 @@ const VARIANTS: Array<{ name: string; layout: ShmLayoutSize; variant?: '1.38' | 
   { name: '888 (≥ 1.39.17)', layout: 888 },
 ];
 
-test('the reader offset table is FACTS §5.3, field by field', (t) => {
+test('the reader offset table is docs/zoneminder/shared-memory.md, field by field', (t) => {
   const native = loadBinding().shmLayoutTable();
   t.deepEqual(
     native.map((f) => f.name),

@@ -1,6 +1,6 @@
 // Coverage of the tags, events-tags, filters, logs, search, snapshots, snapshots-events and
 // reports families against the v3 reference surface (helpers/coverage.ts), with the feature
-// gates of CLIENT-COMPAT §2.7. The filter preview is a read and declares Events View.
+// gates of docs/contract/clients.md. The filter preview is a read and declares Events View.
 import test from 'ava';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { checkOperation, referenceOperations, servedDocument } from '../helpers/coverage.js';

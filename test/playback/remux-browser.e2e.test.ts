@@ -1,4 +1,4 @@
-// Debian Chromium plays the remuxed recordings to the end, as v3 clients do (CLIENT-COMPAT §8.1):
+// Debian Chromium plays the remuxed recordings to the end, as v3 clients do (docs/contract/clients.md):
 // `<video src=".../stream/video.mp4?token=…">` of a plain MP4 (remuxed to fragmented MP4, byte
 // ranges), and the HLS playlist with hls.js 1.7.4 (Bearer header via xhrSetup). The page comes
 // from the test's own static server on another 127.0.0.1 port, an allowed CORS origin by default.

@@ -105,7 +105,7 @@ test('ROTATE_90: the shared-memory picture is 360×640, as zmc stores turned ima
   t.is(image!.linesize[0], Math.ceil((360 * 3) / 32) * 32);
 });
 
-test('the simulator\'s 888 arithmetic agrees with the test fixture\'s (both from FACTS §5.5)', (t) => {
+test('the simulator\'s 888 arithmetic agrees with the test fixture\'s (both from docs/zoneminder/shared-memory.md)', (t) => {
   for (const [w, h, n] of [
     [640, 360, 3],
     [360, 640, 3],

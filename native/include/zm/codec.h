@@ -1,4 +1,4 @@
-// Codec identities: FFmpeg AVCodecID numbers as sent in a stream-socket HELLO (FACTS §9) mapped to
+// Codec identities: FFmpeg AVCodecID numbers as sent in a stream-socket HELLO (docs/zoneminder/stream-socket.md) mapped to
 // the codecs zmgate knows. The numbers are stable across FFmpeg 4–7.
 #pragma once
 

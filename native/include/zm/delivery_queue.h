@@ -3,7 +3,7 @@
 // pushes just join the pending batch, so JS is called at most once per batch however fast
 // messages arrive. When more than max_bytes wait, the reader blocks in WaitForRoom() and stops
 // reading the socket: zmc then queues, drops (visible as sequence gaps) or disconnects us,
-// according to its own per-client limits (FACTS §8).
+// according to its own per-client limits (docs/zoneminder/stream-socket.md).
 #pragma once
 
 #include <atomic>

@@ -28,7 +28,7 @@ enum class PixelFormat : std::uint8_t {
 const char* PixelFormatName(PixelFormat f);
 std::optional<PixelFormat> PixelFormatFromName(const char* name);
 
-// FFmpeg AVPixelFormat numbers stored per slot by zmc ≥ 1.39.5 (FACTS §5.6); nullopt for others.
+// FFmpeg AVPixelFormat numbers stored per slot by zmc ≥ 1.39.5 (docs/zoneminder/shared-memory.md); nullopt for others.
 std::optional<PixelFormat> FromAvPixelFormat(std::int32_t av);
 // ZoneMinder subpixel order (SharedData.format) + Colours, for 1.36/1.38 slots.
 std::optional<PixelFormat> FromSubpixelOrder(std::uint32_t order, std::uint32_t colours);

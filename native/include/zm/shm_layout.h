@@ -1,7 +1,7 @@
 // ZoneMinder's per-monitor shared memory (zm.mmap.<id>), as data: the SharedData offset table of
 // the four supported layouts, layout detection from the size word, the position of everything
 // after TriggerData (solved from the file size), decoding of the state, and the ordered writes of
-// a trigger. No I/O here (shm_reader.h maps the file); FACTS §5 is the source of every number.
+// a trigger. No I/O here (shm_reader.h maps the file); docs/zoneminder/shared-memory.md is the source of every number.
 #pragma once
 
 #include <cstddef>
@@ -45,7 +45,7 @@ struct FieldSpec {
   std::int16_t offset[kLayoutCount];  // -1: the field does not exist in that layout
 };
 
-// The whole SharedData table, in FACTS §5.3 order.
+// The whole SharedData table, in docs/zoneminder/shared-memory.md order.
 const std::vector<FieldSpec>& SharedDataFields();
 const FieldSpec& Spec(Field f);
 // Byte offset of `f` in `layout`, or -1.

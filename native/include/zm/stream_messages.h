@@ -30,7 +30,7 @@ struct EventInfo {
 // such EVENTs rather than drop the connection).
 std::optional<EventInfo> DecodeEvent(ByteView payload);
 
-// "snapshot", "connection_failed", … per FACTS §8.2; "unknown" otherwise.
+// "snapshot", "connection_failed", … per docs/zoneminder/stream-socket.md; "unknown" otherwise.
 const char* EventCodeName(std::uint16_t code);
 
 struct StatsInfo {

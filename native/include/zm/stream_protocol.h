@@ -1,4 +1,4 @@
-// Stream-socket wire protocol v1 (FACTS §8): zmc → consumer messages on stream_<id>.sock.
+// Stream-socket wire protocol v1 (docs/zoneminder/stream-socket.md): zmc → consumer messages on stream_<id>.sock.
 // Each message is a 24-byte little-endian header followed by the payload.
 #pragma once
 

@@ -14,7 +14,7 @@ namespace {
 using T = FieldType;
 constexpr std::int16_t kNo = -1;
 
-// FACTS §5.3, column for column: 760 (1.36.0–1.36.33) | 768 (1.36.34–38) | 872 (1.38–1.39.16) |
+// docs/zoneminder/shared-memory.md, column for column: 760 (1.36.0–1.36.33) | 768 (1.36.34–38) | 872 (1.38–1.39.16) |
 // 888 (≥ 1.39.17). test/helpers/shm-layouts.ts holds the same table, transcribed separately;
 // the ava tests compare the two and build synthetic maps from theirs.
 const std::vector<FieldSpec> kFields = {
@@ -100,7 +100,7 @@ std::optional<V> Optional(ByteView map, const Layout& l, Field f, Read read) {
   return static_cast<V>(read(p));
 }
 
-// One way the tail of a layout can be organised (FACTS §5.5); the file size picks among them.
+// One way the tail of a layout can be organised (docs/zoneminder/shared-memory.md); the file size picks among them.
 struct Variant {
   const char* name;
   SlotScheme scheme;

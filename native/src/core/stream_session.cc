@@ -16,7 +16,7 @@ void StreamSession::OnConnect() {
 void StreamSession::CheckGeneration(std::uint32_t generation, std::vector<Record>& out) {
   if (generation_ && *generation_ != generation) {
     out.push_back(GenerationRecord{*generation_, generation});
-    // A parameter change: everything learnt about the old epoch is void (FACTS §8.3).
+    // A parameter change: everything learnt about the old epoch is void (docs/zoneminder/stream-socket.md).
     std::lock_guard<std::mutex> lock(mutex_);
     ++counters_.generations;
     keyframe_.reset();

@@ -1,9 +1,9 @@
 // 0002: Monitors.Function -> Capturing / Analysing / Recording (ZoneMinder 1.37.12).
 //
-// The mapping is FACTS.md §1.4's. Columns a Function does not name keep their value: the
+// The mapping is docs/zoneminder/database.md's. Columns a Function does not name keep their value: the
 // column defaults ('Always') the ALTER just gave them. Upstream's zm_update-1.37.12.sql differs
 // in corners (it also sets Analysing='None' for Function None and leaves Monitor's Analysing at
-// 'Always'); FACTS is the reference here. Function itself stays: 1.39 still has the column.
+// 'Always'); docs/zoneminder/database.md is the reference here. Function itself stays: 1.39 still has the column.
 import type { DataMigration } from './types.js';
 import { compareVersions, hasColumn } from './version.js';
 

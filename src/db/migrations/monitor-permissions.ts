@@ -3,7 +3,7 @@
 //
 // In 1.36 a non-empty MonitorIds is the complete list of monitors a user may see; an empty one
 // means all. 1.37.27 only copied the listed monitors as View/Edit rows, so with the 1.39 fallback
-// (Users.Monitors != 'None' => visible) restricted users saw every monitor afterwards (FACTS.md
+// (Users.Monitors != 'None' => visible) restricted users saw every monitor afterwards (docs/zoneminder/users.md
 // §2.2). Here every existing monitor gets a row for such a user: Edit (Users.Monitors Edit/Create)
 // or View for the listed ones, None for the others. Ids of monitors that no longer exist are
 // dropped (the foreign key would refuse them). Rows already present are never overwritten.

@@ -1,7 +1,7 @@
 // What a database holds: nothing, ZoneMinder (which version), or something else. Read-only.
 //
 // The version comes from Config.ZM_DYN_DB_VERSION (what zmupdate.pl last brought the schema to);
-// the schema probes of FACTS.md §1.2 are reported beside it, so a database whose recorded
+// the schema probes of docs/zoneminder/database.md are reported beside it, so a database whose recorded
 // version and shape disagree is visible in `zmgate-db status`.
 import type { Queryable } from '../converge/introspect.js';
 import type { LiveSchema } from '../converge/index.js';
@@ -48,7 +48,7 @@ const hasColumn = (live: LiveSchema, table: string, column: string) =>
 
 export { hasColumn, hasTable };
 
-/** FACTS.md §1.2's probes against an introspected schema. */
+/** docs/zoneminder/database.md's probes against an introspected schema. */
 export function schemaProbes(live: LiveSchema): SchemaProbe[] {
   return [
     { what: 'column Monitors.Capturing', holds: hasColumn(live, 'Monitors', 'Capturing'), meaning: '>= 1.37.12' },

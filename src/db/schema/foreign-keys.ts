@@ -1,6 +1,6 @@
 // ZoneMinder 1.39.22's foreign keys. The shared information_schema dump has none (it lists
 // tables, columns, indexes and triggers only), so these are written down from ZoneMinder's
-// create script and update files: 29 relations, the count FACTS.md §1.1 gives.
+// create script and update files: 29 relations, the count docs/zoneminder/database.md gives.
 //
 // Most implied relations (Events.MonitorId -> Monitors.Id and so on) deliberately have no
 // constraint, and Events_Lock has none on purpose (1.39.21: a constraint would make every event

@@ -1,5 +1,5 @@
 // Event_Data (1.37.26+): free-form data attached to an event, a frame or a monitor (e.g. object
-// detection results). Feature gate: Events, as CLIENT-COMPAT §2.7 lists event data under it.
+// detection results). Feature gate: Events, as docs/contract/clients.md lists event data under it.
 // Row ACL: a row belongs to its MonitorId, or, when that is NULL, to its event's monitor.
 import type { AuthUser } from '../../auth/auth-service.js';
 import type { MonitorAcl } from '../../auth/monitor-acl.js';

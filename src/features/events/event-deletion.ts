@@ -9,7 +9,7 @@
 //      Events_Lock row, the Events row (whose BEFORE DELETE trigger removes the
 //      Events_Hour/Day/Week/Month and Events_Archived rows, and the bucket triggers take the
 //      counts and disk space off Event_Summaries), any bucket row left behind, and the event's
-//      DiskSpace off its Storage row (1.39 keeps Storage.DiskSpace in code, FACTS §1.6).
+//      DiskSpace off its Storage row (1.39 keeps Storage.DiskSpace in code, docs/zoneminder/database.md).
 //      Lock order is the documented Events -> buckets -> Event_Summaries: the Events row is
 //      locked first (SELECT … FOR UPDATE), and the conditions are checked again under the lock.
 //   4. If the transaction fails, the directory is renamed back: rows and files as before.
@@ -19,7 +19,7 @@
 //   A crash between 2 and 4 leaves `.zmgate-trash.<Id>.*` beside the event's folder; whether
 //   the Events row still exists says whether to rename it back or remove it.
 //
-// With Storage.DoDelete = 0 the rows are removed and the files are left alone (FACTS §4.4).
+// With Storage.DoDelete = 0 the rows are removed and the files are left alone (docs/zoneminder/event-storage.md).
 import * as fsp from 'node:fs/promises';
 import path from 'node:path';
 import { ConflictError, InternalError, NotFoundError } from '../../errors.js';

@@ -234,7 +234,7 @@ export function toEventResponse(row: EventRow, clock: ZoneClock, tags?: TagSumma
   return event;
 }
 
-/** Older variant spellings clients send (CLIENT-COMPAT §11), accepted beside the stored values. */
+/** Older variant spellings clients send, accepted beside the stored values. */
 export type OrientationInput = Orientation | 'Rotate0' | 'Rotate90' | 'Rotate180' | 'Rotate270' | 'FlipHori' | 'FlipVert';
 
 const ORIENTATION_VARIANTS: Record<string, Orientation> = {

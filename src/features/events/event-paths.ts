@@ -1,4 +1,4 @@
-// Where an event's files live (FACTS §4.1). The root is the event's Storage row Path; StorageId
+// Where an event's files live (docs/zoneminder/event-storage.md). The root is the event's Storage row Path; StorageId
 // 0/NULL or a missing row means ZM_DIR_EVENTS. The layout is the event's own Scheme (copied at
 // creation; never the Storage row's current Scheme), with date parts taken from StartDateTime,
 // which is zmc's local wall-clock time: the stored digits, read through the UTC getters of the

@@ -1,7 +1,7 @@
 // Event_Summaries: ZoneMinder's pre-computed per-monitor counters (total, hour, day, week,
 // month, archived, with their disk space), kept by zmc and the triggers. Every monitor the
 // caller may see is listed (soft-deleted monitors excluded); a monitor with no summary row yet
-// reads as zeros. Feature gate: Events (CLIENT-COMPAT §2.7).
+// reads as zeros. Feature gate: Events (docs/contract/clients.md).
 import type { AuthUser } from '../../auth/auth-service.js';
 import type { MonitorAcl } from '../../auth/monitor-acl.js';
 import { NotFoundError } from '../../errors.js';

@@ -1,13 +1,13 @@
 // Event times between ZoneMinder's local wall-clock DATETIMEs and the instants v3 clients
 // expect.
 //
-// Events.StartDateTime/EndDateTime hold zmc's local wall-clock time with no zone (FACTS §4.1).
+// Events.StartDateTime/EndDateTime hold zmc's local wall-clock time with no zone (docs/zoneminder/event-storage.md).
 // The reference schema types event start/end as `date-time`, and clients parse them with
-// Date.parse expecting an offset or `Z` (CLIENT-COMPAT §1, §18.11). A bare local string would
+// Date.parse expecting an offset or `Z` (docs/contract/clients.md, §18.11). A bare local string would
 // be read in the *browser's* zone, wrong whenever browser and server zones differ; so event
 // instants are emitted as UTC with `Z`, converted with ZoneMinder's zone: Config ZM_TIMEZONE
 // when set and valid, else this process's zone (the reference used the process zone only,
-// CLIENT-COMPAT §19.22).
+// docs/contract/clients.md).
 //
 // Filters arrive as ISO 8601: with `Z` or an offset they name an instant, converted to
 // ZoneMinder's wall clock before comparing with the stored digits; without an offset they are

@@ -70,7 +70,7 @@ export interface EventSummary {
   start_date_time?: DateTimeWrapper | null;
 }
 
-/** A tag with one page of its (visible) events; not the usual envelope (CLIENT-COMPAT §3). */
+/** A tag with one page of its (visible) events; not the usual envelope, as v3 clients expect. */
 export interface TagDetailResponse {
   /**
    * @isLong

@@ -8,7 +8,7 @@ import type { Services } from '../../registry.js';
 
 const user = (req: ExRequest) => req.user as AuthUser;
 
-// Live sessions (CLIENT-COMPAT §5). Stream View for every method, POST and DELETE included
+// Live sessions (docs/contract/clients.md). Stream View for every method, POST and DELETE included
 // (Stream has no Edit level); hidden monitors are 404. The HLS media routes are plain handlers
 // (src/features/live/live-routes.ts); the WebRTC WebSocket lives beside them.
 @Route('api/v3/live')
@@ -78,7 +78,7 @@ export class LiveController extends Controller {
 
   /**
    * The HLS session's status and counters; 404 without a session. Accepts the token as
-   * `?token=` too (CLIENT-COMPAT §2.6: a player page may poll it with the URL it plays).
+   * `?token=` too (a player page may poll it with the URL it plays).
    * @isInt monitor_id must be an integer >= 0
    * @minimum monitor_id 0
    * @maximum monitor_id 2147483647

@@ -1,4 +1,4 @@
-// PATCH /monitors/{id}/alarm on the capture daemon's TriggerData (FACTS §5.4), the same bytes
+// PATCH /monitors/{id}/alarm on the capture daemon's TriggerData (docs/zoneminder/shared-memory.md), the same bytes
 // zmu -a (on), -n (off), -c (cancel) and -s (state) use. The native writer keeps zmc's ordering:
 // for ON every field before the state; for OFF/CANCEL the state first, then the fields cleared.
 import { InvalidInputError } from '../../errors.js';

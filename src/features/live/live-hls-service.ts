@@ -1,4 +1,4 @@
-// The live HLS media answers (CLIENT-COMPAT §7, done better): playlists from the session's
+// The live HLS media answers (docs/contract/clients.md, done better): playlists from the session's
 // LL-HLS packager with real parts and preload hints, blocking reloads on `_HLS_msn` and
 // `_HLS_part`, the caller's `?token=` carried into every URI, reference segment names. Every
 // request touches the session (idle reaping). A playlist request starts the monitor's session

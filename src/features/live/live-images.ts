@@ -1,4 +1,4 @@
-// Live images from a monitor's shared memory (zm.mmap.<id>, FACTS §5): the snapshot still and
+// Live images from a monitor's shared memory (zm.mmap.<id>, docs/zoneminder/shared-memory.md): the snapshot still and
 // the frames of the live MJPEG stream, which is the live view stock ZoneMinder (no stream socket)
 // can offer. Works on every supported layout (760, 768, 872, 888); the native reader picks it.
 //

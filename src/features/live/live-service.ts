@@ -1,4 +1,4 @@
-// The live session routes (CLIENT-COMPAT §5) over the live hub: start/stop/stats of a monitor's
+// The live session routes (docs/contract/clients.md) over the live hub: start/stop/stats of a monitor's
 // HLS session, the session list and the source list. Every route needs Stream View (the
 // controller's policy); a monitor hidden by the row ACL, or missing, is 404 MONITOR_NOT_FOUND.
 import { existsSync } from 'node:fs';

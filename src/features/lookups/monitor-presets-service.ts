@@ -1,6 +1,6 @@
 // Monitor presets (the MonitorPresets table): camera templates the monitor editor copies from.
 // Type is emitted as stored (cURL, VNC, …); on input the older variants Curl/Vnc are accepted
-// too (CLIENT-COMPAT §11). The model, when given, must exist (400). Nullable columns are cleared
+// too (docs/contract/clients.md). The model, when given, must exist (400). Nullable columns are cleared
 // by a JSON null; NOT NULL columns (name, type, controllable, default_rate, default_scale) keep
 // their value when sent null.
 import { InvalidInputError, NotFoundError } from '../../errors.js';

@@ -193,7 +193,7 @@ export const INT_RANGES: Partial<Record<FieldKind, [number, number]>> = {
 // ---------------------------------------------------------------------------------------------
 // Enums: emitted as stored; on input the stored spelling and the older variant are accepted.
 
-/** Variant spellings v3 clients send (CLIENT-COMPAT §11), mapped to the stored value. */
+/** Variant spellings v3 clients send (docs/contract/clients.md), mapped to the stored value. */
 const VARIANTS: Record<string, Record<string, string>> = {
   Type: { Curl: 'cURL', Vnc: 'VNC' },
   Decoding: { KeyFramesOndemand: 'KeyFrames+Ondemand' },
@@ -230,7 +230,7 @@ export function enumFromPrisma(column: string, value: string): string {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Function ↔ Capturing/Analysing/Recording (FACTS §1.4).
+// Function ↔ Capturing/Analysing/Recording (docs/zoneminder/database.md).
 
 export type FunctionValue = 'None' | 'Monitor' | 'Modect' | 'Record' | 'Mocord' | 'Nodect';
 export interface Modes {

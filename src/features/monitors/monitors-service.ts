@@ -11,7 +11,7 @@
 // - Create needs `name` only; every other column takes its database default. The reference
 //   marks ~100 fields required, which the clients send anyway; requiring fewer is compatible.
 // - Creating a monitor needs an unrestricted row scope (a restricted user could not see it).
-// - Alarm control writes TriggerData in the monitor's shared memory (FACTS §5.4), as zmu -a/-c/-n
+// - Alarm control writes TriggerData in the monitor's shared memory (docs/zoneminder/shared-memory.md), as zmu -a/-c/-n
 //   do: on = force (score default 100, cause default "API", the client's values), off = suppress,
 //   cancel = end; status reads it. All four answer the Monitor, and 503 when zmc is not capturing
 //   (no file, valid 0, Capturing None, stale heartbeat) — a 2xx to `status` is what makes the

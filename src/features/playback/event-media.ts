@@ -55,7 +55,7 @@ export function isPlainFileName(name: string): boolean {
   return name.length > 0 && name.length <= 255 && !/[/\\\0]/.test(name) && name !== '.' && name !== '..';
 }
 
-/** DefaultVideo is used only when it is a plain file name with a video extension (FACTS §4.2). */
+/** DefaultVideo is used only when it is a plain file name with a video extension (docs/zoneminder/event-storage.md). */
 export function usableDefaultVideo(name: string | null | undefined): string | null {
   const n = (name ?? '').trim();
   return isPlainFileName(n) && VIDEO_EXT.test(n) ? n : null;
@@ -144,7 +144,7 @@ export class EventMediaLocator {
   }
 
   /**
-   * The recording (FACTS §4.2): DefaultVideo when it is a safe name; while recording, the
+   * The recording (docs/zoneminder/event-storage.md): DefaultVideo when it is a safe name; while recording, the
    * `incomplete.*` file; then `<Id>-video.mp4`, `<Id>-video.h264.mp4`, `<Id>.mp4`; then any
    * `<Id>-video[.<codec>].<container>`; last, an `incomplete.*` left by an event that was closed
    * without its file being renamed.

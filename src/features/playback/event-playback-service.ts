@@ -13,7 +13,7 @@ import { MP4_FAMILY, type VideoProber, type VideoProbe } from '../../media/video
 import { fileNotFound, type EventMediaLocator, type EventRecord, type VideoFile } from './event-media.js';
 import type { EventRemuxer, RemuxInput } from './event-remux.js';
 
-/** How a v3 client should play the event (CLIENT-COMPAT §8.1: only `hls` switches to HLS). */
+/** How a v3 client should play the event (v3 clients switch to HLS only for `hls`). */
 export type PlaybackMode = 'direct' | 'hls' | 'event' | 'mjpeg' | 'none';
 
 export interface EventVideoInfo {

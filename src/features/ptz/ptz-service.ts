@@ -1,5 +1,5 @@
 // PTZ through ZoneMinder's own control daemon: every command becomes one JSON message on the
-// monitor's zmcontrol.pl socket (FACTS §7), named as ZoneMinder's web UI names them
+// monitor's zmcontrol.pl socket (docs/zoneminder/ptz.md), named as ZoneMinder's web UI names them
 // (`<verb><Mode><Dir>`, Mode = Con, else Rel, else Abs, as the profile allows), with speeds and
 // steps mapped into the profile's ranges (ptz-capabilities.ts).
 //

@@ -1,4 +1,4 @@
-// The client side of zmcontrol.pl's per-monitor control socket (FACTS §7). One connection per
+// The client side of zmcontrol.pl's per-monitor control socket (docs/zoneminder/ptz.md). One connection per
 // command: connect to <ZM_PATH_SOCKS>/zmcontrol-<id>.sock, write ONE JSON object with no newline
 // (the server reads a single line), half-close, done. The server sends nothing back unless asked
 // (1.39 `wants_response`), and we never ask: the reply only comes after the camera module has run

@@ -1,4 +1,4 @@
-// ZoneMinder's locale for clients that format dates (CLIENT-COMPAT §10, §14): the time zone
+// ZoneMinder's locale for clients that format dates (docs/contract/clients.md, §14): the time zone
 // ZoneMinder records wall-clock times in, its current UTC offset, and the display patterns.
 //
 // - timezone: Config ZM_TIMEZONE when it names a zone this runtime knows; else (empty, the

@@ -1,5 +1,5 @@
 // Host load samples (the Server_Stats table) that zmstats.pl writes every interval and trims to
-// a day; listed oldest first, as clients plot them (CLIENT-COMPAT §13). CPU figures are
+// a day; listed oldest first, as clients plot them (docs/contract/clients.md). CPU figures are
 // decimal(5,1) columns sent as strings ("12.5"), memory figures bytes. TimeStamp is stamped by
 // the database on insert and emitted as the local wall-clock time it shows (no offset).
 // The reference has no update route: samples are facts, created and deleted only.

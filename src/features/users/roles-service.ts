@@ -1,5 +1,5 @@
 // User roles (User_Roles, ZoneMinder ≥ 1.37.78): named sets of the eight area permissions that
-// users inherit through Users.RoleId wherever their own value is None (FACTS §2.2), plus the
+// users inherit through Users.RoleId wherever their own value is None (docs/zoneminder/users.md), plus the
 // role's row-level monitor and group rules (role-permissions-service.ts). System-gated.
 //
 // A role change affects every user holding it, so the cached row-level scopes of all users are

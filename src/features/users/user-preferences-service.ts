@@ -2,7 +2,7 @@
 //
 // Visibility: a caller with System View sees only their own rows (other users' rows answer 404,
 // like missing ones); System Edit, which may already edit every user, sees and manages all rows.
-// Clients read the list as "my preferences" (CLIENT-COMPAT §13), so a non-admin never gets
+// Clients read the list as "my preferences" (docs/contract/clients.md), so a non-admin never gets
 // someone else's settings mixed in; an admin's view is the reference's. Writes need System Edit
 // (the feature gate), so every writer may set any existing user_id (400 for an unknown user).
 //

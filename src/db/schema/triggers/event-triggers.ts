@@ -1,4 +1,4 @@
-// The Events triggers (1.39.22 semantics, FACTS.md §1.6). Since 1.37.77 there is no insert
+// The Events triggers (1.39.22 semantics, docs/zoneminder/database.md). Since 1.37.77 there is no insert
 // trigger: zmc itself writes the four bucket rows and the Event_Summaries upsert when an event
 // starts. Since 1.37.69 Storage.DiskSpace is maintained in code, so no trigger touches Storage.
 //

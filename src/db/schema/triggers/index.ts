@@ -1,5 +1,5 @@
 // ZoneMinder 1.39.22's twelve triggers, with bodies written for zmgate from the documented
-// semantics (FACTS.md §1.6). The names, tables, timing and events are ZoneMinder's own.
+// semantics (docs/zoneminder/database.md). The names, tables, timing and events are ZoneMinder's own.
 import type { TriggerDef } from '../types.js';
 import { BUCKET_TRIGGERS } from './bucket-triggers.js';
 import { EVENT_TRIGGERS } from './event-triggers.js';

@@ -1,6 +1,6 @@
 // Zones triggers: Monitors.ZoneCount is the number of Zones rows of the monitor, recounted after
 // every insert and delete (a recount rather than +1/-1, so a drifted count heals itself).
-// Nothing maintains Zones.Area (FACTS.md §1.5). Zones removed by the ON DELETE CASCADE from
+// Nothing maintains Zones.Area (docs/zoneminder/database.md). Zones removed by the ON DELETE CASCADE from
 // Monitors do not fire triggers, which is fine: their monitor row is gone too.
 import type { TriggerDef } from '../types.js';
 

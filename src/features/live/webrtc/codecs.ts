@@ -1,4 +1,4 @@
-// What the offer carries, decided from the source's codecs before the offer (CLIENT-COMPAT §6.3):
+// What the offer carries, decided from the source's codecs before the offer (docs/contract/clients.md):
 // H.264 or H.265 passed through as the camera sends it; G.711 and Opus audio passed through;
 // any other audio (AAC) means a video-only session with has_audio false (no transcoding here).
 import type { CodecInfo } from '../../../native/index.js';

@@ -1,4 +1,4 @@
-// The signalling messages of /live/{id}/webrtc/ws (CLIENT-COMPAT §6.2): JSON text frames with a
+// The signalling messages of /live/{id}/webrtc/ws (docs/contract/clients.md): JSON text frames with a
 // lower-case `type`. The server offers; the client answers and trickles candidates; ping/pong
 // keep the socket alive. Parsing is strict about the fields a known message needs and lenient
 // about everything else (extra keys, unknown types), as real clients send extra keys.
@@ -68,7 +68,7 @@ export function parseClientMessage(data: Buffer | string, isBinary: boolean): Pa
 
 /**
  * A trickled candidate in either shape a browser client produces: flat
- * (`{candidate: "candidate:…", sdpMid, sdpMLineIndex}`, CLIENT-COMPAT §6.2) or nested, when the
+ * (`{candidate: "candidate:…", sdpMid, sdpMLineIndex}`, docs/contract/clients.md) or nested, when the
  * client sends `RTCIceCandidate.toJSON()` as `candidate`. `candidate` null/absent/"" (or a nested
  * null) is the end-of-candidates marker, which is accepted as such rather than refused: refusing
  * it would mean an `error`, and an `error` makes the client give up WebRTC.

@@ -1,6 +1,6 @@
 // One viewer's PeerConnection (node-datachannel / libdatachannel). The server offers: sendonly
 // tracks are added before setLocalDescription (adding them later makes libdatachannel
-// renegotiate and DTLS never completes, STACK §6). Packetizers are attached once the answer says
+// renegotiate and DTLS never completes, docs/dependencies.md). Packetizers are attached once the answer says
 // which payload type the browser took. H.264/H.265 use the `StartSequence` NAL separator: encoders
 // mix 3- and 4-byte start codes inside one access unit, and `LongStartSequence` then decodes nothing.
 import { randomInt } from 'node:crypto';

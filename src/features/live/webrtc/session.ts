@@ -1,5 +1,5 @@
 // One viewer's signalling session on the WebSocket: the server offers at once, candidates trickle
-// both ways, `ready` goes out when the peer is connected and media starts then (CLIENT-COMPAT
+// both ways, `ready` goes out when the peer is connected and media starts then (docs/contract/clients.md
 // §6). Everything the session holds (peer, reader retention, timers, listeners) is released when
 // the socket closes, whichever side closes it.
 import { randomUUID } from 'node:crypto';

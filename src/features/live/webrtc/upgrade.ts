@@ -1,7 +1,7 @@
 // Upgrade-time checks of /api/v3/live/{monitor_id}/webrtc/ws, in the order the REST routes apply
 // them: token (401), Stream View (403), path id (400), row ACL (404 MONITOR_NOT_FOUND), then the
 // live source (503 when streaming is off, 404 with reason "stream socket not available"). Browsers
-// cannot set headers on a WebSocket, so the token may come as `?token=` (CLIENT-COMPAT §2.6).
+// cannot set headers on a WebSocket, so the token may come as `?token=` (docs/contract/clients.md).
 // A refusal is a complete HTTP response with the error envelope, then the socket is closed.
 import { STATUS_CODES, type IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
