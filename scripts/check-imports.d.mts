@@ -1,0 +1,2 @@
+export function layerOf(rel: string): number;
+export function violations(): Array<{ file: string; imports: string }>;
