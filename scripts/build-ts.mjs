@@ -10,7 +10,8 @@ const run = (cmd, args) => execFileSync(cmd, args, { cwd: root, stdio: 'inherit'
 
 run(process.execPath, [join(root, 'scripts', 'prisma-generate.mjs')]);
 run(bin('tsoa'), ['spec-and-routes']);
-run(process.execPath, [join(root, 'scripts', 'openapi-post.mjs')]);
+// tsx: the OpenAPI pass loads the route table's TypeScript (src/http/media-table.ts).
+run(process.execPath, ['--import', 'tsx', join(root, 'scripts', 'openapi-post.mjs')]);
 rmSync(join(root, 'dist'), { recursive: true, force: true });
 run(bin('tsc'), ['-p', 'tsconfig.build.json']);
 mkdirSync(join(root, 'dist', 'generated'), { recursive: true });

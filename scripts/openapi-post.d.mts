@@ -1,2 +1,3 @@
 export function ruleViolations(doc: object): string[];
-export function finalize(tsoaDoc: object): Promise<{ doc: any; problems: string[] }>;
+export function mergePaths(doc: object, paths: object): string[];
+export function finalize(tsoaDoc: object, mediaPaths?: object): Promise<{ doc: any; problems: string[] }>;

@@ -1,12 +1,11 @@
 // tsoa emits an OpenAPI 3.0 document (nullability as `nullable: true`). This step declares it as
 // 3.0.3, upgrades it to 3.1 (nullability becomes type unions), checks the project's rules, and
-// validates it against the 3.1 schema. The result is src/generated/openapi.json.
+// validates it against the 3.1 schema. The result is src/generated/openapi.json. Before the
+// upgrade it merges the operations of the route table (src/http/media-table.ts: media routes and
+// the WebRTC WebSocket, which tsoa cannot see); run it with tsx, which loads that TypeScript.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { upgrade } from '@scalar/openapi-upgrader';
 import { Validator } from '@seriousme/openapi-schema-validator';
-import { mergePaths, playbackPaths } from './openapi-playback.mjs';
-import { liveImagePaths } from './openapi-live-images.mjs';
-import { livePaths } from './openapi-live.mjs';
 
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
 
@@ -57,14 +56,24 @@ export function normaliseNullable(node) {
   return out;
 }
 
-export async function finalize(tsoaDoc) {
-  // The media routes are plain express handlers that tsoa cannot see (openapi-playback.mjs).
+/** Adds `paths` to the tsoa document; a path+method tsoa already has is an error. */
+export function mergePaths(doc, paths) {
+  const problems = [];
+  doc.paths ??= {};
+  for (const [path, item] of Object.entries(paths)) {
+    const existing = (doc.paths[path] ??= {});
+    for (const [method, operation] of Object.entries(item)) {
+      if (existing[method]) problems.push(`${method.toUpperCase()} ${path}: declared by tsoa and by the route table`);
+      else existing[method] = operation;
+    }
+  }
+  return problems;
+}
+
+/** `mediaPaths`: the route table's OpenAPI path items (mediaOpenapiPaths()). */
+export async function finalize(tsoaDoc, mediaPaths = {}) {
   const merged = structuredClone(tsoaDoc);
-  const mergeProblems = [
-    ...mergePaths(merged, playbackPaths),
-    ...mergePaths(merged, liveImagePaths),
-    ...mergePaths(merged, livePaths),
-  ];
+  const mergeProblems = mergePaths(merged, mediaPaths);
   const doc = upgrade({ ...normaliseNullable(merged), openapi: '3.0.3' }, '3.1');
   doc.openapi = '3.1.0';
   const problems = [...mergeProblems, ...ruleViolations(doc)];
@@ -75,7 +84,8 @@ export async function finalize(tsoaDoc) {
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const [input = 'src/generated/tsoa-openapi.json', output = 'src/generated/openapi.json'] = process.argv.slice(2);
-  const { doc, problems } = await finalize(JSON.parse(readFileSync(input, 'utf8')));
+  const { mediaOpenapiPaths } = await import('../src/http/media-table.ts');
+  const { doc, problems } = await finalize(JSON.parse(readFileSync(input, 'utf8')), mediaOpenapiPaths());
   if (problems.length) {
     for (const p of problems) console.error(`openapi: ${p}`);
     process.exit(1);

@@ -1,9 +1,8 @@
 // tsoa's hook for @Security('jwt', [scope]) and the same check for plain express routes:
-// token from the Authorization header (or `?token=` on media routes only), verified against the
+// token from the Authorization header (or `?token=` where the route table allows it), verified against the
 // user's current state, then the route's feature policy (403 when the level is missing).
 import type { Request, RequestHandler } from 'express';
 import { InternalError, PermissionDeniedError, UnauthorizedError } from '../errors.js';
-import { acceptsQueryToken } from '../http/media-routes.js';
 import type { Services } from '../registry.js';
 import type { AuthUser } from './auth-service.js';
 import './request-user.js';
@@ -19,7 +18,7 @@ function tokenOf(req: Request): string {
   }
   const query = req.query.token;
   if (query !== undefined) {
-    if (!acceptsQueryToken(req.method, req.path)) {
+    if (!req.queryTokenAllowed) {
       throw new UnauthorizedError('The token query parameter is accepted on media routes only; use the Authorization header');
     }
     if (typeof query === 'string' && query !== '') return query;

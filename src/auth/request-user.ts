@@ -1,4 +1,5 @@
-// tsoa stores the result of expressAuthentication on req.user; this gives it its type.
+// tsoa stores the result of expressAuthentication on req.user; this gives it its type. The route
+// table (src/http/media-table.ts) marks the requests that may carry their token as `?token=`.
 import type { AuthUser } from './auth-service.js';
 
 declare global {
@@ -6,6 +7,7 @@ declare global {
   namespace Express {
     interface Request {
       user?: AuthUser;
+      queryTokenAllowed?: boolean;
     }
   }
 }

@@ -9,19 +9,16 @@ import { cors } from './middleware/cors.js';
 import { requestLog } from './middleware/request-log.js';
 import { tokenBucket } from './middleware/rate-limit.js';
 import { errorHandler, notFoundOrWrongMethod } from './middleware/errors.js';
-import { isMediaPath } from './media-routes.js';
+import { markQueryToken, registerMediaRoutes, routeFor } from './media-table.js';
 import { explorerRouter } from './explorer.js';
-import { registerPlaybackRoutes } from '../features/playback/playback-routes.js';
-import { registerLiveImageRoutes } from '../features/live/live-image-routes.js';
 import { registerDemoPage } from '../features/ui/demo-page.js';
-import { registerLiveRoutes } from '../features/live/live-routes.js';
 import { openapiDocument } from '../openapi/document.js';
 
 export const OPENAPI_PATH = '/api-docs/openapi.json';
 
-/** JSON answers are compressed; media routes never are (Range and streaming pass through). */
+/** JSON answers are compressed; media routes never are (Range and streaming pass through): the route table says which. */
 export function compressible(req: Request, res: Response): boolean {
-  return !isMediaPath(req.originalUrl.split('?')[0]) && compression.filter(req, res);
+  return routeFor(req.originalUrl.split('?')[0])?.compress !== false && compression.filter(req, res);
 }
 
 export function createApp(services: Services): Express {
@@ -47,7 +44,8 @@ export function createApp(services: Services): Express {
     }),
   );
   app.use(cors(config.server.allowed_origins));
-  app.use(tokenBucket(config.server.middleware.rate_limit, isMediaPath));
+  app.use(markQueryToken);
+  app.use(tokenBucket(config.server.middleware.rate_limit, (path) => routeFor(path)?.limited === false));
   if (config.server.middleware.compression) {
     app.use(['/api', '/api-docs'], compression({ filter: compressible }));
   }
@@ -66,9 +64,7 @@ export function createApp(services: Services): Express {
   app.use(explorer, explorerRouter(OPENAPI_PATH));
 
   // Media answers (video, stills, MJPEG) are not JSON: plain handlers beside the tsoa routes.
-  registerPlaybackRoutes(app, services);
-  registerLiveImageRoutes(app, services);
-  registerLiveRoutes(app, services);
+  registerMediaRoutes(app, services);
   RegisterRoutes(app);
   if (config.web.demo_page) registerDemoPage(app);
 

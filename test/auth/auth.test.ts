@@ -5,7 +5,7 @@ import bcrypt from 'bcryptjs';
 import { loadOrCreateKeys } from '../../src/auth/keys.js';
 import { TokenService } from '../../src/auth/tokens.js';
 import { noPermissions } from '../../src/auth/permissions.js';
-import { acceptsQueryToken, isMediaPath } from '../../src/http/media-routes.js';
+import { acceptsQueryToken, isMediaPath } from '../../src/http/media-table.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { request } from '../helpers/http.js';
 import { insertUser, zmDatabase } from '../helpers/zmdb.js';

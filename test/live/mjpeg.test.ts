@@ -11,7 +11,7 @@ import test from 'ava';
 import bcrypt from 'bcryptjs';
 
 import { LIVE_IMAGE_ROUTES } from '../../src/features/live/live-image-routes.js';
-import { isMediaPath } from '../../src/http/media-routes.js';
+import { isMediaPath } from '../../src/http/media-table.js';
 import { LiveMjpegStreams } from '../../src/features/live/live-mjpeg.js';
 import { MJPEG_BOUNDARY } from '../../src/media/mjpeg.js';
 import { sharedMemoryPath } from '../../src/native/index.js';

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import test from 'ava';
 import { LIVE_ROUTES } from '../../src/features/live/live-routes.js';
-import { isMediaPath } from '../../src/http/media-routes.js';
+import { isMediaPath } from '../../src/http/media-table.js';
 import type { TestApp } from '../helpers/app.js';
 import { checkOperation, referenceOperations, servedDocument } from '../helpers/coverage.js';
 import { isEnvelope, request } from '../helpers/http.js';

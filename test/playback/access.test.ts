@@ -7,7 +7,7 @@ import test from 'ava';
 import bcrypt from 'bcryptjs';
 import { readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { isMediaPath } from '../../src/http/media-routes.js';
+import { isMediaPath } from '../../src/http/media-table.js';
 import { PLAYBACK_ROUTES } from '../../src/features/playback/playback-routes.js';
 import { BufferSource } from '../../src/media/byte-source.js';
 import type { EventRemuxer } from '../../src/features/playback/event-remux.js';

@@ -1,24 +1,18 @@
 // Live images from shared memory, served by plain express handlers (binary answers; tsoa answers
-// JSON only): the monitor snapshot and the live MJPEG stream. Both are gated by Stream View
-// through requirePolicy (header or `?token=`: media-routes.ts lists the paths), then the row ACL
-// in LiveImagesService. The OpenAPI pass declares them (scripts/openapi-live-images.mjs); the
-// route test checks that the two lists agree.
-import type { Express, Request, RequestHandler, Response } from 'express';
+// JSON only): the monitor snapshot and the live MJPEG stream, entries of the route table
+// (src/http/media-table.ts). Both are gated by Stream View (header or `?token=`), then the row ACL
+// in LiveImagesService. Their OpenAPI operations are in live-images-openapi.ts.
+import type { Request, Response } from 'express';
 import type { AuthUser } from '../../auth/auth-service.js';
-import { requirePolicy } from '../../auth/authentication.js';
 import { InvalidInputError } from '../../errors.js';
 import { LiveMjpegStreams } from './live-mjpeg.js';
 import { LiveImagesService } from './live-images.js';
 import type { Services } from '../../registry.js';
+import { mediaRoute, type MediaHandler, type MediaRoute } from '../../media/media-route.js';
+import { liveImagePaths } from './live-images-openapi.js';
 
-type Handler = (s: Services, req: Request, res: Response, user: AuthUser) => Promise<void>;
-
-export interface LiveImageRoute {
-  operationId: string;
-  /** OpenAPI form. */
-  path: string;
-  handler: Handler;
-}
+const route = (path: string, handler: MediaHandler): MediaRoute =>
+  mediaRoute(path, 'stream:View', liveImagePaths[path]?.get, handler);
 
 /** Stop a live MJPEG stream after this long without a new image (zmc stopped for good). */
 const MJPEG_IDLE_MS = 30_000;
@@ -47,21 +41,14 @@ function frameRate(req: Request, cap: number): number {
 
 const serviceOf = (s: Services) => s.get(LiveImagesService);
 
-export const LIVE_IMAGE_ROUTES: LiveImageRoute[] = [
-  {
-    operationId: 'getMonitorSnapshot',
-    path: '/api/v3/monitors/{monitor_id}/snapshot',
-    handler: async (s, req, res, user) => {
+export const LIVE_IMAGE_ROUTES: MediaRoute[] = [
+  route('/api/v3/monitors/{monitor_id}/snapshot', async (s, req, res, user) => {
       const jpeg = await serviceOf(s).snapshot(user, monitorId(req));
       res.status(200).type('image/jpeg').setHeader('Cache-Control', 'no-cache, no-store');
       res.setHeader('Content-Length', String(jpeg.length));
       res.end(req.method === 'HEAD' ? undefined : jpeg);
-    },
-  },
-  {
-    operationId: 'getLiveMjpegStream',
-    path: '/api/v3/live/{monitor_id}/mjpeg',
-    handler: async (s, req, res, user) => {
+    }),
+  route('/api/v3/live/{monitor_id}/mjpeg', async (s, req, res, user) => {
       const fps = frameRate(req, s.config.streaming.mjpeg.max_fps);
       const live = serviceOf(s);
       const m = await live.monitor(user, monitorId(req));
@@ -93,15 +80,5 @@ export const LIVE_IMAGE_ROUTES: LiveImageRoute[] = [
         },
         { monitorId: m.id, fps, idleMs: MJPEG_IDLE_MS },
       );
-    },
-  },
+    }),
 ];
-
-/** Registers the routes on the app itself (an unmatched method is then a 405, not a 404). */
-export function registerLiveImageRoutes(app: Express, services: Services): void {
-  const gate = requirePolicy('stream:View');
-  for (const route of LIVE_IMAGE_ROUTES) {
-    const handler: RequestHandler = (req, res) => route.handler(services, req, res, req.user as AuthUser);
-    app.get(route.path.replace(/\{(\w+)\}/g, ':$1'), gate, handler);
-  }
-}

@@ -1,23 +1,19 @@
 // The live HLS routes, served by plain express handlers (tsoa answers JSON only), like the
-// playback routes. Each is GET (HEAD alike), gated on Stream View through requirePolicy (token
-// from the header or `?token=`: media-routes.ts lists these paths, so they are never compressed
-// nor counted by the global limiter), then the monitor's row ACL in the service. Declared in
-// the OpenAPI document by scripts/openapi-live.mjs (test/live/routes.test.ts checks that the lists agree).
-import type { Express, Request, RequestHandler, Response } from 'express';
+// playback routes: entries of the route table (src/http/media-table.ts), each GET, gated on Stream
+// View (token from the header or `?token=`; never compressed nor counted by the global limiter),
+// then the monitor's row ACL in the service. Their OpenAPI operations are in live-openapi.ts.
+import type { Request, Response } from 'express';
 import type { AuthUser } from '../../auth/auth-service.js';
-import { requirePolicy } from '../../auth/authentication.js';
 import { InvalidInputError } from '../../errors.js';
 import { LiveHlsService, type HlsFile } from './live-hls-service.js';
-import type { Services } from '../../registry.js';
+import { mediaRoute, type MediaRoute } from '../../media/media-route.js';
+import { livePaths } from './live-openapi.js';
 
 type Handler = (hls: LiveHlsService, req: Request, res: Response, user: AuthUser) => Promise<void>;
 
-export interface LiveRoute {
-  operationId: string;
-  /** OpenAPI form, `{name}` parameters. */
-  path: string;
-  handler: Handler;
-}
+/** A live HLS entry: the handler gets the app's LiveHlsService. */
+const route = (path: string, handler: Handler): MediaRoute =>
+  mediaRoute(path, 'stream:View', livePaths[path]?.get, (s, req, res, user) => handler(s.get(LiveHlsService), req, res, user));
 
 const PLAYLIST_TYPE = 'application/vnd.apple.mpegurl';
 const NO_STORE = 'no-cache, no-store, must-revalidate';
@@ -58,34 +54,21 @@ function sendFile(res: Response, file: HlsFile): void {
 
 const serveFile: Handler = async (hls, req, res, user) => sendFile(res, await hls.file(user, monitorId(req), String(req.params.segment ?? 'init.mp4')));
 
-export const LIVE_ROUTES: LiveRoute[] = [
-  {
-    operationId: 'getLiveMasterPlaylist',
-    path: '/api/v3/live/{monitor_id}/hls/master.m3u8',
-    handler: async (hls, req, res, user) => sendPlaylist(res, await hls.master(user, monitorId(req), queryToken(req))),
-  },
-  {
-    operationId: 'getLiveMediaPlaylist',
-    path: '/api/v3/live/{monitor_id}/hls/live.m3u8',
-    handler: async (hls, req, res, user) => sendPlaylist(res, await hls.media(user, monitorId(req), searchParams(req), queryToken(req))),
-  },
-  {
-    operationId: 'getLiveInitSegment',
-    path: '/api/v3/live/{monitor_id}/hls/init.mp4',
-    handler: serveFile,
-  },
-  {
-    operationId: 'getLiveSegment',
-    path: '/api/v3/live/{monitor_id}/hls/{segment}',
-    handler: serveFile,
-  },
+/** In this order: the `{segment}` catch-all last. */
+export const LIVE_ROUTES: MediaRoute[] = [
+  route('/api/v3/live/{monitor_id}/hls/master.m3u8', async (hls, req, res, user) => sendPlaylist(res, await hls.master(user, monitorId(req), queryToken(req)))),
+  route('/api/v3/live/{monitor_id}/hls/live.m3u8', async (hls, req, res, user) => sendPlaylist(res, await hls.media(user, monitorId(req), searchParams(req), queryToken(req)))),
+  route('/api/v3/live/{monitor_id}/hls/init.mp4', serveFile),
+  route('/api/v3/live/{monitor_id}/hls/{segment}', serveFile),
 ];
 
-/** Registers the routes on the app itself, in this order (the `{segment}` catch-all last). */
-export function registerLiveRoutes(app: Express, services: Services): void {
-  const gate = requirePolicy('stream:View');
-  for (const route of LIVE_ROUTES) {
-    const handler: RequestHandler = (req, res) => route.handler(services.get(LiveHlsService), req, res, req.user as AuthUser);
-    app.get(route.path.replace(/\{(\w+)\}/g, ':$1'), gate, handler);
-  }
-}
+/** GET /live/{id}/stats is a tsoa JSON route a player page polls with the URL token it plays with. */
+export const STATS_ROUTE: MediaRoute = {
+  path: '/api/v3/live/{monitor_id}/stats',
+  operationId: 'getLiveStats',
+  policy: 'stream:View',
+  serve: 'tsoa',
+  queryToken: true,
+  compress: true,
+  limited: true,
+};

@@ -1,28 +1,24 @@
-// The recorded-playback media routes, served by plain express handlers (tsoa answers JSON only).
-// Each is GET (HEAD answered alike), gated by the Events feature through requirePolicy (token
-// from the header or `?token=`: media-routes.ts lists these paths), then the event's row ACL in
-// the services. They are declared in the OpenAPI document by the OpenAPI pass
-// (scripts/openapi-playback.mjs); test/playback/access.test.ts checks that the two lists agree.
-// `/events/{id}/info` is JSON and lives in EventPlaybackController.
-import type { Express, Request, RequestHandler, Response } from 'express';
+// The recorded-playback media routes, served by plain express handlers (tsoa answers JSON only):
+// entries of the route table (src/http/media-table.ts), each GET, gated by the Events feature
+// (token from the header or `?token=`), then the event's row ACL in the services; their OpenAPI
+// operations are in playback-openapi.ts. `/events/{id}/info` is JSON and lives in
+// EventPlaybackController; it borrows the media flags (INFO_ROUTE).
+import type { Request, Response } from 'express';
 import type { AuthUser } from '../../auth/auth-service.js';
-import { requirePolicy } from '../../auth/authentication.js';
 import { InvalidInputError } from '../../errors.js';
 import { parseEventId } from './event-media.js';
 import type { ServedBody } from './event-playback-service.js';
 import { playbackFor, type Playback } from './playback.js';
-import type { Services } from '../../registry.js';
+import { playbackPaths } from './playback-openapi.js';
+import { mediaRoute, type MediaRoute } from '../../media/media-route.js';
 import { serveBytes } from '../../media/byte-ranges.js';
 import { writePacedMjpeg } from '../../media/mjpeg.js';
 
 type Handler = (p: Playback, req: Request, res: Response, user: AuthUser) => Promise<void>;
 
-export interface PlaybackRoute {
-  operationId: string;
-  /** OpenAPI form, `{id}` parameters. */
-  path: string;
-  handler: Handler;
-}
+/** A playback entry: the handler gets the app's playback parts. */
+const route = (path: string, handler: Handler): MediaRoute =>
+  mediaRoute(path, 'events', playbackPaths[path]?.get, (s, req, res, user) => handler(playbackFor(s), req, res, user));
 
 function idParam(req: Request, name = 'id'): bigint {
   const id = parseEventId(String(req.params[name] ?? ''));
@@ -44,71 +40,33 @@ const serve = (req: Request, res: Response, body: ServedBody) =>
     headers: body.filename ? { 'Content-Disposition': `inline; filename="${body.filename}"` } : {},
   });
 
-export const PLAYBACK_ROUTES: PlaybackRoute[] = [
-  {
-    operationId: 'getEventVideo',
-    path: '/api/v3/events/{id}/video',
-    handler: async (p, req, res, user) => serve(req, res, await p.videos.original(user, idParam(req))),
-  },
-  {
-    operationId: 'getEventThumbnail',
-    path: '/api/v3/events/{id}/thumbnail',
-    handler: async (p, req, res, user) => serve(req, res, await p.stills.thumbnail(user, idParam(req))),
-  },
-  {
-    operationId: 'getEventStreamVideo',
-    path: '/api/v3/events/{id}/stream/video.mp4',
-    handler: async (p, req, res, user) => serve(req, res, await p.videos.fragmented(user, idParam(req))),
-  },
-  {
-    operationId: 'getEventStreamMedia',
-    path: '/api/v3/events/{id}/stream/media.mp4',
-    handler: async (p, req, res, user) => serve(req, res, await p.videos.fragmented(user, idParam(req))),
-  },
-  {
-    operationId: 'getEventPlaylist',
-    path: '/api/v3/events/{id}/stream/playlist.m3u8',
-    handler: async (p, req, res, user) => {
+export const PLAYBACK_ROUTES: MediaRoute[] = [
+  route('/api/v3/events/{id}/video', async (p, req, res, user) => serve(req, res, await p.videos.original(user, idParam(req)))),
+  route('/api/v3/events/{id}/thumbnail', async (p, req, res, user) => serve(req, res, await p.stills.thumbnail(user, idParam(req)))),
+  route('/api/v3/events/{id}/stream/video.mp4', async (p, req, res, user) => serve(req, res, await p.videos.fragmented(user, idParam(req)))),
+  route('/api/v3/events/{id}/stream/media.mp4', async (p, req, res, user) => serve(req, res, await p.videos.fragmented(user, idParam(req)))),
+  route('/api/v3/events/{id}/stream/playlist.m3u8', async (p, req, res, user) => {
       const text = await p.videos.playlist(user, idParam(req), query(req, 'token'));
       res.type('application/vnd.apple.mpegurl').setHeader('Cache-Control', 'no-cache');
       res.send(text);
-    },
-  },
-  {
-    operationId: 'get_event_init',
-    path: '/api/v3/events/{id}/stream/init.mp4',
-    handler: async (p, req, res, user) => serve(req, res, await p.videos.init(user, idParam(req))),
-  },
-  {
-    operationId: 'get_event_segment',
-    path: '/api/v3/events/{id}/stream/segment/{seq}',
-    handler: async (p, req, res, user) => serve(req, res, await p.videos.segment(user, idParam(req), String(req.params.seq))),
-  },
-  {
-    operationId: 'getEventMjpegStream',
-    path: '/api/v3/events/{id}/stream/mjpeg',
-    handler: async (p, req, res, user) => {
+    }),
+  route('/api/v3/events/{id}/stream/init.mp4', async (p, req, res, user) => serve(req, res, await p.videos.init(user, idParam(req)))),
+  route('/api/v3/events/{id}/stream/segment/{seq}', async (p, req, res, user) => serve(req, res, await p.videos.segment(user, idParam(req), String(req.params.seq)))),
+  route('/api/v3/events/{id}/stream/mjpeg', async (p, req, res, user) => {
       const { frames, options } = await p.mjpeg.plan(user, idParam(req), query(req, 'speed'));
       await writePacedMjpeg(res, frames, options);
-    },
-  },
-  {
-    operationId: 'getEventFrameImage',
-    path: '/api/v3/events/{id}/frames/{fid}/image',
-    handler: async (p, req, res, user) => serve(req, res, await p.stills.frameImage(user, idParam(req), String(req.params.fid), query(req, 'type'))),
-  },
-  {
-    operationId: 'getFrameImage',
-    path: '/api/v3/frames/{id}/image',
-    handler: async (p, req, res, user) => serve(req, res, await p.stills.frameRowImage(user, idParam(req), query(req, 'type'))),
-  },
+    }),
+  route('/api/v3/events/{id}/frames/{fid}/image', async (p, req, res, user) => serve(req, res, await p.stills.frameImage(user, idParam(req), String(req.params.fid), query(req, 'type')))),
+  route('/api/v3/frames/{id}/image', async (p, req, res, user) => serve(req, res, await p.stills.frameRowImage(user, idParam(req), query(req, 'type')))),
 ];
 
-/** Registers the routes on the app itself (so an unmatched method on them is a 405, not a 404). */
-export function registerPlaybackRoutes(app: Express, services: Services): void {
-  const gate = requirePolicy('events');
-  for (const route of PLAYBACK_ROUTES) {
-    const handler: RequestHandler = (req, res) => route.handler(playbackFor(services), req, res, req.user as AuthUser);
-    app.get(route.path.replace(/\{(\w+)\}/g, ':$1'), gate, handler);
-  }
-}
+/** GET /events/{id}/info is a tsoa JSON route that `<video>`-side players fetch with their URL token. */
+export const INFO_ROUTE: MediaRoute = {
+  path: '/api/v3/events/{id}/info',
+  operationId: 'get_event_info',
+  policy: 'events',
+  serve: 'tsoa',
+  queryToken: true,
+  compress: false,
+  limited: false,
+};

@@ -8,9 +8,23 @@ import type { Duplex } from 'node:stream';
 import type { AuthService, AuthUser } from '../../../auth/auth-service.js';
 import { canSee, monitorNotFound, type MonitorAcl } from '../../../auth/monitor-acl.js';
 import { allows } from '../../../auth/permissions.js';
+import type { MediaRoute } from '../../../media/media-route.js';
+import { webrtcPaths } from './webrtc-openapi.js';
 import { BadRequestError, InvalidInputError, NotFoundError, PermissionDeniedError, UnauthorizedError, type ApiError } from '../../../errors.js';
 
 export const WEBRTC_WS_PATH = /^\/api\/v3\/live\/([^/]+)\/webrtc\/ws\/?$/;
+
+/** Its entry in the route table: served on the listener's upgrade event, not by express. */
+export const WEBRTC_ROUTE: MediaRoute = {
+  path: '/api/v3/live/{monitor_id}/webrtc/ws',
+  operationId: 'webrtcSignalingStream',
+  policy: 'stream:View',
+  serve: 'websocket',
+  queryToken: true,
+  compress: false,
+  limited: false,
+  openapi: webrtcPaths['/api/v3/live/{monitor_id}/webrtc/ws'].get,
+};
 const MAX_INT32 = 2 ** 31 - 1;
 
 export interface UpgradeAuth {

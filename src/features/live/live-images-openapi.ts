@@ -1,10 +1,10 @@
-// OpenAPI path items of the live-image routes (src/features/live/live-image-routes.ts, LIVE_IMAGE_ROUTES):
-// plain express handlers tsoa cannot see, merged by the OpenAPI pass (openapi-post.mjs) in 3.0
-// form. The snapshot keeps the reference surface's path, operationId, tag and parameter; the
+// The OpenAPI operations of the live-image routes (LIVE_IMAGE_ROUTES in live-image-routes.ts takes
+// each one by path), in OpenAPI 3.0 form. The snapshot keeps the reference surface's path, operationId, tag and parameter; the
 // MJPEG stream is new (stock ZoneMinder has no stream socket, so shared memory is its live view).
 
-import { error, monitorIdParam, tokenParam } from './openapi-media-parts.mjs';
-const binary = (type, description) => ({ description, content: { [type]: { schema: { type: 'string', format: 'binary' } } } });
+import { error, monitorIdParam, tokenParam } from '../../media/openapi-parts.js';
+import type { OpenApiOperation } from '../../media/media-route.js';
+const binary = (type: string, description: string) => ({ description, content: { [type]: { schema: { type: 'string', format: 'binary' } } } });
 
 const monitorId = monitorIdParam;
 const token = tokenParam('Access token, for <img> URLs that cannot carry an Authorization header');
@@ -17,7 +17,7 @@ const common = {
   503: error('The monitor is not capturing: no shared memory, capturing off, a stale heartbeat or no image yet (`reason` in details)'),
 };
 
-function op(operationId, summary, description, parameters, ok) {
+function op(operationId: string, summary: string, description: string, parameters: object[], ok: object): { get: OpenApiOperation } {
   return {
     get: {
       operationId,
@@ -31,7 +31,7 @@ function op(operationId, summary, description, parameters, ok) {
   };
 }
 
-export const liveImagePaths = {
+export const liveImagePaths: Record<string, { get: OpenApiOperation }> = {
   '/api/v3/monitors/{monitor_id}/snapshot': op(
     'getMonitorSnapshot',
     'Live snapshot (JPEG)',

@@ -1,11 +1,10 @@
-// OpenAPI path items of the recorded-playback media routes. tsoa describes JSON routes only; these
-// are served by plain express handlers (src/features/playback/playback-routes.ts, PLAYBACK_ROUTES) and merged
-// into the document by the OpenAPI pass (openapi-post.mjs), in OpenAPI 3.0 form before the 3.1
-// upgrade. Paths, methods and operationIds must match PLAYBACK_ROUTES (test/playback/access.test.ts checks it);
-// operationIds follow the v3 reference surface where it has the route.
-
-import { error, tokenParam } from './openapi-media-parts.mjs';
-const body = (types, description, headers) => ({
+// The OpenAPI operations of the recorded-playback media routes (PLAYBACK_ROUTES in
+// playback-routes.ts takes each one by path), in OpenAPI 3.0 form: the build merges them into the
+// tsoa document before the 3.1 upgrade. operationIds follow the v3 reference surface where it has
+// the route.
+import { error, tokenParam } from '../../media/openapi-parts.js';
+import type { OpenApiOperation } from '../../media/media-route.js';
+const body = (types: string[], description: string, headers?: object) => ({
   description,
   ...(headers && { headers }),
   content: Object.fromEntries(types.map((t) => [t, { schema: { type: 'string', format: 'binary' } }])),
@@ -44,11 +43,11 @@ const common = {
   500: error('Internal error'),
 };
 
-function op(operationId, tags, summary, description, parameters, responses) {
+function op(operationId: string, tags: string[], summary: string, description: string, parameters: object[], responses: object): { get: OpenApiOperation } {
   return { get: { operationId, tags, summary, description, security: [{ jwt: ['events'] }], parameters, responses: { ...responses, ...common } } };
 }
 
-const ranged = (types, what) => ({
+const ranged = (types: string[], what: string) => ({
   200: body(types, `${what} (whole body)`, rangeHeaders),
   206: body(types, `${what} (the requested range)`, partialHeaders),
   416: error('The range starts beyond the end (`Content-Range: bytes */size`)'),
@@ -59,7 +58,7 @@ const noAddon = error('The native media addon (zmgate.node) cannot be loaded on 
 const unstreamable = 'No such event or recording, the event\'s monitor is hidden, or the recording cannot be streamed (no H.264/H.265 video, or no index yet while a plain MP4 is being written; HLS routes: not MP4; `reason` says which)';
 const hidden = 'No such event or file, or the event\'s monitor is hidden';
 
-export const playbackPaths = {
+export const playbackPaths: Record<string, { get: OpenApiOperation }> = {
   '/api/v3/events/{id}/video': op(
     'getEventVideo',
     ['Event Playback'],
@@ -154,17 +153,3 @@ export const playbackPaths = {
     { 200: body(['image/jpeg'], 'JPEG', rangeHeaders), 404: error('No such frame or image, or the frame\'s event is hidden'), 503: unavailable },
   ),
 };
-
-/** Adds `paths` to the tsoa document; a path+method tsoa already has is an error. */
-export function mergePaths(doc, paths) {
-  const problems = [];
-  doc.paths ??= {};
-  for (const [path, item] of Object.entries(paths)) {
-    const existing = (doc.paths[path] ??= {});
-    for (const [method, operation] of Object.entries(item)) {
-      if (existing[method]) problems.push(`${method.toUpperCase()} ${path}: declared by tsoa and by openapi-playback.mjs`);
-      else existing[method] = operation;
-    }
-  }
-  return problems;
-}

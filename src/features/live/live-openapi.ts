@@ -1,12 +1,9 @@
-// OpenAPI path items of the live HLS routes, served by plain express handlers
-// (src/features/live/live-routes.ts, LIVE_ROUTES) and merged into the document by the OpenAPI pass
-// (openapi-post.mjs) like the playback routes. Paths and operationIds must match LIVE_ROUTES
-// (test/live/routes.test.ts checks it); operationIds are the v3 reference surface's.
+// The OpenAPI operations of the live HLS routes (LIVE_ROUTES in live-routes.ts takes each one by
+// path), in OpenAPI 3.0 form like the playback ones; operationIds are the v3 reference surface's.
+import { error, monitorIdParam, tokenParam } from '../../media/openapi-parts.js';
+import type { OpenApiOperation } from '../../media/media-route.js';
 
-import { error, monitorIdParam, tokenParam } from './openapi-media-parts.mjs';
-import { webrtcPaths } from './openapi-webrtc.mjs';
-
-const body = (type, description) => ({
+const body = (type: string, description: string) => ({
   description,
   headers: { 'Cache-Control': { schema: { type: 'string' } } },
   content: { [type]: { schema: { type: 'string', format: type.startsWith('video/') ? 'binary' : undefined } } },
@@ -24,7 +21,7 @@ const common = {
   503: error('Live streaming is disabled (streaming.enabled = false)'),
 };
 
-function op(operationId, summary, description, parameters, ok) {
+function op(operationId: string, summary: string, description: string, parameters: object[], ok: object): { get: OpenApiOperation } {
   return {
     get: {
       operationId,
@@ -39,9 +36,9 @@ function op(operationId, summary, description, parameters, ok) {
 }
 
 // Drop `format: undefined` so the document stays plain JSON.
-const clean = (o) => JSON.parse(JSON.stringify(o));
+const clean = <T>(o: T): T => JSON.parse(JSON.stringify(o));
 
-export const livePaths = clean({
+export const livePaths: Record<string, { get: OpenApiOperation }> = clean({
   '/api/v3/live/{monitor_id}/hls/master.m3u8': op(
     'getLiveMasterPlaylist',
     'LL-HLS master playlist',
@@ -74,6 +71,3 @@ export const livePaths = clean({
     body('video/iso.segment', 'Segment or part (`Cache-Control: max-age=31536000`); init segments are video/mp4'),
   ),
 });
-
-// The WebRTC signalling WebSocket is a live route too (its own file: it is no express route).
-Object.assign(livePaths, webrtcPaths);

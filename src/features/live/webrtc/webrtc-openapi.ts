@@ -1,11 +1,11 @@
-// The OpenAPI path item of the WebRTC signalling WebSocket (src/live/webrtc), which express and
-// tsoa never see: the upgrade is handled on the HTTP server's 'upgrade' event. Written in 3.0
-// style (nullable) like the other merged paths: the OpenAPI pass upgrades the whole document.
-// operationId and responses as the v3 reference surface (webrtcSignalingStream).
-
-import { error } from './openapi-media-parts.mjs';
-const str = (description) => ({ type: 'string', description });
-const message = (type, description, properties = {}, required = []) => ({
+// The OpenAPI operation of the WebRTC signalling WebSocket, which express and tsoa never see: the
+// upgrade is handled on the HTTP server's 'upgrade' event. Written in 3.0 style (nullable) like the
+// other media operations: the build upgrades the whole document. operationId and responses as the
+// v3 reference surface (webrtcSignalingStream).
+import { error } from '../../../media/openapi-parts.js';
+import type { OpenApiOperation } from '../../../media/media-route.js';
+const str = (description: string) => ({ type: 'string', description });
+const message = (type: string, description: string, properties: object = {}, required: string[] = []) => ({
   type: 'object',
   description,
   properties: { type: { type: 'string', enum: [type] }, ...properties },
@@ -32,7 +32,7 @@ const signalingMessage = {
   ],
 };
 
-export const webrtcPaths = {
+export const webrtcPaths: Record<string, { get: OpenApiOperation }> = {
   '/api/v3/live/{monitor_id}/webrtc/ws': {
     get: {
       operationId: 'webrtcSignalingStream',

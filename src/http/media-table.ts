@@ -1,0 +1,69 @@
+// The one route table for what tsoa does not serve: every media route (recorded playback, live
+// HLS, live images), the WebRTC WebSocket, and the flags of the tsoa JSON routes that players
+// fetch with their URL token. The app registers the express handlers from it and decides from it
+// which requests take `?token=`, skip compression and skip the global limiter; the OpenAPI build
+// (scripts/openapi-post.mjs) merges its operations into the tsoa document. Adding a media route =
+// one entry in its feature's list (with its OpenAPI operation), nothing here.
+import type { Express, RequestHandler } from 'express';
+import type { AuthUser } from '../auth/auth-service.js';
+import { requirePolicy } from '../auth/authentication.js';
+import { INFO_ROUTE, PLAYBACK_ROUTES } from '../features/playback/playback-routes.js';
+import { LIVE_IMAGE_ROUTES } from '../features/live/live-image-routes.js';
+import { LIVE_ROUTES, STATS_ROUTE } from '../features/live/live-routes.js';
+import { WEBRTC_ROUTE } from '../features/live/webrtc/upgrade.js';
+import type { MediaRoute, OpenApiOperation } from '../media/media-route.js';
+import type { Services } from '../registry.js';
+
+/** In registration order (a feature's catch-all, such as a live `{segment}`, after its fixed names). */
+export const MEDIA_ROUTES: readonly MediaRoute[] = [
+  ...PLAYBACK_ROUTES,
+  INFO_ROUTE,
+  ...LIVE_IMAGE_ROUTES,
+  ...LIVE_ROUTES,
+  STATS_ROUTE,
+  WEBRTC_ROUTE,
+];
+
+const matchers = MEDIA_ROUTES.map((route) => ({
+  route,
+  re: new RegExp(`^${route.path.replace(/[.]/g, '\\.').replace(/\{\w+\}/g, '[^/]+')}$`),
+}));
+
+/** The table's entry for a request path (no query string), if any. */
+export function routeFor(path: string): MediaRoute | undefined {
+  return matchers.find((m) => m.re.test(path))?.route;
+}
+
+/** Media answers: never compressed, never counted by the global limiter. */
+export function isMediaPath(path: string): boolean {
+  const route = routeFor(path);
+  return route !== undefined && !route.compress && !route.limited;
+}
+
+/** `?token=` is honoured only on GET (and HEAD) of a route whose entry says so. */
+export function acceptsQueryToken(method: string, path: string): boolean {
+  return (method === 'GET' || method === 'HEAD') && routeFor(path)?.queryToken === true;
+}
+
+/** Marks each request that may carry its token as `?token=` (read by src/auth/authentication.ts). */
+export const markQueryToken: RequestHandler = (req, _res, next) => {
+  req.queryTokenAllowed = acceptsQueryToken(req.method, req.path);
+  next();
+};
+
+/** Registers the express-served entries on the app itself (an unmatched method is then a 405). */
+export function registerMediaRoutes(app: Express, services: Services): void {
+  for (const route of MEDIA_ROUTES) {
+    if (route.serve !== 'express' || !route.handler) continue;
+    const serve = route.handler;
+    const handler: RequestHandler = (req, res) => serve(services, req, res, req.user as AuthUser);
+    app.get(route.path.replace(/\{(\w+)\}/g, ':$1'), requirePolicy(route.policy), handler);
+  }
+}
+
+/** The table's OpenAPI path items, for the build to merge into the tsoa document. */
+export function mediaOpenapiPaths(): Record<string, { get: OpenApiOperation }> {
+  const paths: Record<string, { get: OpenApiOperation }> = {};
+  for (const route of MEDIA_ROUTES) if (route.openapi) paths[route.path] = { get: route.openapi };
+  return paths;
+}
