@@ -15,7 +15,14 @@ import type { ServiceClass, Services } from '../registry.js';
 
 export type { Services } from '../registry.js';
 
-export function createServices(config: AppConfig, log: Logger, pool: DbPool, prisma: PrismaClient): Services {
+/** `parts` substitutes infrastructure before anything is built from it (tests: another ACL). */
+export function createServices(
+  config: AppConfig,
+  log: Logger,
+  pool: DbPool,
+  prisma: PrismaClient,
+  parts: Partial<Pick<Services, 'acl'>> = {},
+): Services {
   const keys = loadOrCreateKeys(config.auth.state_dir);
   if (keys.created) log.info({ dir: config.auth.state_dir }, 'created JWT signing keys');
   const tokens = new TokenService(keys, {
@@ -32,7 +39,7 @@ export function createServices(config: AppConfig, log: Logger, pool: DbPool, pri
     users,
     auth: new AuthService(users, tokens, log),
     // Row-level ACL: a few queries per user, cached for a few seconds (DbMonitorAcl).
-    acl: new DbMonitorAcl(pool),
+    acl: parts.acl ?? new DbMonitorAcl(pool),
     live: new LiveHub({ socketDir: config.zoneminder.path_socks, hls: config.streaming.hls, log }),
     get<T>(service: ServiceClass<T>): T {
       if (!built.has(service)) built.set(service, service.from(services));

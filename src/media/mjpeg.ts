@@ -24,20 +24,23 @@ export interface PacingOptions {
   maxGapMs: number;
 }
 
-let paced = 0;
+/** The paced MJPEG responses of one app (a playback part), counted for tests and stats. */
+export class PacedMjpegStreams {
+  private open = 0;
 
-/** Paced MJPEG responses currently open (for tests and stats). */
-export function pacedMjpegStreams(): number {
-  return paced;
-}
+  /** Paced MJPEG responses currently open. */
+  count(): number {
+    return this.open;
+  }
 
-/** Writes the whole stream (headers included); resolves when it ended or the client left. */
-export async function writePacedMjpeg(res: Response, frames: PacedFrame[], options: PacingOptions): Promise<void> {
-  paced++;
-  try {
-    await writeFrames(res, frames, options);
-  } finally {
-    paced--;
+  /** Writes the whole stream (headers included); resolves when it ended or the client left. */
+  async write(res: Response, frames: PacedFrame[], options: PacingOptions): Promise<void> {
+    this.open++;
+    try {
+      await writeFrames(res, frames, options);
+    } finally {
+      this.open--;
+    }
   }
 }
 

@@ -31,7 +31,7 @@ export async function startAppWithAcl(db: FreshDatabase, testAcl: TestAcl, env: 
   const log = createLogger({ level: 'fatal' });
   const pool = createPool(config.db);
   const prisma = createPrismaClient(config.db);
-  const services = { ...createServices(config, log, pool, prisma), acl };
+  const services = createServices(config, log, pool, prisma, { acl });
   const server = http.createServer(createApp(services));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;

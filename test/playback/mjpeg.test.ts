@@ -4,7 +4,7 @@
 import test from 'ava';
 import { readFileSync } from 'node:fs';
 import type { JpegRotator } from '../../src/media/jpeg-rotate.js';
-import { MJPEG_BOUNDARY, pacedMjpegStreams } from '../../src/media/mjpeg.js';
+import { MJPEG_BOUNDARY } from '../../src/media/mjpeg.js';
 import { averageInterval, frameTimes } from '../../src/features/events/event-timeline.js';
 import { insertEventUsers, login } from '../helpers/events.js';
 import { abandonRequest } from '../helpers/http.js';
@@ -139,8 +139,8 @@ test.serial('a client gone before the first byte: the stream ends instead of wai
   for (let i = 0; i < 3; i++) await abandonRequest(app.api(`/events/${ev.long.id}/stream/mjpeg`), { authorization: `Bearer ${token}` });
   await new Promise((r) => setTimeout(r, 1500)); // the handlers get past their awaits and start writing
   const end = Date.now() + 5000;
-  while (pacedMjpegStreams() > 0 && Date.now() < end) await new Promise((r) => setTimeout(r, 50));
-  t.is(pacedMjpegStreams(), 0);
+  while (app.playback.paced.count() > 0 && Date.now() < end) await new Promise((r) => setTimeout(r, 50));
+  t.is(app.playback.paced.count(), 0);
 });
 
 test('analysis JPEGs are streamed when there are no capture JPEGs', async (t) => {

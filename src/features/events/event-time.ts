@@ -15,6 +15,7 @@
 import type { PrismaClient } from '../../db/prisma.js';
 import type { Logger } from '../../log.js';
 import { isValidTimeZone, processTimeZone, ZoneClock } from '../../db/zone-clock.js';
+import type { Services } from '../../registry.js';
 
 export { isValidTimeZone, processTimeZone, ZoneClock };
 
@@ -79,9 +80,9 @@ export function parseFilterTime(text: string, clock: ZoneClock, now: Date = new 
   return Number.isNaN(wall.getTime()) || year < 1000 || year > 9999 ? null : wall;
 }
 
-// ZM_TIMEZONE rarely changes; it is re-read at most once a minute per Prisma client.
+// ZM_TIMEZONE rarely changes; it is re-read at most once a minute per app.
 const CACHE_MS = 60_000;
-const cache = new WeakMap<object, { at: number; clock: Promise<ZoneClock> }>();
+// ZoneClocks are immutable: one per zone name for the process.
 const clocks = new Map<string, ZoneClock>();
 
 function clockFor(tz: string): ZoneClock {
@@ -100,12 +101,18 @@ async function readZoneMinderZone(prisma: PrismaClient, log?: Logger): Promise<Z
 
 /** ZoneMinder's clock: ZM_TIMEZONE when set and valid, else the process zone. Cached. */
 export function zoneMinderClock(prisma: PrismaClient, log?: Logger): () => Promise<ZoneClock> {
+  let hit: { at: number; clock: Promise<ZoneClock> } | undefined;
   return () => {
-    const hit = cache.get(prisma);
     if (hit && Date.now() - hit.at < CACHE_MS) return hit.clock;
     const clock = readZoneMinderZone(prisma, log);
-    cache.set(prisma, { at: Date.now(), clock });
-    clock.catch(() => cache.delete(prisma)); // a failed read is retried on the next request
+    const entry = { at: Date.now(), clock };
+    hit = entry;
+    clock.catch(() => {
+      if (hit === entry) hit = undefined; // a failed read is retried on the next request
+    });
     return clock;
   };
 }
+
+/** The app's ZoneMinder clock in the registry: every service shares one cache of ZM_TIMEZONE. */
+export const ZoneMinderClock = { from: (s: Services): (() => Promise<ZoneClock>) => zoneMinderClock(s.prisma, s.log) };

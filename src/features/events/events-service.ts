@@ -12,7 +12,7 @@ import { coalescedCount } from '../../db/coalesced-count.js';
 import { EventDeletion } from './event-deletion.js';
 import { EVENT_COLUMNS, storedOrientation, toEventResponse, type EventResponse, type EventRow, type OrientationInput, type TagSummary } from './event-json.js';
 import { eventListSql, wallClockSql, type EventListFilters } from './event-list-query.js';
-import { parseEventTime, zoneMinderClock, type ZoneClock } from './event-time.js';
+import { parseEventTime, ZoneMinderClock, type ZoneClock } from './event-time.js';
 import type { Services } from '../../registry.js';
 
 export type { EventResponse, TagSummary } from './event-json.js';
@@ -157,7 +157,7 @@ const notFound = (id: bigint | number) => new NotFoundError(`Event ${id} not fou
 export class EventsService {
   /** Built once per app by the registry (Services.get). */
   static from(s: Services): EventsService {
-    return new EventsService(s.prisma, s.acl, zoneMinderClock(s.prisma, s.log), new EventDeletion(s.prisma, s.config.zoneminder.dir_events, s.log));
+    return new EventsService(s.prisma, s.acl, s.get(ZoneMinderClock), new EventDeletion(s.prisma, s.config.zoneminder.dir_events, s.log));
   }
 
   constructor(

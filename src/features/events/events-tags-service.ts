@@ -8,7 +8,7 @@ import { InvalidInputError, NotFoundError } from '../../errors.js';
 import type { Events_Tags, Prisma } from '../../generated/prisma/client.js';
 import type { LocalDateTime } from '../../api/envelopes.js';
 import { pageOf, pageRequest, type Page } from '../../api/pagination.js';
-import { zoneMinderClock, type ZoneClock } from './event-time.js';
+import { ZoneMinderClock, type ZoneClock } from './event-time.js';
 import type { Services } from '../../registry.js';
 
 export interface EventTagResponse {
@@ -75,7 +75,7 @@ function toResponse(row: Events_Tags): EventTagResponse {
 export class EventsTagsService {
   /** Built once per app by the registry (Services.get). */
   static from(s: Services): EventsTagsService {
-    return new EventsTagsService(s.prisma, s.acl, zoneMinderClock(s.prisma, s.log));
+    return new EventsTagsService(s.prisma, s.acl, s.get(ZoneMinderClock));
   }
 
   constructor(

@@ -7,7 +7,7 @@ import { InvalidInputError, NotFoundError } from '../../errors.js';
 import type { Reports } from '../../generated/prisma/client.js';
 import type { LocalDateTime } from '../../api/envelopes.js';
 import { pageOf, pageRequest, type Page } from '../../api/pagination.js';
-import { parseEventTime, zoneMinderClock, type ZoneClock } from './event-time.js';
+import { parseEventTime, ZoneMinderClock, type ZoneClock } from './event-time.js';
 import type { Services } from '../../registry.js';
 
 export interface ReportResponse {
@@ -107,7 +107,7 @@ function toResponse(row: Reports): ReportResponse {
 export class ReportsService {
   /** Built once per app by the registry (Services.get). */
   static from(s: Services): ReportsService {
-    return new ReportsService(s.prisma, zoneMinderClock(s.prisma, s.log));
+    return new ReportsService(s.prisma, s.get(ZoneMinderClock));
   }
 
   constructor(

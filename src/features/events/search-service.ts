@@ -8,7 +8,7 @@ import type { AuthUser } from '../../auth/auth-service.js';
 import type { MonitorAcl } from '../../auth/monitor-acl.js';
 import type { PrismaClient } from '../../db/prisma.js';
 import { InvalidInputError } from '../../errors.js';
-import { zoneMinderClock, type ZoneClock } from './event-time.js';
+import { ZoneMinderClock, type ZoneClock } from './event-time.js';
 import { inList } from './event-visibility.js';
 import { wallClockSql } from './event-list-query.js';
 import type { Services } from '../../registry.js';
@@ -80,7 +80,7 @@ function unixParam(name: string, value: number | undefined): void {
 export class SearchService {
   /** Built once per app by the registry (Services.get). */
   static from(s: Services): SearchService {
-    return new SearchService(s.prisma, s.acl, zoneMinderClock(s.prisma, s.log));
+    return new SearchService(s.prisma, s.acl, s.get(ZoneMinderClock));
   }
 
   constructor(

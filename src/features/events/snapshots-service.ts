@@ -9,7 +9,7 @@ import { InvalidInputError, NotFoundError } from '../../errors.js';
 import type { Prisma, Snapshots, Snapshots_Events } from '../../generated/prisma/client.js';
 import type { LocalDateTime } from '../../api/envelopes.js';
 import { pageOf, pageRequest, type Page } from '../../api/pagination.js';
-import { zoneMinderClock, type ZoneClock } from './event-time.js';
+import { ZoneMinderClock, type ZoneClock } from './event-time.js';
 import type { Services } from '../../registry.js';
 
 export interface SnapshotResponse {
@@ -128,7 +128,7 @@ function toSnapshotEvent(row: Snapshots_Events): SnapshotEventResponse {
 export class SnapshotsService {
   /** Built once per app by the registry (Services.get). */
   static from(s: Services): SnapshotsService {
-    return new SnapshotsService(s.prisma, zoneMinderClock(s.prisma, s.log));
+    return new SnapshotsService(s.prisma, s.get(ZoneMinderClock));
   }
 
   constructor(

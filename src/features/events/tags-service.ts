@@ -9,7 +9,7 @@ import type { Tags } from '../../generated/prisma/client.js';
 import type { LocalDateTime } from '../../api/envelopes.js';
 import { pageOf, pageRequest, type Page } from '../../api/pagination.js';
 import type { DateTimeWrapper } from '../../api/wrappers.js';
-import { zoneMinderClock, type ZoneClock } from './event-time.js';
+import { ZoneMinderClock, type ZoneClock } from './event-time.js';
 import { inList } from './event-visibility.js';
 import { parseLocalTimestamp } from './frames-service.js';
 import type { Services } from '../../registry.js';
@@ -123,7 +123,7 @@ function toResponse(row: Tags, eventCount?: number): TagResponse {
 export class TagsService {
   /** Built once per app by the registry (Services.get). */
   static from(s: Services): TagsService {
-    return new TagsService(s.prisma, s.acl, zoneMinderClock(s.prisma, s.log));
+    return new TagsService(s.prisma, s.acl, s.get(ZoneMinderClock));
   }
 
   constructor(

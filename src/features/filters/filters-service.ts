@@ -14,7 +14,7 @@ import { InvalidInputError, NotFoundError, PermissionDeniedError, type ErrorDeta
 import type { Filters, Prisma } from '../../generated/prisma/client.js';
 import { pageOf, pageRequest, type Page } from '../../api/pagination.js';
 import { EVENT_COLUMNS, toEventResponse, type EventRow } from '../events/event-json.js';
-import { zoneMinderClock, type ZoneClock } from '../events/event-time.js';
+import { ZoneMinderClock, type ZoneClock } from '../events/event-time.js';
 import { inList } from '../events/event-visibility.js';
 import { eventTagsOf, type PaginatedEventsResponse } from '../events/events-service.js';
 import { compileFilter, type FilterQuery } from './filter-query.js';
@@ -395,7 +395,7 @@ function isRegexpError(err: unknown): boolean {
 export class FiltersService {
   /** Built once per app by the registry (Services.get). */
   static from(s: Services): FiltersService {
-    return new FiltersService(s.prisma, s.acl, zoneMinderClock(s.prisma, s.log));
+    return new FiltersService(s.prisma, s.acl, s.get(ZoneMinderClock));
   }
 
   constructor(

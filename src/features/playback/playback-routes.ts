@@ -12,7 +12,6 @@ import { playbackFor, type Playback } from './playback.js';
 import { playbackPaths } from './playback-openapi.js';
 import { mediaRoute, type MediaRoute } from '../../media/media-route.js';
 import { serveBytes } from '../../media/byte-ranges.js';
-import { writePacedMjpeg } from '../../media/mjpeg.js';
 
 type Handler = (p: Playback, req: Request, res: Response, user: AuthUser) => Promise<void>;
 
@@ -54,7 +53,7 @@ export const PLAYBACK_ROUTES: MediaRoute[] = [
   route('/api/v3/events/{id}/stream/segment/{seq}', async (p, req, res, user) => serve(req, res, await p.videos.segment(user, idParam(req), String(req.params.seq)))),
   route('/api/v3/events/{id}/stream/mjpeg', async (p, req, res, user) => {
       const { frames, options } = await p.mjpeg.plan(user, idParam(req), query(req, 'speed'));
-      await writePacedMjpeg(res, frames, options);
+      await p.paced.write(res, frames, options);
     }),
   route('/api/v3/events/{id}/frames/{fid}/image', async (p, req, res, user) => serve(req, res, await p.stills.frameImage(user, idParam(req), String(req.params.fid), query(req, 'type')))),
   route('/api/v3/frames/{id}/image', async (p, req, res, user) => serve(req, res, await p.stills.frameRowImage(user, idParam(req), query(req, 'type')))),

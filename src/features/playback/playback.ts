@@ -1,11 +1,13 @@
 // The playback parts one app shares across requests: the ffmpeg runner (its concurrency bound
 // is per process, not per request), the still cache, the probe cache, and the two seams for
 // native work: the EventRemuxer (NativeRemuxer: demuxer + fMP4 remux, with the segment cache)
-// and the JpegRotator (lossless JPEG transform). Controllers and the media routes get them with playbackFor(), from the app's registry.
+// and the JpegRotator (lossless JPEG transform). Controllers and the media routes get them with
+// playbackFor(), from the app's registry.
 import type { Services } from '../../registry.js';
 import { NativeJpegRotator, type JpegRotator } from '../../media/jpeg-rotate.js';
 import { DEFAULT_FFMPEG_OPTIONS, FfmpegRunner } from '../../media/ffmpeg.js';
 import { StillCache } from '../../media/still-cache.js';
+import { PacedMjpegStreams } from '../../media/mjpeg.js';
 import { VideoProber } from '../../media/video-probe.js';
 import { EventMediaLocator } from './event-media.js';
 import { EventMjpeg } from './event-mjpeg.js';
@@ -20,6 +22,8 @@ export interface Playback {
   videos: EventPlaybackService;
   stills: EventStills;
   mjpeg: EventMjpeg;
+  /** The open paced MJPEG responses. */
+  paced: PacedMjpegStreams;
   runner: FfmpegRunner;
   cache: StillCache;
   remuxer: EventRemuxer;
@@ -52,6 +56,7 @@ export function createPlayback(services: Services, parts: Partial<PlaybackParts>
     videos: new EventPlaybackService(services.prisma, media, new VideoProber(runner, services.log), remuxer),
     stills: new EventStills(services.prisma, media, runner, rotator, cache, services.log),
     mjpeg: new EventMjpeg(services.prisma, media, rotator),
+    paced: new PacedMjpegStreams(),
     runner,
     cache,
     remuxer,
