@@ -85,6 +85,11 @@ export class NotFoundError extends ApiError {
   }
 }
 
+/** The 404 of a row looked up by id: "<Kind> <id> not found", details `id`. */
+export function notFound(kind: string, id: number | bigint | string): NotFoundError {
+  return new NotFoundError(`${kind} ${id} not found`, [['id', String(id)]]);
+}
+
 export class MethodNotAllowedError extends ApiError {
   constructor(readonly allowed: string[]) {
     super(405, 'METHOD_NOT_ALLOWED_ERROR', 'Method not allowed', [['allow', allowed.join(', ')]]);

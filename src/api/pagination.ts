@@ -59,3 +59,9 @@ export function pageOf<T>(items: T[], total: number, req: PageRequest): Page<T> 
     last_page: Math.max(1, Math.ceil(total / req.pageSize)),
   };
 }
+
+/** One page of a list: the page's rows and the total, queried together, then mapped. */
+export async function listPage<R, T>(req: PageRequest, rows: Promise<R[]>, total: Promise<number>, map: (row: R) => T): Promise<Page<T>> {
+  const [found, count] = await Promise.all([rows, total]);
+  return pageOf(found.map(map), count, req);
+}
