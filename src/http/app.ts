@@ -16,6 +16,8 @@ import { registerLiveImageRoutes } from './live-image-routes.js';
 import { registerDemoPage } from './demo-page.js';
 import { registerLiveRoutes } from './live-routes.js';
 import { openapiDocument } from '../openapi/document.js';
+import { jsonTextOf } from '../features/read-cache/json-text.js';
+import { readCaches } from '../features/read-cache/read-caches.js';
 
 export const OPENAPI_PATH = '/api-docs/openapi.json';
 
@@ -33,7 +35,31 @@ export function createApp(services: Services): Express {
   app.set('trust proxy', config.server.middleware.trust_proxy_headers ? 1 : false);
   app.set('etag', false);
 
+  // Cached answers carry their JSON text (read-cache/json-text.ts): sent as is, the same bytes.
+  const json = app.response.json;
+  app.response.json = function jsonOnce(this: Response, body: unknown) {
+    const text = jsonTextOf(body);
+    if (text === undefined) return json.call(this, body);
+    if (!this.get('Content-Type')) this.set('Content-Type', 'application/json');
+    return this.send(text);
+  };
+
   app.use(requestLog(log));
+  // A write through the API empties the read caches before its answer leaves, so the client's
+  // next read sees it (read-cache/read-caches.ts).
+  const caches = readCaches(services.prisma);
+  app.use('/api', (req, res, next) => {
+    if (req.method !== 'GET' && req.method !== 'HEAD' && req.method !== 'OPTIONS') {
+      const writeHead = res.writeHead;
+      res.writeHead = function (this: Response, ...args: unknown[]) {
+        caches.invalidate();
+        return (writeHead as (...a: unknown[]) => Response).apply(this, args);
+      } as typeof res.writeHead;
+      // Also when no answer is written (the client went away after the write).
+      res.once('close', () => caches.invalidate());
+    }
+    next();
+  });
   app.use(
     helmet({
       contentSecurityPolicy: { useDefaults: false, directives: { 'default-src': ["'none'"], 'frame-ancestors': ["'none'"] } },

@@ -21,7 +21,9 @@ import { isUnrestricted, monitorNotFound, requireEditableMonitor, requireVisible
 import type { PrismaClient } from '../db/prisma.js';
 import { InvalidInputError, PermissionDeniedError, ServiceUnavailableError } from '../errors.js';
 import type { Monitors, Prisma } from '../generated/prisma/client.js';
-import { pageOf, pageRequest, type Page } from '../http/pagination.js';
+import { pageOf, pageRequest, type Page, type PageRequest } from '../http/pagination.js';
+import { MAX_SNAPSHOT_PAGES, readCaches } from '../features/read-cache/read-caches.js';
+import { withJsonText } from '../features/read-cache/json-text.js';
 import { controlAlarm } from './alarm-control.js';
 import { notCapturing } from './live-images.js';
 import type { MonitorRows } from './monitor-rows.js';
@@ -744,16 +746,35 @@ export class MonitorsService {
   async list(user: AuthUser, page?: number, pageSize?: number): Promise<Page<MonitorResponse>> {
     const req = pageRequest(page, pageSize);
     const scope = await this.acl.scope(user);
-    if (this.reader) {
-      const { rows, total } = await this.reader.page(scope.visible, req.skip, req.take);
-      return pageOf(rows.map(toResponse), total, req);
-    }
+    if (this.reader) return this.cachedPage(this.reader, scope.visible, req);
     const where: Prisma.MonitorsWhereInput = scope.visible ? { Id: { in: [...scope.visible] } } : {};
     const [rows, total] = await Promise.all([
       this.prisma.monitors.findMany({ where, orderBy: { Id: 'asc' }, skip: req.skip, take: req.take }),
       this.prisma.monitors.count({ where }),
     ]);
     return pageOf(rows.map(toResponse), total, req);
+  }
+
+  /**
+   * The list from the shared snapshot of every monitor (at most MONITORS_MAX_AGE_MS old, emptied
+   * by API writes), filtered by this caller's scope on every request; a page is serialized once
+   * per snapshot and scope (the list is ~3 KB of JSON per monitor).
+   */
+  private async cachedPage(reader: MonitorRows, visible: ReadonlySet<number> | null, req: PageRequest): Promise<Page<MonitorResponse>> {
+    const snapshot = await readCaches(this.prisma).monitors.get('all', async () => ({
+      rows: (await reader.all()).map(toResponse),
+      pages: new Map<string, object>(),
+    }));
+    const key = `${visible === null ? '*' : [...visible].sort((a, b) => a - b).join(',')}|${req.page}|${req.pageSize}`;
+    let page = snapshot.pages.get(key) as Page<MonitorResponse> | undefined;
+    if (!page) {
+      const rows = snapshot.rows as MonitorResponse[];
+      const mine = visible === null ? rows : rows.filter((r) => visible.has(r.id));
+      page = withJsonText(pageOf(mine.slice(req.skip, req.skip + req.take), mine.length, req));
+      if (snapshot.pages.size >= MAX_SNAPSHOT_PAGES) snapshot.pages.clear();
+      snapshot.pages.set(key, page);
+    }
+    return page;
   }
 
   private async row(user: AuthUser, id: number, edit: boolean): Promise<Monitors> {
