@@ -6,12 +6,14 @@
 // list query are printed first (EXPLAIN): each must use an index, none a full scan.
 //
 //   npm run bench api-peers
-//   npx tsx bench/api-peers.ts [--events N] [--seconds S] [--only TEXT] [--cpu-prof DIR] [--no-build]
+//   npx tsx bench/api-peers.ts [--events N] [--seconds S] [--only TEXT] [--cpu-prof DIR] [--heap-snapshots DIR] [--no-build]
 //
-// --cpu-prof writes a V8 CPU profile of the service into DIR; --no-build runs the existing dist/.
+// --cpu-prof writes a V8 CPU profile of the service into DIR, --heap-snapshots DIR two heap
+// snapshots (idle, and idle after the load); --no-build runs the existing dist/.
 // Needs Debian's `wrk`. ZoneMinder's own API (apache2 + zoneminder) is not measured here.
 import bcrypt from 'bcryptjs';
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { promisify } from 'node:util';
 import { readFileSync, writeFileSync, mkdtempSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -31,6 +33,7 @@ const EVENTS = Number(flag('events') ?? 1_000_000);
 const SECONDS = Number(flag('seconds') ?? 3);
 const ONLY = flag('only');
 const CPU_PROF = flag('cpu-prof');
+const HEAP_DIR = flag('heap-snapshots');
 const BUILD = !process.argv.includes('--no-build');
 
 interface Goal {
@@ -64,8 +67,8 @@ const freePort = () =>
     });
   });
 
-/** One wrk run (one thread, `c` connections) over `urls` in turn. */
-function wrk(base: string, urls: string[], token: string | null, c: number, seconds: number, scratch: string) {
+/** One wrk run (one thread, `c` connections) over `urls` in turn; async, so RSS is sampled meanwhile. */
+async function wrk(base: string, urls: string[], token: string | null, c: number, seconds: number, scratch: string) {
   const script = path.join(scratch, 'paths.lua');
   writeFileSync(
     script,
@@ -74,7 +77,7 @@ function wrk(base: string, urls: string[], token: string | null, c: number, seco
       `done = function(summary, latency, requests) io.write(string.format("p50 %d\\np99 %d\\n", latency:percentile(50), latency:percentile(99))) end\n`,
   );
   const args = ['-t1', `-c${c}`, `-d${seconds}s`, '--timeout', '10s', '-s', script, ...(token ? ['-H', `Authorization: Bearer ${token}`] : []), base];
-  const out = execFileSync('wrk', args, { encoding: 'utf8' });
+  const { stdout: out } = await promisify(execFile)('wrk', args, { encoding: 'utf8' });
   const num = (re: RegExp) => Number(re.exec(out)?.[1] ?? 0);
   return {
     requests: num(/(\d+) requests in/),
@@ -108,7 +111,15 @@ async function main(): Promise<void> {
     const dbPid = Number(readFileSync(path.join(db.baseDir, 'mariadbd.pid'), 'utf8'));
 
     const port = await freePort();
-    const execArgv = CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${CPU_PROF}`] : [];
+    const execArgv = [
+      ...(CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${CPU_PROF}`] : []),
+      ...(HEAP_DIR ? ['--heapsnapshot-signal=SIGUSR2', `--diagnostic-dir=${HEAP_DIR}`] : []),
+    ];
+    const heapSnapshot = async () => {
+      if (!HEAP_DIR) return;
+      service!.kill('SIGUSR2');
+      await new Promise((r) => setTimeout(r, 8000)); // written synchronously by the service
+    };
     service = spawn(process.execPath, [...execArgv, path.join(root, 'bin', 'zmgate.js')], {
       cwd: root,
       env: { ...process.env, ...serviceEnv(db, gen.database, { APP_SERVER__PORT: String(port) }) },
@@ -171,6 +182,7 @@ async function main(): Promise<void> {
     }
 
     const rssIdle = rssMb(service.pid!);
+    await heapSnapshot();
     const p99Under = (max: number): Goal => ({ label: `p99 ≤ ${max} ms`, ok: (r) => r.p99 <= max });
     const rpsOver = (min: number): Goal => ({ label: `≥ ${min} req/s`, ok: (r) => r.rps >= min });
     const svcCpu = (max: number): Goal => ({ label: `svc CPU ≤ ${max} ms/req`, ok: (r) => r.svcMs <= max });
@@ -208,11 +220,11 @@ async function main(): Promise<void> {
     const loadBefore = loadavg().map((l) => l.toFixed(1)).join(' ');
     for (const c of selected) {
       const token = tokens[c.who];
-      wrk(base, c.paths, token, 8, 1, scratch); // warm-up
+      await wrk(base, c.paths, token, 8, 1, scratch); // warm-up
       for (const conc of c.concurrency) {
         const svc0 = cpuSeconds(service.pid!);
         const db0 = cpuSeconds(dbPid);
-        const r = wrk(base, c.paths, token, conc, SECONDS, scratch);
+        const r = await wrk(base, c.paths, token, conc, SECONDS, scratch);
         const n = Math.max(1, r.requests);
         const row: Row = {
           name: c.name,
@@ -240,6 +252,7 @@ async function main(): Promise<void> {
     // Idle again after the load: what the process keeps.
     await new Promise((r) => setTimeout(r, 2000));
     const rssAfter = rssMb(service.pid!);
+    await heapSnapshot();
 
     console.log(`\n${EVENTS} events, ${gen.monitors} monitors; wrk (1 thread), ${SECONDS} s per case after a 1 s warm-up; ${cpus().length} CPUs shared by zmgate, MariaDB and wrk; load average before ${loadBefore}, after ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
     console.log('| request                        |   c |  req/s | p50 ms  | p99 ms  | svc ms/req | DB ms/req | RSS MB | errors | goals |');

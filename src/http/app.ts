@@ -55,8 +55,6 @@ export function createApp(services: Services): Express {
         caches.invalidate();
         return (writeHead as (...a: unknown[]) => Response).apply(this, args);
       } as typeof res.writeHead;
-      // Also when no answer is written (the client went away after the write).
-      res.once('close', () => caches.invalidate());
     }
     next();
   });
