@@ -16,7 +16,7 @@ import { registerLiveImageRoutes } from './live-image-routes.js';
 import { registerDemoPage } from './demo-page.js';
 import { registerLiveRoutes } from './live-routes.js';
 import { openapiDocument } from '../openapi/document.js';
-import { jsonTextOf } from '../features/read-cache/json-text.js';
+import { jsonBodyOf } from '../features/read-cache/json-text.js';
 import { readCaches } from '../features/read-cache/read-caches.js';
 
 export const OPENAPI_PATH = '/api-docs/openapi.json';
@@ -35,13 +35,14 @@ export function createApp(services: Services): Express {
   app.set('trust proxy', config.server.middleware.trust_proxy_headers ? 1 : false);
   app.set('etag', false);
 
-  // Cached answers carry their JSON text (read-cache/json-text.ts): sent as is, the same bytes.
+  // Cached answers carry their JSON body (read-cache/json-text.ts): sent as is, with the headers
+  // res.json() gives a string body, so nothing on the wire changes.
   const json = app.response.json;
   app.response.json = function jsonOnce(this: Response, body: unknown) {
-    const text = jsonTextOf(body);
-    if (text === undefined) return json.call(this, body);
-    if (!this.get('Content-Type')) this.set('Content-Type', 'application/json');
-    return this.send(text);
+    const bytes = jsonBodyOf(body);
+    if (bytes === undefined || this.get('Content-Type') !== undefined) return json.call(this, body);
+    this.set('Content-Type', 'application/json; charset=utf-8');
+    return this.send(bytes);
   };
 
   app.use(requestLog(log));

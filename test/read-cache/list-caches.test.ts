@@ -14,6 +14,7 @@ let app: TestApp;
 let db: FreshDatabase;
 let admin: ReturnType<typeof caller>;
 let viewer: ReturnType<typeof caller>;
+let adminToken: string;
 
 test.before(async () => {
   db = await zmDatabase('rcache');
@@ -24,7 +25,8 @@ test.before(async () => {
   await sql(db, "INSERT INTO Monitors_Permissions (MonitorId, UserId, Permission) VALUES (2, ?, 'None')", [viewerId]);
   for (let i = 0; i < 6; i++) await insertEvent(db, { monitorId: 1 + (i % 3), name: `E${i}`, start: `2026-01-10 0${i}:00:00`, end: `2026-01-10 0${i}:00:30` });
   app = await startTestApp({ db, env: { APP_AUTH__RATE_LIMIT__ENABLED: 'false' } });
-  admin = caller(app, await login(app, 'rcadmin'));
+  adminToken = await login(app, 'rcadmin');
+  admin = caller(app, adminToken);
   viewer = caller(app, await login(app, 'rcviewer'));
 });
 test.after.always(async () => app?.close());
@@ -121,4 +123,24 @@ test.serial('a restricted user never gets a row outside their scope from a cache
   t.deepEqual(hidden.items, []);
   t.is(hidden.total, 0);
   t.is((await viewer('GET', '/monitors/2')).status, 404);
+});
+
+test.serial('a cached answer is sent as the same bytes and headers res.json() gives', async (t) => {
+  for (const path of ['/monitors?page_size=100', '/events?page_size=3']) {
+    const first = await admin('GET', path);
+    const again = await admin('GET', path);
+    t.is(again.text, first.text, path);
+    t.is(first.text, JSON.stringify(first.body), 'compact JSON, as JSON.stringify writes it');
+    const one = await admin('GET', path.startsWith('/monitors') ? '/monitors/1' : `/events/${first.body.items[0].id}`);
+    for (const header of ['content-type', 'cache-control', 'vary']) {
+      t.is(first.headers.get(header), one.headers.get(header), `${path} ${header} as an uncached answer's`);
+    }
+    t.is(first.headers.get('content-type'), 'application/json; charset=utf-8');
+  }
+  // Uncompressed (fetch asks for gzip by default): the exact length of the cached bytes.
+  const res = await fetch(app.api('/monitors?page_size=100'), { headers: { authorization: `Bearer ${adminToken}`, 'accept-encoding': 'identity' } });
+  const text = await res.text();
+  t.is(res.headers.get('content-encoding'), null);
+  t.is(res.headers.get('content-length'), String(Buffer.byteLength(text)));
+  t.is(JSON.parse(text).total, (await monitorNames()).size);
 });
