@@ -32,8 +32,14 @@ export interface IssuedTokens {
 }
 
 const ISSUER = 'zmgate';
+/** Access tokens whose signature was checked, kept so a client's next requests skip the RSA verify. */
+const VERIFIED_MAX = 1000;
+const CLOCK_TOLERANCE = 5;
 
 export class TokenService {
+  /** Verified access tokens → their claims. Expiry is checked again on every use. */
+  private readonly verified = new Map<string, TokenClaims>();
+
   constructor(
     private readonly keys: TokenKeys,
     private readonly ttl: { access: number; refresh: number },
@@ -63,6 +69,10 @@ export class TokenService {
 
   /** Verifies signature, issuer, expiry and kind; anything wrong is a 401. */
   verify(token: string, typ: TokenType): TokenClaims {
+    // Same answer as the full check below while the token has not expired (the signature and
+    // claims of a given string never change); revocation is checked by the caller every time.
+    const known = typ === 'access' ? this.verified.get(token) : undefined;
+    if (known && this.now() < known.exp + CLOCK_TOLERANCE) return known;
     const key = typ === 'access' ? this.keys.access : this.keys.refresh;
     let claims: TokenClaims;
     try {
@@ -70,7 +80,7 @@ export class TokenService {
         algorithms: ['RS256'],
         issuer: ISSUER,
         clockTimestamp: this.now(),
-        clockTolerance: 5,
+        clockTolerance: CLOCK_TOLERANCE,
       }) as TokenClaims;
     } catch (err) {
       const expired = (err as Error).name === 'TokenExpiredError';
@@ -78,6 +88,10 @@ export class TokenService {
     }
     if (claims.typ !== typ || typeof claims.uid !== 'number' || typeof claims.iat !== 'number') {
       throw new UnauthorizedError(`Wrong token type: an ${typ} token is required`);
+    }
+    if (typ === 'access') {
+      if (this.verified.size >= VERIFIED_MAX) this.verified.clear();
+      this.verified.set(token, claims);
     }
     return claims;
   }

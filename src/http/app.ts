@@ -13,6 +13,8 @@ import { markQueryToken, registerMediaRoutes, routeFor } from './media-table.js'
 import { explorerRouter } from './explorer.js';
 import { registerDemoPage } from '../features/ui/demo-page.js';
 import { openapiDocument } from '../openapi/document.js';
+import { jsonBodyOf } from '../features/read-cache/json-text.js';
+import { ReadCaches } from '../features/read-cache/read-caches.js';
 
 export const OPENAPI_PATH = '/api-docs/openapi.json';
 
@@ -30,7 +32,30 @@ export function createApp(services: Services): Express {
   app.set('trust proxy', config.server.middleware.trust_proxy_headers ? 1 : false);
   app.set('etag', false);
 
+  // Cached answers carry their JSON body (read-cache/json-text.ts): sent as is, with the headers
+  // res.json() gives a string body, so nothing on the wire changes.
+  const json = app.response.json;
+  app.response.json = function jsonOnce(this: Response, body: unknown) {
+    const bytes = jsonBodyOf(body);
+    if (bytes === undefined || this.get('Content-Type') !== undefined) return json.call(this, body);
+    this.set('Content-Type', 'application/json; charset=utf-8');
+    return this.send(bytes);
+  };
+
   app.use(requestLog(log));
+  // A write through the API empties the read caches before its answer leaves, so the client's
+  // next read sees it (read-cache/read-caches.ts).
+  const caches = services.get(ReadCaches);
+  app.use('/api', (req, res, next) => {
+    if (req.method !== 'GET' && req.method !== 'HEAD' && req.method !== 'OPTIONS') {
+      const writeHead = res.writeHead;
+      res.writeHead = function (this: Response, ...args: unknown[]) {
+        caches.invalidate();
+        return (writeHead as (...a: unknown[]) => Response).apply(this, args);
+      } as typeof res.writeHead;
+    }
+    next();
+  });
   app.use(
     helmet({
       contentSecurityPolicy: { useDefaults: false, directives: { 'default-src': ["'none'"], 'frame-ancestors': ["'none'"] } },

@@ -8,7 +8,7 @@
 // The page is fetched as a deferred join: the ordered LIMIT/OFFSET runs over ids only (an
 // index-only walk for the common cases) and only the page's rows are read in full, so deep
 // pages do not read every skipped row.
-// The total is an exact COUNT(*) with the same WHERE: unfiltered, InnoDB counts the smallest
+// The total is an exact COUNT(*) with the same WHERE (cached for at most 2 s, docs/api-caches.md): unfiltered, InnoDB counts the smallest
 // secondary index; per monitor or time range, it counts an index range. Event_Summaries is not
 // used for it: only zmc's own queued SQL and the triggers maintain TotalEvents, so it drifts on
 // installs where events arrive any other way, and a total must equal the rows one can page to.

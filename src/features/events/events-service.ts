@@ -10,6 +10,8 @@ import { pageOf, pageRequest, type Page } from '../../api/pagination.js';
 import type { DateTimeWrapper, DecimalWrapper, NaiveDateTimeWrapper } from '../../api/wrappers.js';
 import { coalescedCount } from '../../db/coalesced-count.js';
 import { EventDeletion } from './event-deletion.js';
+import { ReadCaches } from '../read-cache/read-caches.js';
+import { withJsonText } from '../read-cache/json-text.js';
 import { EVENT_COLUMNS, storedOrientation, toEventResponse, type EventResponse, type EventRow, type OrientationInput, type TagSummary } from './event-json.js';
 import { eventListSql, wallClockSql, type EventListFilters } from './event-list-query.js';
 import { parseEventTime, ZoneMinderClock, type ZoneClock } from './event-time.js';
@@ -157,7 +159,7 @@ const notFound = (id: bigint | number) => new NotFoundError(`Event ${id} not fou
 export class EventsService {
   /** Built once per app by the registry (Services.get). */
   static from(s: Services): EventsService {
-    return new EventsService(s.prisma, s.acl, s.get(ZoneMinderClock), new EventDeletion(s.prisma, s.config.zoneminder.dir_events, s.log));
+    return new EventsService(s.prisma, s.acl, s.get(ZoneMinderClock), new EventDeletion(s.prisma, s.config.zoneminder.dir_events, s.log), s.get(ReadCaches));
   }
 
   constructor(
@@ -165,8 +167,15 @@ export class EventsService {
     private readonly acl: MonitorAcl,
     private readonly clock: () => Promise<ZoneClock>,
     private readonly deletion: EventDeletion,
+    private readonly caches: ReadCaches = new ReadCaches(),
   ) {}
 
+  /**
+   * A page and its total, each at most EVENTS_MAX_AGE_MS old and emptied by API writes
+   * (read-caches.ts; docs/api-caches.md). The cache keys hold the whole WHERE clause with its
+   * values, the caller's monitor scope included, so a page is only ever shared by callers who
+   * may see exactly the same rows.
+   */
   async list(user: AuthUser, query: EventListQuery): Promise<PaginatedEventsResponse> {
     const req = pageRequest(query.page, query.page_size);
     const [clock, scope] = await Promise.all([this.clock(), this.acl.scope(user)]);
@@ -174,24 +183,31 @@ export class EventsService {
     if (sql.empty) return pageOf([], 0, req);
     // Beyond any possible row; also keeps the OFFSET a safe integer.
     const skip = Math.min(req.skip, Number.MAX_SAFE_INTEGER);
-    const outerOrder = sql.orderBy.replace(/(\w+) (ASC|DESC)/g, 'e.$1 $2');
-    const countSql = `SELECT COUNT(*) AS n FROM Events ${sql.where}`;
-    const [rows, total] = await Promise.all([
-      this.prisma.$queryRawUnsafe<EventRow[]>(
-        `SELECT ${EVENT_COLUMNS.map((c) => `e.${c}`).join(', ')} FROM (SELECT Id FROM Events ${sql.where} ${sql.orderBy} LIMIT ? OFFSET ?) page JOIN Events e ON e.Id = page.Id ${outerOrder}`,
-        ...sql.params,
-        req.take,
-        skip,
-      ),
-      // Exact, and shared with concurrent requests for the same count (coalesced-count.ts).
-      coalescedCount(this.prisma).count(`${countSql}\0${JSON.stringify(sql.params)}`, async () => {
-        const [row] = await this.prisma.$queryRawUnsafe<Array<{ n: bigint | number }>>(countSql, ...sql.params);
-        return Number(row?.n ?? 0);
-      }),
-    ]);
-    const tags = await this.tagsOf(rows.map((r) => r.Id));
-    const items = rows.map((r) => toEventResponse(r, clock, tags.get(String(r.Id))));
-    return pageOf(items, total, req);
+    const caches = this.caches;
+    const filter = `${sql.where}\0${JSON.stringify(sql.params)}`;
+    const page = await caches.eventPages.get(`${filter}\0${sql.orderBy}\0${req.page}\0${req.pageSize}`, async () => {
+      const outerOrder = sql.orderBy.replace(/(\w+) (ASC|DESC)/g, 'e.$1 $2');
+      const countSql = `SELECT COUNT(*) AS n FROM Events ${sql.where}`;
+      const [rows, total] = await Promise.all([
+        this.prisma.$queryRawUnsafe<EventRow[]>(
+          `SELECT ${EVENT_COLUMNS.map((c) => `e.${c}`).join(', ')} FROM (SELECT Id FROM Events ${sql.where} ${sql.orderBy} LIMIT ? OFFSET ?) page JOIN Events e ON e.Id = page.Id ${outerOrder}`,
+          ...sql.params,
+          req.take,
+          skip,
+        ),
+        // Shared by every page of the same filter, and with concurrent requests (coalesced-count.ts).
+        caches.eventTotals.get(filter, () =>
+          coalescedCount(this.prisma).count(filter, async () => {
+            const [row] = await this.prisma.$queryRawUnsafe<Array<{ n: bigint | number }>>(countSql, ...sql.params);
+            return Number(row?.n ?? 0);
+          }),
+        ),
+      ]);
+      const tags = await this.tagsOf(rows.map((r) => r.Id));
+      const items = rows.map((r) => toEventResponse(r, clock, tags.get(String(r.Id))));
+      return withJsonText(pageOf(items, total, req));
+    });
+    return page as PaginatedEventsResponse;
   }
 
   async get(user: AuthUser, id: number): Promise<EventResponse> {

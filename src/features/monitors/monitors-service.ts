@@ -21,10 +21,12 @@ import { isUnrestricted, monitorNotFound, requireEditableMonitor, requireVisible
 import type { PrismaClient } from '../../db/prisma.js';
 import { InvalidInputError, PermissionDeniedError, ServiceUnavailableError } from '../../errors.js';
 import type { Monitors, Prisma } from '../../generated/prisma/client.js';
-import { pageOf, pageRequest, type Page } from '../../api/pagination.js';
+import { pageOf, pageRequest, type Page, type PageRequest } from '../../api/pagination.js';
 import { controlAlarm } from '../live/alarm-control.js';
 import { notCapturing } from '../live/live-images.js';
 import { MonitorRows } from './monitor-rows.js';
+import { MAX_SNAPSHOT_PAGES, ReadCaches } from '../read-cache/read-caches.js';
+import { withJsonText } from '../read-cache/json-text.js';
 import {
   MONITOR_FIELDS,
   enumFromPrisma,
@@ -735,7 +737,7 @@ function reconcileModes(data: Record<string, unknown>, current: Modes | null): v
 export class MonitorsService {
   /** Built once per app by the registry (Services.get). */
   static from(s: Services): MonitorsService {
-    return new MonitorsService(s.prisma, s.acl, s.config.zoneminder.path_map, new MonitorRows(s.pool));
+    return new MonitorsService(s.prisma, s.acl, s.config.zoneminder.path_map, new MonitorRows(s.pool), s.get(ReadCaches));
   }
 
   constructor(
@@ -745,21 +747,41 @@ export class MonitorsService {
     private readonly mapDir?: string,
     /** The driver read path for list/get (monitor-rows.ts); without it they go through Prisma. */
     private readonly reader?: MonitorRows,
+    private readonly caches: ReadCaches = new ReadCaches(),
   ) {}
 
   async list(user: AuthUser, page?: number, pageSize?: number): Promise<Page<MonitorResponse>> {
     const req = pageRequest(page, pageSize);
     const scope = await this.acl.scope(user);
-    if (this.reader) {
-      const { rows, total } = await this.reader.page(scope.visible, req.skip, req.take);
-      return pageOf(rows.map(toResponse), total, req);
-    }
+    if (this.reader) return this.cachedPage(this.reader, scope.visible, req);
     const where: Prisma.MonitorsWhereInput = scope.visible ? { Id: { in: [...scope.visible] } } : {};
     const [rows, total] = await Promise.all([
       this.prisma.monitors.findMany({ where, orderBy: { Id: 'asc' }, skip: req.skip, take: req.take }),
       this.prisma.monitors.count({ where }),
     ]);
     return pageOf(rows.map(toResponse), total, req);
+  }
+
+  /**
+   * The list from the shared snapshot of every monitor (at most MONITORS_MAX_AGE_MS old, emptied
+   * by API writes), filtered by this caller's scope on every request; a page is serialized once
+   * per snapshot and scope (the list is ~3 KB of JSON per monitor).
+   */
+  private async cachedPage(reader: MonitorRows, visible: ReadonlySet<number> | null, req: PageRequest): Promise<Page<MonitorResponse>> {
+    const snapshot = await this.caches.monitors.get('all', async () => ({
+      rows: (await reader.all()).map(toResponse),
+      pages: new Map<string, object>(),
+    }));
+    const key = `${visible === null ? '*' : [...visible].sort((a, b) => a - b).join(',')}|${req.page}|${req.pageSize}`;
+    let page = snapshot.pages.get(key) as Page<MonitorResponse> | undefined;
+    if (!page) {
+      const rows = snapshot.rows as MonitorResponse[];
+      const mine = visible === null ? rows : rows.filter((r) => visible.has(r.id));
+      page = withJsonText(pageOf(mine.slice(req.skip, req.skip + req.take), mine.length, req));
+      if (snapshot.pages.size >= MAX_SNAPSHOT_PAGES) snapshot.pages.clear();
+      snapshot.pages.set(key, page);
+    }
+    return page;
   }
 
   private async row(user: AuthUser, id: number, edit: boolean): Promise<Monitors> {
