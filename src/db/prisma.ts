@@ -8,6 +8,7 @@
 import { PrismaMariaDb } from '@prisma/adapter-mariadb';
 import { createPool } from 'mariadb';
 import { poolConfig } from './pool.js';
+import { withQueryTimeout } from './bounded.js';
 import type { AppConfig } from '../config/types.js';
 import { PrismaClient, type Prisma } from '../generated/prisma/client.js';
 import { withZeroDatesAsNull } from './prisma-zero-dates.js';
@@ -28,7 +29,7 @@ export function createAdapter(db: AppConfig['db']): AdapterFactory {
     provider: 'mysql',
     adapterName: '@prisma/adapter-mariadb',
     connect() {
-      const pool = withZeroDatesAsNull(createPool(config));
+      const pool = withZeroDatesAsNull(withQueryTimeout(createPool(config), db.query_timeout_secs * 1000));
       // The adapter's types are mariadb 3.4's and ours 3.5's: slightly different typings of the
       // same API, so the Pool type is asserted.
       const factory = new PrismaMariaDb(pool as unknown as AdapterPool, { database: db.database_name, disposeExternalPool: true });

@@ -1,5 +1,6 @@
 // Service health and version: the two public routes every client calls first.
 import type { DbPool } from '../db/pool.js';
+import { within } from '../db/bounded.js';
 import type { Logger } from '../log.js';
 import { ServiceUnavailableError } from '../errors.js';
 import { SERVICE_VERSION } from '../version.js';
@@ -22,10 +23,12 @@ export class ServerService {
   /** Throws ServiceUnavailableError when the database cannot be reached. */
   async checkHealth(): Promise<void> {
     try {
-      await this.pool.query({ sql: 'SELECT 1', timeout: PING_TIMEOUT_MS });
+      // Its own bound, shorter than the one every query has (the pool's): a frozen server answers
+      // neither the query nor a server-side max_statement_time.
+      await within(this.pool.query('SELECT 1'), PING_TIMEOUT_MS);
     } catch (err) {
       this.log.warn({ err: { message: (err as Error).message } }, 'health check: database unreachable');
-      throw new ServiceUnavailableError('Database unreachable', [['database', 'unreachable']]);
+      throw new ServiceUnavailableError('Database unreachable', [['database', 'unreachable']], 5);
     }
   }
 
@@ -36,10 +39,10 @@ export class ServerService {
   async version(): Promise<VersionInfo> {
     const info: VersionInfo = { version: 'unknown', api_version: SERVICE_VERSION, db_version: 'unknown' };
     try {
-      const rows: Array<{ Name: string; Value: string }> = await this.pool.query({
-        sql: "SELECT Name, Value FROM Config WHERE Name IN ('ZM_DYN_CURR_VERSION', 'ZM_DYN_DB_VERSION')",
-        timeout: PING_TIMEOUT_MS,
-      });
+      const rows: Array<{ Name: string; Value: string }> = await within(
+        this.pool.query("SELECT Name, Value FROM Config WHERE Name IN ('ZM_DYN_CURR_VERSION', 'ZM_DYN_DB_VERSION')"),
+        PING_TIMEOUT_MS,
+      );
       for (const row of rows) {
         if (row.Name === 'ZM_DYN_CURR_VERSION' && row.Value) info.version = row.Value;
         if (row.Name === 'ZM_DYN_DB_VERSION' && row.Value) info.db_version = row.Value;
