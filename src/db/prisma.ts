@@ -12,6 +12,8 @@ import { withQueryTimeout } from './bounded.js';
 import type { AppConfig } from '../config/types.js';
 import { PrismaClient, type Prisma } from '../generated/prisma/client.js';
 import { withZeroDatesAsNull } from './prisma-zero-dates.js';
+import { isCollationMismatch, noMatchResult } from './charset-errors.js';
+import { NotFoundError } from '../errors.js';
 
 export { PrismaClient };
 export type ClientOptions = Prisma.PrismaClientBaseOptions;
@@ -65,7 +67,17 @@ async function withConflictRetry<T>(run: () => Promise<T>): Promise<T> {
 export function createPrismaClient(db: AppConfig['db'], options: ClientOptions = {}): PrismaClient {
   const client = new PrismaClient({ ...options, adapter: createAdapter(db) });
   const extended = client.$extends({
-    query: { $allOperations: ({ args, query }) => withConflictRetry(() => query(args)) },
+    query: {
+      $allOperations: ({ operation, args, query }) =>
+        withConflictRetry(() => query(args)).catch((err: unknown) => {
+          if (!isCollationMismatch(err)) throw err;
+          // Text the column cannot hold matches no row (src/db/charset-errors.ts).
+          const result = noMatchResult(operation, args);
+          if (result === 'not-found') throw new NotFoundError('Not found');
+          if (result === undefined) throw err;
+          return result.value;
+        }),
+    },
   });
   // The extension adds behaviour, not API: the extended client keeps PrismaClient's surface.
   return extended as unknown as PrismaClient;

@@ -9,6 +9,7 @@ import { cors } from './middleware/cors.js';
 import { requestLog } from './middleware/request-log.js';
 import { tokenBucket } from './middleware/rate-limit.js';
 import { errorHandler, notFoundOrWrongMethod } from './middleware/errors.js';
+import { integerRanges, jsonDepthLimit } from './middleware/request-shape.js';
 import { isMediaPath } from './media-routes.js';
 import { explorerRouter } from './explorer.js';
 import { registerPlaybackRoutes } from './playback-routes.js';
@@ -55,8 +56,10 @@ export function createApp(services: Services): Express {
   const authLimiter = tokenBucket(config.auth.rate_limit);
   app.use(['/api/v3/auth', '/api/v3/me'], authLimiter);
   app.use('/api', express.json({ limit: config.server.middleware.body_limit_bytes, type: ['application/json', 'application/*+json'] }));
+  app.use('/api', jsonDepthLimit());
 
   const spec = openapiDocument();
+  app.use(integerRanges(JSON.parse(spec.toString('utf8'))));
   app.get(OPENAPI_PATH, (_req, res) => {
     res.type('application/json').setHeader('Cache-Control', 'no-cache').send(spec);
   });

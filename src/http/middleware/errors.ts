@@ -17,11 +17,13 @@ import {
   type ErrorDetails,
 } from '../../errors.js';
 import type { Logger } from '../../log.js';
+import { isCollationMismatch, unstorableTextColumn } from '../../db/charset-errors.js';
 
 interface BodyParserError extends Error {
   type?: string;
   status?: number;
   limit?: number;
+  expose?: boolean;
 }
 
 interface TsoaValidateError extends Error {
@@ -119,6 +121,13 @@ export function isDatabaseUnavailable(err: unknown): boolean {
 export function toApiError(err: unknown): ApiError {
   if (err instanceof ApiError) return err;
   if (isDatabaseUnavailable(err)) return new DatabaseUnavailableError();
+  const column = unstorableTextColumn(err);
+  if (column !== null) {
+    return new InvalidInputError(`Text not storable in ${column}: characters outside the column's character set`, [['field', column]]);
+  }
+  if (isCollationMismatch(err)) {
+    return new InvalidInputError("Text outside the column's character set", [['field', 'unknown']]);
+  }
   if (isTsoaValidateError(err)) {
     const details: ErrorDetails = Object.entries(err.fields).map(([field, f]) => [
       field.replace(/^(body|query|path|header)\./, '').replace(/^requestBody\.?/, 'body'),
@@ -133,6 +142,11 @@ export function toApiError(err: unknown): ApiError {
     if (typeof bp.status === 'number' && bp.status >= 400 && bp.status < 500) {
       return new BadRequestError('Unreadable request body', [['body', bp.type]]);
     }
+  }
+  // A body whose Content-Encoding does not decode (corrupt gzip, deflate or br): the body parser
+  // passes zlib's error on as an exposed 400 without a type.
+  if (bp instanceof Error && bp.status === 400 && bp.expose === true) {
+    return new BadRequestError('Unreadable request body', [['body', 'content encoding does not decode']]);
   }
   if (isPrismaError(err)) return prismaToApiError(err);
   if (isSqlError(err)) {
