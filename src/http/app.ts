@@ -52,9 +52,13 @@ export function createApp(services: Services): Express {
   if (config.server.middleware.compression) {
     app.use(['/api', '/api-docs'], compression({ filter: compressible }));
   }
-  // Credential guessing is throttled far more tightly than everything else.
-  const authLimiter = tokenBucket(config.auth.rate_limit);
-  app.use(['/api/v3/auth', '/api/v3/me'], authLimiter);
+  // Credential guessing is throttled far more tightly than everything else: the login, and the
+  // password change (it checks the current password), each with a bucket of its own. /me,
+  // refresh and logout need a valid token and are what clients poll: the global limiter only.
+  const loginLimiter = tokenBucket(config.auth.rate_limit);
+  app.post('/api/v3/auth/login', loginLimiter);
+  const passwordLimiter = tokenBucket(config.auth.rate_limit);
+  app.put('/api/v3/me/password', passwordLimiter);
   app.use('/api', express.json({ limit: config.server.middleware.body_limit_bytes, type: ['application/json', 'application/*+json'] }));
   app.use('/api', jsonDepthLimit());
 

@@ -4,7 +4,7 @@
 // native HLS and WebSocket URLs cannot carry an Authorization header.
 const MEDIA = [
   /^\/api\/v3\/live\/[^/]+\/(hls\/.+|webrtc\/ws|mjpeg)$/,
-  /^\/api\/v3\/events\/[^/]+\/(video|thumbnail|info|stream\/.+)$/,
+  /^\/api\/v3\/events\/[^/]+\/(video|thumbnail|stream\/.+)$/,
   /^\/api\/v3\/events\/[^/]+\/frames\/[^/]+\/image$/,
   /^\/api\/v3\/frames\/[^/]+\/image$/,
   /^\/api\/v3\/monitors\/[^/]+\/snapshot$/,
@@ -14,12 +14,11 @@ export function isMediaPath(path: string): boolean {
   return MEDIA.some((re) => re.test(path));
 }
 
-// JSON reads that also take `?token=` (CLIENT-COMPAT §2.6 lists `/live/{id}/*`), yet stay
-// compressed and counted by the limiter like any JSON route: a player page polls the session
-// stats with the token it plays with.
-const QUERY_TOKEN_JSON = [/^\/api\/v3\/live\/[^/]+\/stats$/];
-
-/** `?token=` is honoured only on GET (and HEAD) of a media route, or of the few JSON reads above. */
+/**
+ * `?token=` is honoured only on GET (and HEAD) of a media route: the URLs a browser element
+ * (<img>, <video>, native HLS, WebSocket) loads itself. JSON reads (event info, live stats) are
+ * fetched by scripts that send the Authorization header, so they never take it.
+ */
 export function acceptsQueryToken(method: string, path: string): boolean {
-  return (method === 'GET' || method === 'HEAD') && (isMediaPath(path) || QUERY_TOKEN_JSON.some((re) => re.test(path)));
+  return (method === 'GET' || method === 'HEAD') && isMediaPath(path);
 }
