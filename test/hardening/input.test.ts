@@ -136,6 +136,10 @@ test('path ids beyond the integer types are 400 or 404', async (t) => {
       t.true(res.status === 400 || res.status === 404, `${path} ${id}: ${res.status} ${res.text.slice(0, 200)}`);
     }
   }
+  // Integers in a body are held to their declared format too.
+  const body = await admin('POST', '/snapshots', { name: 'x', created_by: 2147483648 });
+  t.is(body.status, 400, body.text);
+  t.deepEqual(body.body.details, [['created_by', 'integer out of range for its format']]);
   for (const query of ['/events?monitor_id=3000000000', '/logs?server_id=3000000000', '/search?q=x&monitor_id=3000000000']) {
     const res = await admin('GET', query);
     t.true(res.status === 400 || res.status === 404, `${query}: ${res.status} ${res.text.slice(0, 200)}`);
