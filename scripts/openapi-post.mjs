@@ -56,6 +56,75 @@ export function normaliseNullable(node) {
   return out;
 }
 
+const ERROR_BODY = { content: { 'application/json': { schema: { $ref: '#/components/schemas/AppResponseError' } } } };
+
+/**
+ * The statuses any operation can answer whatever its handler does, added where an operation
+ * does not list them already (the document is the contract, so every status must be in it):
+ * 400 when it takes parameters or a body (validation), 413 with a body, 401 when secured, 404
+ * with a path parameter, 429 (rate limits), 500 and 503 (database unavailable, with Retry-After).
+ */
+export function documentCommonResponses(doc) {
+  const add = (op, status, description, extra = {}) => {
+    op.responses ??= {};
+    if (!op.responses[status]) op.responses[status] = { description, ...ERROR_BODY, ...extra };
+  };
+  for (const item of Object.values(doc.paths ?? {})) {
+    for (const method of METHODS) {
+      const op = item[method];
+      if (!op) continue;
+      const params = [...(item.parameters ?? []), ...(op.parameters ?? [])];
+      if (params.length || op.requestBody) add(op, '400', 'Invalid parameter or body');
+      if (op.requestBody) add(op, '413', 'Request body too large');
+      if ((op.security ?? doc.security ?? []).length) add(op, '401', 'Missing, invalid or revoked token');
+      if (params.some((p) => p.in === 'path')) add(op, '404', 'Not found');
+      add(op, '429', 'Too many requests', { headers: { 'Retry-After': { description: 'Seconds to wait', schema: { type: 'integer' } } } });
+      add(op, '500', 'Internal or database error');
+      add(op, '503', 'Database unavailable; retry after the given seconds', {
+        headers: { 'Retry-After': { description: 'Seconds to wait', schema: { type: 'integer' } } },
+      });
+    }
+  }
+}
+
+/**
+ * Request bodies are open: unknown properties are accepted and dropped (tsoa's
+ * silently-remove-extras), because the reference client sends extra keys on several routes. The
+ * schemas say so instead of declaring `additionalProperties: false`. Response schemas stay closed.
+ */
+export function openRequestSchemas(doc) {
+  const schemas = doc.components?.schemas ?? {};
+  const pending = [];
+  const collect = (node) => {
+    if (Array.isArray(node)) return node.forEach(collect);
+    if (!node || typeof node !== 'object') return;
+    if (typeof node.$ref === 'string') pending.push(node.$ref.replace('#/components/schemas/', ''));
+    for (const value of Object.values(node)) collect(value);
+  };
+  for (const item of Object.values(doc.paths ?? {})) for (const method of METHODS) collect(item[method]?.requestBody);
+  const seen = new Set();
+  while (pending.length) {
+    const name = pending.pop();
+    if (seen.has(name) || !schemas[name]) continue;
+    seen.add(name);
+    const open = (node) => {
+      if (Array.isArray(node)) return node.forEach(open);
+      if (!node || typeof node !== 'object') return;
+      if (node.additionalProperties === false) delete node.additionalProperties;
+      for (const value of Object.values(node)) open(value);
+    };
+    open(schemas[name]);
+    collect(schemas[name]);
+  }
+  // Inline request body schemas too.
+  for (const item of Object.values(doc.paths ?? {})) {
+    for (const method of METHODS) {
+      const schema = item[method]?.requestBody?.content?.['application/json']?.schema;
+      if (schema && schema.additionalProperties === false) delete schema.additionalProperties;
+    }
+  }
+}
+
 /** Adds `paths` to the tsoa document; a path+method tsoa already has is an error. */
 export function mergePaths(doc, paths) {
   const problems = [];
@@ -76,6 +145,8 @@ export async function finalize(tsoaDoc, mediaPaths = {}) {
   const mergeProblems = mergePaths(merged, mediaPaths);
   const doc = upgrade({ ...normaliseNullable(merged), openapi: '3.0.3' }, '3.1');
   doc.openapi = '3.1.0';
+  documentCommonResponses(doc);
+  openRequestSchemas(doc);
   const problems = [...mergeProblems, ...ruleViolations(doc)];
   const result = await new Validator().validate(structuredClone(doc));
   if (!result.valid) problems.push(`not a valid OpenAPI 3.1 document: ${JSON.stringify(result.errors).slice(0, 2000)}`);

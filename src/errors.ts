@@ -140,7 +140,19 @@ export class DatabaseError extends ApiError {
 }
 
 export class ServiceUnavailableError extends ApiError {
-  constructor(message = 'Service unavailable', details: ErrorDetails = []) {
+  constructor(
+    message = 'Service unavailable',
+    details: ErrorDetails = [],
+    /** Sent as Retry-After when set. */
+    readonly retryAfterSecs: number | null = null,
+  ) {
     super(503, 'SERVICE_UNAVAILABLE_ERROR', message, details);
+  }
+}
+
+/** The database cannot be reached or does not answer in time: worth retrying shortly. */
+export class DatabaseUnavailableError extends ServiceUnavailableError {
+  constructor() {
+    super('Database unavailable; retry shortly', [['database', 'unavailable']], 5);
   }
 }

@@ -1,6 +1,7 @@
 // The Users rows authentication needs, read with explicit SQL so that it works on every schema
 // from ZoneMinder 1.36 (no roles) to 1.39 (User_Roles, RoleId).
 import type { DbPool } from '../db/pool.js';
+import { isCollationMismatch } from '../db/charset-errors.js';
 import { FEATURE_COLUMNS, FEATURES, permissionsFromRow, withRole, type Permissions } from './permissions.js';
 
 export interface UserRecord {
@@ -49,7 +50,11 @@ export class UserDirectory {
            FROM Users u LEFT JOIN User_Roles r ON r.Id = u.RoleId WHERE ${where} LIMIT 2`
       : `SELECT u.Id, u.Username, u.Password, u.Enabled, u.APIEnabled, u.TokenMinExpiry, NULL AS RoleId, ${AREA_COLUMNS}
            FROM Users u WHERE ${where} LIMIT 2`;
-    const rows: Array<Record<string, unknown>> = await this.pool.query(sql, params);
+    const rows: Array<Record<string, unknown>> = await this.pool.query(sql, params).catch((err: unknown) => {
+      // A name the latin1 column cannot hold names no user (the caller equalises timing).
+      if (isCollationMismatch(err)) return [];
+      throw err;
+    });
     // Two rows for one case-insensitive name is ambiguous: refuse rather than pick one.
     if (rows.length !== 1) return null;
     const row = rows[0];

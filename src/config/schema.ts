@@ -105,6 +105,7 @@ export const SETTINGS: { [P in SettingKey]: Setting<ValueAt<Settings, P>> } = {
   'db.pool_max': { type: int(1, 1000), default: 10 },
   'db.connect_timeout_secs': { type: seconds(1, 3600), default: 5 },
   'db.acquire_timeout_secs': { type: seconds(1, 3600), default: 5 },
+  'db.query_timeout_secs': { type: seconds(1, 3600), default: 30 },
   'db.idle_timeout_secs': { type: seconds(0, 86400), default: 600 },
   'db.migrate_on_start': { type: bool, default: true },
   'zoneminder.config_path': { type: absolutePath, default: '/etc/zm/zm.conf' },

@@ -55,6 +55,8 @@ export interface AppConfig {
     connect_timeout_secs: number;
     acquire_timeout_secs: number;
     idle_timeout_secs: number;
+    /** Seconds one statement may take before its connection is dropped and the request answers 503. */
+    query_timeout_secs: number;
     /** Apply pending non-destructive migrations at start-up. */
     migrate_on_start: boolean;
   };

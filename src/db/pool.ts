@@ -3,6 +3,7 @@
 // the same settings (src/db/prisma.ts).
 import { createPool as createMariaDbPool, type Pool, type PoolConfig } from 'mariadb';
 import type { AppConfig } from '../config/types.js';
+import { withQueryTimeout } from './bounded.js';
 
 export type DbPool = Pool;
 
@@ -33,7 +34,7 @@ export function poolConfig(db: AppConfig['db']): PoolConfig {
 }
 
 export function createPool(db: AppConfig['db']): DbPool {
-  return createMariaDbPool({
+  const pool = createMariaDbPool({
     ...poolConfig(db),
     // ZoneMinder stores local wall-clock DATETIMEs; never let the driver shift them.
     dateStrings: true,
@@ -41,4 +42,5 @@ export function createPool(db: AppConfig['db']): DbPool {
     insertIdAsNumber: true,
     decimalAsNumber: false,
   });
+  return withQueryTimeout(pool, db.query_timeout_secs * 1000);
 }

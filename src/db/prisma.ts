@@ -8,9 +8,12 @@
 import { PrismaMariaDb } from '@prisma/adapter-mariadb';
 import { createPool } from 'mariadb';
 import { poolConfig } from './pool.js';
+import { withQueryTimeout } from './bounded.js';
 import type { AppConfig } from '../config/types.js';
 import { PrismaClient, type Prisma } from '../generated/prisma/client.js';
 import { withZeroDatesAsNull } from './prisma-zero-dates.js';
+import { isCollationMismatch, noMatchResult } from './charset-errors.js';
+import { NotFoundError } from '../errors.js';
 
 export { PrismaClient };
 export type ClientOptions = Prisma.PrismaClientBaseOptions;
@@ -28,7 +31,7 @@ export function createAdapter(db: AppConfig['db']): AdapterFactory {
     provider: 'mysql',
     adapterName: '@prisma/adapter-mariadb',
     connect() {
-      const pool = withZeroDatesAsNull(createPool(config));
+      const pool = withZeroDatesAsNull(withQueryTimeout(createPool(config), db.query_timeout_secs * 1000));
       // The adapter's types are mariadb 3.4's and ours 3.5's: slightly different typings of the
       // same API, so the Pool type is asserted.
       const factory = new PrismaMariaDb(pool as unknown as AdapterPool, { database: db.database_name, disposeExternalPool: true });
@@ -64,7 +67,17 @@ async function withConflictRetry<T>(run: () => Promise<T>): Promise<T> {
 export function createPrismaClient(db: AppConfig['db'], options: ClientOptions = {}): PrismaClient {
   const client = new PrismaClient({ ...options, adapter: createAdapter(db) });
   const extended = client.$extends({
-    query: { $allOperations: ({ args, query }) => withConflictRetry(() => query(args)) },
+    query: {
+      $allOperations: ({ operation, args, query }) =>
+        withConflictRetry(() => query(args)).catch((err: unknown) => {
+          if (!isCollationMismatch(err)) throw err;
+          // Text the column cannot hold matches no row (src/db/charset-errors.ts).
+          const result = noMatchResult(operation, args);
+          if (result === 'not-found') throw new NotFoundError('Not found');
+          if (result === undefined) throw err;
+          return result.value;
+        }),
+    },
   });
   // The extension adds behaviour, not API: the extended client keeps PrismaClient's surface.
   return extended as unknown as PrismaClient;

@@ -10,6 +10,7 @@ import { requestLog } from './middleware/request-log.js';
 import { tokenBucket } from './middleware/rate-limit.js';
 import { errorHandler, notFoundOrWrongMethod } from './middleware/errors.js';
 import { markQueryToken, registerMediaRoutes, routeFor } from './media-table.js';
+import { integerRanges, jsonDepthLimit } from './middleware/request-shape.js';
 import { explorerRouter } from './explorer.js';
 import { registerDemoPage } from '../features/ui/demo-page.js';
 import { openapiDocument } from '../openapi/document.js';
@@ -74,12 +75,18 @@ export function createApp(services: Services): Express {
   if (config.server.middleware.compression) {
     app.use(['/api', '/api-docs'], compression({ filter: compressible }));
   }
-  // Credential guessing is throttled far more tightly than everything else.
-  const authLimiter = tokenBucket(config.auth.rate_limit);
-  app.use(['/api/v3/auth', '/api/v3/me'], authLimiter);
+  // Credential guessing is throttled far more tightly than everything else: the login, and the
+  // password change (it checks the current password), each with a bucket of its own. /me,
+  // refresh and logout need a valid token and are what clients poll: the global limiter only.
+  const loginLimiter = tokenBucket(config.auth.rate_limit);
+  app.post('/api/v3/auth/login', loginLimiter);
+  const passwordLimiter = tokenBucket(config.auth.rate_limit);
+  app.put('/api/v3/me/password', passwordLimiter);
   app.use('/api', express.json({ limit: config.server.middleware.body_limit_bytes, type: ['application/json', 'application/*+json'] }));
+  app.use('/api', jsonDepthLimit());
 
   const spec = openapiDocument();
+  app.use(integerRanges(JSON.parse(spec.toString('utf8'))));
   app.get(OPENAPI_PATH, (_req, res) => {
     res.type('application/json').setHeader('Cache-Control', 'no-cache').send(spec);
   });

@@ -1,15 +1,14 @@
 // The one route table for what tsoa does not serve: every media route (recorded playback, live
-// HLS, live images), the WebRTC WebSocket, and the flags of the tsoa JSON routes that players
-// fetch with their URL token. The app registers the express handlers from it and decides from it
+// HLS, live images) and the WebRTC WebSocket. The app registers the express handlers from it and decides from it
 // which requests take `?token=`, skip compression and skip the global limiter; the OpenAPI build
 // (scripts/openapi-post.mjs) merges its operations into the tsoa document. Adding a media route =
 // one entry in its feature's list (with its OpenAPI operation), nothing here.
 import type { Express, RequestHandler } from 'express';
 import type { AuthUser } from '../auth/auth-service.js';
 import { requirePolicy } from '../auth/authentication.js';
-import { INFO_ROUTE, PLAYBACK_ROUTES } from '../features/playback/playback-routes.js';
+import { PLAYBACK_ROUTES } from '../features/playback/playback-routes.js';
 import { LIVE_IMAGE_ROUTES } from '../features/live/live-image-routes.js';
-import { LIVE_ROUTES, STATS_ROUTE } from '../features/live/live-routes.js';
+import { LIVE_ROUTES } from '../features/live/live-routes.js';
 import { WEBRTC_ROUTE } from '../features/live/webrtc/upgrade.js';
 import type { MediaRoute, OpenApiOperation } from '../media/media-route.js';
 import type { Services } from '../registry.js';
@@ -17,10 +16,8 @@ import type { Services } from '../registry.js';
 /** In registration order (a feature's catch-all, such as a live `{segment}`, after its fixed names). */
 export const MEDIA_ROUTES: readonly MediaRoute[] = [
   ...PLAYBACK_ROUTES,
-  INFO_ROUTE,
   ...LIVE_IMAGE_ROUTES,
   ...LIVE_ROUTES,
-  STATS_ROUTE,
   WEBRTC_ROUTE,
 ];
 

@@ -1,6 +1,5 @@
 // One entry of the route table for what tsoa does not serve (src/http/media-table.ts lists them
-// all): media answers (video, stills, MJPEG, HLS), the WebRTC WebSocket, and the flags of the few
-// tsoa JSON routes a player fetches with its URL token. Each feature declares its own entries,
+// all): media answers (video, stills, MJPEG, HLS) and the WebRTC WebSocket. Each feature declares its own entries,
 // with the OpenAPI operation beside the handler; the app registers the handlers, the OpenAPI
 // build merges the operations, and the flags decide `?token=`, compression and the limiter.
 import type { Request, Response } from 'express';
@@ -18,11 +17,8 @@ export interface MediaRoute {
   operationId: string;
   /** The feature policy, as in @Security('jwt', [policy]). */
   policy: string;
-  /**
-   * Who serves it: a plain express `handler` here, tsoa (a JSON route that only borrows the
-   * flags), or the listener's upgrade event (the WebRTC WebSocket).
-   */
-  serve: 'express' | 'tsoa' | 'websocket';
+  /** Who serves it: a plain express `handler` here, or the listener's upgrade event (a WebSocket). */
+  serve: 'express' | 'websocket';
   handler?: MediaHandler;
   /** The access token is also accepted as `?token=` (URLs of <img>, <video>, native HLS, WebSockets). */
   queryToken: boolean;
@@ -30,7 +26,7 @@ export interface MediaRoute {
   compress: boolean;
   /** Counted by the global per-IP limiter (a live player makes several media requests a second). */
   limited: boolean;
-  /** Its OpenAPI operation, merged into the document at build time (tsoa routes: none, tsoa has it). */
+  /** Its OpenAPI operation, merged into the document at build time. */
   openapi?: OpenApiOperation;
 }
 

@@ -164,8 +164,9 @@ test('the token query parameter is refused on a non-media route, and accepted on
   t.true(acceptsQueryToken('GET', '/api/v3/live/2/webrtc/ws'));
   t.false(acceptsQueryToken('GET', '/api/v3/monitors/3'));
   t.false(acceptsQueryToken('DELETE', '/api/v3/events/9/video'));
-  // The live session stats (a JSON read) take it too; start and stop do not.
-  t.true(acceptsQueryToken('GET', '/api/v3/live/2/stats'));
+  // JSON reads (live stats, event info) take the header only; start and stop too.
+  t.false(acceptsQueryToken('GET', '/api/v3/live/2/stats'));
+  t.false(acceptsQueryToken('GET', '/api/v3/events/9/info'));
   t.false(isMediaPath('/api/v3/live/2/stats'), 'stats stay compressed and rate limited');
   t.false(acceptsQueryToken('POST', '/api/v3/live/2/start'));
   t.false(acceptsQueryToken('DELETE', '/api/v3/live/2/stop'));

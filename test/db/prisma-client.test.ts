@@ -194,6 +194,7 @@ test('poolConfig() maps the layered config onto the driver pool', (t) => {
     connect_timeout_secs: 3,
     acquire_timeout_secs: 4,
     idle_timeout_secs: 600,
+    query_timeout_secs: 30,
     migrate_on_start: true,
   };
   t.like(poolConfig(db), {

@@ -84,6 +84,7 @@ export function dbConfigFor(fresh: FreshDatabase, overrides: Partial<AppConfig['
     connect_timeout_secs: 5,
     acquire_timeout_secs: 5,
     idle_timeout_secs: 60,
+    query_timeout_secs: 30,
     migrate_on_start: false,
     ...overrides,
   };

@@ -2,10 +2,19 @@
 // small helpers to add users and monitors for tests.
 import { createConnection } from 'mariadb';
 import { convergeSchema } from '../../src/db/converge/index.js';
+import type { ThrowawayMariaDb } from '../../src/devdb/throwaway-mariadb.js';
 import { freshDatabase, type FreshDatabase } from './mariadb.js';
 
-export async function zmDatabase(prefix: string): Promise<FreshDatabase> {
-  const db = await freshDatabase(prefix);
+/**
+ * `charset: 'latin1'` makes the database's default character set latin1 before the schema is
+ * created, as on many real installs: every ZoneMinder text column is then latin1.
+ */
+export async function zmDatabase(
+  prefix: string,
+  options: { charset?: 'latin1' | 'utf8mb4'; server?: ThrowawayMariaDb } = {},
+): Promise<FreshDatabase> {
+  const db = await freshDatabase(prefix, options.server);
+  if (options.charset === 'latin1') await db.db.exec(`ALTER DATABASE \`${db.name}\` CHARACTER SET latin1 COLLATE latin1_swedish_ci`);
   const conn = await createConnection(db.db.connectionConfig(db.name));
   try {
     await convergeSchema(conn, { database: db.name });

@@ -62,13 +62,3 @@ export const LIVE_ROUTES: MediaRoute[] = [
   route('/api/v3/live/{monitor_id}/hls/{segment}', serveFile),
 ];
 
-/** GET /live/{id}/stats is a tsoa JSON route a player page polls with the URL token it plays with. */
-export const STATS_ROUTE: MediaRoute = {
-  path: '/api/v3/live/{monitor_id}/stats',
-  operationId: 'getLiveStats',
-  policy: 'stream:View',
-  serve: 'tsoa',
-  queryToken: true,
-  compress: true,
-  limited: true,
-};

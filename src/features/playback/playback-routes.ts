@@ -2,7 +2,7 @@
 // entries of the route table (src/http/media-table.ts), each GET, gated by the Events feature
 // (token from the header or `?token=`), then the event's row ACL in the services; their OpenAPI
 // operations are in playback-openapi.ts. `/events/{id}/info` is JSON and lives in
-// EventPlaybackController; it borrows the media flags (INFO_ROUTE).
+// EventPlaybackController.
 import type { Request, Response } from 'express';
 import type { AuthUser } from '../../auth/auth-service.js';
 import { InvalidInputError } from '../../errors.js';
@@ -59,13 +59,3 @@ export const PLAYBACK_ROUTES: MediaRoute[] = [
   route('/api/v3/frames/{id}/image', async (p, req, res, user) => serve(req, res, await p.stills.frameRowImage(user, idParam(req), query(req, 'type')))),
 ];
 
-/** GET /events/{id}/info is a tsoa JSON route that `<video>`-side players fetch with their URL token. */
-export const INFO_ROUTE: MediaRoute = {
-  path: '/api/v3/events/{id}/info',
-  operationId: 'get_event_info',
-  policy: 'events',
-  serve: 'tsoa',
-  queryToken: true,
-  compress: false,
-  limited: false,
-};

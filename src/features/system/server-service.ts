@@ -4,6 +4,7 @@ import type { Logger } from '../../log.js';
 import type { Services } from '../../registry.js';
 import { ServiceUnavailableError } from '../../errors.js';
 import { SERVICE_VERSION } from '../../version.js';
+import { within } from '../../db/bounded.js';
 
 export interface VersionInfo {
   version: string;
@@ -28,10 +29,12 @@ export class ServerService {
   /** Throws ServiceUnavailableError when the database cannot be reached. */
   async checkHealth(): Promise<void> {
     try {
-      await this.pool.query({ sql: 'SELECT 1', timeout: PING_TIMEOUT_MS });
+      // Its own bound, shorter than the one every query has (the pool's): a frozen server answers
+      // neither the query nor a server-side max_statement_time.
+      await within(this.pool.query('SELECT 1'), PING_TIMEOUT_MS);
     } catch (err) {
       this.log.warn({ err: { message: (err as Error).message } }, 'health check: database unreachable');
-      throw new ServiceUnavailableError('Database unreachable', [['database', 'unreachable']]);
+      throw new ServiceUnavailableError('Database unreachable', [['database', 'unreachable']], 5);
     }
   }
 
@@ -42,10 +45,10 @@ export class ServerService {
   async version(): Promise<VersionInfo> {
     const info: VersionInfo = { version: 'unknown', api_version: SERVICE_VERSION, db_version: 'unknown' };
     try {
-      const rows: Array<{ Name: string; Value: string }> = await this.pool.query({
-        sql: "SELECT Name, Value FROM Config WHERE Name IN ('ZM_DYN_CURR_VERSION', 'ZM_DYN_DB_VERSION')",
-        timeout: PING_TIMEOUT_MS,
-      });
+      const rows: Array<{ Name: string; Value: string }> = await within(
+        this.pool.query("SELECT Name, Value FROM Config WHERE Name IN ('ZM_DYN_CURR_VERSION', 'ZM_DYN_DB_VERSION')"),
+        PING_TIMEOUT_MS,
+      );
       for (const row of rows) {
         if (row.Name === 'ZM_DYN_CURR_VERSION' && row.Value) info.version = row.Value;
         if (row.Name === 'ZM_DYN_DB_VERSION' && row.Value) info.db_version = row.Value;

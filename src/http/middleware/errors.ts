@@ -6,6 +6,7 @@ import {
   BadRequestError,
   ConflictError,
   DatabaseError,
+  DatabaseUnavailableError,
   InternalError,
   InvalidInputError,
   MethodNotAllowedError,
@@ -16,11 +17,13 @@ import {
   type ErrorDetails,
 } from '../../errors.js';
 import type { Logger } from '../../log.js';
+import { isCollationMismatch, unstorableTextColumn } from '../../db/charset-errors.js';
 
 interface BodyParserError extends Error {
   type?: string;
   status?: number;
   limit?: number;
+  expose?: boolean;
 }
 
 interface TsoaValidateError extends Error {
@@ -92,9 +95,39 @@ function isSqlError(err: unknown): err is SqlLikeError {
 /** MariaDB ER_DATA_TOO_LONG names the column in its message; that name is all we pass on. */
 const ER_DATA_TOO_LONG = 1406;
 
+// Failures that say "the database cannot be reached or does not answer", not "this request is
+// wrong": the driver's connection errors (45001-45065 range: closed, refused, timed out, pool
+// exhausted or closed) and the server's own (too many connections, shutting down, gone away).
+const UNAVAILABLE_ERRNOS = new Set([1040, 1053, 1077, 1152, 1158, 1159, 1160, 1161, 2002, 2003, 2006, 2013, 45001, 45004, 45009, 45012, 45013, 45019, 45026, 45027, 45028, 45035, 45037, 45039, 45042, 45061]);
+const UNAVAILABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENOTFOUND', 'ER_ZMGATE_QUERY_TIMEOUT']);
+// Prisma's codes for an unreachable server, a connection that went away, and a pool timeout.
+const UNAVAILABLE_PRISMA = new Set(['P1001', 'P1002', 'P1008', 'P1017', 'P2024']);
+
+/** True when `err` (or anything in its cause chain) says the database is unavailable. */
+export function isDatabaseUnavailable(err: unknown): boolean {
+  for (let e: unknown = err, depth = 0; e && typeof e === 'object' && depth < 5; depth++) {
+    const x = e as { errno?: unknown; code?: unknown; fatal?: unknown; name?: unknown; meta?: PrismaLikeError['meta']; cause?: unknown };
+    if (typeof x.errno === 'number' && UNAVAILABLE_ERRNOS.has(x.errno)) return true;
+    if (typeof x.code === 'string' && (UNAVAILABLE_CODES.has(x.code) || UNAVAILABLE_PRISMA.has(x.code))) return true;
+    if (x.fatal === true && x.name === 'SqlError') return true;
+    const original = Number(x.meta?.driverAdapterError?.cause?.originalCode);
+    if (UNAVAILABLE_ERRNOS.has(original)) return true;
+    e = x.meta?.driverAdapterError ?? x.cause;
+  }
+  return false;
+}
+
 /** Maps any thrown value to the ApiError that describes it to a client. */
 export function toApiError(err: unknown): ApiError {
   if (err instanceof ApiError) return err;
+  if (isDatabaseUnavailable(err)) return new DatabaseUnavailableError();
+  const column = unstorableTextColumn(err);
+  if (column !== null) {
+    return new InvalidInputError(`Text not storable in ${column}: characters outside the column's character set`, [['field', column]]);
+  }
+  if (isCollationMismatch(err)) {
+    return new InvalidInputError("Text outside the column's character set", [['field', 'unknown']]);
+  }
   if (isTsoaValidateError(err)) {
     const details: ErrorDetails = Object.entries(err.fields).map(([field, f]) => [
       field.replace(/^(body|query|path|header)\./, '').replace(/^requestBody\.?/, 'body'),
@@ -109,6 +142,11 @@ export function toApiError(err: unknown): ApiError {
     if (typeof bp.status === 'number' && bp.status >= 400 && bp.status < 500) {
       return new BadRequestError('Unreadable request body', [['body', bp.type]]);
     }
+  }
+  // A body whose Content-Encoding does not decode (corrupt gzip, deflate or br): the body parser
+  // passes zlib's error on as an exposed 400 without a type.
+  if (bp instanceof Error && bp.status === 400 && bp.expose === true) {
+    return new BadRequestError('Unreadable request body', [['body', 'content encoding does not decode']]);
   }
   if (isPrismaError(err)) return prismaToApiError(err);
   if (isSqlError(err)) {
@@ -126,10 +164,16 @@ export function errorHandler(log: Logger): ErrorRequestHandler {
   return (err, req, res, next) => {
     if (res.headersSent) return next(err);
     const apiError = toApiError(err);
-    if (apiError.status >= 500) {
+    if (apiError instanceof DatabaseUnavailableError) {
+      // One short line per request during an outage; the cause is the same for all of them.
+      log.warn({ req_id: res.locals.reqId, method: req.method, path: req.path, reason: (err as Error).message?.slice(0, 120) }, 'database unavailable');
+    } else if (apiError.status >= 500) {
       log.error({ err, req_id: res.locals.reqId, method: req.method, path: req.path }, 'request failed');
     }
     if (apiError instanceof MethodNotAllowedError) res.setHeader('Allow', apiError.allowed.join(', '));
+    if (apiError instanceof ServiceUnavailableError && apiError.retryAfterSecs !== null) {
+      res.setHeader('Retry-After', String(apiError.retryAfterSecs));
+    }
     res.status(apiError.status).json(apiError.toEnvelope());
   };
 }
