@@ -8,7 +8,7 @@ import type { Duplex } from 'node:stream';
 import ndc, { type IceServer } from 'node-datachannel';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { ServiceUnavailableError } from '../../../errors.js';
-import { toApiError } from '../../../http/middleware/errors.js';
+import { toApiError } from '../../../db/to-api-error.js';
 import { redactUrl, type Logger } from '../../../log.js';
 import type { LiveFeeds } from '../../../live/feed.js';
 import { iceServersFrom } from './ice-servers.js';
