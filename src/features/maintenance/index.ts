@@ -1,0 +1,32 @@
+// Builds the maintenance scheduler from the configuration: one job per `maintenance.*` section,
+// each switched on by its own `enabled` (all off by default).
+import type { AppConfig } from '../../config/types.js';
+import type { DbPool } from '../../db/pool.js';
+import type { PrismaClient } from '../../db/prisma.js';
+import type { Logger } from '../../log.js';
+import { AuditDb } from './audit-db.js';
+import { AuditJob } from './audit-job.js';
+import { MaintenanceScheduler, type MaintenanceJob } from './scheduler.js';
+import { StatsJob } from './stats-job.js';
+import { parseSeconds, readZmSettings } from './zm-settings.js';
+
+export { MaintenanceScheduler } from './scheduler.js';
+
+/** ZoneMinder's default ZM_AUDIT_CHECK_INTERVAL. */
+const AUDIT_INTERVAL_DEFAULT = 900;
+
+export function createMaintenance(config: AppConfig, log: Logger, pool: DbPool, prisma: PrismaClient): MaintenanceScheduler {
+  const m = config.maintenance;
+  const auditInterval = async () => parseSeconds((await readZmSettings(pool, ['ZM_AUDIT_CHECK_INTERVAL'])).get('ZM_AUDIT_CHECK_INTERVAL')) ?? AUDIT_INTERVAL_DEFAULT;
+  const jobs: MaintenanceJob[] = [
+    new StatsJob({ pool, log, enabled: m.stats.enabled, intervalSeconds: m.stats.interval_seconds }),
+    new AuditJob(
+      m.audit.enabled,
+      auditInterval,
+      new AuditDb({ pool, prisma, log, dirEvents: config.zoneminder.dir_events, dryRun: m.audit.dry_run, minAgeSeconds: m.audit.min_age_seconds }),
+      null,
+      log,
+    ),
+  ];
+  return new MaintenanceScheduler(jobs, { log });
+}
