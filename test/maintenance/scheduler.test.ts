@@ -124,6 +124,8 @@ test('GET /maintenance/status: every job with its settings state, System View re
   t.is(res.status, 200);
   const byName = Object.fromEntries(res.body.jobs.map((j: { name: string }) => [j.name, j]));
   t.like(byName.stats, { enabled: false, next_run_at: null, runs: 0, last_error: null, legacy_daemon: 'zmstats.pl' });
+  t.like(byName.telemetry, { enabled: false, legacy_daemon: 'zmtelemetry.pl' });
+  t.deepEqual(Object.keys(byName).sort(), ['audit', 'stats', 'telemetry']);
   t.like(byName.audit, { enabled: true, legacy_daemon: 'zmaudit.pl', filesystem: { enabled: false, disabled_reason: null } });
   t.truthy(byName.audit.next_run_at);
   t.is((await call('GET', '/maintenance/status', undefined, await login(app, 'sysnone'))).status, 403);

@@ -10,6 +10,7 @@ import { AuditFilesystem } from './audit-fs.js';
 import { AuditJob } from './audit-job.js';
 import { MaintenanceScheduler, type MaintenanceJob } from './scheduler.js';
 import { StatsJob } from './stats-job.js';
+import { TelemetryJob } from './telemetry-job.js';
 import { parseSeconds, readZmSettings } from './zm-settings.js';
 
 export { MaintenanceScheduler } from './scheduler.js';
@@ -44,6 +45,7 @@ export function createMaintenance(config: AppConfig, log: Logger, pool: DbPool, 
       filesystem,
       log,
     ),
+    new TelemetryJob({ pool, log, enabled: m.telemetry.enabled, intervalSeconds: m.telemetry.interval_seconds }),
   ];
   return new MaintenanceScheduler(jobs, { log });
 }
