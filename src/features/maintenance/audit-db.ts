@@ -21,6 +21,7 @@ import { deleteInBatches } from './batched.js';
 import { dirFacts } from './event-files.js';
 import type { JobCounts } from './scheduler.js';
 import { MONITOR_STATUS_STALE_SECONDS, resyncWindowCounters } from './stats-job.js';
+import { hasColumn } from './zm-settings.js';
 
 export interface AuditDbOptions {
   pool: DbPool;
@@ -123,10 +124,13 @@ export class AuditDb {
    * event at a time), or the monitor's Monitor_Status heartbeat is stale or absent.
    */
   private async recoverUnclosed(counts: JobCounts): Promise<void> {
+    // 1.36's Monitor_Status has no UpdatedOn: without a heartbeat, the frames' age decides alone
+    // (a live zmc writes a Frames row at least every ZM_BULK_FRAME_INTERVAL frames).
+    const heartbeat = await hasColumn(this.o.pool, 'Monitor_Status', 'UpdatedOn');
     const candidates = await this.o.pool.query<Array<{ Id: number; MonitorId: number; superseded: number; alive: number | null }>>(
       `SELECT e.Id, e.MonitorId,
               EXISTS (SELECT 1 FROM Events n WHERE n.MonitorId = e.MonitorId AND n.Id > e.Id) AS superseded,
-              (SELECT s.Status IN ('Connected', 'Running') AND s.UpdatedOn >= NOW() - INTERVAL ? SECOND FROM Monitor_Status s WHERE s.MonitorId = e.MonitorId) AS alive
+              ${heartbeat ? "(SELECT s.Status IN ('Connected', 'Running') AND s.UpdatedOn >= NOW() - INTERVAL ? SECOND FROM Monitor_Status s WHERE s.MonitorId = e.MonitorId)" : '(SELECT 0 FROM DUAL WHERE ? IS NOT NULL)'} AS alive
          FROM Events e
         WHERE e.EndDateTime IS NULL AND e.Archived = 0 AND e.StartDateTime < NOW() - INTERVAL ? SECOND
           AND COALESCE((SELECT MAX(f.TimeStamp) FROM Frames f WHERE f.EventId = e.Id), e.StartDateTime) < NOW() - INTERVAL ? SECOND`,
@@ -135,7 +139,7 @@ export class AuditDb {
     counts.unclosed_recovered = 0;
     counts.unclosed_left_live = 0;
     if (!candidates.length) return;
-    const hasMaxScoreFrameId = (await this.o.pool.query("SHOW COLUMNS FROM Events LIKE 'MaxScoreFrameId'")).length > 0;
+    const hasMaxScoreFrameId = await hasColumn(this.o.pool, 'Events', 'MaxScoreFrameId');
     for (const c of candidates) {
       if (!Number(c.superseded) && Number(c.alive)) {
         counts.unclosed_left_live += 1;

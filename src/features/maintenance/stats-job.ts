@@ -13,7 +13,7 @@ import type { Logger } from '../../log.js';
 import { deleteInBatches, deleteKeysInBatches, emptyBatchStats, type BatchStats } from './batched.js';
 import { HostSampler } from './host-sample.js';
 import type { JobCounts, MaintenanceJob } from './scheduler.js';
-import { parseLogLimit, parseSeconds, readZmSettings } from './zm-settings.js';
+import { hasColumn, parseLogLimit, parseSeconds, readZmSettings } from './zm-settings.js';
 
 /** Monitor_Status rows older than this are evicted, as zmstats does. */
 export const MONITOR_STATUS_STALE_SECONDS = 60;
@@ -67,6 +67,8 @@ export class StatsJob implements MaintenanceJob {
     };
     await step('sample', () => this.sample(counts, batches));
     await step('monitor_status', async () => {
+      // 1.36's Monitor_Status has no UpdatedOn (and zmstats 1.36 evicts nothing).
+      if (!(await hasColumn(this.o.pool, 'Monitor_Status', 'UpdatedOn'))) return;
       counts.monitor_status_evicted = await deleteInBatches(this.o.pool, 'DELETE FROM Monitor_Status WHERE UpdatedOn < NOW() - INTERVAL ? SECOND', [MONITOR_STATUS_STALE_SECONDS], { batch: this.o.batch, stats: batches });
     });
     await step('buckets', () => this.ageBuckets(counts, batches));
