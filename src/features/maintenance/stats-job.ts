@@ -133,7 +133,7 @@ export class StatsJob implements MaintenanceJob {
     if (limit.kind === 'rows') {
       const [{ n }] = await this.o.pool.query<Array<{ n: number }>>('SELECT COUNT(*) AS n FROM Logs');
       const excess = Number(n) - limit.rows;
-      counts.logs_pruned = excess > 0 ? await deleteInBatches(this.o.pool, 'DELETE FROM Logs ORDER BY TimeKey, Id', [], { batch: this.o.batch, maxRows: excess, stats: batches }) : 0;
+      counts.logs_pruned = excess > 0 ? await deleteInBatches(this.o.pool, 'DELETE FROM Logs ORDER BY TimeKey', [], { batch: this.o.batch, maxRows: excess, stats: batches }) : 0;
       return;
     }
     // The unit is one of a fixed list (parseLogLimit), the amount a number: safe to inline.
