@@ -13,6 +13,7 @@ import { createServices, type Services } from './app/services.js';
 import { createApp } from './http/app.js';
 import { WebRtcService } from './features/live/webrtc/webrtc-service.js';
 import { SERVICE_VERSION } from './version.js';
+import { Maintenance } from './features/maintenance/index.js';
 
 export interface RunningServer {
   url: string;
@@ -84,11 +85,14 @@ export async function startServer(config: AppConfig, log: Logger): Promise<Runni
   const scheme = config.server.tls.enabled ? 'https' : 'http';
   const url = `${scheme}://${host.includes(':') ? `[${host}]` : host}:${port}`;
   log.info({ addr: config.server.addr, port, version: SERVICE_VERSION }, 'listening');
+  const maintenance = services.get(Maintenance);
+  maintenance.start();
 
   let closing: Promise<void> | undefined;
   const close = (): Promise<void> =>
     (closing ??= (async () => {
       log.info('shutting down: no new connections, draining');
+      await maintenance.stop().catch((err: Error) => log.warn({ err: { message: err.message } }, 'maintenance stop failed'));
       // Upgraded sockets are not HTTP connections: end the WebRTC sessions (close 1001) first.
       await webrtc.close().catch((err: Error) => log.warn({ err: { message: err.message } }, 'webrtc close failed'));
       const drained = new Promise<void>((resolve) => server.close(() => resolve()));

@@ -1,0 +1,133 @@
+// Measures the maintenance jobs on big inputs in a throwaway MariaDB:
+//   - one audit database pass over N events (bench/_generate-events.ts: closed events with
+//     sizes, on 50 monitors over 90 days; plus 1% of them unclosed, 1% Frames of deleted events,
+//     and drifted Event_Summaries/Storage figures);
+//   - one audit filesystem pass over a Medium tree of D event directories (10% orphans);
+//   - one stats pass over L Logs rows with a row-count limit that prunes 90% of them.
+// Prints seconds, peak RSS, statements per event and the longest single delete statement.
+//
+//   npx tsx bench/maintenance.ts [--events N] [--dirs D] [--logs L]
+// Defaults are sized to finish in a few minutes on a shared 2-core box; the issue's sizes are
+// --events 1000000 --dirs 100000 --logs 1000000.
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { createPool, type DbPool } from '../src/db/pool.js';
+import { createPrismaClient } from '../src/db/prisma.js';
+import { startThrowawayMariaDb } from '../src/devdb/throwaway-mariadb.js';
+import { AuditDb } from '../src/features/maintenance/audit-db.js';
+import { AuditFilesystem } from '../src/features/maintenance/audit-fs.js';
+import { HostSampler } from '../src/features/maintenance/host-sample.js';
+import { StatsJob } from '../src/features/maintenance/stats-job.js';
+import { createLogger } from '../src/log.js';
+import { EventDeletion } from '../src/features/events/event-deletion.js';
+import { generateEvents } from './_generate-events.js';
+import { report } from './_results.js';
+
+function arg(name: string, fallback: number): number {
+  const i = process.argv.indexOf(`--${name}`);
+  return i > 0 ? Number(process.argv[i + 1]) : fallback;
+}
+const EVENTS = arg('events', 200_000);
+const DIRS = arg('dirs', 20_000);
+const LOGS = arg('logs', 1_000_000);
+
+/** Counts the statements a pool runs. */
+function counted(pool: DbPool): { pool: DbPool; count: () => number } {
+  let n = 0;
+  const wrapped = new Proxy(pool, {
+    get(target, prop, receiver) {
+      const v = Reflect.get(target, prop, receiver);
+      if (prop === 'query' || prop === 'execute') return (...a: unknown[]) => ((n += 1), (v as (...x: unknown[]) => unknown).apply(target, a));
+      return typeof v === 'function' ? v.bind(target) : v;
+    },
+  });
+  return { pool: wrapped as DbPool, count: () => n };
+}
+
+const rssMb = () => process.resourceUsage().maxRSS / 1024;
+
+function table(rows: string[][]) {
+  const head = rows[0];
+  const width = head.map((_, i) => Math.max(...rows.map((r) => r[i].length)));
+  const line = (r: string[]) => `| ${r.map((c, i) => c.padEnd(width[i])).join(' | ')} |`;
+  console.log(line(head));
+  console.log(`|${width.map((w) => '-'.repeat(w + 2)).join('|')}|`);
+  for (const r of rows.slice(1)) console.log(line(r));
+}
+
+async function main(): Promise<void> {
+  const db = await startThrowawayMariaDb({ startTimeoutMs: 60_000 });
+  const log = createLogger({ level: 'fatal' });
+  const base = mkdtempSync(path.join(tmpdir(), 'zmbench-maint-'));
+  try {
+    const gen = await generateEvents(db, 'zm_maint', { events: EVENTS, bufferPoolBytes: 256 * 1024 * 1024, log: (l) => console.log(`# ${l}`) });
+    await db.createUser('bench', 'bench-pass', gen.database);
+    const cfg = { host: db.host, port: db.port, socket: null, username: 'bench', password: 'bench-pass', database_name: gen.database, pool_min: 0, pool_max: 4, connect_timeout_secs: 10, acquire_timeout_secs: 30, idle_timeout_secs: 60, query_timeout_secs: 60, migrate_on_start: false };
+    const raw = createPool(cfg);
+    const prisma = createPrismaClient(cfg);
+    const q = (s: string) => db.query(s, [], gen.database);
+    await q(`UPDATE Storage SET Path = '${path.join(base, 'events')}'`);
+    await q(`UPDATE Events SET EndDateTime = NULL WHERE Id % 100 = 7`);
+    await q(`INSERT INTO Frames (EventId, FrameId, Type, TimeStamp, Delta, Score) SELECT Id, 1, 'Normal', StartDateTime, 0, 1 FROM Events`);
+    await q(`INSERT INTO Frames (EventId, FrameId, Type, TimeStamp, Delta, Score) SELECT ${EVENTS * 10} + seq, 1, 'Normal', NOW(), 0, 0 FROM seq_1_to_${Math.max(1, Math.floor(EVENTS / 100))}`);
+    await q('UPDATE Event_Summaries SET TotalEvents = TotalEvents + 3');
+    await q('UPDATE Storage SET DiskSpace = 1');
+
+    // 1. Audit, database half.
+    const a = counted(raw);
+    const t1 = performance.now();
+    const auditCounts = await new AuditDb({ pool: a.pool, prisma, log, dirEvents: path.join(base, 'events'), dryRun: false, minAgeSeconds: 3600 }).run();
+    const auditS = (performance.now() - t1) / 1000;
+    const auditRss = rssMb();
+
+    // 2. Audit, filesystem half: a Medium tree, 90% with rows (the newest events), 10% orphans.
+    const root = path.join(base, 'events');
+    const rows = await q(`SELECT Id, MonitorId, DATE_FORMAT(StartDateTime, '%Y-%m-%d') AS d FROM Events ORDER BY Id DESC LIMIT ${Math.floor(DIRS * 0.9)}`);
+    for (const r of rows as Array<{ Id: number; MonitorId: number; d: string }>) {
+      const dir = path.join(root, String(r.MonitorId), r.d, String(r.Id));
+      mkdirSync(dir, { recursive: true });
+      writeFileSync(path.join(dir, `${r.Id}-video.mp4`), 'x');
+    }
+    for (let i = 0; i < DIRS - rows.length; i++) {
+      const dir = path.join(root, String((i % 50) + 1), '2020-01-01', String(EVENTS * 20 + i));
+      mkdirSync(dir, { recursive: true });
+      writeFileSync(path.join(dir, '00001-capture.jpg'), 'x');
+    }
+    const f = counted(raw);
+    const fs = new AuditFilesystem({ pool: f.pool, log, dirEvents: path.join(base, 'default'), dryRun: false, minAgeSeconds: 0, quarantineRetentionDays: 7, confirmationsRequired: 2, removeRowsWithoutMedia: false, deletion: new EventDeletion(prisma, root, log) });
+    const t2 = performance.now();
+    const fsCounts = await fs.run();
+    const fsS = (performance.now() - t2) / 1000;
+    const fsRss = rssMb();
+
+    // 3. Stats: L Logs rows, limit keeps 10%.
+    await q(`INSERT INTO Logs (TimeKey, Component, Pid, Level, Code, Message, File, Line) SELECT UNIX_TIMESTAMP() - ${LOGS} + seq, 'zmc_m1', 1, 0, 'INF', 'a log line of typical length for a capture daemon', NULL, 0 FROM seq_1_to_${LOGS}`);
+    await q(`INSERT INTO Config (Name, Value, Type, Category) VALUES ('ZM_LOG_DATABASE_LIMIT', '${Math.floor(LOGS / 10)}', 'string', 'system'), ('ZM_COOKIE_LIFETIME', '3600', 'string', 'system')`);
+    const stats = new StatsJob({ pool: raw, log, enabled: true, intervalSeconds: 60, sampler: new HostSampler({ firstGapMs: 100 }) });
+    const t3 = performance.now();
+    const statsCounts = await stats.run();
+    const statsS = (performance.now() - t3) / 1000;
+
+    console.log(`\n### Maintenance passes (${EVENTS.toLocaleString('en')} events, ${DIRS.toLocaleString('en')} directories, ${LOGS.toLocaleString('en')} Logs rows)\n`);
+    table([
+      ['pass', 'input', 'seconds', 'peak RSS MB', 'statements', 'per event', 'longest delete ms', 'what it did'],
+      ['audit DB half', `${EVENTS} events`, auditS.toFixed(1), auditRss.toFixed(0), String(a.count()), (a.count() / EVENTS).toFixed(4), '—', `recovered ${auditCounts.unclosed_recovered}, frames removed ${auditCounts.frames_removed}, summaries ${auditCounts.summaries_updated}`],
+      ['audit FS half', `${DIRS} dirs`, fsS.toFixed(1), fsRss.toFixed(0), String(f.count()), (f.count() / DIRS).toFixed(4), '—', `dirs ${fsCounts.event_dirs}, orphans seen ${fsCounts.orphans_seen}`],
+      ['stats', `${LOGS} Logs rows`, statsS.toFixed(1), rssMb().toFixed(0), String(statsCounts.delete_statements), '—', stats.lastLongestMs.toFixed(0), `logs pruned ${statsCounts.logs_pruned}`],
+    ]);
+    report(
+      { measure: `audit DB pass, ${EVENTS} events`, unit: 's', value: auditS, decimals: 1 },
+      { measure: `audit FS pass, ${DIRS} dirs`, unit: 's', value: fsS, decimals: 1 },
+      { measure: `stats pass, ${LOGS} Logs rows`, unit: 's', value: statsS, decimals: 1 },
+      { measure: 'stats: longest delete statement', unit: 'ms', value: stats.lastLongestMs, decimals: 0 },
+    );
+    await raw.end();
+    await prisma.$disconnect();
+  } finally {
+    rmSync(base, { recursive: true, force: true });
+    await db.stop();
+  }
+}
+
+await main();
