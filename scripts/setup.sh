@@ -10,6 +10,7 @@
 # Usage: scripts/setup.sh [--ci] [--check] [--list]
 #   --check  only report what is missing (exit 1 if anything is)
 #   --list   print every package this script may install, one a line, and exit
+#   --mirror print the URI of apt's entry for this release's main suite (for debootstrap), and exit
 #
 # Adding a package: add a `want` line to the group it belongs to below (or a new group with a
 # `group` line saying why). `want PACKAGE PROBE`: PROBE is a command name or an absolute path
@@ -20,14 +21,34 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 ci=0
 check=0
 list=0
+mirror=0
 for arg in "$@"; do
   case "$arg" in
     --ci) ci=1 ;;
     --check) check=1 ;;
     --list) list=1 ;;
-    *) echo "setup: unknown option $arg (usage: scripts/setup.sh [--ci] [--check] [--list])" >&2; exit 2 ;;
+    --mirror) mirror=1 ;;
+    *) echo "setup: unknown option $arg (usage: scripts/setup.sh [--ci] [--check] [--list] [--mirror])" >&2; exit 2 ;;
   esac
 done
+
+# ZMGATE_APT_DIR: another apt configuration directory (for checking the deb-src derivation).
+apt=${ZMGATE_APT_DIR:-/etc/apt}
+if [ "$mirror" = 1 ]; then
+  # The same entry write_debsrc below copies: its first URI.
+  codename=$(. /etc/os-release && echo "${VERSION_CODENAME:-}")
+  uri=$(cat "$apt"/sources.list.d/*.sources 2>/dev/null | awk -v cn="$codename" '
+    function flush() { if (!done && types ~ /(^|[ \t])deb([ \t]|$)/ && (" " suites " ") ~ (" " cn " ") && uris != "") { print uris; done = 1 }
+      types = uris = suites = "" }
+    /^[ \t]*#/ { next } /^[ \t]*$/ { flush(); next }
+    $1 == "Types:" { types = $0 } $1 == "URIs:" { uris = $2 } $1 == "Suites:" { suites = $0 }
+    END { flush() }')
+  [ -n "$uri" ] || uri=$(cat "$apt"/sources.list "$apt"/sources.list.d/*.list 2>/dev/null |
+    awk -v cn="$codename" '$1 == "deb" { s = 2; if ($2 ~ /^\[/) { while (s <= NF && $s !~ /\]$/) s++; s++ } if ($(s + 1) == cn) { print $s; exit } }')
+  [ -n "$uri" ] || { echo "setup: found no apt entry for suite $codename" >&2; exit 1; }
+  echo "$uri"
+  exit 0
+fi
 
 # An installed copy of the package (the release tarball) has prebuilt addons and no sources to
 # build: it needs nothing from apt.
@@ -108,8 +129,6 @@ has_debsrc() {
   grep -qsE '^[[:space:]]*(Types:.*deb-src|deb-src[[:space:]])' "$apt"/sources.list "$apt"/sources.list.d/*.list \
     "$apt"/sources.list.d/*.sources
 }
-# ZMGATE_APT_DIR: another apt configuration directory (for checking this derivation).
-apt=${ZMGATE_APT_DIR:-/etc/apt}
 debsrc_file="$apt/sources.list.d/zmgate-src.sources"
 need_src=0
 if ! has_debsrc && [ -z "${ZM_LIBJPEG_TURBO_SOURCE:-}" ]; then need_src=1; fi
