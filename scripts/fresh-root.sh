@@ -22,6 +22,7 @@ keep=1
 if [ -z "$target" ]; then target=$(mktemp -d /var/tmp/zmgate-fresh-root.XXXXXX); keep=0; fi
 port=${ZMGATE_FRESH_PORT:-18080}
 t0=$(date +%s)
+start=$t0
 since() { echo "$(( $(date +%s) - $1 ))s"; }
 
 mounted=""
@@ -40,12 +41,18 @@ cleanup() {
 }
 trap cleanup EXIT INT TERM
 
-echo "# fresh-root: debootstrap $suite from this machine's apt mirror into $target"
-start=$(date +%s)
-debootstrap --variant=minbase "$suite" "$target" "$mirror" >"$target.debootstrap.log" 2>&1 ||
-  { tail -n 20 "$target.debootstrap.log" >&2; fail "debootstrap failed"; }
-rm -f "$target.debootstrap.log"
-echo "# fresh-root: debootstrap took $(since "$start")"
+# An existing ROOT_DIR that debootstrap completed is reused (its Node, g++ and cmake too).
+if [ -x "$target/usr/bin/apt-get" ] && [ -x "$target/usr/local/bin/node" ]; then
+  reuse=1
+  echo "# fresh-root: reusing the Debian root in $target"
+else
+  reuse=0
+  echo "# fresh-root: debootstrap $suite from this machine's apt mirror into $target"
+  debootstrap --variant=minbase "$suite" "$target" "$mirror" >"$target.debootstrap.log" 2>&1 ||
+    { tail -n 20 "$target.debootstrap.log" >&2; fail "debootstrap failed"; }
+  rm -f "$target.debootstrap.log"
+  echo "# fresh-root: debootstrap took $(since "$start")"
+fi
 
 for m in proc sys dev dev/pts dev/shm; do
   mkdir -p "$target/$m"
@@ -53,8 +60,16 @@ for m in proc sys dev dev/pts dev/shm; do
   mounted="$target/$m $mounted"
 done
 cp /etc/resolv.conf "$target/etc/resolv.conf"
-in_root() { chroot "$target" /usr/bin/env -i HOME=/root PATH=/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin LANG=C.UTF-8 "$@"; }
+# The machine's network trust (a proxy's CA, if any) goes with it: the registries are reached the
+# same way as from this machine.
+ca=${SSL_CERT_FILE:-/etc/ssl/certs/ca-certificates.crt}
+cp "$ca" "$target/etc/zmgate-host-ca.crt"
+in_root() {
+  chroot "$target" /usr/bin/env -i HOME=/root PATH=/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin LANG=C.UTF-8 \
+    NODE_EXTRA_CA_CERTS=/etc/zmgate-host-ca.crt npm_config_cafile=/etc/zmgate-host-ca.crt "$@"
+}
 
+if [ "$reuse" = 0 ]; then
 echo "# fresh-root: a Node developer's machine: Node 20 + npm (npm registry), g++ and cmake (apt)"
 start=$(date +%s)
 in_root sh -c 'apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends g++ cmake ca-certificates >/dev/null' ||
@@ -72,8 +87,10 @@ printf '#!/bin/sh\nexec node /usr/local/lib/npm/bin/npx-cli.js "$@"\n' >"$target
 chmod 755 "$target/usr/local/bin/npm" "$target/usr/local/bin/npx"
 in_root node --version >/dev/null || fail "node does not run in the fresh root"
 echo "# fresh-root: Node $(in_root node --version), npm $(in_root npm --version); took $(since "$start")"
+fi
 
 # A clean clone of HEAD: nothing built, no node_modules.
+rm -rf "$target/src/zmgate"
 git clone -q --no-hardlinks "$repo" "$target/src/zmgate" || fail "git clone failed"
 
 echo "# fresh-root: npm install && npm run demo (port $port)"

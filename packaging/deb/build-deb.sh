@@ -42,6 +42,7 @@ cp "$root/package-lock.json" "$lib/"
 (cd "$lib" && npm ci --omit=dev --ignore-scripts --no-audit --no-fund --os=linux --cpu="$nodearch" --libc=glibc >"$work/npm.log" 2>&1) ||
   { tail -n 30 "$work/npm.log" >&2; die "npm ci failed (log: $work/npm.log)"; }
 rm -f "$lib/package-lock.json" "$lib/node_modules/.package-lock.json"
+node "$here/prune.mjs" "$lib"
 for other in "$lib"/prebuilds/*; do
   [ "$(basename "$other")" = "linux-$nodearch" ] || rm -rf "$other"
 done
