@@ -38,16 +38,26 @@ mkdir -p "$lib" "$pkg/usr/bin" "$pkg/DEBIAN" "$pkg/lib/systemd/system" "$pkg/etc
 # The package and its production dependencies, as locked, for the target architecture (its
 # platform-specific optional packages, e.g. node-datachannel's). No install scripts run.
 tar xzf "$tarball" -C "$lib" --strip-components=1 --no-same-owner
-cp "$root/package-lock.json" "$lib/"
-(cd "$lib" && npm ci --omit=dev --ignore-scripts --no-audit --no-fund --os=linux --cpu="$nodearch" --libc=glibc >"$work/npm.log" 2>&1) ||
-  { tail -n 30 "$work/npm.log" >&2; die "npm ci failed (log: $work/npm.log)"; }
-rm -f "$lib/package-lock.json" "$lib/node_modules/.package-lock.json"
-node "$here/prune.mjs" "$lib"
+# Cached per architecture and lockfile (build/deb-cache), as the install takes minutes.
+lockhash=$(cat "$root/package-lock.json" "$lib/package.json" | sha256sum | cut -c1-16)
+cached="$root/build/deb-cache/$arch-$lockhash"
+if [ -d "$cached/node_modules" ]; then
+  cp -a "$cached/node_modules" "$lib/"
+else
+  cp "$root/package-lock.json" "$lib/"
+  (cd "$lib" && npm ci --omit=dev --ignore-scripts --no-audit --no-fund --os=linux --cpu="$nodearch" --libc=glibc >"$work/npm.log" 2>&1) ||
+    { tail -n 30 "$work/npm.log" >&2; die "npm ci failed (log: $work/npm.log)"; }
+  rm -f "$lib/package-lock.json" "$lib/node_modules/.package-lock.json"
+  node "$here/prune.mjs" "$lib"
+  rm -rf "$root/build/deb-cache/$arch-"*
+  mkdir -p "$cached"
+  cp -a "$lib/node_modules" "$cached/"
+fi
 for other in "$lib"/prebuilds/*; do
   [ "$(basename "$other")" = "linux-$nodearch" ] || rm -rf "$other"
 done
 # Build and test leftovers of dependencies that are of no use at run time.
-find "$lib/node_modules" \( -name '*.md' -o -name '*.markdown' -o -name '*.map' -o -name '*.ts' ! -name '*.d.ts' \
+find "$lib/node_modules" \( -name '.gitignore' -o -name '.gitattributes' -o -name '.gitmodules' -o -name '*.md' -o -name '*.markdown' -o -name '*.map' -o -name '*.ts' ! -name '*.d.ts' \
   -o -name '.npmignore' -o -name '.eslintrc*' -o -name '.travis.yml' -o -name 'Makefile' \) -type f -delete
 find "$lib/node_modules" -depth -type d \( -name test -o -name tests -o -name __tests__ -o -name example -o -name examples \) \
   -exec rm -rf {} +
@@ -65,6 +75,11 @@ mkdir -p "$lib/node/bin"
 tar xzf "$nodetgz" -C "$work" --no-same-owner package/bin/node package/LICENSE
 mv "$work/package/bin/node" "$lib/node/bin/node"
 node_version=$(basename "$nodetgz" .tgz | sed "s/^node-linux-$nodearch-//")
+
+# Debug symbols are of no use in the package (the addons, node-datachannel's, the runtime).
+case "$arch" in amd64) strip=strip ;; arm64) strip=aarch64-linux-gnu-strip ;; esac
+command -v "$strip" >/dev/null 2>&1 || die "$strip is missing: scripts/setup.sh --ci installs it"
+find "$lib" -type f \( -name '*.node' -o -path "$lib/node/bin/node" \) -exec "$strip" --strip-unneeded {} +
 
 # Launchers: every bin of the package, run by the bundled Node.
 for name in $(node -e 'const b=JSON.parse(require("fs").readFileSync(process.argv[1])).bin; console.log(Object.keys(b).join(" "))' "$lib/package.json"); do
@@ -91,7 +106,7 @@ cp "$here/copyright" "$pkg/usr/share/doc/zmgate/copyright"
   printf 'zmgate (%s) unstable; urgency=medium\n\n  * Release %s (Node %s bundled).\n\n -- %s  %s\n' \
     "$debversion" "$version" "$node_version" "$maintainer" "$(date -R -d "@${SOURCE_DATE_EPOCH:-$(date +%s)}")"
 } | gzip -9n >"$pkg/usr/share/doc/zmgate/changelog.gz"
-sed "s/^/zmgate: /" "$here/lintian-overrides" >"$pkg/usr/share/lintian/overrides/zmgate"
+sed "/^[^#]/s/^/zmgate: /" "$here/lintian-overrides" >"$pkg/usr/share/lintian/overrides/zmgate"
 
 # Modes: directories 755, files 644, executables (scripts with #!, ELF files) 755.
 find "$pkg" -type d -exec chmod 755 {} +
