@@ -184,14 +184,15 @@ write_debsrc() {
       key == "Types" { types = val } key == "URIs" { uris = val } key == "Suites" { suites = val }
       key == "Components" { comps = val } key == "Signed-By" { signed = val }
       END { flush() }' "$f")
-    if [ -n "$out" ]; then printf '%s\n' "$out" >"$debsrc_file"; return 0; fi
+    if [ -n "$out" ]; then printf '%s\n' "$out" >"$debsrc_file"; written=$debsrc_file; return 0; fi
   done
   # One-line format: `deb [options] URI SUITE COMPONENTS...` with SUITE the bare codename.
   line=$(cat "$apt"/sources.list "$apt"/sources.list.d/*.list 2>/dev/null |
     awk -v cn="$codename" '$1 == "deb" { s = 2; if ($2 ~ /^\[/) { while (s <= NF && $s !~ /\]$/) s++; s++ }
       if ($(s + 1) == cn) { sub(/^deb/, "deb-src"); print; exit } }')
   if [ -n "$line" ]; then
-    printf '%s\n' "$line" >"$apt/sources.list.d/zmgate-src.list"
+    written="$apt/sources.list.d/zmgate-src.list"
+    printf '%s\n' "$line" >"$written"
     return 0
   fi
   echo "setup: found no apt entry for suite $codename to derive a deb-src entry from" >&2
@@ -202,8 +203,8 @@ export DEBIAN_FRONTEND=noninteractive
 echo "# setup: installing Debian packages, one group a line:"
 printf '%s' "$reasons"
 if [ "$need_src" = 1 ]; then
-  echo "#   a deb-src entry ($debsrc_file, derived from this machine's apt sources): libjpeg-turbo's source package"
   write_debsrc
+  echo "#   a deb-src entry ($written, derived from this machine's apt sources): libjpeg-turbo's source package"
 fi
 apt_get() { apt-get -o DPkg::Lock::Timeout=600 -y -qq --no-install-recommends "$@"; }
 apt-get -o DPkg::Lock::Timeout=600 update -qq
