@@ -46,7 +46,7 @@ const release = {
 };
 writeFileSync(join(stage, 'package.json'), `${JSON.stringify(release, null, 2)}\n`);
 const copy = (from, filter) => cpSync(join(root, from), join(stage, from), { recursive: true, filter });
-copy('bin');
+for (const file of Object.values(bin)) copy(file);
 copy('dist', (src) => !src.endsWith('.map'));
 copy('config');
 copy('assets/sim');

@@ -81,6 +81,9 @@ case "$arch" in amd64) strip=strip ;; arm64) strip=aarch64-linux-gnu-strip ;; es
 command -v "$strip" >/dev/null 2>&1 || die "$strip is missing: scripts/setup.sh --ci installs it"
 find "$lib" -type f \( -name '*.node' -o -path "$lib/node/bin/node" \) -exec "$strip" --strip-unneeded {} +
 
+# The package's own scripts run with the bundled Node, not whatever `node` is on the PATH.
+sed -i '1s|^#!/usr/bin/env node$|#!/usr/lib/zmgate/node/bin/node|' "$lib"/bin/*.js
+
 # Launchers: every bin of the package, run by the bundled Node.
 for name in $(node -e 'const b=JSON.parse(require("fs").readFileSync(process.argv[1])).bin; console.log(Object.keys(b).join(" "))' "$lib/package.json"); do
   file=$(node -e 'console.log(JSON.parse(require("fs").readFileSync(process.argv[1])).bin[process.argv[2]])' "$lib/package.json" "$name")
@@ -136,5 +139,8 @@ CONTROL
 
 mkdir -p "$outdir"
 deb="$outdir/zmgate_${version}_$arch.deb"
-dpkg-deb --root-owner-group -Zxz --build "$pkg" "$deb" >/dev/null
+# ZMGATE_DEB_FAST=1: quick gzip (for checks on a busy machine); otherwise xz, the smallest.
+if [ "${ZMGATE_DEB_FAST:-0}" = 1 ]; then compress="-Zgzip -z1"; else compress="-Zxz"; fi
+# shellcheck disable=SC2086 # two words on purpose
+dpkg-deb --root-owner-group $compress --build "$pkg" "$deb" >/dev/null
 echo "build-deb: $deb ($(du -h "$deb" | cut -f1), Node $node_version)"
