@@ -72,7 +72,11 @@ if [ -f "$deb" ]; then
     ! grep -v '^#' '$r/etc/zmgate/prod.toml' | grep -q '[^[:space:]]' || { echo 'prod.toml has an uncommented line'; exit 1; }"
   check "the bundled Node runs and is new enough" sh -c "'$r/usr/lib/zmgate/node/bin/node' -e 'const [a,b]=process.versions.node.split(\".\").map(Number); process.exit(a>20||(a===20&&b>=19)?0:1)'"
   if command -v systemd-analyze >/dev/null 2>&1; then
-    check "systemd-analyze verify zmgate.service" systemd-analyze verify --root="$r" /lib/systemd/system/zmgate.service
+    # The unit as installed, its ExecStart pointed into the unpacked root (verify checks that the
+    # command exists); the rest of the system's units are this machine's.
+    mkdir -p "$work/unit"
+    sed "s|^ExecStart=/|ExecStart=$r/|" "$r/lib/systemd/system/zmgate.service" >"$work/unit/zmgate.service"
+    check "systemd-analyze verify zmgate.service" systemd-analyze verify --man=no "$work/unit/zmgate.service"
   else
     no "systemd-analyze is missing (scripts/setup.sh --ci installs systemd)"
   fi
