@@ -92,6 +92,16 @@ fi
 # A clean clone of HEAD: nothing built, no node_modules.
 rm -rf "$target/src/zmgate"
 git clone -q --no-hardlinks "$repo" "$target/src/zmgate" || fail "git clone failed"
+# Some tests compare against the project's reference material, which lives beside the repository
+# (../shared: ZoneMinder's schema dumps and seed rows, the v3 reference surface), not in it.
+# ZMGATE_SHARED_DIR: where it is (default: ../shared of this checkout).
+shared=${ZMGATE_SHARED_DIR:-$repo/../shared}
+if [ -d "$shared/zoneminder" ]; then
+  mkdir -p "$target/src/shared"
+  cp -r "$shared/zoneminder" "$shared/api" "$target/src/shared/"
+else
+  echo "# fresh-root: no reference material at $shared: the tests that read ../shared will fail" >&2
+fi
 
 echo "# fresh-root: npm install && npm run demo (port $port)"
 start=$(date +%s)
