@@ -64,6 +64,8 @@ if [ -f "$deb" ]; then
   # --unpack: the files as dpkg places them; the maintainer scripts (adduser) are exercised by the
   # fresh-root step (scripts/fresh-root.sh), not on this machine.
   check "dpkg --root: unpacks into an empty root" dpkg --root="$r" --log=/dev/null --force-depends --force-not-root --unpack "$deb"
+  # --unpack leaves conffiles as *.dpkg-new until configure; put them in place as configure does.
+  find "$r/etc" -name '*.dpkg-new' | while read -r f; do mv "$f" "${f%.dpkg-new}"; done
   check "installed files: launchers, unit, conffiles, runtime" sh -c "
     for f in usr/bin/zmgate usr/bin/zmgate-db lib/systemd/system/zmgate.service etc/zmgate/prod.toml etc/default/zmgate \
       usr/lib/zmgate/node/bin/node usr/lib/zmgate/prebuilds/linux-x64/zmgate.node; do [ -e '$r'/\$f ] || { echo missing \$f; exit 1; }; done
