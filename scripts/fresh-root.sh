@@ -121,6 +121,22 @@ echo "# fresh-root: the demo answers getVersion: $answer (npm install + start to
 stop_in_root
 wait "$demo" 2>/dev/null || true
 
+# The release's .deb (npm run release), when there is one: dpkg -i in this root runs its
+# maintainer scripts (the user in the web group, the operator files' modes), then a purge
+# removes the user, state and configuration again.
+deb="$repo/release/zmgate_$(node -p 'require("'"$repo"'/package.json").version')_amd64.deb"
+if [ -f "$deb" ]; then
+  cp "$deb" "$target/tmp/zmgate.deb"
+  if in_root sh -c 'dpkg -i /tmp/zmgate.deb >/dev/null && id -nG zmgate | grep -qw www-data && zmgate --version >/dev/null &&
+      [ "$(stat -c %a:%G /etc/zmgate/prod.toml)" = 640:zmgate ] && dpkg --purge zmgate >/dev/null &&
+      ! id zmgate 2>/dev/null && [ ! -e /etc/zmgate ] && [ ! -e /var/lib/zmgate ]'; then
+    echo "# fresh-root: the .deb installs (user zmgate in www-data), runs, and purges cleanly"
+  else
+    fail "the .deb's install/purge in the fresh root failed"
+  fi
+  rm -f "$target/tmp/zmgate.deb"
+fi
+
 echo "# fresh-root: npm install && npm test"
 start=$(date +%s)
 in_root sh -c "cd /src/zmgate && npm install && npm test" >"$target/test.log" 2>&1 || true
