@@ -26,10 +26,10 @@ die() {
 
 if [ -z "$toolchain" ]; then
   case $(uname -m) in
-    x86_64 | i?86) command -v nasm >/dev/null 2>&1 || die "nasm is missing (libjpeg-turbo's SIMD code): apt-get install -y nasm" ;;
+    x86_64 | i?86) command -v nasm >/dev/null 2>&1 || die "nasm is missing (libjpeg-turbo's SIMD code): run scripts/setup.sh as root, or apt-get install -y nasm" ;;
   esac
 fi
-command -v cmake >/dev/null 2>&1 || die "cmake is missing"
+command -v cmake >/dev/null 2>&1 || die "cmake is missing: run scripts/setup.sh as root, or apt-get install -y cmake"
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/zm-libjpeg-turbo.XXXXXX")
 trap 'rm -rf "$work"' EXIT
@@ -38,12 +38,11 @@ if [ -n "${ZM_LIBJPEG_TURBO_SOURCE:-}" ]; then
   src=$ZM_LIBJPEG_TURBO_SOURCE
   [ -f "$src/turbojpeg.h" ] || die "ZM_LIBJPEG_TURBO_SOURCE=$src is not a libjpeg-turbo source tree (no turbojpeg.h)"
 else
-  command -v dpkg-source >/dev/null 2>&1 || die "dpkg-source is missing: apt-get install -y dpkg-dev"
+  command -v dpkg-source >/dev/null 2>&1 || die "dpkg-source is missing: run scripts/setup.sh as root, or apt-get install -y dpkg-dev"
   if ! (cd "$work" && apt-get source -qq libjpeg-turbo >"$work/apt-source.log" 2>&1); then
     cat "$work/apt-source.log" >&2
-    die "apt-get source libjpeg-turbo failed. Enable Debian source packages (as root):
-  printf 'Types: deb-src\nURIs: http://deb.debian.org/debian\nSuites: bookworm\nComponents: main\nSigned-By: /usr/share/keyrings/debian-archive-keyring.gpg\n' > /etc/apt/sources.list.d/debian-src.sources
-  apt-get update
+    die "apt-get source libjpeg-turbo failed. Add a deb-src entry derived from apt's own sources (as root):
+  sh $(cd "$(dirname "$0")/../.." && pwd)/scripts/setup.sh
 or point ZM_LIBJPEG_TURBO_SOURCE at an unpacked libjpeg-turbo source tree."
   fi
   src=$(find "$work" -mindepth 1 -maxdepth 1 -type d -name 'libjpeg-turbo-*' | head -n 1)

@@ -122,16 +122,132 @@ async function main(argv: string[], io: CliIo): Promise<number> {
     throw error;
   }
 
+  const dryRun = !!values['dry-run'];
   let conn: Connection;
   try {
-    conn = await createConnection({ ...url.connection, connectTimeout: 10_000, bigIntAsNumber: true, dateStrings: true });
+    conn = await connectTo(url);
   } catch (error) {
-    io.stderr.write(`zmgate-db: cannot connect to ${url.display}: ${(error as Error).message}\n`);
-    return EXIT.failure;
+    if (sqlErrno(error) !== ER_BAD_DB_ERROR) {
+      io.stderr.write(`zmgate-db: cannot connect to ${url.display}: ${(error as Error).message}\n${connectFix(error, url)}\n`);
+      return EXIT.failure;
+    }
+    if (command !== 'up') {
+      io.stderr.write(
+        `zmgate-db: database ${url.database} does not exist on ${url.display}\n` +
+          `fix: check the database name in the URL (ZM_DB_NAME in zm.conf); for a new install run 'zmgate-db up -u URL', which creates it\n`,
+      );
+      return EXIT.failure;
+    }
+    if (dryRun) {
+      io.stdout.write(`-- database ${url.database} does not exist; 'zmgate-db up' creates it, then ZoneMinder ${TARGET_ZONEMINDER_VERSION} in it\n`);
+      io.stderr.write('dry run: nothing was changed\n');
+      return EXIT.ok;
+    }
+    const created = await createDatabase(url, io);
+    if (created !== EXIT.ok) return created;
+    try {
+      conn = await connectTo(url);
+    } catch (again) {
+      io.stderr.write(`zmgate-db: cannot connect to ${url.display}: ${(again as Error).message}\n${connectFix(again, url)}\n`);
+      return EXIT.failure;
+    }
   }
   try {
     if (command === 'status') return await status(conn, url, io);
-    return await migrateCommand(conn, command as 'up' | 'bridge', url, { dryRun: !!values['dry-run'], yes: !!values.yes }, io);
+    return await migrateCommand(conn, command as 'up' | 'bridge', url, { dryRun, yes: !!values.yes }, io);
+  } catch (error) {
+    io.stderr.write(`zmgate-db: ${error instanceof Error ? error.message : String(error)}\n${failureFix(error, url)}\n`);
+    return EXIT.failure;
+  } finally {
+    await conn.end().catch(() => conn.destroy());
+  }
+}
+
+// connecting and creating the database -----------------------------------------------------------
+
+const ER_DBACCESS_DENIED_ERROR = 1044;
+const ER_ACCESS_DENIED_ERROR = 1045;
+const ER_BAD_DB_ERROR = 1049;
+
+/** The server's error number (system errors carry a negative errno: not one). */
+const sqlErrno = (error: unknown): number | undefined => {
+  const errno = (error as { errno?: number } | null)?.errno;
+  return errno !== undefined && errno > 0 ? errno : undefined;
+};
+
+/** `withDatabase` false: no default database (to create it). */
+function connectTo(url: ParsedDatabaseUrl, withDatabase = true): Promise<Connection> {
+  const database = withDatabase ? url.database : undefined;
+  return createConnection({ ...url.connection, database, connectTimeout: 10_000, bigIntAsNumber: true, dateStrings: true });
+}
+
+/** The user and host of the URL, as a GRANT names them. */
+function account(url: ParsedDatabaseUrl): string {
+  const host = url.connection.socketPath || !url.connection.host || url.connection.host === '127.0.0.1' ? 'localhost' : '%';
+  return `'${url.connection.user}'@'${host}'`;
+}
+
+/** What to do about a failed connection, in one line starting with `fix:`. */
+function connectFix(error: unknown, url: ParsedDatabaseUrl): string {
+  const code = (error as { code?: string } | null)?.code;
+  switch (sqlErrno(error) ?? code) {
+    case ER_ACCESS_DENIED_ERROR:
+      return `fix: check the user and password in the URL (ZM_DB_USER/ZM_DB_PASS in zm.conf), or create the user as the server's root: CREATE USER ${account(url)} IDENTIFIED BY '...'`;
+    case ER_DBACCESS_DENIED_ERROR:
+      return (
+        `fix: as the server's root (e.g. sudo mysql): CREATE DATABASE IF NOT EXISTS \`${url.database}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_general_ci; ` +
+        `GRANT ALL PRIVILEGES ON \`${url.database}\`.* TO ${account(url)}`
+      );
+    case 'ECONNREFUSED':
+    case 'ENOENT':
+      return 'fix: start the database server (systemctl start mariadb) or correct the host, port or ?socket= in the URL';
+    case 'ETIMEDOUT':
+    case 'ER_CONNECTION_TIMEOUT':
+    case 'EHOSTUNREACH':
+      return 'fix: the server did not answer; check the host and port in the URL and any firewall between';
+    default:
+      return 'fix: check the URL (mysql://user:password@host:port/database) and that the server accepts this user';
+  }
+}
+
+/** What to do about a failure while reading or migrating, in one line starting with `fix:`. */
+function failureFix(error: unknown, url: ParsedDatabaseUrl): string {
+  const errno = sqlErrno(error);
+  // Access denied to the database, a table or a privilege (CREATE, TRIGGER, SUPER, ...).
+  if (errno !== undefined && [1044, 1142, 1143, 1227, 1370, 1419].includes(errno)) {
+    return `fix: the user lacks a privilege; as the server's root: GRANT ALL PRIVILEGES ON \`${url.database}\`.* TO ${account(url)}` +
+      (errno === 1419 ? ' and SET GLOBAL log_bin_trust_function_creators = 1 (triggers with binary logging)' : '');
+  }
+  if (/another zmgate migration .* is running/.test(String((error as Error)?.message))) {
+    return 'fix: wait for the other run (a starting zmgate or another zmgate-db) to finish, then run this again';
+  }
+  if (errno !== undefined) return `fix: see the server's message above (MariaDB error ${errno})`;
+  return 'fix: check that the server is up and reachable, then run this again';
+}
+
+/** `up` on a server without the database: create it (utf8mb4, as ZoneMinder's own script does) if the user may. */
+async function createDatabase(url: ParsedDatabaseUrl, io: CliIo): Promise<number> {
+  const name = url.database.replaceAll('`', '``');
+  let conn: Connection;
+  try {
+    conn = await connectTo(url, false);
+  } catch (error) {
+    io.stderr.write(`zmgate-db: cannot connect to ${url.display}: ${(error as Error).message}\n${connectFix(error, url)}\n`);
+    return EXIT.failure;
+  }
+  try {
+    await conn.query(`CREATE DATABASE \`${name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_general_ci`);
+    io.stderr.write(`created database ${url.database} (utf8mb4)\n`);
+    return EXIT.ok;
+  } catch (error) {
+    io.stderr.write(
+      `zmgate-db: database ${url.database} does not exist and user ${url.connection.user} may not create it: ${(error as Error).message}\n` +
+        `fix: as the server's root (e.g. sudo mysql), run:\n` +
+        `  CREATE DATABASE \`${name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_general_ci;\n` +
+        `  GRANT ALL PRIVILEGES ON \`${name}\`.* TO ${account(url)};\n` +
+        `then run 'zmgate-db up' again\n`,
+    );
+    return EXIT.failure;
   } finally {
     await conn.end().catch(() => conn.destroy());
   }
@@ -189,7 +305,7 @@ async function migrateCommand(
     return EXIT.ok;
   }
   if (!result.ran) {
-    io.stderr.write('zmgate-db: refused: the plan was not confirmed; nothing was changed\n');
+    io.stderr.write("zmgate-db: refused: the plan was not confirmed; nothing was changed (after a backup, re-run with --yes)\n");
     return EXIT.refused;
   }
   const seconds = ((performance.now() - t0) / 1000).toFixed(1);

@@ -123,7 +123,9 @@ async function prepare(conn: Queryable, mode: MigrationMode, options: MigrateOpt
   if (mode === 'up' && contents.kind !== 'empty') {
     throw new MigrationRefused(
       `database ${database} is not empty (${describeObjects(contents.objects)}); 'up' only creates ZoneMinder in an empty database` +
-        (contents.kind === 'zoneminder' ? " — this one holds ZoneMinder: use 'zmgate-db bridge'" : ''),
+        (contents.kind === 'zoneminder'
+          ? " — this one holds ZoneMinder: use 'zmgate-db bridge'"
+          : '; name a new database in the URL (up creates it) or empty this one'),
       contents,
     );
   }

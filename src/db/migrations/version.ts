@@ -97,11 +97,11 @@ export async function inspectContents(conn: Queryable, live: LiveSchema): Promis
 export function bridgeRefusal(contents: DatabaseContents, database: string): string | null {
   if (contents.kind === 'empty') return `database ${database} is empty: nothing to bridge (use 'zmgate-db up' for a new install)`;
   if (contents.kind === 'other') {
-    return `database ${database} does not hold ZoneMinder (no Config/Monitors tables); it has ${describeObjects(contents.objects)}`;
+    return `database ${database} does not hold ZoneMinder (no Config/Monitors tables); it has ${describeObjects(contents.objects)}; name ZoneMinder's database in the URL (ZM_DB_NAME in zm.conf)`;
   }
   const version = contents.dbVersion;
   if (!isVersion(version)) {
-    return `database ${database} looks like ZoneMinder but Config.ZM_DYN_DB_VERSION is ${version === null ? 'missing' : `'${version}'`}: cannot tell which version it is`;
+    return `database ${database} looks like ZoneMinder but Config.ZM_DYN_DB_VERSION is ${version === null ? 'missing' : `'${version}'`}: cannot tell which version it is; run ZoneMinder's zmupdate.pl to record its version`;
   }
   if (compareVersions(version, OLDEST_BRIDGEABLE_VERSION) < 0) {
     return `database ${database} holds ZoneMinder ${version}; zmgate bridges ${OLDEST_BRIDGEABLE_VERSION} or later (upgrade it with ZoneMinder's zmupdate.pl first)`;
