@@ -5,6 +5,7 @@ import '../http/request-user.js';
 import type { AppResponseError } from '../http/envelopes.js';
 import type { Page } from '../http/pagination.js';
 import { MonitorRows } from '../services/monitor-rows.js';
+import { DaemonsService } from '../features/daemons/daemons-service.js';
 import type { Services } from '../services/services.js';
 import {
   MonitorsService,
@@ -29,7 +30,13 @@ export class MonitorsController extends Controller {
 
   constructor(services: Services) {
     super();
-    this.monitors = new MonitorsService(services.prisma, services.acl, services.config.zoneminder.path_map, new MonitorRows(services.pool));
+    this.monitors = new MonitorsService(
+      services.prisma,
+      services.acl,
+      services.config.zoneminder.path_map,
+      new MonitorRows(services.pool),
+      services.daemons ? new DaemonsService(services.daemons) : undefined,
+    );
   }
 
   /**
@@ -100,8 +107,8 @@ export class MonitorsController extends Controller {
   }
 
   /**
-   * Start, stop or restart the monitor's daemons. Not available yet: after validation and the
-   * access checks it answers 503.
+   * Start, stop or restart the monitor's capture daemon (takeover mode). In passive mode it
+   * answers 503 after validation and the access checks; a daemon that cannot start is a 503 naming why.
    * @isInt id must be an integer >= 0
    * @minimum id 0
    * @maximum id 2147483647
@@ -109,7 +116,7 @@ export class MonitorsController extends Controller {
   @Patch('{id}/state')
   @OperationId('update_monitor_state')
   @Response<AppResponseError>(404, 'Not found or hidden by the row-level ACL (MONITOR_NOT_FOUND_ERROR)')
-  @Response<AppResponseError>(503, 'Daemon control is not available in this build')
+  @Response<AppResponseError>(503, 'Daemon manager not available (passive mode), or the capture daemon could not be started')
   public async changeState(@Request() req: ExRequest, @Path() id: number, @Body() body: UpdateMonitorStateRequest): Promise<MonitorResponse> {
     return this.monitors.changeState(req.user as AuthUser, id, body);
   }

@@ -655,6 +655,11 @@ export interface AlarmControlRequest {
 
 export type MonitorStateAction = 'start' | 'stop' | 'restart';
 
+/** What PATCH /monitors/{id}/state needs from the daemon supervisor. */
+export interface MonitorDaemonControl {
+  monitorAction(monitor: { id: number; type: string; device: string }, action: MonitorStateAction): void;
+}
+
 /** `PATCH /monitors/{id}/state`: `{state}` (or `{action}`) = start | stop | restart. */
 export interface UpdateMonitorStateRequest {
   /** The daemon action. */
@@ -739,6 +744,8 @@ export class MonitorsService {
     private readonly mapDir?: string,
     /** The driver read path for list/get (monitor-rows.ts); without it they go through Prisma. */
     private readonly reader?: MonitorRows,
+    /** Takeover mode's control of the monitor's capture daemon; absent in passive mode (503). */
+    private readonly daemons?: MonitorDaemonControl,
   ) {}
 
   async list(user: AuthUser, page?: number, pageSize?: number): Promise<Page<MonitorResponse>> {
@@ -823,13 +830,18 @@ export class MonitorsService {
     return toResponse(row);
   }
 
-  async changeState(user: AuthUser, id: number, body: UpdateMonitorStateRequest): Promise<never> {
+  async changeState(user: AuthUser, id: number, body: UpdateMonitorStateRequest): Promise<MonitorResponse> {
     const action = body.state ?? body.action;
     if (!action) throw new InvalidInputError('Invalid input', [['state', 'one of start, stop, restart is required']]);
-    await this.row(user, id, true);
-    throw new ServiceUnavailableError('Starting and stopping monitors needs daemon supervision, which this build does not provide yet', [
-      ['monitor_id', String(id)],
-      ['state', action],
-    ]);
+    const row = await this.row(user, id, true);
+    if (!this.daemons) {
+      throw new ServiceUnavailableError('Daemon manager not available: starting and stopping monitors needs takeover mode', [
+        ['monitor_id', String(id)],
+        ['state', action],
+      ]);
+    }
+    // Throws with the reason when the daemon cannot be started.
+    this.daemons.monitorAction({ id, type: String(row.Type), device: row.Device ?? '' }, action);
+    return toResponse(row);
   }
 }

@@ -9,6 +9,7 @@ import { DbMonitorAcl, type MonitorAcl } from '../auth/monitor-acl.js';
 import { TokenService } from '../auth/tokens.js';
 import { UserDirectory } from '../auth/user-directory.js';
 import { LiveHub } from '../live/hub.js';
+import { DaemonManager } from '../features/daemons/daemon-manager.js';
 import { MeService } from './me-service.js';
 import { ServerService } from './server-service.js';
 
@@ -31,6 +32,8 @@ export interface Services {
    * sessions. Nothing starts until a live route is used; closed on shutdown.
    */
   live: LiveHub;
+  /** Takeover mode's daemon supervisor (src/features/daemons/); null in passive mode. Started by the server. */
+  daemons: DaemonManager | null;
 }
 
 export function createServices(config: AppConfig, log: Logger, pool: DbPool, prisma: PrismaClient): Services {
@@ -52,5 +55,6 @@ export function createServices(config: AppConfig, log: Logger, pool: DbPool, pri
     acl: new DbMonitorAcl(pool),
     me: new MeService(users),
     live: new LiveHub({ socketDir: config.zoneminder.path_socks, hls: config.streaming.hls, log }),
+    daemons: config.daemon.enabled ? new DaemonManager({ config, log, pool }) : null,
   };
 }
