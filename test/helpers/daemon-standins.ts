@@ -17,8 +17,8 @@ export function standInBin(scripts: Record<string, string>, dir = mkdtempSync(jo
   return dir;
 }
 
-/** Runs until stopped; TERM ends it (sh's default). */
-export const RUNS = 'while :; do sleep 0.05; done';
+/** Runs until stopped; TERM ends it (sh's default); HUP is taken as a reload, as zmc does. */
+export const RUNS = "trap 'true' HUP\nwhile :; do sleep 0.05; done";
 /** Ignores TERM: only KILL ends it. */
 export const IGNORES_TERM = "trap '' TERM\nwhile :; do sleep 0.05; done";
 

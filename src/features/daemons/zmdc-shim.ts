@@ -44,7 +44,8 @@ export class ZmdcShim {
     const dir = join(this.path, '..');
     if (!existsSync(dir)) mkdirSync(dir, { recursive: true });
     if (existsSync(this.path)) unlinkSync(this.path); // zmdc unlinks a stale socket the same way
-    const server = net.createServer((socket) => this.serve(socket));
+    // Half-open: the client half-closes after its message and then reads the reply.
+    const server = net.createServer({ allowHalfOpen: true }, (socket) => this.serve(socket));
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
       server.listen(this.path, () => {
