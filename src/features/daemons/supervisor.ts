@@ -316,7 +316,7 @@ export class Supervisor {
     p.killTimer = undefined;
     const exit = describeExit(code, signal);
     this.options.journal.record({
-      priority: exit.cause === 'exited normally' ? 'info' : 'err',
+      priority: exit.cause === 'exited normally' || exit.cause === 'exited' ? 'info' : 'err',
       action: 'exit',
       message: `'${p.id.key}' ${exit.text}`,
       daemon: p.id.key,
