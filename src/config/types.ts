@@ -71,7 +71,7 @@ export interface AppConfig {
     enabled: boolean;
     /** Where the daemons live (ZM_PATH_BIN). */
     bin_dir: string;
-    /** This host's Servers.Name in a multi-server install (ZM_SERVER_HOST); empty: single server. */
+    /** This host's Servers.Name in a multi-server install (as ZM_SERVER_HOST); empty: single server. */
     server_host: string;
     /** TERM, then KILL after this many seconds. */
     stop_grace_secs: number;

@@ -134,7 +134,6 @@ const SIMPLE: Array<[string, string]> = [
   ['ZM_PATH_SOCKS', 'zoneminder.path_socks'],
   ['ZM_PATH_MAP', 'zoneminder.path_map'],
   ['ZM_PATH_BIN', 'daemon.bin_dir'],
-  ['ZM_SERVER_HOST', 'daemon.server_host'],
 ];
 
 /** The zm.conf layer as dotted-key entries; errors name the ZM_ variable and its file. */

@@ -44,6 +44,7 @@ export class DaemonManager {
   private readonly operatorStopped = new Set<string>();
   private readonly queue: DesiredDaemon[] = [];
   private draining = false;
+  private lastStart = 0;
   private held = false;
   private closed = false;
   private reconcileTimer?: NodeJS.Timeout;
@@ -184,18 +185,20 @@ export class DaemonManager {
     void this.drain();
   }
 
-  /** Starts queued daemons one at a time, start_stagger_ms apart. */
+  /** Starts queued daemons one at a time, at least start_stagger_ms apart. */
   private async drain(): Promise<void> {
     if (this.draining) return;
     this.draining = true;
     try {
       while (this.queue.length && !this.closed && !this.held) {
-        const d = this.queue.shift()!;
+        const wait = this.lastStart + this.options.config.daemon.start_stagger_ms - Date.now();
+        if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+        const d = this.queue.shift();
+        if (!d || this.closed || this.held) break;
         if (!this.desired.has(d.id.key) || this.operatorStopped.has(d.id.key)) continue;
         this.owned.set(d.id.key, d.fingerprint);
         this.supervisor.start(d.id);
-        const pause = this.options.config.daemon.start_stagger_ms;
-        if (pause && this.queue.length) await new Promise((r) => setTimeout(r, pause));
+        this.lastStart = Date.now();
       }
     } finally {
       this.draining = false;
