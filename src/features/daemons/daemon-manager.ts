@@ -52,6 +52,8 @@ export class DaemonManager {
   private reconciling?: Promise<void>;
   private shim?: ZmdcShim;
   private serverWarned = false;
+  /** This host's Servers.Id in a multi-server install (the shim is then zmdc<Id>.sock). */
+  private serverId?: number;
 
   constructor(private readonly options: DaemonManagerOptions) {
     const { config, log } = options;
@@ -85,7 +87,7 @@ export class DaemonManager {
     this.scheduleReconcile();
     this.scheduleWatch();
     if (this.options.config.daemon.shim_enabled) {
-      this.shim = new ZmdcShim(this, this.options.config, this.options.log);
+      this.shim = new ZmdcShim(this, this.options.config, this.options.log, this.serverId);
       await this.shim.listen().catch((err: Error) =>
         this.options.log.warn({ err: { message: err.message } }, 'zmdc.sock shim not bound; ZoneMinder tools cannot reach the supervisor'),
       );
@@ -111,6 +113,7 @@ export class DaemonManager {
     this.zm = zm;
     const host = this.options.config.daemon.server_host;
     const server = host ? await this.queries.server(host, cols) : null;
+    this.serverId = server?.Id;
     if (host && !server && !this.serverWarned) {
       this.serverWarned = true;
       this.options.log.warn({ server_host: host }, 'daemon.server_host names no Servers row; starting every monitor as on a single server');
