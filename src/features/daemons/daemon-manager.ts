@@ -18,7 +18,7 @@ import { desiredDaemons, type DesiredDaemon } from './desired-daemons.js';
 import { hangReason } from './hang-detector.js';
 import { SupervisionJournal } from './journal.js';
 import { clearStaleSharedMemory, killLeftovers } from './startup-cleanup.js';
-import { Supervisor, type DaemonStatus, type Outcome } from './supervisor.js';
+import { Supervisor, type DaemonStatusResponse, type Outcome } from './supervisor.js';
 import { ZmdcShim } from './zmdc-shim.js';
 
 export interface DaemonManagerOptions {
@@ -239,11 +239,11 @@ export class DaemonManager {
 
   // ---- operator actions (REST, shim, monitor state) -----------------------------------------
 
-  list(): DaemonStatus[] {
+  list(): DaemonStatusResponse[] {
     return this.supervisor.list();
   }
 
-  status(key: string): DaemonStatus | undefined {
+  status(key: string): DaemonStatusResponse | undefined {
     return this.supervisor.status(key);
   }
 

@@ -4,12 +4,12 @@
 import { InvalidInputError, NotFoundError, ServiceUnavailableError } from '../../errors.js';
 import { badArgument, daemonId, parseDaemonKey, type DaemonId } from './daemon-ids.js';
 import type { DaemonManager } from './daemon-manager.js';
-import type { DaemonStatus, Outcome } from './supervisor.js';
+import type { DaemonStatusResponse, Outcome } from './supervisor.js';
 
-export type { DaemonStatus as DaemonStatusResponse } from './supervisor.js';
+export type { DaemonStatusResponse } from './supervisor.js';
 
 export interface DaemonListResponse {
-  daemons: DaemonStatus[];
+  daemons: DaemonStatusResponse[];
 }
 
 export interface DaemonActionResponse {
@@ -52,7 +52,7 @@ export class DaemonsService {
     return { daemons: requireManager(this.manager).list() };
   }
 
-  get(id: string): DaemonStatus {
+  get(id: string): DaemonStatusResponse {
     const m = requireManager(this.manager);
     return m.status(known(m, id).key)!;
   }

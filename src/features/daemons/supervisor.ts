@@ -19,13 +19,19 @@ import type { SupervisionJournal } from './journal.js';
 
 export type ProcessState = 'stopped' | 'starting' | 'running' | 'stopping' | 'failed' | 'restarting';
 
-export interface DaemonStatus {
+export interface DaemonStatusResponse {
+  /** zmdc's key, e.g. `zmc -m 7`. */
   id: string;
+  /** Equals id. */
   name: string;
   state: ProcessState;
+  /** Present while a process runs. @isInt @minimum 0 */
   pid?: number;
+  /** Present while a process runs. @isLong @minimum 0 */
   uptime_seconds?: number;
+  /** Restarts after exits (back-off restarts, restarts by request). @isInt @minimum 0 */
   restart_count: number;
+  /** The monitor a zmc, zmcontrol.pl or zmtrack.pl serves. @isInt @minimum 0 */
   monitor_id?: number;
 }
 
@@ -111,12 +117,12 @@ export class Supervisor {
     return this.procs.has(key);
   }
 
-  status(key: string): DaemonStatus | undefined {
+  status(key: string): DaemonStatusResponse | undefined {
     const p = this.procs.get(key);
     return p && this.toStatus(p);
   }
 
-  list(): DaemonStatus[] {
+  list(): DaemonStatusResponse[] {
     return [...this.procs.values()].map((p) => this.toStatus(p)).sort((a, b) => a.id.localeCompare(b.id, 'en', { numeric: true }));
   }
 
@@ -365,8 +371,8 @@ export class Supervisor {
     return 'stopped';
   }
 
-  private toStatus(p: Proc): DaemonStatus {
-    const out: DaemonStatus = { id: p.id.key, name: p.id.key, state: this.stateOf(p), restart_count: p.restartCount };
+  private toStatus(p: Proc): DaemonStatusResponse {
+    const out: DaemonStatusResponse = { id: p.id.key, name: p.id.key, state: this.stateOf(p), restart_count: p.restartCount };
     if (p.child && p.pid !== undefined) {
       out.pid = p.pid;
       out.uptime_seconds = Math.max(0, Math.floor((Date.now() - (p.started ?? Date.now())) / 1000));

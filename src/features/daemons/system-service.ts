@@ -13,7 +13,7 @@ import { ApiError, InvalidInputError, NotFoundError } from '../../errors.js';
 import type { DaemonManager } from './daemon-manager.js';
 import type { DaemonActionResponse } from './daemons-service.js';
 import { requireManager } from './daemons-service.js';
-import type { DaemonStatus } from './supervisor.js';
+import type { DaemonStatusResponse } from './supervisor.js';
 
 export interface SystemStatsResponse {
   /** 1-minute load average. @isDouble */
@@ -44,7 +44,7 @@ export interface SystemStatsResponse {
 
 export interface SystemStatusResponse {
   running: boolean;
-  daemons: DaemonStatus[];
+  daemons: DaemonStatusResponse[];
   stats?: SystemStatsResponse | null;
 }
 
