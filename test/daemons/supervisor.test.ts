@@ -5,6 +5,7 @@ import test from 'ava';
 import { spawn } from 'node:child_process';
 import { daemonId } from '../../src/features/daemons/daemon-ids.js';
 import { describeExit, Supervisor } from '../../src/features/daemons/supervisor.js';
+import { versionAtLeast } from '../../src/features/daemons/daemon-manager.js';
 import { findDaemonProcesses, killLeftovers } from '../../src/features/daemons/startup-cleanup.js';
 import { alive, IGNORES_TERM, RecordingJournal, RUNS, standInBin, until } from '../helpers/daemon-standins.js';
 import { join } from 'node:path';
@@ -143,4 +144,12 @@ test('the start-up kill stops only processes running a configured daemon path', 
   t.true(alive(unrelated.pid!), 'the same-named program elsewhere is spared');
   t.is(journal.of('startup-kill').length, 3, 'TERM to both, KILL to the one that ignored it');
   process.kill(unrelated.pid!, 'SIGKILL');
+});
+
+test('zmc log rotation uses WINCH from ZoneMinder 1.39.22 on', (t) => {
+  t.true(versionAtLeast('1.39.22', [1, 39, 22]));
+  t.true(versionAtLeast('1.40.0', [1, 39, 22]));
+  t.false(versionAtLeast('1.39.21', [1, 39, 22]));
+  t.false(versionAtLeast('1.36.33', [1, 39, 22]));
+  t.false(versionAtLeast('', [1, 39, 22]));
 });

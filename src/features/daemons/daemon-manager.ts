@@ -34,6 +34,16 @@ const toInt = (v: string, fallback: number) => {
   return Number.isFinite(n) && n > 0 ? n : fallback;
 };
 
+/** Whether a dotted version string is at least `min` (an unknown version is not). */
+export function versionAtLeast(version: string, min: number[]): boolean {
+  const v = version.split('.').map((n) => Number.parseInt(n, 10));
+  if (v.some((n) => !Number.isFinite(n))) return false;
+  for (let i = 0; i < min.length; i++) {
+    if ((v[i] ?? 0) !== min[i]) return (v[i] ?? 0) > min[i];
+  }
+  return true;
+}
+
 export class DaemonManager {
   readonly supervisor: Supervisor;
   readonly journal: SupervisionJournal;
@@ -267,13 +277,15 @@ export class DaemonManager {
     return this.supervisor.reload(key);
   }
 
-  /** HUP to every running daemon (zmdc's logrot). */
+  /** zmdc's logrot: HUP to every running daemon; zmc from 1.39.22 on gets WINCH (it rotates without dropping the camera). */
   logrot(): { signalled: number; failed: number } {
     let signalled = 0;
     let failed = 0;
+    const winch = versionAtLeast(this.zm.ZM_DYN_CURR_VERSION, [1, 39, 22]);
     for (const s of this.supervisor.list()) {
       if (s.pid === undefined) continue;
-      if (this.supervisor.signal(s.id, 'SIGHUP').kind === 'signalled') signalled++;
+      const signal = winch && s.id.startsWith('zmc ') ? 'SIGWINCH' : 'SIGHUP';
+      if (this.supervisor.signal(s.id, signal).kind === 'signalled') signalled++;
       else failed++;
     }
     return { signalled, failed };

@@ -44,6 +44,8 @@ export const ZM_CONFIG_DEFAULTS = {
   ZM_MAX_RESTART_DELAY: '30',
   ZM_WATCH_CHECK_INTERVAL: '10',
   ZM_WATCH_MAX_DELAY: '45',
+  /** The installed ZoneMinder version (log rotation of zmc differs from 1.39.22 on). */
+  ZM_DYN_CURR_VERSION: '',
 } as const;
 export type ZmConfigName = keyof typeof ZM_CONFIG_DEFAULTS;
 export type ZmConfig = Record<ZmConfigName, string>;
