@@ -14,6 +14,7 @@ import { createApp } from './http/app.js';
 import { WebRtcService } from './features/live/webrtc/webrtc-service.js';
 import { SERVICE_VERSION } from './version.js';
 import { Maintenance } from './features/maintenance/index.js';
+import { Daemons } from './features/daemons/daemon-manager.js';
 
 export interface RunningServer {
   url: string;
@@ -80,6 +81,9 @@ export async function startServer(config: AppConfig, log: Logger): Promise<Runni
       resolve();
     });
   });
+  // Takeover mode: the supervisor starts once the API answers (its routes report what it does).
+  const daemons = services.get(Daemons);
+  await daemons?.run();
   const { port } = server.address() as AddressInfo;
   const host = config.server.addr === '0.0.0.0' || config.server.addr === '::' ? '127.0.0.1' : config.server.addr;
   const scheme = config.server.tls.enabled ? 'https' : 'http';
@@ -102,6 +106,8 @@ export async function startServer(config: AppConfig, log: Logger): Promise<Runni
       );
       await Promise.race([drained, grace]);
       server.closeAllConnections();
+      // The supervised daemons stop cleanly (TERM, KILL after the grace) before the pool closes.
+      await daemons?.close().catch((err: Error) => log.warn({ err: { message: err.message } }, 'daemon supervisor close failed'));
       // Readers are closed after the HTTP side: a live request in flight sees its playlist end.
       await services.live.close().catch((err: Error) => log.warn({ err: { message: err.message } }, 'live hub close failed'));
       await pool.end().catch((err: Error) => log.warn({ err: { message: err.message } }, 'pool close failed'));

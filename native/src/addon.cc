@@ -8,6 +8,7 @@
 #include <string>
 
 #include "bitstream_binding.h"
+#include "datagram_binding.h"
 #include "fmp4_muxer_binding.h"
 #include "jpeg_binding.h"
 #include "js_support.h"
@@ -38,6 +39,7 @@ class ZmAddon : public Napi::Addon<ZmAddon> {
     zm::js::RegisterBitstreamFunctions(env, exports);
     zm::js::RegisterSharedMemoryFunctions(env, exports);
     zm::js::RegisterJpegFunctions(env, exports);
+    zm::js::RegisterDatagramFunctions(env, exports);
   }
 
   Napi::Error MakeError(Napi::Env env, const std::string& code, const std::string& message) {

@@ -114,6 +114,13 @@ export const SETTINGS: { [P in SettingKey]: Setting<ValueAt<Settings, P>> } = {
   'zoneminder.dir_events': { type: absolutePath, default: '/var/cache/zoneminder/events', commentedInBase: true },
   'log.level': { type: oneOf(['trace', 'debug', 'info', 'warn', 'error', 'fatal']), default: 'info' },
   'daemon.enabled': { type: bool, default: false },
+  'daemon.bin_dir': { type: absolutePath, default: '/usr/bin', commentedInBase: true },
+  'daemon.server_host': { type: str(), default: '', commentedInBase: true },
+  'daemon.stop_grace_secs': { type: seconds(1, 300), default: 10 },
+  'daemon.reconcile_interval_secs': { type: seconds(1, 300), default: 3 },
+  'daemon.start_stagger_ms': { type: int(0, 10_000, 'must be an integer number of milliseconds 0..10000'), default: 200 },
+  'daemon.journal_socket': { type: absolutePath, default: '/run/systemd/journal/socket' },
+  'daemon.shim_enabled': { type: bool, default: true },
   'web.enabled': { type: bool, default: false },
   'web.root': { type: nonEmpty, default: '/usr/share/zmgate/web' },
   'web.content_security_policy': {

@@ -68,7 +68,23 @@ export interface AppConfig {
     dir_events: string;
   };
   log: { level: 'trace' | 'debug' | 'info' | 'warn' | 'error' | 'fatal' };
-  daemon: { enabled: boolean };
+  daemon: {
+    /** Takeover mode: zmgate supervises ZoneMinder's daemons (src/features/daemons/). */
+    enabled: boolean;
+    /** Where the daemons live (ZM_PATH_BIN). */
+    bin_dir: string;
+    /** This host's Servers.Name in a multi-server install (as ZM_SERVER_HOST); empty: single server. */
+    server_host: string;
+    /** TERM, then KILL after this many seconds. */
+    stop_grace_secs: number;
+    reconcile_interval_secs: number;
+    /** Pause between daemon starts when many are due at once. */
+    start_stagger_ms: number;
+    /** systemd journal's native socket; supervision events go to the service log when it is absent. */
+    journal_socket: string;
+    /** Bind the zmdc.pl-compatible control socket (ZM_PATH_SOCKS/zmdc.sock). */
+    shim_enabled: boolean;
+  };
   web: { enabled: boolean; root: string; content_security_policy: string; demo_page: boolean };
   streaming: {
     /** Live video (sessions, HLS, WebRTC); off: the live routes answer 503. */

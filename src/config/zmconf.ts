@@ -133,6 +133,7 @@ const SIMPLE: Array<[string, string]> = [
   ['ZM_DB_PASS', 'db.password'],
   ['ZM_PATH_SOCKS', 'zoneminder.path_socks'],
   ['ZM_PATH_MAP', 'zoneminder.path_map'],
+  ['ZM_PATH_BIN', 'daemon.bin_dir'],
 ];
 
 /** The zm.conf layer as dotted-key entries; errors name the ZM_ variable and its file. */

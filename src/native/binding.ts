@@ -210,6 +210,8 @@ export interface NativeBinding extends NativeShmJpegBinding {
   napiVersion(): number;
   initialize(errorClass: new (message: string, code: string) => Error): void;
   boxHeader(type: string, size: number): Buffer;
+  /** One datagram to a unix SOCK_DGRAM socket; returns the bytes sent. */
+  sendUnixDatagram(path: string, bytes: Buffer): number;
   StreamClient: new (options: RawStreamClientOptions, onRecords: (records: object[]) => void) => RawStreamClient;
   Fmp4Muxer: new (tracks: RawMuxTrack[], originUs?: number | null) => RawFmp4Muxer;
   LlHlsPackager: new (options: RawLlHlsOptions) => RawLlHlsPackager;

@@ -12,6 +12,7 @@ export { ZmNativeError } from './errors.js';
 export type { NativeBinding } from './binding.js';
 export { PACKAGE_ROOT, loadBinding, nativeInfo, type NativeInfo } from './load.js';
 export * from './bitstream.js';
+export * from './datagram.js';
 export * from './fmp4-muxer.js';
 export * from './jpeg.js';
 export * from './ll-hls.js';

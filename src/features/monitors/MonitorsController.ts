@@ -92,8 +92,8 @@ export class MonitorsController extends Controller {
   }
 
   /**
-   * Start, stop or restart the monitor's daemons. Not available yet: after validation and the
-   * access checks it answers 503.
+   * Start, stop or restart the monitor's capture daemon (takeover mode). In passive mode it
+   * answers 503 after validation and the access checks; a daemon that cannot start is a 503 naming why.
    * @isInt id must be an integer >= 0
    * @minimum id 0
    * @maximum id 2147483647
@@ -101,7 +101,7 @@ export class MonitorsController extends Controller {
   @Patch('{id}/state')
   @OperationId('update_monitor_state')
   @Response<AppResponseError>(404, 'Not found or hidden by the row-level ACL (MONITOR_NOT_FOUND_ERROR)')
-  @Response<AppResponseError>(503, 'Daemon control is not available in this build')
+  @Response<AppResponseError>(503, 'Daemon manager not available (passive mode), or the capture daemon could not be started')
   public async changeState(@Request() req: ExRequest, @Path() id: number, @Body() body: UpdateMonitorStateRequest): Promise<MonitorResponse> {
     return this.monitors.changeState(req.user as AuthUser, id, body);
   }

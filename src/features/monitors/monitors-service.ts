@@ -27,6 +27,8 @@ import { notCapturing } from '../live/live-images.js';
 import { MonitorRows } from './monitor-rows.js';
 import { MAX_SNAPSHOT_PAGES, ReadCaches } from '../read-cache/read-caches.js';
 import { withJsonText } from '../read-cache/json-text.js';
+import { Daemons } from '../daemons/daemon-manager.js';
+import { DaemonsService } from '../daemons/daemons-service.js';
 import {
   MONITOR_FIELDS,
   enumFromPrisma,
@@ -658,6 +660,17 @@ export interface AlarmControlRequest {
 
 export type MonitorStateAction = 'start' | 'stop' | 'restart';
 
+/** What PATCH /monitors/{id}/state needs from the daemon supervisor. */
+/** Takeover mode's control of a monitor's capture daemon, or undefined in passive mode. */
+function daemonControl(s: Services): MonitorDaemonControl | undefined {
+  const manager = s.get(Daemons);
+  return manager ? new DaemonsService(manager) : undefined;
+}
+
+export interface MonitorDaemonControl {
+  monitorAction(monitor: { id: number; type: string; device: string }, action: MonitorStateAction): void;
+}
+
 /** `PATCH /monitors/{id}/state`: `{state}` (or `{action}`) = start | stop | restart. */
 export interface UpdateMonitorStateRequest {
   /** The daemon action. */
@@ -737,7 +750,7 @@ function reconcileModes(data: Record<string, unknown>, current: Modes | null): v
 export class MonitorsService {
   /** Built once per app by the registry (Services.get). */
   static from(s: Services): MonitorsService {
-    return new MonitorsService(s.prisma, s.acl, s.config.zoneminder.path_map, new MonitorRows(s.pool), s.get(ReadCaches));
+    return new MonitorsService(s.prisma, s.acl, s.config.zoneminder.path_map, new MonitorRows(s.pool), daemonControl(s), s.get(ReadCaches));
   }
 
   constructor(
@@ -747,6 +760,8 @@ export class MonitorsService {
     private readonly mapDir?: string,
     /** The driver read path for list/get (monitor-rows.ts); without it they go through Prisma. */
     private readonly reader?: MonitorRows,
+    /** Takeover mode's control of the monitor's capture daemon; absent in passive mode (503). */
+    private readonly daemons?: MonitorDaemonControl,
     private readonly caches: ReadCaches = new ReadCaches(),
   ) {}
 
@@ -851,13 +866,18 @@ export class MonitorsService {
     return toResponse(row);
   }
 
-  async changeState(user: AuthUser, id: number, body: UpdateMonitorStateRequest): Promise<never> {
+  async changeState(user: AuthUser, id: number, body: UpdateMonitorStateRequest): Promise<MonitorResponse> {
     const action = body.state ?? body.action;
     if (!action) throw new InvalidInputError('Invalid input', [['state', 'one of start, stop, restart is required']]);
-    await this.row(user, id, true);
-    throw new ServiceUnavailableError('Starting and stopping monitors needs daemon supervision, which this build does not provide yet', [
-      ['monitor_id', String(id)],
-      ['state', action],
-    ]);
+    const row = await this.row(user, id, true);
+    if (!this.daemons) {
+      throw new ServiceUnavailableError('Daemon manager not available: starting and stopping monitors needs takeover mode', [
+        ['monitor_id', String(id)],
+        ['state', action],
+      ]);
+    }
+    // Throws with the reason when the daemon cannot be started.
+    this.daemons.monitorAction({ id, type: String(row.Type), device: row.Device ?? '' }, action);
+    return toResponse(row);
   }
 }

@@ -1,0 +1,91 @@
+import { Body, Controller, Get, OperationId, Path, Post, Response, Route, Security, Tags } from '@tsoa/runtime';
+import type { AppResponseError } from '../../api/envelopes.js';
+import type { Services } from '../../registry.js';
+import type { DaemonActionResponse } from './daemons-service.js';
+import { SystemService, type ApplyStateRequest, type ServerControlResponse, type SystemStatusResponse } from './system-service.js';
+import { Daemons } from './daemon-manager.js';
+
+@Route('api/v3/system')
+@Tags('System')
+@Security('jwt', ['system'])
+@Response<AppResponseError>(401, 'Missing, invalid or revoked token')
+@Response<AppResponseError>(403, 'System permission required (View to read, Edit for actions)')
+export class SystemController extends Controller {
+  private readonly system: SystemService;
+
+  constructor(services: Services) {
+    super();
+    this.system = new SystemService(services.get(Daemons), services.pool, services.config);
+  }
+
+  /** Supervisor state, daemons, CPU (from a delta), memory and the disk of the event storage. */
+  @Get('status')
+  @OperationId('get_system_status')
+  @Response<AppResponseError>(503, 'Daemon manager not available (passive mode)')
+  public async status(): Promise<SystemStatusResponse> {
+    return this.system.status();
+  }
+
+  /** Starts every daemon ZoneMinder would start, and resumes reconciliation. */
+  @Post('startup')
+  @OperationId('system_startup')
+  @Response<AppResponseError>(503, 'Daemon manager not available (passive mode)')
+  public async startup(): Promise<DaemonActionResponse> {
+    return this.system.startup();
+  }
+
+  /** Stops every daemon; nothing is started again until startup. */
+  @Post('shutdown')
+  @OperationId('system_shutdown')
+  @Response<AppResponseError>(503, 'Daemon manager not available (passive mode)')
+  public async shutdown(): Promise<DaemonActionResponse> {
+    return this.system.shutdown();
+  }
+
+  @Post('restart')
+  @OperationId('system_restart')
+  @Response<AppResponseError>(503, 'Daemon manager not available (passive mode)')
+  public async restart(): Promise<DaemonActionResponse> {
+    return this.system.restart();
+  }
+
+  /** Hang-up signal to every running daemon. */
+  @Post('logrot')
+  @OperationId('system_logrot')
+  @Response<AppResponseError>(503, 'Daemon manager not available (passive mode)')
+  public async logrot(): Promise<DaemonActionResponse> {
+    return this.system.logrot();
+  }
+
+  /** Applies a run state (States row) to the monitors; in takeover mode the daemons are then restarted. */
+  @Post('state')
+  @OperationId('apply_state')
+  @Response<AppResponseError>(400, 'Invalid input or a definition that cannot be applied')
+  @Response<AppResponseError>(404, 'No state of that name')
+  public async applyState(@Body() body: ApplyStateRequest): Promise<DaemonActionResponse> {
+    return this.system.applyState(body);
+  }
+}
+
+@Route('api/v3/server')
+@Tags('Server')
+@Security('jwt', ['system'])
+@Response<AppResponseError>(401, 'Missing, invalid or revoked token')
+@Response<AppResponseError>(403, 'System Edit required')
+export class ServerControlController extends Controller {
+  private readonly system: SystemService;
+
+  constructor(services: Services) {
+    super();
+    this.system = new SystemService(services.get(Daemons), services.pool, services.config);
+  }
+
+  /** start, stop or restart ZoneMinder: the supervisor in takeover mode, zoneminder.service otherwise. */
+  @Post('control/{action}')
+  @OperationId('change_state')
+  @Response<AppResponseError>(400, 'action must be start, stop or restart')
+  @Response<AppResponseError>(502, 'systemctl failed')
+  public async control(@Path() action: string): Promise<ServerControlResponse> {
+    return this.system.control(action);
+  }
+}
