@@ -82,12 +82,14 @@ export async function startServer(config: AppConfig, log: Logger): Promise<Runni
   const scheme = config.server.tls.enabled ? 'https' : 'http';
   const url = `${scheme}://${host.includes(':') ? `[${host}]` : host}:${port}`;
   log.info({ addr: config.server.addr, port, version: SERVICE_VERSION }, 'listening');
+  services.retention.start();
 
   let closing: Promise<void> | undefined;
   const close = (): Promise<void> =>
     (closing ??= (async () => {
       log.info('shutting down: no new connections, draining');
       // Upgraded sockets are not HTTP connections: end the WebRTC sessions (close 1001) first.
+      await services.retention.close().catch((err: Error) => log.warn({ err: { message: err.message } }, 'retention close failed'));
       await webrtc.close().catch((err: Error) => log.warn({ err: { message: err.message } }, 'webrtc close failed'));
       const drained = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();

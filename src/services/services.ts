@@ -9,6 +9,7 @@ import { DbMonitorAcl, type MonitorAcl } from '../auth/monitor-acl.js';
 import { TokenService } from '../auth/tokens.js';
 import { UserDirectory } from '../auth/user-directory.js';
 import { LiveHub } from '../live/hub.js';
+import { RetentionService } from '../features/retention/retention-service.js';
 import { MeService } from './me-service.js';
 import { ServerService } from './server-service.js';
 
@@ -31,6 +32,8 @@ export interface Services {
    * sessions. Nothing starts until a live route is used; closed on shutdown.
    */
   live: LiveHub;
+  /** Recording retention: scheduled passes (started by the server) and the status route. */
+  retention: RetentionService;
 }
 
 export function createServices(config: AppConfig, log: Logger, pool: DbPool, prisma: PrismaClient): Services {
@@ -52,5 +55,6 @@ export function createServices(config: AppConfig, log: Logger, pool: DbPool, pri
     acl: new DbMonitorAcl(pool),
     me: new MeService(users),
     live: new LiveHub({ socketDir: config.zoneminder.path_socks, hls: config.streaming.hls, log }),
+    retention: new RetentionService(config, prisma, log),
   };
 }
