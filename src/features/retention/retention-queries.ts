@@ -68,12 +68,14 @@ export async function candidatePage(
   // Wall-clock digits as stored, never an instant.
   const start = after ? toLocalDateTimeString(after.start) : null;
   const params = after ? [...cond.params, start, start, after.id.toString()] : cond.params;
-  return prisma.$queryRawUnsafe<CandidateRow[]>(
+  const rows = await prisma.$queryRawUnsafe<CandidateRow[]>(
     `SELECT Id, MonitorId, StartDateTime, DiskSpace, Scheme FROM Events
       WHERE ${cond.sql} AND Archived = 0 AND Locked = 0 AND EndDateTime IS NOT NULL AND StartDateTime IS NOT NULL${keyset}
       ORDER BY StartDateTime, Id LIMIT ${Math.trunc(limit)}`,
     ...params,
   );
+  // Unsigned INT columns come back as bigint from raw queries.
+  return rows.map((r) => ({ ...r, Id: BigInt(r.Id), MonitorId: Number(r.MonitorId) }));
 }
 
 /** The newest event of a monitor (by StartDateTime, then Id), over every storage. */
