@@ -20,6 +20,7 @@ import type { Logger } from '../../log.js';
 import type { EventDeletion } from '../../services/event-deletion.js';
 import { eventPaths, isSafeRoot } from '../../services/event-paths.js';
 import type { ZoneClock } from '../../services/event-time.js';
+import { dropNote, noteDeletion, recoverNotes } from './journal.js';
 import { floorBytes, limitsFor, unmatchedOverrides, type LimitName, type LimitTexts, type StorageLimits } from './limits.js';
 import {
   candidatePage,
@@ -326,6 +327,7 @@ export class RetentionPass {
           log[level]({ storage_id: target.id, storage: target.name, path: target.root, state: inspected.report.state, reason: inspected.report.reason }, 'retention: storage not processed');
           continue;
         }
+        if (!dryRun && inspected.realRoot) await recoverNotes(prisma, inspected.realRoot, target.root, log);
         const aborted = await this.processStorage(inspected, clock, newest, pass, dryRun, (fraction) =>
           options.onProgress?.({ storage: inspected.report, index, count: targets.length, fraction }),
         );
@@ -456,9 +458,12 @@ export class RetentionPass {
         let freedDiskSpace = diskSpace;
         if (!dryRun) {
           try {
+            await noteDeletion(inspected.realRoot!, id, path.join(inspected.realRoot!, path.relative(root, path.dirname(paths.eventDir))));
             const outcome = await this.deps.deletion!.delete(id, { reason: `retention:${breached[0]}` });
+            await dropNote(inspected.realRoot!, id);
             freedDiskSpace = outcome.diskSpace;
           } catch (err) {
+            await dropNote(inspected.realRoot!, id);
             if (err instanceof ConflictError || err instanceof NotFoundError) {
               keep(c, err.message);
               continue;
