@@ -74,6 +74,16 @@ test.serial('zmgate-retention: usage errors exit 2, a bad limit exits 1 naming t
   t.regex(b.err.join(''), /retention\.max_age|APP_RETENTION__MAX_AGE/);
 });
 
+test.serial('zmgate-retention draws a progress bar on a TTY only', async (t) => {
+  const tty = io(testEnv({ db, env: retentionEnv }));
+  (tty.io.stderr as { isTTY?: boolean }).isTTY = true;
+  t.is(await run(['--dry-run'], tty.io), 0);
+  t.regex(tty.err.join(''), /\r\[[#.]{30}\] storage 1\/1 "Main": \d+ events/);
+  const pipe = io(testEnv({ db, env: retentionEnv }));
+  t.is(await run(['--dry-run'], pipe.io), 0);
+  t.false(pipe.err.join('').includes('\r'));
+});
+
 test.serial('the server runs a pass after start-up; GET /retention/status shows limits, figures, the last pass and the next run', async (t) => {
   app = await startTestApp({ db, env: { ...retentionEnv, APP_RETENTION__ENABLED: 'true', APP_ZONEMINDER__DIR_EVENTS: root, APP_AUTH__RATE_LIMIT__ENABLED: 'false' } });
   const call = caller(app, await login(app, 'admin'));
