@@ -161,6 +161,7 @@ export class EventDeletion {
 
     // 2. Move the directory aside (only when its files are ours to delete).
     let trash: string | null = null;
+    let adopted = false;
     if (doDelete && paths) {
       const aside = path.join(path.dirname(paths.eventDir), `${TRASH_PREFIX}${id}.${process.pid}.${Date.now()}`);
       try {
@@ -173,6 +174,7 @@ export class EventDeletion {
         }
         // The folder is gone: an interrupted deletion may have moved it aside already.
         trash = await leftoverTrash(this.fs, paths.eventDir, id);
+        adopted = trash !== null;
         if (trash) this.log.warn({ event_id: id, moved_to: trash }, 'event deletion resumes an interrupted one: its folder was already moved aside');
       }
     }
@@ -182,7 +184,9 @@ export class EventDeletion {
     try {
       diskSpace = await this.deleteRows(eventId);
     } catch (err) {
-      if (trash && paths) await this.restore(id, trash, paths.eventDir);
+      // A folder found moved aside whose row is gone meanwhile belongs to a deletion that has
+      // committed elsewhere: putting it back would make files without a row.
+      if (trash && paths && !(adopted && err instanceof NotFoundError)) await this.restore(id, trash, paths.eventDir);
       throw err;
     }
 
