@@ -15,6 +15,7 @@ import { WebRtcService } from './features/live/webrtc/webrtc-service.js';
 import { SERVICE_VERSION } from './version.js';
 import { Maintenance } from './features/maintenance/index.js';
 import { Daemons } from './features/daemons/daemon-manager.js';
+import { RetentionService } from './features/retention/retention-service.js';
 
 export interface RunningServer {
   url: string;
@@ -91,6 +92,8 @@ export async function startServer(config: AppConfig, log: Logger): Promise<Runni
   log.info({ addr: config.server.addr, port, version: SERVICE_VERSION }, 'listening');
   const maintenance = services.get(Maintenance);
   maintenance.start();
+  const retention = services.get(RetentionService);
+  retention.start();
 
   let closing: Promise<void> | undefined;
   const close = (): Promise<void> =>
@@ -98,6 +101,7 @@ export async function startServer(config: AppConfig, log: Logger): Promise<Runni
       log.info('shutting down: no new connections, draining');
       await maintenance.stop().catch((err: Error) => log.warn({ err: { message: err.message } }, 'maintenance stop failed'));
       // Upgraded sockets are not HTTP connections: end the WebRTC sessions (close 1001) first.
+      await retention.close().catch((err: Error) => log.warn({ err: { message: err.message } }, 'retention close failed'));
       await webrtc.close().catch((err: Error) => log.warn({ err: { message: err.message } }, 'webrtc close failed'));
       const drained = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();

@@ -14,6 +14,7 @@ import {
   str,
   type ValueType,
 } from './values.js';
+import { durationSetting, floorSetting, overridesSetting, sizeSetting } from './units.js';
 
 /** Everything that files and the environment can set (`profile` comes from APP_PROFILE). */
 export type Settings = Omit<AppConfig, 'profile'>;
@@ -145,6 +146,11 @@ export const SETTINGS: { [P in SettingKey]: Setting<ValueAt<Settings, P>> } = {
   'streaming.mjpeg.max_fps': { type: int(1, 30, 'must be an integer number of frames per second 1..30'), default: 5 },
   'playback.segment_cache_bytes': { type: int(0, 16 * 2 ** 30, 'must be a number of bytes 0..17179869184'), default: 64 * 2 ** 20 },
   'retention.enabled': { type: bool, default: false },
+  'retention.interval_seconds': { type: seconds(10, 86400), default: 300 },
+  'retention.free_space_floor': { type: floorSetting, default: '5%' },
+  'retention.max_age': { type: durationSetting, default: '' },
+  'retention.quota': { type: sizeSetting, default: '' },
+  'retention.overrides': { type: overridesSetting, default: [] },
   'maintenance.stats.enabled': { type: bool, default: false },
   'maintenance.stats.interval_seconds': { type: seconds(1, 86400), default: 60 },
   'maintenance.audit.enabled': { type: bool, default: false },

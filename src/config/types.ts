@@ -1,5 +1,6 @@
 // The validated, fully-defaulted configuration the rest of the service reads.
 // Loading, layering and validation live in src/config/load.ts.
+import type { RetentionOverride } from './units.js';
 
 export interface LimiterConfig {
   enabled: boolean;
@@ -109,7 +110,15 @@ export interface AppConfig {
     /** Memory for HLS VOD segments of recorded events (LRU), in bytes. */
     segment_cache_bytes: number;
   };
-  retention: { enabled: boolean };
+  retention: {
+    enabled: boolean;
+    interval_seconds: number;
+    /** Defaults for every Storage; "" means no such limit. See src/config/units.ts. */
+    free_space_floor: string;
+    max_age: string;
+    quota: string;
+    overrides: RetentionOverride[];
+  };
   maintenance: {
     stats: { enabled: boolean; interval_seconds: number };
     audit: {

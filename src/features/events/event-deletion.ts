@@ -17,7 +17,10 @@
 //      parent folders left empty (never the monitor folder). A failure here is logged loudly
 //      with the path: the rows are gone, the files wait in the trash folder for the audit.
 //   A crash between 2 and 4 leaves `.zmgate-trash.<Id>.*` beside the event's folder; whether
-//   the Events row still exists says whether to rename it back or remove it.
+//   the Events row still exists says whether to rename it back or remove it. While the row
+//   exists, the next deletion of that event finds the moved folder (step 2 looks for it when the
+//   event's own folder is gone) and finishes the job with it, so a crash never turns into rows
+//   deleted while the files stay behind unnoticed (docs/operations/retention.md).
 //
 // With Storage.DoDelete = 0 the rows are removed and the files are left alone (docs/zoneminder/event-storage.md).
 import * as fsp from 'node:fs/promises';
@@ -37,6 +40,7 @@ export interface DeletionFs {
   lstat(target: string): Promise<{ isSymbolicLink(): boolean }>;
   unlink(target: string): Promise<void>;
   rmdir(target: string): Promise<void>;
+  readdir(target: string): Promise<string[]>;
 }
 
 export const nodeDeletionFs: DeletionFs = {
@@ -45,7 +49,24 @@ export const nodeDeletionFs: DeletionFs = {
   lstat: (target) => fsp.lstat(target),
   unlink: (target) => fsp.unlink(target),
   rmdir: (target) => fsp.rmdir(target),
+  readdir: (target) => fsp.readdir(target),
 };
+
+/**
+ * A folder an earlier, interrupted deletion of this event moved aside (`.zmgate-trash.<Id>.*`
+ * beside the event's folder), or null.
+ */
+export async function leftoverTrash(fs: Pick<DeletionFs, 'readdir'>, eventDir: string, id: string): Promise<string | null> {
+  const parent = path.dirname(eventDir);
+  let names: string[];
+  try {
+    names = await fs.readdir(parent);
+  } catch {
+    return null;
+  }
+  const hit = names.filter((n) => n.startsWith(`${TRASH_PREFIX}${id}.`)).sort()[0];
+  return hit ? path.join(parent, hit) : null;
+}
 
 export interface DeletionRequest {
   /** Why: 'api' for DELETE /events/{id}; retention names the limit that triggered it. */
@@ -70,6 +91,8 @@ export interface DeletionOutcome {
   files: FilesOutcome;
   /** The event's directory as computed, or null when the storage root is unusable. */
   eventDir: string | null;
+  /** Events.DiskSpace of the deleted row (null when ZoneMinder never filled it). */
+  diskSpace: number | null;
 }
 
 interface EventForDeletion {
@@ -138,6 +161,7 @@ export class EventDeletion {
 
     // 2. Move the directory aside (only when its files are ours to delete).
     let trash: string | null = null;
+    let adopted = false;
     if (doDelete && paths) {
       const aside = path.join(path.dirname(paths.eventDir), `${TRASH_PREFIX}${id}.${process.pid}.${Date.now()}`);
       try {
@@ -148,6 +172,10 @@ export class EventDeletion {
           this.log.error({ event_id: id, dir: paths.eventDir, err: { code: (err as NodeJS.ErrnoException).code, message: (err as Error).message } }, 'event deletion refused: the event directory could not be moved aside; nothing was deleted');
           throw new InternalError(`Event ${id} was not deleted: its directory could not be moved`);
         }
+        // The folder is gone: an interrupted deletion may have moved it aside already.
+        trash = await leftoverTrash(this.fs, paths.eventDir, id);
+        adopted = trash !== null;
+        if (trash) this.log.warn({ event_id: id, moved_to: trash }, 'event deletion resumes an interrupted one: its folder was already moved aside');
       }
     }
 
@@ -156,7 +184,9 @@ export class EventDeletion {
     try {
       diskSpace = await this.deleteRows(eventId);
     } catch (err) {
-      if (trash && paths) await this.restore(id, trash, paths.eventDir);
+      // A folder found moved aside whose row is gone meanwhile belongs to a deletion that has
+      // committed elsewhere: putting it back would make files without a row.
+      if (trash && paths && !(adopted && err instanceof NotFoundError)) await this.restore(id, trash, paths.eventDir);
       throw err;
     }
 
@@ -174,7 +204,7 @@ export class EventDeletion {
       },
       'event deleted',
     );
-    return { eventId: Number(event.Id), monitorId: event.MonitorId, files, eventDir: paths?.eventDir ?? null };
+    return { eventId: Number(event.Id), monitorId: event.MonitorId, files, eventDir: paths?.eventDir ?? null, diskSpace: diskSpace === null ? null : Number(diskSpace) };
   }
 
   /** Deletes the rows; returns the event's DiskSpace. Throws ApiErrors for refusals. */
