@@ -9,6 +9,8 @@ import { DbMonitorAcl, type MonitorAcl } from '../auth/monitor-acl.js';
 import { TokenService } from '../auth/tokens.js';
 import { UserDirectory } from '../auth/user-directory.js';
 import { LiveHub } from '../live/hub.js';
+import { PushService } from '../features/push/push-service.js';
+import { zoneMinderClock } from './event-time.js';
 import { MeService } from './me-service.js';
 import { ServerService } from './server-service.js';
 
@@ -31,6 +33,11 @@ export interface Services {
    * sessions. Nothing starts until a live route is used; closed on shutdown.
    */
   live: LiveHub;
+  /**
+   * Live event push over socket.io (src/features/push/): idle until server.ts routes its path
+   * and starts it. `push.publishDaemon()` is the hook for daemon state changes.
+   */
+  push: PushService;
 }
 
 export function createServices(config: AppConfig, log: Logger, pool: DbPool, prisma: PrismaClient): Services {
@@ -41,16 +48,19 @@ export function createServices(config: AppConfig, log: Logger, pool: DbPool, pri
     refresh: config.auth.refresh_token_ttl_secs,
   });
   const users = new UserDirectory(pool);
+  const auth = new AuthService(users, tokens, log);
+  const acl = new DbMonitorAcl(pool);
   return {
     config,
     log,
     prisma,
     pool,
     server: new ServerService(pool, log),
-    auth: new AuthService(users, tokens, log),
+    auth,
     // Row-level ACL: a few queries per user, cached for a few seconds (DbMonitorAcl).
-    acl: new DbMonitorAcl(pool),
+    acl,
     me: new MeService(users),
     live: new LiveHub({ socketDir: config.zoneminder.path_socks, hls: config.streaming.hls, log }),
+    push: new PushService({ config, log, auth, acl, db: pool, clock: zoneMinderClock(prisma, log) }),
   };
 }
