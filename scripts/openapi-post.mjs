@@ -7,6 +7,7 @@ import { Validator } from '@seriousme/openapi-schema-validator';
 import { mergePaths, playbackPaths } from './openapi-playback.mjs';
 import { liveImagePaths } from './openapi-live-images.mjs';
 import { livePaths } from './openapi-live.mjs';
+import { pushPaths } from './openapi-push.mjs';
 
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
 
@@ -64,6 +65,7 @@ export async function finalize(tsoaDoc) {
     ...mergePaths(merged, playbackPaths),
     ...mergePaths(merged, liveImagePaths),
     ...mergePaths(merged, livePaths),
+    ...mergePaths(merged, pushPaths),
   ];
   const doc = upgrade({ ...normaliseNullable(merged), openapi: '3.0.3' }, '3.1');
   doc.openapi = '3.1.0';
