@@ -19,7 +19,7 @@ export interface EventWatcherOptions {
 }
 
 /** New rows read per poll at most (a burst is read over the following polls). */
-const NEW_PER_POLL = 500;
+const NEW_PER_POLL = 200;
 /** Open events followed at most; the oldest are dropped beyond it (their end goes unreported). */
 const MAX_OPEN = 2000;
 /** How long an id skipped over is asked for again, and how many at most. */

@@ -14,9 +14,10 @@
 //   a room only while it subscribed to that monitor, may see it (row ACL) and holds the topic's
 //   feature permission, so a hidden monitor's messages never reach it and subscribing to one
 //   answers exactly like subscribing to a missing one.
-// - Back-pressure: a connection with `push.max_queued_messages` unsent messages is disconnected
-//   (reason slow_consumer) before the next message; it can reconnect and ask for the events it
-//   missed (`replay`), so memory stays bounded and nobody waits for it.
+// - Back-pressure: a connection with `push.max_queued_messages` unsent messages at the
+//   once-a-second sweep, or four times that at any message, is disconnected (reason
+//   slow_consumer); it can reconnect and ask for the events it missed (`replay`), so memory stays
+//   bounded and nobody waits for it.
 import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { Server, type Socket } from 'socket.io';
@@ -66,6 +67,10 @@ const REFUSED_MAX = 4096;
 /** Client messages per 10 s before the connection is ended (they cost queries and room work). */
 const MESSAGES_PER_WINDOW = 100;
 const MAX_SUBSCRIBE_IDS = 10_000;
+/** A queue this many times push.max_queued_messages drops the client at once. */
+const HARD_LIMIT_FACTOR = 4;
+/** How often queues are compared with push.max_queued_messages. */
+const SWEEP_MS = 1000;
 
 /** The feature permission each topic needs (Stream or Monitors View for alarms and status). */
 export function allowedTopics(perms: Permissions): Set<Topic> {
@@ -96,6 +101,7 @@ export class PushService {
   readonly #clients = new Map<string, Client>();
   readonly #refused = new Map<string, number>();
   #recheck: NodeJS.Timeout | null = null;
+  #sweep: NodeJS.Timeout | null = null;
   #rechecking = false;
   #started = false;
 
@@ -145,6 +151,16 @@ export class PushService {
     this.events.start();
     this.#recheck = setInterval(() => void this.recheckAll(), this.#o.config.push.recheck_secs * 1000);
     this.#recheck.unref();
+    this.#startSweep();
+  }
+
+  /** Drops the clients whose queue is still over the limit (a fast client drains within ms). */
+  #startSweep(): void {
+    this.#sweep ??= setInterval(() => {
+      const max = this.#o.config.push.max_queued_messages;
+      for (const client of [...this.#clients.values()]) if (queued(client.socket) >= max) this.#end(client, 'slow_consumer');
+    }, SWEEP_MS);
+    this.#sweep.unref();
   }
 
   /** True for requests this service answers (HTTP long-polling and WebSocket upgrades). */
@@ -178,10 +194,12 @@ export class PushService {
     const room = monitor === null ? topic : `${topic}:${monitor}`;
     const members = this.io.sockets.adapter.rooms.get(room);
     if (!members || members.size === 0) return;
-    const max = this.#o.config.push.max_queued_messages;
+    // A burst published in one tick queues for every client alike, the fast ones too; only a
+    // queue several times the limit is dropped here, the sweep judges the rest once drained.
+    const hard = this.#o.config.push.max_queued_messages * HARD_LIMIT_FACTOR;
     for (const id of [...members]) {
       const client = this.#clients.get(id);
-      if (client && queued(client.socket) >= max) this.#end(client, 'slow_consumer');
+      if (client && queued(client.socket) >= hard) this.#end(client, 'slow_consumer');
     }
     this.io.to(room).emit(message.type, message);
   }
@@ -226,6 +244,7 @@ export class PushService {
     this.events.stop();
     this.monitors.stop();
     if (this.#recheck) clearInterval(this.#recheck);
+    if (this.#sweep) clearInterval(this.#sweep);
     for (const c of [...this.#clients.values()]) this.#end(c, 'shutdown');
     await new Promise<void>((resolve) => this.io.close(() => resolve()));
   }
