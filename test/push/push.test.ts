@@ -17,6 +17,7 @@ import { insertEvent, insertMonitor, sql } from '../helpers/events.js';
 import { request } from '../helpers/http.js';
 import type { FreshDatabase } from '../helpers/mariadb.js';
 import { PushClient } from '../helpers/push-client.js';
+import { pushSchemaProblems } from '../helpers/push-schema.js';
 import { addUser, caller, login } from '../helpers/rest.js';
 import { refusedUpgrade } from '../helpers/ws-client.js';
 import { zmDatabase } from '../helpers/zmdb.js';
@@ -40,6 +41,7 @@ test.before(async () => {
   ids.noevents = await addUser(db, 'noevents', { Stream: 'View', Monitors: 'View', Events: 'None' });
   ids.nothing = await addUser(db, 'nothing', { Stream: 'None', Monitors: 'None', Events: 'None' });
   ids.leaver = await addUser(db, 'leaver', VIEW);
+  ids.changing = await addUser(db, 'changing', VIEW);
   dir = mkdtempSync(join(tmpdir(), 'zmgate-push-'));
   for (const monitorId of [1, 2]) cams.push(await SimCamera.start({ monitorId, socketDir: dir, mapDir: dir }));
   app = await startTestApp({
@@ -178,6 +180,35 @@ test.serial('Events rows opened and closed as zmc does reach subscribers with Ev
   for (const c of [viewer, limited, noevents, back]) c.close();
 });
 
+test.serial('a permission change is applied to an open connection: a newly hidden monitor and a removed feature stop its messages', async (t) => {
+  const changing = await connect('changing');
+  const viewer = await connect('viewer');
+  t.like(await changing.request('subscribe', { monitors: 'all' }), { monitors: [1, 2, 3], topics: ['alarm', 'event'] });
+  await viewer.request('subscribe', { monitors: [1] });
+  await sql(db, "UPDATE Users SET Events = 'None' WHERE Id = ?", [ids.changing]);
+  await sql(db, 'INSERT INTO Monitors_Permissions (UserId, MonitorId, Permission) VALUES (?, 1, ?)', [ids.changing, 'None']);
+  // Re-checked every second; the user row and the ACL are cached up to 5 s.
+  let now: any;
+  for (let i = 0; i < 60; i++) {
+    now = await changing.request('subscribe', { monitors: [] });
+    if (now.monitors.length === 2) break;
+    await sleep(250);
+  }
+  t.like(now, { monitors: [2, 3], topics: ['alarm'] });
+  const call = caller(app, await login(app, 'operator'));
+  t.is((await call('PATCH', '/monitors/1/alarm', { action: 'on', cause: 'Hidden now' })).status, 200);
+  await viewer.waitFor('alarm', (m) => m.monitor_id === 1 && m.phase === 'start');
+  t.is((await call('PATCH', '/monitors/1/alarm', { action: 'cancel' })).status, 200);
+  await viewer.waitFor('alarm', (m) => m.monitor_id === 1 && m.phase === 'end');
+  const event = await insertEvent(db, { monitorId: 2, end: null });
+  await viewer.request('subscribe', { monitors: [2] });
+  await viewer.waitFor('event_start', (m) => m.event.id === event);
+  t.false(changing.received.some((r) => r.body?.monitor_id === 1 && r.name === 'alarm'));
+  t.false(changing.received.some((r) => r.body?.event?.id === event));
+  changing.close();
+  viewer.close();
+});
+
 test.serial('malformed messages get a reason and the connection keeps working', async (t) => {
   const c = await connect('viewer');
   const bad = await c.request('subscribe', { monitors: 'x' });
@@ -221,6 +252,17 @@ test.serial('token expiry disconnects unless a refreshed token was sent first', 
   await sleep(1500); // past the first token's expiry and a re-check
   t.true(renewed.socket.connected);
   renewed.close();
+});
+
+test.serial('every message received in these tests matches the documented schema (docs/push-messages.schema.json)', (t) => {
+  const received = clients.flatMap((c) => c.received);
+  const names = new Set(received.map((r) => r.name));
+  for (const name of ['hello', 'alarm', 'event_start', 'event_end', 'monitor_status', 'token_expiring', 'session_ended', 'push_error']) t.true(names.has(name), name);
+  for (const r of received) {
+    t.is(r.body.type, r.name);
+    t.deepEqual(pushSchemaProblems(r.body), [], `${r.name}: ${JSON.stringify(r.body)}`);
+  }
+  t.not(pushSchemaProblems({ ...received[0]!.body, extra: 1 }).length, 0, 'the check can fail');
 });
 
 test.serial('WebSocket upgrades outside the push path still reach the WebRTC route', async (t) => {

@@ -1,5 +1,5 @@
-// Follows every monitor's capture daemon through its shared memory (all layouts, 1.36–1.39; see
-// docs/push.md) and Monitor_Status: alarm start/end from SharedData.state, and monitor_status
+// Follows every monitor's capture daemon through its shared memory (all layouts, 1.36–1.39; the
+// fields are described in docs/zoneminder/events-lifecycle.md) and Monitor_Status: alarm start/end from SharedData.state, and monitor_status
 // when capturing, heartbeat staleness, Monitor_Status.Status or the capture-rate threshold
 // change. One reader per monitor is kept open and read every `alarmPollMs`; a read is a few
 // hundred bytes copied by the addon, so 64 monitors at 10 Hz cost little. The monitor list and
