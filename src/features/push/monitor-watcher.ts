@@ -1,9 +1,10 @@
 // Follows every monitor's capture daemon through its shared memory (all layouts, 1.36–1.39; the
-// fields are described in docs/zoneminder/events-lifecycle.md) and Monitor_Status: alarm start/end from SharedData.state, and monitor_status
-// when capturing, heartbeat staleness, Monitor_Status.Status or the capture-rate threshold
-// change. One reader per monitor is kept open and read every `alarmPollMs`; a read is a few
-// hundred bytes copied by the addon, so 64 monitors at 10 Hz cost little. The monitor list and
-// Monitor_Status come from one query every `statusPollSecs`.
+// fields are described in docs/zoneminder/events-lifecycle.md) and Monitor_Status: alarm
+// start/end from SharedData.state, and monitor_status when capturing, heartbeat staleness,
+// Monitor_Status.Status or the capture-rate threshold change. One reader per monitor is kept
+// open and read every `alarmPollMs`; a read is a few hundred bytes copied by the addon, so 64
+// monitors at 10 Hz cost little. The monitor list and Monitor_Status come from one query every
+// `statusPollSecs`.
 import type { Logger } from '../../log.js';
 import { isCaptureAlive, SharedMemory, type SharedMemoryState } from '../../native/index.js';
 import { notCapturingReason } from '../../services/live-images.js';
