@@ -3,9 +3,12 @@
 // may not see the monitor (row ACL) or lacks the feature permission receives nothing; logout and
 // token expiry end the connection unless a fresh token was sent; bad handshakes and messages get
 // a reason; the WebRTC upgrade route still answers beside it.
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
 import test from 'ava';
 import { loadOrCreateKeys } from '../../src/auth/keys.js';
@@ -207,6 +210,36 @@ test.serial('a permission change is applied to an open connection: a newly hidde
   t.false(changing.received.some((r) => r.body?.event?.id === event));
   changing.close();
   viewer.close();
+});
+
+test.serial('zmgate-watch prints the stream of a user as JSON lines and stops on SIGTERM', async (t) => {
+  const bin = fileURLToPath(new URL('../../bin/zmgate-watch.js', import.meta.url));
+  const usage = spawn(process.execPath, [bin, '--monitors', 'x']);
+  t.is((await once(usage, 'exit'))[0], 2);
+  const watch = spawn(process.execPath, [bin, '--url', app.url, '--user', 'viewer', '--monitors', '1,2', '--topics', 'alarm'], { env: { ...process.env, ZMGATE_PASSWORD: 'viewer' } });
+  const lines: any[] = [];
+  let buffer = '';
+  watch.stdout.on('data', (chunk: Buffer) => {
+    buffer += chunk.toString();
+    const parts = buffer.split('\n');
+    buffer = parts.pop()!;
+    for (const p of parts) lines.push(JSON.parse(p));
+  });
+  const exited = once(watch, 'exit');
+  t.teardown(() => watch.kill('SIGKILL'));
+  const until = async (pred: (l: any) => boolean) => {
+    for (let i = 0; i < 500 && !lines.some(pred); i++) await sleep(20);
+    return lines.find(pred);
+  };
+  t.like(await until((l) => l.type === 'subscribe_ack'), { ok: true, monitors: [1, 2], topics: ['alarm'] });
+  const call = caller(app, await login(app, 'operator'));
+  t.is((await call('PATCH', '/monitors/1/alarm', { action: 'on', cause: 'CLI' })).status, 200);
+  t.like(await until((l) => l.type === 'alarm' && l.phase === 'start'), { monitor_id: 1, cause: 'CLI' });
+  t.is((await call('PATCH', '/monitors/1/alarm', { action: 'cancel' })).status, 200);
+  t.truthy(await until((l) => l.type === 'alarm' && l.phase === 'end'));
+  t.truthy(lines.find((l) => l.type === 'hello'));
+  watch.kill('SIGTERM');
+  t.is((await exited)[0], 0);
 });
 
 test.serial('malformed messages get a reason and the connection keeps working', async (t) => {
