@@ -258,7 +258,13 @@ export class PushService {
       return;
     }
     // A token in the URL is checked before the engine opens a session for it.
-    const token = new URL(req.url ?? '/', 'http://localhost').searchParams.get('token');
+    let token: string | null;
+    try {
+      token = new URL(req.url ?? '/', 'http://localhost').searchParams.get('token');
+    } catch {
+      done('malformed request URL', false);
+      return;
+    }
     if (token === null) {
       done(null, true);
       return;
