@@ -141,6 +141,11 @@ test.serial('a forced alarm reaches a subscriber (start with score and cause, th
   t.like(start, { v: 1, type: 'alarm', state: 'Alarm', cause: 'Doorbell', score: 42 });
   t.regex(start.time, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
   await polling.waitFor('alarm', (m) => m.monitor_id === 2 && m.phase === 'start');
+  // A client subscribing during the alarm is told about it at once.
+  const late = await connect('viewer');
+  await late.request('subscribe', { monitors: [2] });
+  t.like(await late.waitFor('alarm', (m) => m.monitor_id === 2), { phase: 'start', cause: 'Doorbell', time: start.time });
+  late.close();
   await noevents.waitFor('alarm', (m) => m.monitor_id === 2 && m.phase === 'start');
   t.is((await call('PATCH', '/monitors/2/alarm', { action: 'cancel' })).status, 200);
   t.like(await viewer.waitFor('alarm', (m) => m.monitor_id === 2 && m.phase === 'end'), { score: 0 });

@@ -21,6 +21,11 @@ export interface MonitorWatcherOptions {
   publish: (message: AlarmMessage | MonitorStatusMessage) => void;
   /** Called when the set of monitors changed (rooms are re-evaluated). */
   onMonitors?: (ids: ReadonlySet<number>) => void;
+  /**
+   * False while nobody listens: the shared memory is then neither read nor kept mapped (default:
+   * always true). The next scan starts from a fresh baseline.
+   */
+  active?: () => boolean;
 }
 
 /** A missing shared-memory file (zmc not running) is looked for again at most this often. */
@@ -30,6 +35,8 @@ interface Watched {
   shm: SharedMemory | null;
   nextOpen: number;
   alarmed: boolean;
+  /** The start message of the alarm in progress. */
+  alarm: AlarmMessage | null;
   dbStatus: MonitorDbStatus | null;
   dbFps: number | null;
   /** The last status reported (null: not known yet, nothing reported). */
@@ -64,10 +71,15 @@ export class MonitorWatcher {
     return w?.status ? { v: 1, type: 'monitor_status', monitor_id: id, ...w.status, time: nowIso() } : null;
   }
 
+  /** The start message of the monitor's alarm in progress, or null when it is not alarmed. */
+  alarmOf(id: number): AlarmMessage | null {
+    return this.#monitors.get(id)?.alarm ?? null;
+  }
+
   async start(): Promise<void> {
     await this.refresh().catch(() => undefined); // retried by the timer
     const status = setInterval(() => void this.refresh().catch(() => undefined), this.#o.statusPollSecs * 1000);
-    const shm = setInterval(() => this.scan(), this.#o.alarmPollMs);
+    const shm = setInterval(() => this.#tick(), this.#o.alarmPollMs);
     status.unref();
     shm.unref();
     this.#timers.push(status, shm);
@@ -95,7 +107,7 @@ export class MonitorWatcher {
       ids.add(id);
       let w = this.#monitors.get(id);
       if (!w) {
-        w = { shm: null, nextOpen: 0, alarmed: false, dbStatus: null, dbFps: null, status: null };
+        w = { shm: null, nextOpen: 0, alarmed: false, alarm: null, dbStatus: null, dbFps: null, status: null };
         this.#monitors.set(id, w);
       }
       w.dbStatus = row.Status ?? null;
@@ -110,7 +122,18 @@ export class MonitorWatcher {
     this.#ids = ids;
     this.#loaded = true;
     if (changed) this.#o.onMonitors?.(ids);
-    this.scan(); // status from the fresh rows at once
+    this.#tick(); // status from the fresh rows at once
+  }
+
+  #tick(): void {
+    if (this.#o.active?.() ?? true) {
+      this.scan();
+      return;
+    }
+    for (const w of this.#monitors.values()) {
+      w.shm?.close();
+      Object.assign(w, { shm: null, nextOpen: 0, alarmed: false, alarm: null, status: null });
+    }
   }
 
   /** One round over every monitor's shared memory (exposed for tests). */
@@ -159,6 +182,7 @@ export class MonitorWatcher {
       cause: (state?.alarm.cause || (forced ? state!.trigger.cause : '')) ?? '',
       time: nowIso(),
     };
+    w.alarm = alarmed ? message : null;
     this.#o.publish(message);
   }
 

@@ -131,6 +131,8 @@ export class PushService {
       onMonitors: () => {
         for (const c of this.#clients.values()) this.#sync(c);
       },
+      // Without connections nothing needs the shared memory (nor keeps it mapped).
+      active: () => this.#clients.size > 0,
     });
     this.events = new EventWatcher({ db: options.db, clock: options.clock, log: options.log, periodMs: push.event_poll_ms, publish });
   }
@@ -336,6 +338,9 @@ export class PushService {
       window: { start: Date.now(), count: 0 },
     };
     this.#clients.set(socket.id, client);
+    // The first connection wakes the idle alarm detector: a baseline now, so a subscription made
+    // at once already gets each monitor's status.
+    if (this.#clients.size === 1) this.monitors.scan();
     this.#armExpiry(client);
     socket.on('disconnect', () => {
       for (const t of client.timers) clearTimeout(t);
@@ -439,11 +444,15 @@ export class PushService {
     if (monitors === 'all' || client.monitors === 'all') client.monitors = monitors === 'all' ? 'all' : client.monitors;
     else for (const id of monitors) client.monitors.add(id);
     const joined = this.#sync(client);
-    // The current status of each newly joined monitor, so a client starts from a known state.
+    // The current status (and alarm in progress) of each newly joined monitor, so a client
+    // starts from a known state.
     for (const room of joined) {
       const m = /^alarm:(\d+)$/.exec(room);
-      const status = m ? this.monitors.statusOf(Number(m[1])) : null;
+      if (!m) continue;
+      const status = this.monitors.statusOf(Number(m[1]));
+      const alarm = this.monitors.alarmOf(Number(m[1]));
       if (status) client.socket.emit('monitor_status', status);
+      if (alarm) client.socket.emit('alarm', alarm);
     }
     return this.#summary(client);
   }
