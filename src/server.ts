@@ -16,6 +16,7 @@ import { SERVICE_VERSION } from './version.js';
 import { Maintenance } from './features/maintenance/index.js';
 import { Daemons } from './features/daemons/daemon-manager.js';
 import { RetentionService } from './features/retention/retention-service.js';
+import { PushService } from './features/push/push-service.js';
 
 export interface RunningServer {
   url: string;
@@ -62,9 +63,12 @@ export async function startServer(config: AppConfig, log: Logger): Promise<Runni
   const services = createServices(config, log, pool, prisma);
   const app = createApp(services);
   // One listener: HTTPS or HTTP, never both.
-  const server = credentials ? https.createServer(credentials, app) : http.createServer(app);
+  // Live push (socket.io) answers its own path, HTTP and upgrades alike; everything else is the app's.
+  const push = services.get(PushService);
+  const handler = push.wrap(app);
+  const server = credentials ? https.createServer(credentials, handler) : http.createServer(handler);
   server.keepAliveTimeout = 65_000;
-  // WebRTC signalling is a WebSocket on the same listener (its 'upgrade' event).
+  // WebRTC signalling is a WebSocket on the same listener: every upgrade outside the push path.
   const webrtc = new WebRtcService({
     auth: services.auth,
     acl: services.acl,
@@ -73,7 +77,12 @@ export async function startServer(config: AppConfig, log: Logger): Promise<Runni
     feeds: services.live,
     streamingEnabled: () => config.streaming.enabled,
     http: app,
-  }).attach(server);
+  });
+  server.on('upgrade', (req, socket, head) => {
+    if (push.owns(req)) push.handleUpgrade(req, socket, head);
+    else void webrtc.handleUpgrade(req, socket, head);
+  });
+  push.start();
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -103,6 +112,7 @@ export async function startServer(config: AppConfig, log: Logger): Promise<Runni
       // Upgraded sockets are not HTTP connections: end the WebRTC sessions (close 1001) first.
       await retention.close().catch((err: Error) => log.warn({ err: { message: err.message } }, 'retention close failed'));
       await webrtc.close().catch((err: Error) => log.warn({ err: { message: err.message } }, 'webrtc close failed'));
+      await push.close().catch((err: Error) => log.warn({ err: { message: err.message } }, 'push close failed'));
       const drained = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
       const grace = new Promise<void>((resolve) =>

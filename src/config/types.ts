@@ -119,6 +119,26 @@ export interface AppConfig {
     quota: string;
     overrides: RetentionOverride[];
   };
+  /** Live event push over socket.io (src/features/push/, docs/push.md). */
+  push: {
+    enabled: boolean;
+    /** How often each monitor's shared memory is read for alarm and capture changes. */
+    alarm_poll_ms: number;
+    /** How often the Events table is asked for new and closed events (one query for all clients). */
+    event_poll_ms: number;
+    /** How often Monitors and Monitor_Status are re-read. */
+    status_poll_secs: number;
+    /** How often every connection's token, permissions and monitor ACL are checked again. */
+    recheck_secs: number;
+    /** Connections beyond this are refused. */
+    max_clients: number;
+    /** Messages queued for one client before it is dropped as too slow. */
+    max_queued_messages: number;
+    /** Events one replay request returns at most. */
+    replay_max: number;
+    /** monitor_status reports when the capture rate crosses this many frames per second. */
+    capture_fps_threshold: number;
+  };
   maintenance: {
     stats: { enabled: boolean; interval_seconds: number };
     audit: {

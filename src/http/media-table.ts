@@ -1,5 +1,5 @@
 // The one route table for what tsoa does not serve: every media route (recorded playback, live
-// HLS, live images) and the WebRTC WebSocket. The app registers the express handlers from it and decides from it
+// HLS, live images), the WebRTC WebSocket and the socket.io push endpoint. The app registers the express handlers from it and decides from it
 // which requests take `?token=`, skip compression and skip the global limiter; the OpenAPI build
 // (scripts/openapi-post.mjs) merges its operations into the tsoa document. Adding a media route =
 // one entry in its feature's list (with its OpenAPI operation), nothing here.
@@ -10,6 +10,7 @@ import { PLAYBACK_ROUTES } from '../features/playback/playback-routes.js';
 import { LIVE_IMAGE_ROUTES } from '../features/live/live-image-routes.js';
 import { LIVE_ROUTES } from '../features/live/live-routes.js';
 import { WEBRTC_ROUTE } from '../features/live/webrtc/upgrade.js';
+import { PUSH_ROUTE } from '../features/push/push-openapi.js';
 import type { MediaRoute, OpenApiOperation } from '../media/media-route.js';
 import type { Services } from '../registry.js';
 
@@ -19,6 +20,7 @@ export const MEDIA_ROUTES: readonly MediaRoute[] = [
   ...LIVE_IMAGE_ROUTES,
   ...LIVE_ROUTES,
   WEBRTC_ROUTE,
+  PUSH_ROUTE,
 ];
 
 const matchers = MEDIA_ROUTES.map((route) => ({

@@ -1,7 +1,8 @@
 // `npm run demo` end to end: the launcher (bin/zmgate-demo.js, needs the dist build) starts its
 // MariaDB, the simulated cameras and the server; Debian's Chromium opens the demo page, which
 // signs in and shows both simulated cameras live (HLS when offered, else MJPEG) with snapshots,
-// and the camera without a capture daemon as not capturing. SIGTERM stops everything.
+// and the camera without a capture daemon as not capturing; a forced alarm shows up as it happens
+// (push socket). SIGTERM stops everything.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -74,6 +75,13 @@ test('npm run demo: the demo page shows the simulated cameras live, with snapsho
     );
   }
   await page.waitForFunction(() => /not capturing/.test(document.querySelector('figure[data-monitor-id="3"]')?.textContent ?? ''), undefined, { timeout: 30_000 });
+  // Alarms as they happen: the page's Force alarm button, then the pushed alarm outlines the camera.
+  await page.click('figure[data-monitor-id="1"] button:text("Force alarm")');
+  await page.waitForFunction(() => document.querySelector('figure[data-monitor-id="1"]')?.classList.contains('alarm'), undefined, { timeout: 30_000 });
+  t.regex((await page.textContent('figure[data-monitor-id="1"] .alarm-state')) ?? '', /ALARM: Demo button \(score 50\)/);
+  await page.click('figure[data-monitor-id="1"] button:text("Cancel alarm")');
+  await page.waitForFunction(() => !document.querySelector('figure[data-monitor-id="1"]')?.classList.contains('alarm'), undefined, { timeout: 30_000 });
+  t.regex((await page.textContent('#alarms')) ?? '', /monitor 1: alarm end/);
   const how = await page.$$eval('figure', (figs) => figs.map((f) => f.querySelector('.row span')?.textContent));
   t.log(`live modes: ${how.join(' | ')}`);
   t.deepEqual(problems, []);

@@ -1,0 +1,80 @@
+// A socket.io client of the push service (/api/v3/socket.io/) that records every message, for
+// the push tests and the push benchmark.
+import { setTimeout as sleep } from 'node:timers/promises';
+import { io, type Socket } from 'socket.io-client';
+
+export const PUSH_MESSAGES = ['hello', 'alarm', 'event_start', 'event_end', 'monitor_status', 'daemon', 'token_expiring', 'session_ended', 'push_error'];
+
+export interface Received {
+  name: string;
+  body: any;
+  at: number;
+}
+
+export interface PushClientOptions {
+  token?: unknown;
+  /** The token as ?token= instead of auth.token. */
+  queryToken?: string;
+  transports?: Array<'websocket' | 'polling'>;
+}
+
+export class PushClient {
+  readonly socket: Socket;
+  readonly received: Received[] = [];
+  disconnectReason: string | null = null;
+
+  constructor(baseUrl: string, o: PushClientOptions = {}) {
+    this.socket = io(baseUrl, {
+      path: '/api/v3/socket.io',
+      ...(o.token !== undefined ? { auth: { token: o.token } } : {}),
+      ...(o.queryToken !== undefined ? { query: { token: o.queryToken } } : {}),
+      transports: o.transports ?? ['websocket'],
+      reconnection: false,
+      forceNew: true,
+    });
+    for (const name of PUSH_MESSAGES) this.socket.on(name, (body: unknown) => this.received.push({ name, body, at: Date.now() }));
+    this.socket.on('disconnect', (reason) => (this.disconnectReason = reason));
+  }
+
+  /** Resolves when connected; rejects with the connect_error (message + data) when refused. */
+  connected(): Promise<void> {
+    return new Promise((resolve, reject) => {
+      if (this.socket.connected) return resolve();
+      this.socket.once('connect', () => resolve());
+      this.socket.once('connect_error', (err) => reject(err));
+    });
+  }
+
+  /** Emits with an acknowledgement and resolves with it. */
+  request(name: string, payload?: unknown): Promise<any> {
+    return this.socket.timeout(10_000).emitWithAck(name, payload);
+  }
+
+  of(name: string): any[] {
+    return this.received.filter((r) => r.name === name).map((r) => r.body);
+  }
+
+  /** Waits for a message matching `pred` (generous timeout: a failure, not a measurement). */
+  async waitFor(name: string, pred: (body: any) => boolean = () => true, timeoutMs = 10_000): Promise<any> {
+    const end = Date.now() + timeoutMs;
+    for (;;) {
+      const hit = this.received.find((r) => r.name === name && pred(r.body));
+      if (hit) return hit.body;
+      if (Date.now() > end) throw new Error(`no ${name} message within ${timeoutMs} ms; got ${JSON.stringify(this.received.map((r) => r.name))}`);
+      await sleep(10);
+    }
+  }
+
+  async waitDisconnected(timeoutMs = 15_000): Promise<string> {
+    const end = Date.now() + timeoutMs;
+    while (this.disconnectReason === null) {
+      if (Date.now() > end) throw new Error('still connected');
+      await sleep(20);
+    }
+    return this.disconnectReason;
+  }
+
+  close(): void {
+    this.socket.close();
+  }
+}
