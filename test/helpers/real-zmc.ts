@@ -96,6 +96,8 @@ export class RealZm {
     child.stdout!.on('data', keep);
     child.stderr!.on('data', keep);
     this.children.set(monitorId, child);
+    // A test process that dies without stop() must not leave zmc capturing.
+    process.once('exit', () => child.kill('SIGKILL'));
     return child;
   }
 
