@@ -75,7 +75,8 @@ test.before(async () => {
   }
   const bridged = await zmgateDb(['bridge', '-u', db.url, '--yes']);
   if (bridged.code !== 0) throw new Error(`zmgate-db bridge failed: ${bridged.stderr}`);
-  // The bridge rewrites Config to 1.39's options; zmc 1.36 does not start without its own.
+  // The bridge adds 1.39's Config options; zmc 1.36 refuses a Config table of another size
+  // ("Config mismatch"), and --freshen puts back exactly its own set.
   await zm.freshen();
   await insertUser(db, {
     username: 'realzm',
