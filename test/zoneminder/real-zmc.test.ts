@@ -85,7 +85,7 @@ test.before(async () => {
     perms: { Stream: 'View', Events: 'Edit', Monitors: 'Edit', Control: 'Edit', System: 'View' },
   });
   for (const m of Object.values(M)) zm.start(m.id);
-  app = await startPlaybackApp(db, { APP_AUTH__RATE_LIMIT__ENABLED: 'false', APP_ZONEMINDER__DIR_EVENTS: zm.paths.events, APP_ZONEMINDER__PATH_MAP: zm.paths.map }, {});
+  app = await startPlaybackApp(db, { APP_AUTH__RATE_LIMIT__ENABLED: 'false', APP_ZONEMINDER__DIR_EVENTS: zm.paths.events, APP_ZONEMINDER__PATH_MAP: zm.paths.map, APP_ZONEMINDER__PATH_SOCKS: zm.paths.socks }, {});
   token = await login({ api: app.api } as never, 'realzm');
   // Every Record monitor closes a first 10 s section.
   for (const [name, m] of Object.entries(M)) {
@@ -145,6 +145,15 @@ serial('shared memory: the snapshot and the first MJPEG frame are upright as zmc
     const snapshot = await waitFor(`snapshot of ${m.id}`, 20_000, () => jpeg(`/monitors/${m.id}/snapshot`).catch(() => null));
     t.deepEqual(await markerCorner(snapshot), { ...upright(m), corner: m.corner }, `snapshot ${name}`);
     t.deepEqual(await markerCorner(await firstMjpegFrame(`/live/${m.id}/mjpeg?maxfps=5`)), { ...upright(m), corner: m.corner }, `mjpeg ${name}`);
+  }
+});
+
+serial('/live/sources offers the shared-memory MJPEG of each capturing monitor (stock zmc has no stream socket)', async (t) => {
+  const res = await get('/live/sources');
+  t.is(res.status, 200);
+  const { sources } = (await res.json()) as { sources: Array<{ monitor_id: number; codec: string; mjpeg?: string }> };
+  for (const m of Object.values(M)) {
+    t.like(sources.find((s) => s.monitor_id === m.id), { codec: 'MJPEG', mjpeg: `/api/v3/live/${m.id}/mjpeg` }, String(m.id));
   }
 });
 
