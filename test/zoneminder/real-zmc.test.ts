@@ -4,7 +4,8 @@
 // throwaway database created with the real 1.36.33 schema and bridged to 1.39.22 by zmgate-db.
 // zmgate then serves, from zmc's real shared memory and real events: the snapshot and MJPEG,
 // thumbnails and frame images (each orientation case checked by size and by where the marker
-// went), /video with ranges, /stream/video.mp4, the HLS VOD played by ffmpeg, /info, an event
+// went), /video with ranges, /stream/video.mp4, the HLS VOD played by ffmpeg and by hls.js in
+// Chromium, /info, an event
 // still being recorded, the deletion of a real event, and an alarm forced through TriggerData
 // that zmc turns into an event with the forced cause.
 //
@@ -17,6 +18,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { sql } from '../helpers/events.js';
 import type { FreshDatabase } from '../helpers/mariadb.js';
+import { hlsPlayToEnd, launchChromium } from '../helpers/browser.js';
 import { probeFile } from '../helpers/media.js';
 import { bytesOf, markerCorner, startPlaybackApp, type PlaybackApp } from '../helpers/playback.js';
 import { login } from '../helpers/rest.js';
@@ -197,7 +199,11 @@ serial('/info, /video with ranges and /stream/video.mp4 of a real closed event',
   const fmp4 = path.join(zm.paths.base, `${id}-fragmented.mp4`);
   writeFileSync(fmp4, await bytesOf(await get(`/events/${id}/stream/video.mp4`)));
   const [source, remuxed] = [await probeFile(file), await probeFile(fmp4)];
-  t.is(remuxed.errors, '');
+  // The remux adds no error of its own (zmc's encoder sometimes writes two packets with one DTS,
+  // which ffmpeg then reports for the source and the remux alike).
+  const strip = (errors: string) => errors.replace(/ @ 0x[0-9a-f]+/g, '');
+  if (source.errors === '') t.is(remuxed.errors, '');
+  else t.is(strip(remuxed.errors), strip(source.errors));
   t.is(remuxed.frames, source.frames);
 });
 
@@ -208,6 +214,21 @@ serial('HLS VOD of a real event: ffmpeg with its default settings decodes every 
   t.is(stderr.trim(), '');
   const frames = stdout.split('\n').filter((l) => l && !l.startsWith('#')).length;
   t.is(frames, source.frames);
+});
+
+serial('HLS VOD of a real event: hls.js in Chromium plays it to the end', async (t) => {
+  const id = closed.pass90;
+  const browser = await launchChromium();
+  try {
+    const played = await hlsPlayToEnd(browser, app.api(`/events/${id}/stream/playlist.m3u8`), token);
+    t.is(played.error, null, JSON.stringify(played));
+    t.false(played.timedOut, JSON.stringify(played));
+    t.true(played.ended, JSON.stringify(played));
+    // Passthrough: the camera's 640×360 as recorded (live video and recordings are not turned).
+    t.like(played, { width: W, height: H });
+  } finally {
+    await browser.close();
+  }
 });
 
 serial('an event still being recorded: /info says in progress and its recording is served as it grows', async (t) => {
