@@ -65,6 +65,8 @@ function prismaToApiError(err: PrismaLikeError): ApiError {
     const column = err.meta?.column_name ?? cause?.column ?? /column '([^']+)'/.exec(cause?.originalMessage ?? '')?.[1] ?? 'unknown';
     return new ValueTooLongError(column);
   }
+  // A raw query (P2010) on a table or column that a 1.36 database lacks before the bridge.
+  if (cause?.originalCode === String(ER_NO_SUCH_TABLE) || cause?.originalCode === String(ER_BAD_FIELD_ERROR)) return schemaIncomplete();
   switch (err.code) {
     case 'P2021':
     case 'P2022':

@@ -1,6 +1,7 @@
 // What /events/{id}/info and the stream routes need to know about an MP4 recording, read from the
 // box headers only: whether it is fragmented (moov carries mvex), the first video track's codec
-// (sample entry avc1/avc3 = H.264, hvc1/hev1 = H.265), coded size and duration. It reads a few
+// (sample entry avc1/avc3 = H.264, hvc1/hev1 = H.265), coded size, duration and whether a
+// display matrix (rotation tag) is set. It reads a few
 // hundred bytes wherever the file's boxes are; sample tables and media data are skipped by size.
 // (Sample-level demuxing, remux and HLS segmenting are the native demuxer's job.)
 import type { FileHandle } from 'node:fs/promises';
@@ -19,6 +20,8 @@ export interface Mp4Info {
   /** Seconds; 0 when the file does not say (a fragmented file without mehd). */
   durationSeconds: number;
   hasAudio: boolean;
+  /** The video track's tkhd matrix is not the identity (a rotation or flip tag). */
+  displayMatrix: boolean;
 }
 
 interface Box {
@@ -79,12 +82,28 @@ interface Track {
   entry: string | null;
   width: number;
   height: number;
+  matrix: boolean;
+}
+
+/** The identity matrix of tkhd: {1,0,0, 0,1,0, 0,0,1} in 16.16 / 2.30 fixed point. */
+const IDENTITY = [0x10000, 0, 0, 0, 0x10000, 0, 0, 0, 0x40000000];
+
+/** Whether a tkhd box's matrix is other than the identity. */
+async function tkhdMatrix(h: FileHandle, tkhd: Box): Promise<boolean> {
+  const version = (await readAt(h, tkhd.start, 1))[0];
+  // version 0: 4 flags, 4+4 times, 4 track id, 4 reserved, 4 duration; version 1: 64-bit times and
+  // duration. Then 8 reserved, 2 layer, 2 group, 2 volume, 2 reserved, and the 36-byte matrix.
+  const m = await readAt(h, tkhd.start + (version === 1 ? 52 : 40), 36);
+  if (m.length < 36) return false;
+  return IDENTITY.some((v, i) => m.readInt32BE(i * 4) !== v);
 }
 
 async function track(h: FileHandle, trak: Box): Promise<Track | null> {
   const mdia = await child(h, trak, 'mdia');
   if (!mdia) return null;
-  const t: Track = { handler: '', timescale: 0, duration: 0, entry: null, width: 0, height: 0 };
+  const t: Track = { handler: '', timescale: 0, duration: 0, entry: null, width: 0, height: 0, matrix: false };
+  const tkhd = await child(h, trak, 'tkhd');
+  if (tkhd) t.matrix = await tkhdMatrix(h, tkhd);
   for await (const b of boxes(h, mdia.start, mdia.end)) {
     if (b.type === 'mdhd') Object.assign(t, await timescaleAndDuration(h, b));
     if (b.type === 'hdlr') t.handler = (await readAt(h, b.start + 8, 4)).toString('latin1');
@@ -148,6 +167,7 @@ export async function probeMp4Handle(h: FileHandle, size: number): Promise<Mp4In
     height: video?.height ?? 0,
     durationSeconds: Math.round(durationSeconds * 1000) / 1000,
     hasAudio: tracks.some((t) => t.handler === 'soun'),
+    displayMatrix: video?.matrix ?? false,
   };
 }
 

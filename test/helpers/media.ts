@@ -367,3 +367,27 @@ export async function displayMatrixOf(file: string): Promise<{ rotation: number;
   const side = streams[0]?.side_data_list?.find((s) => s.side_data_type === 'Display Matrix');
   return side ? { rotation: side.rotation ?? 0, matrix: side.displaymatrix ?? '' } : null;
 }
+
+/**
+ * The extensions this machine's ffmpeg lets its HLS demuxer fetch (`allowed_segment_extensions`,
+ * read from `ffmpeg -h demuxer=hls`); an older ffmpeg without the option gives null.
+ */
+export async function ffmpegHlsExtensions(): Promise<Set<string> | null> {
+  const { stdout } = await run('ffmpeg', ['-hide_banner', '-h', 'demuxer=hls']);
+  const m = /allowed_segment_extensions\s.*\(default "([^"]*)"\)/.exec(stdout);
+  return m ? new Set(m[1].split(',')) : null;
+}
+
+/** The URIs of a playlist (URI lines and URI="…" attributes) whose path has none of `allowed` as its extension. */
+export function urisWithoutAllowedExtension(playlist: string, allowed: Set<string>): string[] {
+  const uris: string[] = [];
+  for (const line of playlist.split('\n')) {
+    if (line === '') continue;
+    if (!line.startsWith('#')) uris.push(line);
+    for (const m of line.matchAll(/URI="([^"]*)"/g)) uris.push(m[1]);
+  }
+  return uris.filter((uri) => {
+    const ext = /\.([A-Za-z0-9]+)$/.exec(uri.split(/[?#]/)[0])?.[1]?.toLowerCase();
+    return !ext || !allowed.has(ext);
+  });
+}

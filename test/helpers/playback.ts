@@ -54,6 +54,13 @@ const RECIPES: Record<string, string[]> = {
   'h265.mp4': ['-f', 'lavfi', '-i', 'testsrc=size=640x360:rate=15', '-t', '2', '-c:v', 'libx265', '-tag:v', 'hvc1', '-x265-params', 'log-level=none', '-pix_fmt', 'yuv420p'],
   'h264.mkv': ['-f', 'lavfi', '-i', 'testsrc=size=640x360:rate=15', '-t', '2', '-c:v', 'libx264', '-pix_fmt', 'yuv420p', '-f', 'matroska'],
   'vp8.webm': ['-f', 'lavfi', '-i', 'testsrc=size=320x240:rate=10', '-t', '1', '-c:v', 'libvpx', '-deadline', 'realtime', '-b:v', '200k', '-f', 'webm'],
+  // A grey clip with the red marker top-left, and the same clip as zmc's encoder would write it
+  // after turning each image (ROTATE_90, ROTATE_180, FLIP_HORI): the marker tells how a frame taken
+  // from it was turned.
+  'marker.mp4': markerClip(null),
+  'marker-turned-ROTATE_90.mp4': markerClip('transpose=clock'),
+  'marker-turned-ROTATE_180.mp4': markerClip('hflip,vflip'),
+  'marker-turned-FLIP_HORI.mp4': markerClip('hflip'),
   'snapshot.jpg': still(SIZES.snapshot),
   'alarm.jpg': still(SIZES.alarm),
   'capture.jpg': still(SIZES.capture),
@@ -68,7 +75,15 @@ const RECIPES: Record<string, string[]> = {
  */
 const DERIVED: Record<string, { from: string; args: string[] }> = {
   'h264-rotate90.mp4': { from: 'h264.mp4', args: ['-c', 'copy', '-metadata:s:v:0', 'rotate=90'] },
+  'marker-rotate90.mp4': { from: 'marker.mp4', args: ['-c', 'copy', '-metadata:s:v:0', 'rotate=90'] },
 };
+
+/** SIZES.video, 2 s of grey with the red 40x20 marker top-left, then `turn` (an ffmpeg filter). */
+function markerClip(turn: string | null): string[] {
+  const { width, height } = SIZES.video;
+  const vf = `drawbox=x=0:y=0:w=40:h=20:color=red:t=fill${turn ? `,${turn}` : ''}`;
+  return ['-f', 'lavfi', '-i', `color=c=gray:s=${width}x${height}:r=15:d=2`, '-vf', vf, '-c:v', 'libx264', '-pix_fmt', 'yuv420p', '-g', '15'];
+}
 
 /** A grey still with a red 40x20 marker in its top-left corner, so a test can tell how it was turned. */
 function still(size: { width: number; height: number }): string[] {

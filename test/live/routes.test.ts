@@ -18,7 +18,7 @@ import { isEnvelope, request } from '../helpers/http.js';
 import { FakeZmc } from '../helpers/fake-zmc.js';
 import { LIVE_CLIP, type LiveFixture, liveFixture, playlistParts, playlistUris, seedLive, startLiveApp } from '../helpers/live.js';
 import type { FreshDatabase } from '../helpers/mariadb.js';
-import { mediaClip, probeFile } from '../helpers/media.js';
+import { ffmpegHlsExtensions, mediaClip, probeFile, urisWithoutAllowedExtension } from '../helpers/media.js';
 import { login } from '../helpers/rest.js';
 import { zmDatabase } from '../helpers/zmdb.js';
 
@@ -436,6 +436,15 @@ test.serial('ffmpeg reads live.m3u8?token=… for 10 s without errors', async (t
   await startHls(5);
   await playlist(5, 3, '', 3); // ffmpeg starts three segments from the live edge
   const url = app.api(`/live/5/hls/live.m3u8?token=${tokens.viewer}`);
+  // Every URI of both playlists (segments, parts, preload hints, init, the media playlist) ends
+  // in an extension ffmpeg's HLS demuxer accepts with its defaults.
+  const allowed = await ffmpegHlsExtensions();
+  if (allowed) {
+    for (const name of ['master.m3u8', 'live.m3u8']) {
+      const text = await (await fetch(app.api(`/live/5/hls/${name}?token=${tokens.viewer}`))).text();
+      t.deepEqual(urisWithoutAllowedExtension(text, allowed), [], name);
+    }
+  }
   const { stderr } = await run('ffmpeg', ['-nostdin', '-v', 'error', '-i', url, '-t', '10', '-f', 'null', '-'], { timeout: 60_000 });
   t.is(stderr.trim(), '');
   // The session was touched all along.

@@ -17,7 +17,7 @@ import { Mp4File, remux } from '../../src/native/mp4-file.js';
 import bcrypt from 'bcryptjs';
 import { insertEventUsers, login, sql } from '../helpers/events.js';
 import type { FreshDatabase } from '../helpers/mariadb.js';
-import { displayMatrixOf, probeFile } from '../helpers/media.js';
+import { displayMatrixOf, ffmpegHlsExtensions, probeFile, urisWithoutAllowedExtension } from '../helpers/media.js';
 import { bytesOf, fixture, insertMediaEvent, makeStorages, startPlaybackApp, type MediaEvent, type PlaybackApp, type StorageRoots } from '../helpers/playback.js';
 import { insertUser, zmDatabase } from '../helpers/zmdb.js';
 
@@ -225,7 +225,7 @@ test('the VOD playlist: ~4 s segments at keyframes, relative URIs, ENDLIST; ffmp
   t.true(lines.includes('#EXT-X-MAP:URI="init.mp4"'));
   t.is(lines.at(-1), '#EXT-X-ENDLIST');
   const uris = lines.filter((l) => !l.startsWith('#'));
-  t.deepEqual(uris, ['segment/0', 'segment/1', 'segment/2']);
+  t.deepEqual(uris, ['segment/0.m4s', 'segment/1.m4s', 'segment/2.m4s']);
   const durations = lines.filter((l) => l.startsWith('#EXTINF:')).map((l) => Number(l.slice(8, -1)));
   t.deepEqual(durations, [4, 4, 1]);
 
@@ -233,10 +233,12 @@ test('the VOD playlist: ~4 s segments at keyframes, relative URIs, ENDLIST; ffmp
   const url = `${app.api(`/events/${ev.bframes.id}/stream/playlist.m3u8`)}?token=${token}`;
   const viaQuery = await (await fetch(url)).text();
   t.true(viaQuery.includes(`#EXT-X-MAP:URI="init.mp4?token=${token}"`));
-  t.true(viaQuery.includes(`\nsegment/2?token=${token}\n`));
+  t.true(viaQuery.includes(`\nsegment/2.m4s?token=${token}\n`));
+  const allowed = await ffmpegHlsExtensions();
+  if (allowed) t.deepEqual(urisWithoutAllowedExtension(viaQuery, allowed), [], 'every URI has an extension ffmpeg fetches');
   const out = path.join(work, 'hls.mp4');
-  // Debian's ffmpeg checks segment URL extensions; the contract's URIs (`segment/{n}`) have none.
-  const { stderr } = await run('ffmpeg', ['-v', 'error', '-y', '-extension_picky', '0', '-allowed_segment_extensions', 'ALL', '-i', url, '-c', 'copy', out]);
+  // ffmpeg with its defaults: its HLS demuxer refuses segment URIs without an allowed media extension.
+  const { stderr } = await run('ffmpeg', ['-v', 'error', '-y', '-i', url, '-c', 'copy', out]);
   t.is(stderr.trim(), '');
   const source = await probeFile(await fixture('h264-bf-aac.mp4'));
   const played = await probeFile(out);
@@ -254,8 +256,11 @@ test('init and segments: fMP4 pieces with immutable caching; out of range is 404
   const seg = await get(`/events/${ev.bframes.id}/stream/segment/1`);
   t.is(seg.status, 200);
   t.is(seg.headers.get('cache-control'), 'private, max-age=31536000, immutable', 'a closed event');
-  t.deepEqual(topBoxes(await bytesOf(seg)), ['moof', 'mdat']);
-  for (const seq of ['3', '999999999']) {
+  const segBytes = await bytesOf(seg);
+  t.deepEqual(topBoxes(segBytes), ['moof', 'mdat']);
+  t.true((await bytesOf(await get(`/events/${ev.bframes.id}/stream/segment/1.m4s`))).equals(segBytes), 'N.m4s (as listed) and plain N are the same segment');
+  for (const bad of ['1.mp4', '1.m4s.m4s', 'x.m4s']) t.is((await get(`/events/${ev.bframes.id}/stream/segment/${bad}`)).status, 400, bad);
+  for (const seq of ['3', '3.m4s', '999999999']) {
     const res = await get(`/events/${ev.bframes.id}/stream/segment/${seq}`);
     t.is(res.status, 404, seq);
     t.like(await res.json(), { kind: 'FILE_NOT_FOUND_ERROR', details: [['event_id', String(ev.bframes.id)], ['segment', seq]] });
@@ -271,7 +276,7 @@ test('an event in progress: an EVENT playlist without ENDLIST and without the gr
   const early = await (await get(`/events/${ev.live.id}/stream/playlist.m3u8`)).text();
   t.true(early.includes('#EXT-X-PLAYLIST-TYPE:EVENT'));
   t.false(early.includes('#EXT-X-ENDLIST'));
-  t.deepEqual(early.split('\n').filter((l) => l.startsWith('segment/')), ['segment/0']);
+  t.deepEqual(early.split('\n').filter((l) => l.startsWith('segment/')), ['segment/0.m4s']);
   const seg0Res = await get(`/events/${ev.live.id}/stream/segment/0`);
   // Not provably final while the file grows: revalidated, never kept for a year.
   t.is(seg0Res.headers.get('cache-control'), 'no-cache');
@@ -283,7 +288,7 @@ test('an event in progress: an EVENT playlist without ENDLIST and without the gr
 
   copyFileSync(await fixture('h264-frag-long.mp4'), file);
   const later = await (await get(`/events/${ev.live.id}/stream/playlist.m3u8`)).text();
-  t.deepEqual(later.split('\n').filter((l) => l.startsWith('segment/')), ['segment/0', 'segment/1']);
+  t.deepEqual(later.split('\n').filter((l) => l.startsWith('segment/')), ['segment/0.m4s', 'segment/1.m4s']);
   t.false(later.includes('#EXT-X-ENDLIST'));
   t.true((await bytesOf(await get(`/events/${ev.live.id}/stream/segment/0`))).equals(seg0), 'segment 0 unchanged');
 

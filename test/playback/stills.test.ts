@@ -1,15 +1,17 @@
-// Thumbnails (snapshot → alarm → capture → analyse → video frame), frame images, Orientation on
-// every path (checked on the decoded pixels: where the corner marker went, and the size), the
-// still cache, and the bounds of the ffmpeg runner.
+// Thumbnails (snapshot → alarm → capture → analyse → video frame), frame images, Orientation
+// applied exactly once by source (zmc's JPEGs never; frames of passthrough recordings once;
+// frames of encode-mode recordings never; checked on the decoded pixels: where the corner marker
+// went, and the size), the still cache, and the bounds of the ffmpeg runner.
 import test from 'ava';
 import { chmodSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ServiceUnavailableError } from '../../src/errors.js';
 import { FfmpegError, FfmpegRunner, DEFAULT_FFMPEG_OPTIONS } from '../../src/media/ffmpeg.js';
-import { FfmpegJpegRotator, type JpegRotator, type Orientation } from '../../src/media/jpeg-rotate.js';
+import type { Orientation } from '../../src/media/jpeg-rotate.js';
+import { recordingTurn } from '../../src/features/playback/event-stills.js';
 import { StillCache } from '../../src/media/still-cache.js';
-import { insertEventUsers, login, sql } from '../helpers/events.js';
+import { insertEventUsers, insertMonitor, login, sql } from '../helpers/events.js';
 import type { FreshDatabase } from '../helpers/mariadb.js';
 import {
   SIZES,
@@ -32,8 +34,6 @@ let db: FreshDatabase;
 let roots: StorageRoots;
 let token: string;
 const ev: Record<string, MediaEvent> = {};
-/** Counts rotations, to see the cache working; delegates to ffmpeg. Tests that compare it run serially. */
-let rotations = 0;
 const ORIENTATIONS: Orientation[] = ['ROTATE_0', 'ROTATE_90', 'ROTATE_180', 'ROTATE_270', 'FLIP_HORI', 'FLIP_VERT'];
 /** Where the top-left marker lands under each orientation (90/270 clockwise, as ZoneMinder means them). */
 const CORNER: Record<Orientation, string> = {
@@ -60,22 +60,24 @@ test.before(async () => {
   ev.none = await insertMediaEvent(db, roots, {});
   ev.live = await insertMediaEvent(db, roots, { end: null, files: { 'snapshot.jpg': { fixture: 'snapshot.jpg' } } });
   ev.named = await insertMediaEvent(db, roots, { files: { 'objdetect.jpg': { fixture: 'objdetect.jpg' }, 'snapshot.jpg': { fixture: 'snapshot.jpg' }, 'alarm.jpg': { fixture: 'alarm.jpg' } } });
+  // Monitors 21 (VideoWriter 2, camera passthrough) and 22 (VideoWriter 1, encode), as zmc
+  // records them: the Events row holds the turned size.
+  await insertMonitor(db, 21, 'Passthrough', { VideoWriter: 2 });
+  await insertMonitor(db, 22, 'Encode', { VideoWriter: 1 });
   for (const o of ORIENTATIONS) {
+    const size = swapped(o, SIZES.video);
     ev[`snap-${o}`] = await insertMediaEvent(db, roots, { orientation: o, files: { 'snapshot.jpg': { fixture: 'snapshot.jpg' } } });
-    ev[`video-${o}`] = await insertMediaEvent(db, roots, { orientation: o, scheme: 'Shallow', files: { '{id}-video.mp4': { fixture: 'h264.mp4' } } });
     ev[`frame-${o}`] = await insertMediaEvent(db, roots, { orientation: o, files: captures([1]) });
+    ev[`pass-${o}`] = await insertMediaEvent(db, roots, { monitorId: 21, orientation: o, ...size, scheme: 'Shallow', files: { '{id}-video.mp4': { fixture: 'marker.mp4' } } });
+    // The encoder got the images zmc had turned: a recording already upright.
+    const turned = o === 'ROTATE_0' ? 'marker.mp4' : o === 'ROTATE_270' || o === 'FLIP_VERT' ? null : `marker-turned-${o}.mp4`;
+    if (turned) ev[`enc-${o}`] = await insertMediaEvent(db, roots, { monitorId: 22, orientation: o, ...size, files: { '{id}-video.mp4': { fixture: turned } } });
   }
-  ev.tagged = await insertMediaEvent(db, roots, { orientation: 'ROTATE_90', scheme: 'Shallow', files: { '{id}-video.mp4': { fixture: 'h264-rotate90.mp4' } } });
+  // 1.38 tags a passthrough recording with a display matrix: the tag is not applied on top.
+  ev.tagged = await insertMediaEvent(db, roots, { monitorId: 22, orientation: 'ROTATE_90', ...swapped('ROTATE_90', SIZES.video), scheme: 'Shallow', files: { '{id}-video.mp4': { fixture: 'marker-rotate90.mp4' } } });
+  ev['tagged-180'] = await insertMediaEvent(db, roots, { monitorId: 22, orientation: 'ROTATE_180', files: { '{id}-video.mp4': { fixture: 'marker-rotate90.mp4' } } });
   const runner = new FfmpegRunner({ ...DEFAULT_FFMPEG_OPTIONS, maxConcurrent: 2 });
-  const ffmpegRotator = new FfmpegJpegRotator(runner);
-  const rotator: JpegRotator = {
-    perFrame: false,
-    rotateJpeg: (jpeg, o) => {
-      rotations++;
-      return ffmpegRotator.rotateJpeg(jpeg, o);
-    },
-  };
-  app = await startPlaybackApp(db, { APP_AUTH__RATE_LIMIT__ENABLED: 'false', APP_ZONEMINDER__DIR_EVENTS: roots.defaultDir }, { runner, rotator });
+  app = await startPlaybackApp(db, { APP_AUTH__RATE_LIMIT__ENABLED: 'false', APP_ZONEMINDER__DIR_EVENTS: roots.defaultDir }, { runner });
   token = await login({ api: app.api } as never, 'evview');
 });
 test.after.always(async () => app?.close());
@@ -107,35 +109,58 @@ test('thumbnail: nothing to show is 404 FILE_NOT_FOUND; a closed event is cachea
   t.is((await get(`/events/${ev.live.id}/thumbnail`)).headers.get('cache-control'), 'no-cache');
 });
 
-test.serial('ROTATE_0: the stored JPEG is streamed byte for byte (never decoded)', async (t) => {
-  const before = rotations;
-  const body = await jpegOf(`/events/${ev['snap-ROTATE_0'].id}/thumbnail`);
-  t.true(body.equals(readFileSync(await fixture('snapshot.jpg'))));
-  t.is(rotations, before);
+test('zmc\'s JPEGs are served byte for byte whatever the Orientation (zmc turned them already)', async (t) => {
+  for (const o of ORIENTATIONS) {
+    const snap = await jpegOf(`/events/${ev[`snap-${o}`].id}/thumbnail`);
+    t.true(snap.equals(readFileSync(await fixture('snapshot.jpg'))), `snapshot.jpg ${o}`);
+    t.deepEqual(await markerCorner(snap), { ...SIZES.snapshot, corner: 'top-left' }, `snapshot.jpg ${o}`);
+    const frame = await jpegOf(`/events/${ev[`frame-${o}`].id}/frames/1/image`);
+    t.deepEqual(await markerCorner(frame), { ...SIZES.capture, corner: 'top-left' }, `capture ${o}`);
+  }
 });
 
 for (const o of ORIENTATIONS) {
-  test(`Orientation ${o}: stored thumbnail, video-frame thumbnail and frame image are turned (size and corner marker)`, async (t) => {
-    const stored = await markerCorner(await jpegOf(`/events/${ev[`snap-${o}`].id}/thumbnail`));
-    t.deepEqual(stored, { ...swapped(o, SIZES.snapshot), corner: CORNER[o] }, 'snapshot.jpg');
-    t.like(await probeBuffer(await jpegOf(`/events/${ev[`video-${o}`].id}/thumbnail`)), swapped(o, SIZES.videoThumb), 'video frame');
-    const frame = await markerCorner(await jpegOf(`/events/${ev[`frame-${o}`].id}/frames/1/image`));
-    t.deepEqual(frame, { ...swapped(o, SIZES.capture), corner: CORNER[o] }, 'frame image');
+  test(`Orientation ${o}: a frame of a passthrough recording is turned once (size and corner marker), thumbnail and frame image`, async (t) => {
+    const e = ev[`pass-${o}`].id;
+    t.deepEqual(await markerCorner(await jpegOf(`/events/${e}/frames/1/image`)), { ...swapped(o, SIZES.video), corner: CORNER[o] }, 'frame image');
+    t.deepEqual(await markerCorner(await jpegOf(`/events/${e}/thumbnail`)), { ...swapped(o, SIZES.videoThumb), corner: CORNER[o] }, 'thumbnail');
   });
+  if (!['ROTATE_270', 'FLIP_VERT'].includes(o)) {
+    test(`Orientation ${o}: a frame of an encode-mode recording is served as decoded (already upright)`, async (t) => {
+      const e = ev[`enc-${o}`].id;
+      t.deepEqual(await markerCorner(await jpegOf(`/events/${e}/frames/1/image`)), { ...swapped(o, SIZES.video), corner: CORNER[o] });
+    });
+  }
 }
 
-test.serial('a recording that carries its own rotate tag (as zmc writes it) is turned once, by the Orientation, not again by ffmpeg', async (t) => {
-  t.like(await probeBuffer(await jpegOf(`/events/${ev.tagged.id}/thumbnail`)), swapped('ROTATE_90', SIZES.videoThumb));
+test('a recording with its own rotate tag is decoded without it and turned once, by the Orientation', async (t) => {
+  // ROTATE_90: the coded size (640×360) is the swap of the event's (360×640): passthrough.
+  t.deepEqual(await markerCorner(await jpegOf(`/events/${ev.tagged.id}/frames/1/image`)), { ...swapped('ROTATE_90', SIZES.video), corner: 'top-right' });
+  // ROTATE_180 on an encode monitor, but the tag shows the camera's packets: passthrough.
+  t.deepEqual(await markerCorner(await jpegOf(`/events/${ev['tagged-180'].id}/frames/1/image`)), { ...SIZES.video, corner: 'bottom-right' });
 });
 
-test.serial('rotated stills are cached: a second request runs no transform and carries the same ETag', async (t) => {
-  const route = `/events/${ev['snap-ROTATE_90'].id}/thumbnail`;
+test('recordingTurn: the coded size decides for 90/270; else a display matrix or VideoWriter 2', (t) => {
+  const ev90 = { width: 360, height: 640 };
+  const facts = (width: number, height: number, displayMatrix = false, videoWriter: number | null = null) => ({ width, height, displayMatrix, videoWriter });
+  t.is(recordingTurn('ROTATE_90', ev90, facts(640, 360)), 'ROTATE_90');
+  t.is(recordingTurn('ROTATE_270', ev90, facts(640, 360, false, 1)), 'ROTATE_270', 'the size wins over a changed VideoWriter');
+  t.is(recordingTurn('ROTATE_90', ev90, facts(360, 640, true, 2)), 'ROTATE_0', 'encoded at the turned size');
+  t.is(recordingTurn('ROTATE_90', { width: 480, height: 480 }, facts(480, 480, false, 1)), 'ROTATE_0', 'square: VideoWriter 1');
+  t.is(recordingTurn('ROTATE_90', { width: 480, height: 480 }, facts(480, 480, false, 2)), 'ROTATE_90', 'square: VideoWriter 2');
+  t.is(recordingTurn('ROTATE_180', { width: 640, height: 360 }, facts(640, 360, false, 1)), 'ROTATE_0');
+  t.is(recordingTurn('ROTATE_180', { width: 640, height: 360 }, facts(640, 360, true, 1)), 'ROTATE_180');
+  t.is(recordingTurn('FLIP_VERT', { width: 640, height: 360 }, facts(640, 360, false, 2)), 'FLIP_VERT');
+  t.is(recordingTurn('FLIP_HORI', { width: 640, height: 360 }, facts(0, 0, false, null)), 'ROTATE_0', 'nothing says passthrough');
+  t.is(recordingTurn('ROTATE_0', { width: 640, height: 360 }, facts(360, 640, true, 2)), 'ROTATE_0');
+});
+
+test.serial('frames taken from a recording are cached: a second request carries the same ETag and body', async (t) => {
+  const route = `/events/${ev['pass-ROTATE_90'].id}/thumbnail`;
   const first = await get(route);
-  await bytesOf(first);
-  const before = rotations;
+  const body = await bytesOf(first);
   const second = await get(route);
-  t.deepEqual(await bytesOf(second), await jpegOf(route));
-  t.is(rotations, before);
+  t.true((await bytesOf(second)).equals(body));
   t.is(second.headers.get('etag'), first.headers.get('etag'));
   t.true(app.playback.cache.size.entries > 0);
 });
@@ -254,17 +279,4 @@ test('the still cache: byte budget, least recently used out, oversized results n
   t.true(x.equals(y));
   await t.throwsAsync(cache.getOrMake('bad', async () => Promise.reject(new Error('no'))));
   t.is(cache.get('bad'), undefined);
-});
-
-test('a failing rotation serves the still unrotated rather than nothing', async (t) => {
-  const broken: JpegRotator = { perFrame: false, rotateJpeg: async () => Promise.reject(new Error('broken')) };
-  const other = await startPlaybackApp(db, { APP_AUTH__RATE_LIMIT__ENABLED: 'false', APP_ZONEMINDER__DIR_EVENTS: roots.defaultDir }, { rotator: broken });
-  try {
-    const own = await login({ api: other.api } as never, 'evview'); // its own signing keys
-    const res = await fetch(other.api(`/events/${ev['snap-ROTATE_90'].id}/thumbnail`), { headers: { authorization: `Bearer ${own}` } });
-    t.is(res.status, 200);
-    t.true((await bytesOf(res)).equals(readFileSync(await fixture('snapshot.jpg'))));
-  } finally {
-    await other.close();
-  }
 });

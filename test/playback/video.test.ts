@@ -255,7 +255,7 @@ test('stream/video.mp4 and media.mp4: a fragmented recording is served as is wit
 });
 
 test('playlist, init and segments: served for an MP4, 404 when there is no recording or it is not MP4; bad seq is 400', async (t) => {
-  for (const route of ['playlist.m3u8', 'init.mp4', 'segment/0']) {
+  for (const route of ['playlist.m3u8', 'init.mp4', 'segment/0', 'segment/0.m4s']) {
     const res = await get(`/events/${ev.v139.id}/stream/${route}`);
     t.is(res.status, 200, route);
     await bytesOf(res);
@@ -266,7 +266,7 @@ test('playlist, init and segments: served for an MP4, 404 when there is no recor
   }
   const bad = await get(`/events/${ev.v139.id}/stream/segment/x1`);
   t.is(bad.status, 400);
-  t.deepEqual((await bad.json()).details, [['seq', 'must be an integer >= 0']]);
+  t.deepEqual((await bad.json()).details, [['seq', 'must be an integer >= 0, optionally followed by .m4s']]);
 });
 
 test('other methods on a media route are 405, unknown stream names 404', async (t) => {

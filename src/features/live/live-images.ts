@@ -15,6 +15,9 @@
 //   and for ROTATE_90/ROTATE_270 it is read as Height×Width. The row is read on every request.
 //   (The reference turned its stills because its source, the stream socket's keyframe, carries
 //   the camera's own unturned frames; the outcome, a still in the monitor's orientation, is the same.)
+//   One exception (docs/zoneminder/orientation.md): a development zmc leaves 4:2:2 slots of a
+//   ROTATE_90/270 monitor unturned at the camera's size; such a slot is read at that size and
+//   turned here, once.
 // - Geometry: slot and zone counts are solved from the file size (robust when the row was edited
 //   after zmc started); only if that is ambiguous are ImageBufferCount and ZoneCount used to pin them.
 import type { AuthUser } from '../../auth/auth-service.js';
@@ -23,12 +26,14 @@ import type { PrismaClient } from '../../db/prisma.js';
 import { ServiceUnavailableError } from '../../errors.js';
 import type { Logger } from '../../log.js';
 import type { Services } from '../../registry.js';
+import { isUnturned422, turnUnturned422 } from '../../media/yuv422-turn.js';
 import {
   encodeJpeg,
   isCaptureAlive,
   SharedMemory,
   ZmNativeError,
   type Orientation,
+  type RawImage,
   type SharedMemoryState,
 } from '../../native/index.js';
 
@@ -147,9 +152,15 @@ export class LiveImagesService {
     }
     if (!image) throw notCapturing(m.id, 'no image captured yet');
     if (image.timestampUs === unlessTimestampUs) return null;
+    let upright: RawImage = image;
+    if (isUnturned422(image.format, m.orientation)) {
+      const turned = turnUnturned422(image.data, image.format as 'yuv422p' | 'yuvj422p', m.height, m.width, m.orientation as 'ROTATE_90' | 'ROTATE_270');
+      if (!turned) throw notCapturing(m.id, 'an unturned 4:2:2 image does not fit its slot');
+      upright = turned;
+    }
     let jpeg: Buffer;
     try {
-      jpeg = await encodeJpeg(image);
+      jpeg = await encodeJpeg(upright);
     } catch (err) {
       throw this.unavailable(m.id, err);
     }

@@ -1,13 +1,12 @@
 // `/events/{id}/stream/mjpeg`: an event recorded as JPEGs only (no video) played as a paced MJPEG
 // stream at its recorded timing (Frames.Delta, interpolated between rows), at `?speed=`
 // 0.25–16. The capture JPEGs are used, else the analysis JPEGs. Frames are read one at a time
-// as they are sent. Orientation is applied only when the JpegRotator is cheap enough per frame
-// (the native transform); the ffmpeg fallback is not, so the frames then go out as stored.
+// as they are sent, as zmc stored them: zmc turned them per the Orientation already
+// (docs/zoneminder/orientation.md).
 import { readFile } from 'node:fs/promises';
 import type { AuthUser } from '../../auth/auth-service.js';
 import type { PrismaClient } from '../../db/prisma.js';
 import { InvalidInputError } from '../../errors.js';
-import type { JpegRotator } from '../../media/jpeg-rotate.js';
 import type { PacedFrame, PacingOptions } from '../../media/mjpeg.js';
 import { fileNotFound, type EventMediaLocator } from './event-media.js';
 import { averageInterval, frameTimes } from '../events/event-timeline.js';
@@ -30,7 +29,6 @@ export class EventMjpeg {
   constructor(
     private readonly prisma: PrismaClient,
     private readonly media: EventMediaLocator,
-    private readonly rotator: JpegRotator,
   ) {}
 
   async plan(user: AuthUser, id: bigint, speedText: string | undefined): Promise<{ frames: PacedFrame[]; options: PacingOptions }> {
@@ -47,15 +45,13 @@ export class EventMjpeg {
       await this.prisma.frames.findMany({ where: { EventId: event.id }, select: { FrameId: true, Delta: true }, orderBy: { FrameId: 'asc' } })
     ).map((r) => ({ frameId: r.FrameId, delta: Number(r.Delta) }));
     const times = frameTimes(numbers, rows, averageInterval(rows, event.lengthSeconds, event.frames));
-    const rotate = this.rotator.perFrame && event.orientation !== 'ROTATE_0';
     const frames = numbers.map((n, i) => ({
       frame: n,
       time: times[i],
       load: async () => {
         const file = await this.media.frameFile(event, n, kind);
         if (!file) return null;
-        const jpeg = await readFile(file);
-        return rotate ? this.rotator.rotateJpeg(jpeg, event.orientation).catch(() => jpeg) : jpeg;
+        return readFile(file);
       },
     }));
     return { frames, options: { speed, maxGapMs: MAX_GAP_MS } };

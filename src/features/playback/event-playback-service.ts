@@ -194,10 +194,12 @@ export class EventPlaybackService {
   }
 
   async segment(user: AuthUser, id: bigint, seqText: string): Promise<ServedBody> {
-    if (!/^\d{1,9}$/.test(seqText)) throw new InvalidInputError('Invalid input', [['seq', 'must be an integer >= 0']]);
+    // `N.m4s` as the playlist lists it, or plain `N` as earlier playlists did.
+    const m = /^(\d{1,9})(?:\.m4s)?$/.exec(seqText);
+    if (!m) throw new InvalidInputError('Invalid input', [['seq', 'must be an integer >= 0, optionally followed by .m4s']]);
     const input = await this.remuxInput(user, id);
     const { event } = input;
-    const segment = await this.remuxer.mediaSegment(input, Number(seqText));
+    const segment = await this.remuxer.mediaSegment(input, Number(m[1]));
     if (!segment) {
       throw new NotFoundError(`Segment ${seqText} of event ${id} not found`, [['event_id', String(id)], ['segment', seqText]], 'FILE');
     }

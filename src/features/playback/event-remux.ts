@@ -2,7 +2,7 @@
 // do the ACL, locate the recording, probe it (src/media/mp4-probe.ts) and serve the answer with
 // byte ranges; an EventRemuxer only turns a recording into bytes: fragmented MP4 of the whole
 // recording with real sample durations; a playlist of ~4 s segments whose URIs are relative to
-// …/stream/ (`init.mp4`, `segment/0`, …); the init segment; segment `seq`, null when out of range.
+// …/stream/ (`init.mp4`, `segment/0.m4s`, …); the init segment; segment `seq`, null when out of range.
 // The implementation is NativeRemuxer (src/features/playback/native-remuxer.ts); tests plug in others
 // through createPlayback() in src/features/playback/playback.ts.
 import type { ByteSource } from '../../media/byte-source.js';

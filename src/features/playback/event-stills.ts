@@ -1,8 +1,12 @@
 // Still images of an event: `/events/{id}/thumbnail`, `/events/{id}/frames/{fid}/image` and
-// `/frames/{id}/image`, turned per the event's Orientation (the monitor's, as recorded with the
-// event). With ROTATE_0 a stored JPEG is streamed from disk untouched; otherwise it is rotated
-// by the JpegRotator, and a frame taken out of a recording is made by ffmpeg. Derived stills are
-// cached by source identity (path, inode, size, mtime) and transform.
+// `/frames/{id}/image`, upright in the event's Orientation, turned exactly once
+// (docs/zoneminder/orientation.md):
+// - JPEGs zmc wrote (snapshot.jpg, alarm.jpg, NNNNN-capture.jpg, NNNNN-analyse.jpg) are already
+//   turned: streamed from disk untouched, whatever the Orientation;
+// - a frame taken out of a recording is decoded without auto-rotation (a tag may be wrong or
+//   missing) and turned by the Orientation only when the recording holds the camera's own
+//   packets (passthrough); an encode-mode recording is already upright.
+// Frames taken from recordings are cached by source identity (path, inode, size, mtime) and transform.
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import type { AuthUser } from '../../auth/auth-service.js';
@@ -11,16 +15,17 @@ import { ApiError, InvalidInputError, NotFoundError } from '../../errors.js';
 import type { Logger } from '../../log.js';
 import { BufferSource, FileSource } from '../../media/byte-source.js';
 import { FfmpegError, type FfmpegRunner } from '../../media/ffmpeg.js';
-import type { JpegRotator } from '../../media/jpeg-rotate.js';
+import { orientationFilter, swapsAxes, type Orientation } from '../../media/jpeg-rotate.js';
 import type { StillCache } from '../../media/still-cache.js';
+import type { VideoProber } from '../../media/video-probe.js';
 import { fileNotFound, type EventMediaLocator, type EventRecord, type StillKind, type VideoFile } from './event-media.js';
 import { cacheControlFor, type ServedBody } from './event-playback-service.js';
 import { averageInterval, frameTimes } from '../events/event-timeline.js';
 
 /** Thumbnails taken from a recording are scaled to at most this width (aspect kept). */
 export const THUMBNAIL_WIDTH = 320;
-/** A stored JPEG larger than this is served as is, never decoded. */
-const MAX_DECODE_BYTES = 32 << 20;
+/** Monitors.VideoWriter of camera passthrough (1 encodes the turned images). */
+const VIDEO_WRITER_PASSTHROUGH = 2;
 /** Named stills a `fid` may ask for. */
 const NAMED_STILLS: Record<string, string> = { alarm: 'alarm.jpg', snapshot: 'snapshot.jpg', objdetect: 'objdetect.jpg' };
 
@@ -36,17 +41,44 @@ export function parseStillType(type: string | undefined): StillKind | null {
   throw new InvalidInputError('Invalid input', [['type', 'must be capture or analyse']]);
 }
 
+/** What the recording says about how it was written, for recordingTurn(). */
+export interface RecordingFacts {
+  /** Coded size of the video track (0 when unknown). */
+  width: number;
+  height: number;
+  /** The file carries a rotation/flip tag (display matrix). */
+  displayMatrix: boolean;
+  /** Monitors.VideoWriter of the event's monitor now; null when unknown. */
+  videoWriter: number | null;
+}
+
+/**
+ * The turn a frame decoded (without auto-rotation) from an event's recording still needs: the
+ * event's Orientation for a passthrough recording, ROTATE_0 for an encode-mode one. The Events
+ * row stores the turned size, so for 90/270 the coded size tells: the swap of Width×Height is
+ * passthrough, the same size is encode. Otherwise a display matrix (written only with the
+ * camera's packets) or the monitor's VideoWriter = 2 says passthrough.
+ */
+export function recordingTurn(orientation: Orientation, event: { width: number; height: number }, rec: RecordingFacts): Orientation {
+  if (!orientationFilter(orientation)) return 'ROTATE_0';
+  if (swapsAxes(orientation) && rec.width > 0 && rec.height > 0 && rec.width !== rec.height) {
+    if (rec.width === event.height && rec.height === event.width) return orientation;
+    if (rec.width === event.width && rec.height === event.height) return 'ROTATE_0';
+  }
+  return rec.displayMatrix || rec.videoWriter === VIDEO_WRITER_PASSTHROUGH ? orientation : 'ROTATE_0';
+}
+
 export class EventStills {
   constructor(
     private readonly prisma: PrismaClient,
     private readonly media: EventMediaLocator,
     private readonly runner: FfmpegRunner,
-    private readonly rotator: JpegRotator,
+    private readonly prober: VideoProber,
     private readonly cache: StillCache,
     private readonly log: Logger,
   ) {}
 
-  /** snapshot.jpg, alarm.jpg, the first capture JPEG, the first analysis JPEG, else a frame of the recording. */
+  /** zmc's own JPEGs first (snapshot.jpg, alarm.jpg, the first capture, the first analysis image), else a frame of the recording. */
   async thumbnail(user: AuthUser, id: bigint): Promise<ServedBody> {
     const event = await this.media.event(user, id);
     for (const name of ['snapshot.jpg', 'alarm.jpg']) {
@@ -127,51 +159,42 @@ export class EventStills {
     return frameTimes([n], rows, averageInterval([], event.lengthSeconds, event.frames))[0];
   }
 
-  /** A stored JPEG: streamed as is with ROTATE_0, else rotated (unrotated when that fails). */
+  /** A JPEG zmc stored: already turned by zmc, so streamed as it is. */
   private async stored(event: EventRecord, file: string): Promise<ServedBody> {
     const source = await FileSource.open(file).catch(() => null);
     if (!source) throw fileNotFound(event.id, 'Image not found');
-    const cacheControl = cacheControlFor(event);
-    if (event.orientation === 'ROTATE_0' || source.size > MAX_DECODE_BYTES) return { source, cacheControl };
-    const key = `rotate\0${file}\0${source.etag}\0${event.orientation}`;
-    const rotated = await this.rotated(event, key, async () => readFile(file));
-    if (!rotated) return { source, cacheControl };
-    source.close();
-    return { source: new BufferSource(rotated, 'image/jpeg', etagOf(key), source.lastModified), cacheControl };
+    return { source, cacheControl: cacheControlFor(event) };
   }
 
-  /**
-   * The rotated still (cached under `key`), or null when rotation fails for any reason: the
-   * still is then served unrotated, as a wrong turn is better than no picture.
-   */
-  private async rotated(event: EventRecord, key: string, jpeg: () => Promise<Buffer>): Promise<Buffer | null> {
-    try {
-      return await this.cache.getOrMake(key, async () => this.rotator.rotateJpeg(await jpeg(), event.orientation));
-    } catch (err) {
-      const e = err as Error & { stderr?: string };
-      this.log.warn({ event_id: String(event.id), orientation: event.orientation, err: { message: e.message, stderr: e.stderr?.slice(0, 500) } }, 'still rotation failed; serving it unrotated');
-      return null;
-    }
+  /** How the recording was written (see recordingTurn). */
+  private async facts(event: EventRecord, video: VideoFile, file: FileSource): Promise<RecordingFacts> {
+    const [probe, monitor] = await Promise.all([
+      this.prober.probe(video.path, video.container, file.stats),
+      this.prisma.monitors.findUnique({ where: { Id: event.monitorId }, select: { VideoWriter: true } }).catch(() => null),
+    ]);
+    return { width: probe.width, height: probe.height, displayMatrix: probe.mp4?.displayMatrix ?? false, videoWriter: monitor?.VideoWriter ?? null };
   }
 
-  /** One frame of the recording at `offset` seconds as JPEG, rotated; null when none decodes. */
+  /** One frame of the recording at `offset` seconds as JPEG, upright; null when none decodes. */
   private async fromVideo(event: EventRecord, video: VideoFile, offset: number, maxWidth: number | null): Promise<ServedBody | null> {
     const file = await FileSource.open(video.path).catch(() => null);
     if (!file) return null;
     file.close();
-    const frameKey = `frame\0${video.path}\0${file.etag}\0${offset.toFixed(3)}\0${maxWidth ?? 0}`;
+    const turn = orientationFilter(recordingTurn(event.orientation, event, await this.facts(event, video, file)));
+    const filters = [...(maxWidth ? [`scale='min(${maxWidth},iw)':-2`] : []), ...(turn ? [turn] : [])];
+    const key = `frame\0${video.path}\0${file.etag}\0${offset.toFixed(3)}\0${filters.join(',')}`;
     let frame: Buffer;
     try {
-      frame = await this.cache.getOrMake(frameKey, async () => {
+      frame = await this.cache.getOrMake(key, async () => {
         const jpeg = await this.runner.ffmpeg([
           ...(offset > 0 ? ['-ss', offset.toFixed(3)] : []),
-          // zmc tags a copied stream with the monitor's Orientation (a display matrix), which
-          // ffmpeg would apply on its own; the Orientation is applied below, once.
+          // A rotation tag may be missing (1.36) or wrong (1.38 flips): the turn above is the
+          // only one applied.
           '-noautorotate',
           '-i', `file:${video.path}`, // never read as another protocol
           '-an', '-sn', '-dn',
           '-frames:v', '1',
-          ...(maxWidth ? ['-vf', `scale='min(${maxWidth},iw)':-2`] : []),
+          ...(filters.length ? ['-vf', filters.join(',')] : []),
           '-q:v', '2',
           '-f', 'mjpeg', 'pipe:1',
         ]);
@@ -183,13 +206,7 @@ export class EventStills {
       this.log.warn({ event_id: String(event.id), err: { message: err.message, stderr: err.stderr.slice(0, 500) } }, 'no frame could be taken from the recording');
       return null;
     }
-    const cacheControl = cacheControlFor(event);
-    if (event.orientation === 'ROTATE_0') return { source: new BufferSource(frame, 'image/jpeg', etagOf(frameKey), file.lastModified), cacheControl };
-    const key = `${frameKey}\0${event.orientation}`;
-    const rotated = await this.rotated(event, key, async () => frame);
-    return rotated
-      ? { source: new BufferSource(rotated, 'image/jpeg', etagOf(key), file.lastModified), cacheControl }
-      : { source: new BufferSource(frame, 'image/jpeg', etagOf(frameKey), file.lastModified), cacheControl };
+    return { source: new BufferSource(frame, 'image/jpeg', etagOf(key), file.lastModified), cacheControl: cacheControlFor(event) };
   }
 }
 

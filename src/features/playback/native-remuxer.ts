@@ -8,7 +8,10 @@
 //                          `incomplete.*.mp4` of ZoneMinder 1.39) an EVENT playlist without
 //                          ENDLIST and without the last, still growing, segment; players reload
 //                          it and find the new segments (numbering never changes as the file grows)
-//   init.mp4, segment/N    from the same plan; segments go through the byte-budgeted SegmentCache
+//   init.mp4, segment/N.m4s  from the same plan; segments go through the byte-budgeted SegmentCache.
+//                          The URIs end in a media extension because FFmpeg-based players (its
+//                          HLS demuxer checks allowed_segment_extensions) refuse others;
+//                          `segment/N` without one is still answered.
 // Only MP4-family files are read; the demuxer's refusals become 404s that say why.
 import { NotFoundError, ServiceUnavailableError } from '../../errors.js';
 import type { Logger } from '../../log.js';
@@ -71,7 +74,7 @@ export class NativeRemuxer implements EventRemuxer {
     lines.push(`#EXT-X-TARGETDURATION:${Math.ceil(Math.max(4, longest))}`);
     lines.push(`#EXT-X-PLAYLIST-TYPE:${input.event.inProgress ? 'EVENT' : 'VOD'}`);
     lines.push('#EXT-X-INDEPENDENT-SEGMENTS', '#EXT-X-MAP:URI="init.mp4"');
-    for (const s of plan) lines.push(`#EXTINF:${seconds(s.durationUs)},`, `segment/${s.index}`);
+    for (const s of plan) lines.push(`#EXTINF:${seconds(s.durationUs)},`, `segment/${s.index}.m4s`);
     if (!input.event.inProgress) lines.push('#EXT-X-ENDLIST');
     return `${lines.join('\n')}\n`;
   }

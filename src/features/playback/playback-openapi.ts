@@ -111,8 +111,8 @@ export const playbackPaths: Record<string, { get: OpenApiOperation }> = {
     'get_event_segment',
     ['Event Playback'],
     'HLS VOD media segment',
-    'Segment `seq` (0-based, as listed by the playlist): moof + mdat starting at a keyframe. Segments of closed events are kept in a memory cache bounded by `playback.segment_cache_bytes`.',
-    [id, { in: 'path', name: 'seq', required: true, schema: { type: 'integer', minimum: 0 } }, token],
+    'Segment `seq` (0-based, as listed by the playlist: `N.m4s`; plain `N` is accepted too): moof + mdat starting at a keyframe. Segments of closed events are kept in a memory cache bounded by `playback.segment_cache_bytes`.',
+    [id, { in: 'path', name: 'seq', required: true, schema: { type: 'string', pattern: '^[0-9]{1,9}(\\.m4s)?$', examples: ['0.m4s'] } }, token],
     { 200: body(['video/mp4'], 'Media segment', rangeHeaders), 404: error(`${unstreamable}, or no such segment (details \`event_id\`, \`segment\`)`), 503: noAddon },
   ),
   '/api/v3/events/{id}/stream/mjpeg': op(

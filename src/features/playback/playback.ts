@@ -1,10 +1,8 @@
 // The playback parts one app shares across requests: the ffmpeg runner (its concurrency bound
 // is per process, not per request), the still cache, the probe cache, and the two seams for
-// native work: the EventRemuxer (NativeRemuxer: demuxer + fMP4 remux, with the segment cache)
-// and the JpegRotator (lossless JPEG transform). Controllers and the media routes get them with
-// playbackFor(), from the app's registry.
+// native work: the EventRemuxer (NativeRemuxer: demuxer + fMP4 remux, with the segment cache).
+// Controllers and the media routes get them with playbackFor(), from the app's registry.
 import type { Services } from '../../registry.js';
-import { NativeJpegRotator, type JpegRotator } from '../../media/jpeg-rotate.js';
 import { DEFAULT_FFMPEG_OPTIONS, FfmpegRunner } from '../../media/ffmpeg.js';
 import { StillCache } from '../../media/still-cache.js';
 import { PacedMjpegStreams } from '../../media/mjpeg.js';
@@ -33,8 +31,6 @@ export interface Playback {
 
 export interface PlaybackParts {
   remuxer: EventRemuxer;
-  /** Built from the runner when absent. */
-  rotator: JpegRotator;
   runner: FfmpegRunner;
   cache: StillCache;
   segments: SegmentCache;
@@ -46,16 +42,16 @@ export const STILL_MAX_ENTRY_BYTES = 1 << 20;
 
 export function createPlayback(services: Services, parts: Partial<PlaybackParts> = {}): Playback {
   const runner = parts.runner ?? new FfmpegRunner(DEFAULT_FFMPEG_OPTIONS);
-  const rotator = parts.rotator ?? new NativeJpegRotator();
   const cache = parts.cache ?? new StillCache(STILL_CACHE_BYTES, STILL_MAX_ENTRY_BYTES);
   const segments = parts.segments ?? new SegmentCache(services.config.playback.segment_cache_bytes);
   const remuxer = parts.remuxer ?? new NativeRemuxer(segments, services.log);
   const media = new EventMediaLocator(services.prisma, services.acl, services.config.zoneminder.dir_events, services.log);
+  const prober = new VideoProber(runner, services.log);
   const playback: Playback = {
     media,
-    videos: new EventPlaybackService(services.prisma, media, new VideoProber(runner, services.log), remuxer),
-    stills: new EventStills(services.prisma, media, runner, rotator, cache, services.log),
-    mjpeg: new EventMjpeg(services.prisma, media, rotator),
+    videos: new EventPlaybackService(services.prisma, media, prober, remuxer),
+    stills: new EventStills(services.prisma, media, runner, prober, cache, services.log),
+    mjpeg: new EventMjpeg(services.prisma, media),
     paced: new PacedMjpegStreams(),
     runner,
     cache,

@@ -1,0 +1,137 @@
+// Real ZoneMinder in the test loop: Debian's zoneminder 1.36 package's own zmc, capturing a local
+// file made by ffmpeg (a monitor of Type `Ffmpeg` whose Path is the file), against a throwaway
+// database holding the real 1.36 schema.
+//
+// zmc reads its database settings and paths from /etc/zm/zm.conf and then /etc/zm/conf.d/*.conf.
+// So that tests (and other people's zmc) never see each other's settings, each zmc runs in a
+// private mount namespace (`unshare --mount`) in which /etc/zm/conf.d is a temporary copy of the
+// system's, plus the conf.d file the test writes (database, events, shared-memory and socket
+// paths all under the test's temporary directory); stop() removes all of it. The temporary
+// directory lives under /dev/shm, as zmc's shared-memory files belong on tmpfs.
+//
+// Needs root (the mount namespace; zmc itself) and /usr/bin/zmc: realZmcUnavailable() says why not.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import type { FreshDatabase } from './mariadb.js';
+
+export const ZMC = '/usr/bin/zmc';
+const SYSTEM_CONF_D = '/etc/zm/conf.d';
+
+/** Why real-zmc tests cannot run here, or null when they can. */
+export function realZmcUnavailable(): string | null {
+  if (!existsSync(ZMC)) return `${ZMC} is not installed (Debian package zoneminder; bash .ci/run installs it)`;
+  if (process.getuid?.() !== 0) return 'real zmc tests need root (zmc and a private mount namespace for its conf.d)';
+  if (!existsSync('/usr/bin/unshare')) return 'unshare (util-linux) is missing';
+  return null;
+}
+
+export interface RealZmcPaths {
+  /** The test's directory; removed by stop(). */
+  base: string;
+  events: string;
+  map: string;
+  socks: string;
+  logs: string;
+}
+
+/** One test's ZoneMinder paths and its conf.d; start monitors with start(). */
+export class RealZm {
+  readonly paths: RealZmcPaths;
+  private readonly confD: string;
+  private readonly children = new Map<number, ChildProcess>();
+  private readonly output = new Map<number, string>();
+
+  constructor(db: FreshDatabase) {
+    const base = mkdtempSync(path.join('/dev/shm', 'zmgate-realzmc-'));
+    this.paths = { base, events: path.join(base, 'events'), map: path.join(base, 'map'), socks: path.join(base, 'socks'), logs: path.join(base, 'logs') };
+    for (const dir of [this.paths.events, this.paths.map, this.paths.socks, this.paths.logs, path.join(base, 'swap')]) mkdirSync(dir, { recursive: true });
+    this.confD = path.join(base, 'conf.d');
+    mkdirSync(this.confD);
+    if (existsSync(SYSTEM_CONF_D)) {
+      for (const name of readdirSync(SYSTEM_CONF_D)) if (name.endsWith('.conf')) cpSync(path.join(SYSTEM_CONF_D, name), path.join(this.confD, name));
+    }
+    // Read last (names sort after the package's), so these win.
+    writeFileSync(
+      path.join(this.confD, '99-zmgate-test.conf'),
+      [
+        `ZM_DB_HOST=localhost:${db.db.socket}`,
+        `ZM_DB_NAME=${db.name}`,
+        'ZM_DB_USER=root',
+        'ZM_DB_PASS=',
+        `ZM_DIR_EVENTS=${this.paths.events}`,
+        `ZM_PATH_MAP=${this.paths.map}`,
+        `ZM_PATH_SOCKS=${this.paths.socks}`,
+        `ZM_PATH_LOGS=${this.paths.logs}`,
+        `ZM_PATH_SWAP=${path.join(base, 'swap')}`,
+        '',
+      ].join('\n'),
+    );
+  }
+
+  /** `command ...args` seeing this test's conf.d (in a private mount namespace). */
+  spawn(command: string, args: string[]): ChildProcess {
+    const script = 'mount --bind "$1" /etc/zm/conf.d && shift && exec "$@"';
+    return spawn('unshare', ['--mount', '--propagation', 'private', 'sh', '-c', script, 'sh', this.confD, command, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  }
+
+  /**
+   * Fills the Config table as the package's installer does (`zmupdate.pl --freshen`): zm_create.sql
+   * leaves it empty and zmc refuses to start without its rows.
+   */
+  async freshen(): Promise<void> {
+    const child = this.spawn('/usr/bin/zmupdate.pl', ['--freshen', '--nointeractive']);
+    let out = '';
+    child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+    child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
+    const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+    if (code !== 0) throw new Error(`zmupdate.pl --freshen failed (exit ${code}): ${out.slice(-2000)}`);
+  }
+
+  /** Starts `zmc -m id` with this test's conf.d; its output is kept for failure messages. */
+  start(monitorId: number): ChildProcess {
+    const child = this.spawn(ZMC, ['-m', String(monitorId)]);
+    this.output.set(monitorId, '');
+    const keep = (data: Buffer) => this.output.set(monitorId, `${this.output.get(monitorId)}${data.toString()}`.slice(-8000));
+    child.stdout!.on('data', keep);
+    child.stderr!.on('data', keep);
+    this.children.set(monitorId, child);
+    // A test process that dies without stop() must not leave zmc capturing.
+    process.once('exit', () => child.kill('SIGKILL'));
+    return child;
+  }
+
+  /** What zmc of `monitorId` printed (its last 8000 characters). */
+  log(monitorId: number): string {
+    return this.output.get(monitorId) ?? '';
+  }
+
+  /** Stops one zmc (SIGTERM, then SIGKILL after 5 s) and waits for it to exit. */
+  async stopMonitor(monitorId: number): Promise<void> {
+    const child = this.children.get(monitorId);
+    this.children.delete(monitorId);
+    if (!child || child.exitCode !== null || child.signalCode !== null) return;
+    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+    child.kill('SIGTERM');
+    const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
+    await exited;
+    clearTimeout(timer);
+  }
+
+  /** Stops every zmc started here and removes the directory (conf.d file, events, shared memory). */
+  async stop(): Promise<void> {
+    await Promise.all([...this.children.keys()].map((id) => this.stopMonitor(id)));
+    rmSync(this.paths.base, { recursive: true, force: true });
+  }
+}
+
+/** Polls `check` every 250 ms until it returns a value (not null/undefined/false) or `ms` pass. */
+export async function waitFor<T>(what: string, ms: number, check: () => Promise<T | null | undefined | false> | T | null | undefined | false): Promise<T> {
+  const until = Date.now() + ms;
+  for (;;) {
+    const value = await check();
+    if (value !== null && value !== undefined && value !== false) return value;
+    if (Date.now() > until) throw new Error(`timed out after ${ms} ms waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
