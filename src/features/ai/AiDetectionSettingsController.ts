@@ -1,15 +1,14 @@
 import { Body, Controller, Delete, Get, OperationId, Patch, Path, Post, Query, Request, Response, Route, Security, SuccessResponse, Tags } from '@tsoa/runtime';
 import type { Request as ExRequest } from 'express';
-import type { AuthUser } from '../../auth/auth-service.js';
-import '../../auth/request-user.js';
 import type { AppResponseError } from '../../api/envelopes.js';
 import type { Page } from '../../api/pagination.js';
 import type { Services } from '../../registry.js';
 import { AiDetectionSettingsService, type CreateAiDetectionSettingRequest, type AiDetectionSettingResponse, type UpdateAiDetectionSettingRequest } from './ai-detection-settings-service.js';
+import { currentUser } from '../../auth/request-user.js';
 
 export interface PaginatedAiDetectionSettingsResponse extends Page<AiDetectionSettingResponse> {}
 
-const user = (req: ExRequest) => req.user as AuthUser;
+const user = (req: ExRequest) => currentUser(req);
 
 // Per-monitor AI detection settings (AI_Detection_Settings). Monitor configuration: gated on
 // Monitors, with the monitor row ACL (see AiDetectionSettingsService).

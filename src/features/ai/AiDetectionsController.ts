@@ -1,15 +1,14 @@
 import { Body, Controller, Delete, Get, OperationId, Patch, Path, Post, Query, Request, Response, Route, Security, SuccessResponse, Tags } from '@tsoa/runtime';
 import type { Request as ExRequest } from 'express';
-import type { AuthUser } from '../../auth/auth-service.js';
-import '../../auth/request-user.js';
 import type { AppResponseError } from '../../api/envelopes.js';
 import type { Page } from '../../api/pagination.js';
 import type { Services } from '../../registry.js';
 import { AiDetectionsService, type CreateAiDetectionRequest, type AiDetectionResponse, type UpdateAiDetectionRequest } from './ai-detections-service.js';
+import { currentUser } from '../../auth/request-user.js';
 
 export interface PaginatedAiDetectionsResponse extends Page<AiDetectionResponse> {}
 
-const user = (req: ExRequest) => req.user as AuthUser;
+const user = (req: ExRequest) => currentUser(req);
 
 // AI detections (AI_Detections): objects found in event frames. Event data: gated on Events, with
 // the monitor row ACL through each detection's event.

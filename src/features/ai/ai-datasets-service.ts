@@ -1,7 +1,7 @@
 // AI datasets (AI_Datasets, ZoneMinder 1.39.17+): COCO and user-added label sets.
-import { InvalidInputError, NotFoundError } from '../../errors.js';
+import { InvalidInputError, notFound } from '../../errors.js';
 import type { PrismaClient } from '../../db/prisma.js';
-import { pageOf, pageRequest, type Page } from '../../api/pagination.js';
+import { pageRequest, type Page, listPage } from '../../api/pagination.js';
 import type { AI_Datasets } from '../../generated/prisma/client.js';
 import type { Services } from '../../registry.js';
 
@@ -97,16 +97,12 @@ export class AiDatasetsService {
 
   async list(page?: number, pageSize?: number): Promise<Page<AiDatasetResponse>> {
     const req = pageRequest(page, pageSize);
-    const [rows, total] = await Promise.all([
-      this.prisma.aI_Datasets.findMany({ orderBy: { Id: 'asc' }, skip: req.skip, take: req.take }),
-      this.prisma.aI_Datasets.count(),
-    ]);
-    return pageOf(rows.map(toResponse), total, req);
+    return listPage(req, this.prisma.aI_Datasets.findMany({ orderBy: { Id: 'asc' }, skip: req.skip, take: req.take }), this.prisma.aI_Datasets.count(), toResponse);
   }
 
   async get(id: number): Promise<AiDatasetResponse> {
     const row = await this.prisma.aI_Datasets.findUnique({ where: { Id: id } });
-    if (!row) throw new NotFoundError(`AI dataset ${id} not found`, [['id', String(id)]]);
+    if (!row) throw notFound('AI dataset', id);
     return toResponse(row);
   }
 

@@ -7,8 +7,8 @@
 import type { AuthUser } from '../../auth/auth-service.js';
 import { canEdit, canSee, isUnrestricted, type MonitorAcl, type MonitorScope } from '../../auth/monitor-acl.js';
 import type { PrismaClient } from '../../db/prisma.js';
-import { ConflictError, InvalidInputError, NotFoundError, PermissionDeniedError } from '../../errors.js';
-import { pageOf, pageRequest, type Page } from '../../api/pagination.js';
+import { ConflictError, InvalidInputError, PermissionDeniedError, notFound } from '../../errors.js';
+import { pageRequest, type Page, listPage } from '../../api/pagination.js';
 import type { AI_Detection_Settings, Prisma } from '../../generated/prisma/client.js';
 import { toBit, type ZeroOrOne, type ZeroOrOneFlag } from '../../db/row-flags.js';
 import type { Services } from '../../registry.js';
@@ -129,11 +129,7 @@ export class AiDetectionSettingsService {
         scope.visible === null ? {} : { OR: [{ MonitorId: null }, { MonitorId: { in: [...scope.visible] } }] },
       ],
     };
-    const [rows, total] = await Promise.all([
-      this.prisma.aI_Detection_Settings.findMany({ where, orderBy: { Id: 'asc' }, skip: req.skip, take: req.take }),
-      this.prisma.aI_Detection_Settings.count({ where }),
-    ]);
-    return pageOf(rows.map(toResponse), total, req);
+    return listPage(req, this.prisma.aI_Detection_Settings.findMany({ where, orderBy: { Id: 'asc' }, skip: req.skip, take: req.take }), this.prisma.aI_Detection_Settings.count({ where }), toResponse);
   }
 
   /** May the caller write rows of this monitor (null: the site-wide rows)? 403 otherwise. */
@@ -148,7 +144,7 @@ export class AiDetectionSettingsService {
     const scope = await this.acl.scope(user);
     const row = await this.prisma.aI_Detection_Settings.findUnique({ where: { Id: id } });
     if (!row || (row.MonitorId !== null && !canSee(scope, row.MonitorId))) {
-      throw new NotFoundError(`AI detection setting ${id} not found`, [['id', String(id)]]);
+      throw notFound('AI detection setting', id);
     }
     if (write) this.requireWritable(scope, row.MonitorId);
     return row;

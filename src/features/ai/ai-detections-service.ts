@@ -7,8 +7,8 @@ import { canSee, type MonitorAcl } from '../../auth/monitor-acl.js';
 import type { PrismaClient } from '../../db/prisma.js';
 import { fromLocalDateTimeString, toLocalDateTimeString } from '../../db/datetime.js';
 import { bigintToJson, decimalToString } from '../../db/prisma-json.js';
-import { InvalidInputError, NotFoundError } from '../../errors.js';
-import { pageOf, pageRequest, type Page } from '../../api/pagination.js';
+import { InvalidInputError, notFound } from '../../errors.js';
+import { pageRequest, type Page, listPage } from '../../api/pagination.js';
 import type { AI_Detections, Prisma } from '../../generated/prisma/client.js';
 import type { Services } from '../../registry.js';
 
@@ -195,11 +195,7 @@ export class AiDetectionsService {
         scope.visible === null ? {} : { Events: { MonitorId: { in: [...scope.visible] } } },
       ],
     };
-    const [rows, total] = await Promise.all([
-      this.prisma.aI_Detections.findMany({ where, orderBy: { Id: 'asc' }, skip: req.skip, take: req.take }),
-      this.prisma.aI_Detections.count({ where }),
-    ]);
-    return pageOf(rows.map(toResponse), total, req);
+    return listPage(req, this.prisma.aI_Detections.findMany({ where, orderBy: { Id: 'asc' }, skip: req.skip, take: req.take }), this.prisma.aI_Detections.count({ where }), toResponse);
   }
 
   /** The monitor of an event, or null when the event is missing or hidden from the caller. */
@@ -211,7 +207,7 @@ export class AiDetectionsService {
 
   private async row(user: AuthUser, id: number): Promise<AI_Detections> {
     const row = await this.prisma.aI_Detections.findUnique({ where: { Id: BigInt(id) } });
-    if (!row || !(await this.visibleEvent(user, row.EventId))) throw new NotFoundError(`AI detection ${id} not found`, [['id', String(id)]]);
+    if (!row || !(await this.visibleEvent(user, row.EventId))) throw notFound('AI detection', id);
     return row;
   }
 

@@ -1,8 +1,8 @@
 // AI models (AI_Models): a model file, its framework and the dataset whose labels it emits.
-import { NotFoundError } from '../../errors.js';
+import { notFound } from '../../errors.js';
 import { requireDataset } from './ai-datasets-service.js';
 import type { PrismaClient } from '../../db/prisma.js';
-import { pageOf, pageRequest, type Page } from '../../api/pagination.js';
+import { pageRequest, type Page, listPage } from '../../api/pagination.js';
 import type { AI_Models } from '../../generated/prisma/client.js';
 import type { Services } from '../../registry.js';
 
@@ -143,16 +143,12 @@ export class AiModelsService {
 
   async list(page?: number, pageSize?: number): Promise<Page<AiModelResponse>> {
     const req = pageRequest(page, pageSize);
-    const [rows, total] = await Promise.all([
-      this.prisma.aI_Models.findMany({ include: withDataset, orderBy: { Id: 'asc' }, skip: req.skip, take: req.take }),
-      this.prisma.aI_Models.count(),
-    ]);
-    return pageOf(rows.map(toResponse), total, req);
+    return listPage(req, this.prisma.aI_Models.findMany({ include: withDataset, orderBy: { Id: 'asc' }, skip: req.skip, take: req.take }), this.prisma.aI_Models.count(), toResponse);
   }
 
   async get(id: number): Promise<AiModelResponse> {
     const row = await this.prisma.aI_Models.findUnique({ where: { Id: id }, include: withDataset });
-    if (!row) throw new NotFoundError(`AI model ${id} not found`, [['id', String(id)]]);
+    if (!row) throw notFound('AI model', id);
     return toResponse(row);
   }
 

@@ -1,8 +1,8 @@
 // AI object classes (AI_Object_Classes): the labels of a dataset, unique per (dataset, name).
-import { NotFoundError } from '../../errors.js';
+import { notFound } from '../../errors.js';
 import { requireDataset } from './ai-datasets-service.js';
 import type { PrismaClient } from '../../db/prisma.js';
-import { pageOf, pageRequest, type Page } from '../../api/pagination.js';
+import { pageRequest, type Page, listPage } from '../../api/pagination.js';
 import type { AI_Object_Classes } from '../../generated/prisma/client.js';
 import type { Services } from '../../registry.js';
 
@@ -104,21 +104,17 @@ export class AiObjectClassesService {
   async list(datasetId?: number, page?: number, pageSize?: number): Promise<Page<AiObjectClassResponse>> {
     const req = pageRequest(page, pageSize);
     const where = datasetId === undefined ? {} : { DatasetId: datasetId };
-    const [rows, total] = await Promise.all([
-      this.prisma.aI_Object_Classes.findMany({
+    return listPage(req, this.prisma.aI_Object_Classes.findMany({
         where,
         orderBy: [{ DatasetId: 'asc' }, { ClassIndex: 'asc' }, { Id: 'asc' }],
         skip: req.skip,
         take: req.take,
-      }),
-      this.prisma.aI_Object_Classes.count({ where }),
-    ]);
-    return pageOf(rows.map(toResponse), total, req);
+      }), this.prisma.aI_Object_Classes.count({ where }), toResponse);
   }
 
   async get(id: number): Promise<AiObjectClassResponse> {
     const row = await this.prisma.aI_Object_Classes.findUnique({ where: { Id: id } });
-    if (!row) throw new NotFoundError(`AI object class ${id} not found`, [['id', String(id)]]);
+    if (!row) throw notFound('AI object class', id);
     return toResponse(row);
   }
 

@@ -2,9 +2,9 @@
 // human-readable names, used with events. Name is unique (409) and, like Human, nullable: a JSON
 // null clears either. Ids are signed in this table and in the reference, so negative path ids
 // are valid input (and simply not found).
-import { NotFoundError } from '../../errors.js';
+import { notFound } from '../../errors.js';
 import type { PrismaClient } from '../../db/prisma.js';
-import { pageOf, pageRequest, type Page } from '../../api/pagination.js';
+import { pageRequest, type Page, listPage } from '../../api/pagination.js';
 import type { Object_Types } from '../../generated/prisma/client.js';
 import type { Services } from '../../registry.js';
 
@@ -43,16 +43,12 @@ export class ObjectTypesService {
 
   async list(page?: number, pageSize?: number): Promise<Page<ObjectTypeResponse>> {
     const req = pageRequest(page, pageSize);
-    const [rows, total] = await Promise.all([
-      this.prisma.object_Types.findMany({ orderBy: { Id: 'asc' }, skip: req.skip, take: req.take }),
-      this.prisma.object_Types.count(),
-    ]);
-    return pageOf(rows.map(toResponse), total, req);
+    return listPage(req, this.prisma.object_Types.findMany({ orderBy: { Id: 'asc' }, skip: req.skip, take: req.take }), this.prisma.object_Types.count(), toResponse);
   }
 
   async get(id: number): Promise<ObjectTypeResponse> {
     const row = await this.prisma.object_Types.findUnique({ where: { Id: id } });
-    if (!row) throw new NotFoundError(`Object type ${id} not found`, [['id', String(id)]]);
+    if (!row) throw notFound('Object type', id);
     return toResponse(row);
   }
 

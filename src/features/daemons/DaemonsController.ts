@@ -2,7 +2,6 @@ import { Body, Controller, Get, OperationId, Path, Post, Response, Route, Securi
 import type { AppResponseError } from '../../api/envelopes.js';
 import type { Services } from '../../registry.js';
 import { DaemonsService, type DaemonActionResponse, type DaemonListResponse, type DaemonStatusResponse, type StartDaemonRequest } from './daemons-service.js';
-import { Daemons } from './daemon-manager.js';
 
 /**
  * ZoneMinder's daemons under zmgate's supervisor (takeover mode). `{id}` is zmdc's key, URL-encoded,
@@ -19,7 +18,7 @@ export class DaemonsController extends Controller {
 
   constructor(services: Services) {
     super();
-    this.daemons = new DaemonsService(services.get(Daemons));
+    this.daemons = services.get(DaemonsService);
   }
 
   /** Every daemon the supervisor knows, with its state. */

@@ -3,7 +3,6 @@ import type { AppResponseError } from '../../api/envelopes.js';
 import type { Services } from '../../registry.js';
 import type { DaemonActionResponse } from './daemons-service.js';
 import { SystemService, type ApplyStateRequest, type ServerControlResponse, type SystemStatusResponse } from './system-service.js';
-import { Daemons } from './daemon-manager.js';
 
 @Route('api/v3/system')
 @Tags('System')
@@ -15,7 +14,7 @@ export class SystemController extends Controller {
 
   constructor(services: Services) {
     super();
-    this.system = new SystemService(services.get(Daemons), services.pool, services.config);
+    this.system = services.get(SystemService);
   }
 
   /** Supervisor state, daemons, CPU (from a delta), memory and the disk of the event storage. */
@@ -77,7 +76,7 @@ export class ServerControlController extends Controller {
 
   constructor(services: Services) {
     super();
-    this.system = new SystemService(services.get(Daemons), services.pool, services.config);
+    this.system = services.get(SystemService);
   }
 
   /** start, stop or restart ZoneMinder: the supervisor in takeover mode, zoneminder.service otherwise. */

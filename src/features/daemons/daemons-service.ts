@@ -3,8 +3,9 @@
 // supervision route is a 503 "daemon manager not available".
 import { InvalidInputError, NotFoundError, ServiceUnavailableError } from '../../errors.js';
 import { badArgument, daemonId, parseDaemonKey, type DaemonId } from './daemon-ids.js';
-import type { DaemonManager } from './daemon-manager.js';
+import { type DaemonManager, Daemons } from './daemon-manager.js';
 import type { DaemonStatusResponse, Outcome } from './supervisor.js';
+import type { Services } from '../../registry.js';
 
 export type { DaemonStatusResponse } from './supervisor.js';
 
@@ -46,6 +47,11 @@ const notRunning = (key: string, o: Outcome): DaemonActionResponse => ({
 });
 
 export class DaemonsService {
+  /** Built once per app by the registry (Services.get). */
+  static from(s: Services): DaemonsService {
+    return new DaemonsService(s.get(Daemons));
+  }
+
   constructor(private readonly manager: DaemonManager | null) {}
 
   list(): DaemonListResponse {

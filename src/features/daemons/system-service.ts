@@ -10,10 +10,11 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { AppConfig } from '../../config/types.js';
 import type { DbPool } from '../../db/pool.js';
 import { ApiError, InvalidInputError, NotFoundError } from '../../errors.js';
-import type { DaemonManager } from './daemon-manager.js';
+import { type DaemonManager, Daemons } from './daemon-manager.js';
 import type { DaemonActionResponse } from './daemons-service.js';
 import { requireManager } from './daemons-service.js';
 import type { DaemonStatusResponse } from './supervisor.js';
+import type { Services } from '../../registry.js';
 
 export interface SystemStatsResponse {
   /** 1-minute load average. @isDouble */
@@ -121,6 +122,11 @@ async function diskOf(paths: string[]): Promise<{ total: number; free: number }>
 const ACTIONS = ['start', 'stop', 'restart'] as const;
 
 export class SystemService {
+  /** Built once per app by the registry (Services.get). */
+  static from(s: Services): SystemService {
+    return new SystemService(s.get(Daemons), s.pool, s.config);
+  }
+
   constructor(
     private readonly manager: DaemonManager | null,
     private readonly pool: DbPool,

@@ -1,10 +1,9 @@
 import { Body, Controller, Delete, Get, OperationId, Patch, Path, Post, Query, Request, Response, Route, Security, SuccessResponse, Tags } from '@tsoa/runtime';
 import type { Request as ExRequest } from 'express';
-import type { AuthUser } from '../../auth/auth-service.js';
-import '../../auth/request-user.js';
 import type { AppResponseError } from '../../api/envelopes.js';
 import type { Services } from '../../registry.js';
 import { EventDataService, type CreateEventDataRequest, type EventDataResponse, type PaginatedEventDataResponse, type UpdateEventDataRequest } from './event-data-service.js';
+import { currentUser } from '../../auth/request-user.js';
 
 @Route('api/v3/event-data')
 @Tags('Event Data')
@@ -39,7 +38,7 @@ export class EventDataController extends Controller {
   @Get()
   @OperationId('list_event_data')
   public async list(@Request() req: ExRequest, @Query() event_id?: number, @Query() page?: number, @Query() page_size?: number): Promise<PaginatedEventDataResponse> {
-    return this.eventData.list(req.user as AuthUser, event_id, page, page_size);
+    return this.eventData.list(currentUser(req), event_id, page, page_size);
   }
 
   @Post()
@@ -47,7 +46,7 @@ export class EventDataController extends Controller {
   @SuccessResponse(201, 'Created')
   public async create(@Request() req: ExRequest, @Body() body: CreateEventDataRequest): Promise<EventDataResponse> {
     this.setStatus(201);
-    return this.eventData.create(req.user as AuthUser, body);
+    return this.eventData.create(currentUser(req), body);
   }
 
   /**
@@ -59,7 +58,7 @@ export class EventDataController extends Controller {
   @OperationId('get_event_data')
   @Response<AppResponseError>(404, 'No such row, or its monitor is hidden')
   public async get(@Request() req: ExRequest, @Path() id: number): Promise<EventDataResponse> {
-    return this.eventData.get(req.user as AuthUser, id);
+    return this.eventData.get(currentUser(req), id);
   }
 
   /**
@@ -71,7 +70,7 @@ export class EventDataController extends Controller {
   @OperationId('update_event_data')
   @Response<AppResponseError>(404, 'No such row, or its monitor is hidden')
   public async update(@Request() req: ExRequest, @Path() id: number, @Body() body: UpdateEventDataRequest): Promise<EventDataResponse> {
-    return this.eventData.update(req.user as AuthUser, id, body);
+    return this.eventData.update(currentUser(req), id, body);
   }
 
   /**
@@ -84,7 +83,7 @@ export class EventDataController extends Controller {
   @SuccessResponse(204, 'Deleted')
   @Response<AppResponseError>(404, 'No such row, or its monitor is hidden')
   public async remove(@Request() req: ExRequest, @Path() id: number): Promise<void> {
-    await this.eventData.remove(req.user as AuthUser, id);
+    await this.eventData.remove(currentUser(req), id);
     this.setStatus(204);
   }
 }

@@ -1,10 +1,9 @@
 import { Controller, Get, OperationId, Path, Query, Request, Response, Route, Security, Tags } from '@tsoa/runtime';
 import type { Request as ExRequest } from 'express';
-import type { AuthUser } from '../../auth/auth-service.js';
-import '../../auth/request-user.js';
 import type { AppResponseError } from '../../api/envelopes.js';
 import type { Services } from '../../registry.js';
 import { EventSummariesService, type EventSummaryResponse, type PaginatedEventSummariesResponse } from './event-summaries-service.js';
+import { currentUser } from '../../auth/request-user.js';
 
 @Route('api/v3/event-summaries')
 @Tags('Events')
@@ -36,7 +35,7 @@ export class EventSummariesController extends Controller {
   @Get()
   @OperationId('listEventSummaries')
   public async list(@Request() req: ExRequest, @Query() page?: number, @Query() page_size?: number): Promise<PaginatedEventSummariesResponse> {
-    return this.summaries.list(req.user as AuthUser, page, page_size);
+    return this.summaries.list(currentUser(req), page, page_size);
   }
 
   /**
@@ -48,6 +47,6 @@ export class EventSummariesController extends Controller {
   @OperationId('getEventSummary')
   @Response<AppResponseError>(404, 'No such monitor, or it is hidden')
   public async get(@Request() req: ExRequest, @Path() monitor_id: number): Promise<EventSummaryResponse> {
-    return this.summaries.get(req.user as AuthUser, monitor_id);
+    return this.summaries.get(currentUser(req), monitor_id);
   }
 }

@@ -1,10 +1,9 @@
 import { Body, Controller, Delete, Get, OperationId, Patch, Path, Post, Query, Request, Response, Route, Security, SuccessResponse, Tags } from '@tsoa/runtime';
 import type { Request as ExRequest } from 'express';
-import type { AuthUser } from '../../auth/auth-service.js';
-import '../../auth/request-user.js';
 import type { AppResponseError } from '../../api/envelopes.js';
 import type { Services } from '../../registry.js';
 import { EventsService, type EventCountsByMonitorResponse, type EventCountsResponse, type EventCreateRequest, type EventResponse, type EventUpdateRequest, type PaginatedEventsResponse } from './events-service.js';
+import { currentUser } from '../../auth/request-user.js';
 
 @Route('api/v3/events')
 @Tags('Events')
@@ -74,7 +73,7 @@ export class EventsController extends Controller {
     @Query() tag_id?: string,
     @Query() storage_id?: number,
   ): Promise<PaginatedEventsResponse> {
-    return this.events.list(req.user as AuthUser, {
+    return this.events.list(currentUser(req), {
       page, page_size, monitor_id, start_time, end_time, sort, direction, alarm_frames_min, archived, cause, name, notes, tag_id, storage_id,
     });
   }
@@ -86,7 +85,7 @@ export class EventsController extends Controller {
   @Response<AppResponseError>(400, 'Invalid input, unknown monitor or storage')
   public async create(@Request() req: ExRequest, @Body() body: EventCreateRequest): Promise<EventResponse> {
     this.setStatus(201);
-    return this.events.create(req.user as AuthUser, body);
+    return this.events.create(currentUser(req), body);
   }
 
   /**
@@ -97,7 +96,7 @@ export class EventsController extends Controller {
   @OperationId('getEventCounts')
   @Response<AppResponseError>(400, 'hours is not 1..87600')
   public async counts(@Request() req: ExRequest, @Path() hours: number): Promise<EventCountsResponse> {
-    return this.events.counts(req.user as AuthUser, hours);
+    return this.events.counts(currentUser(req), hours);
   }
 
   /**
@@ -108,7 +107,7 @@ export class EventsController extends Controller {
   @OperationId('getEventCountsByMonitor')
   @Response<AppResponseError>(400, 'hours is not 1..87600')
   public async countsByMonitor(@Request() req: ExRequest, @Path() hours: number): Promise<EventCountsByMonitorResponse> {
-    return this.events.countsByMonitor(req.user as AuthUser, hours);
+    return this.events.countsByMonitor(currentUser(req), hours);
   }
 
   /**
@@ -121,7 +120,7 @@ export class EventsController extends Controller {
   @Response<AppResponseError>(400, 'Invalid id')
   @Response<AppResponseError>(404, 'No such event, or its monitor is hidden')
   public async get(@Request() req: ExRequest, @Path() id: number): Promise<EventResponse> {
-    return this.events.get(req.user as AuthUser, id);
+    return this.events.get(currentUser(req), id);
   }
 
   /**
@@ -135,7 +134,7 @@ export class EventsController extends Controller {
   @Response<AppResponseError>(400, 'Invalid input')
   @Response<AppResponseError>(404, 'No such event, or its monitor is hidden')
   public async update(@Request() req: ExRequest, @Path() id: number, @Body() body: EventUpdateRequest): Promise<EventResponse> {
-    return this.events.update(req.user as AuthUser, id, body);
+    return this.events.update(currentUser(req), id, body);
   }
 
   /**
@@ -152,7 +151,7 @@ export class EventsController extends Controller {
   @Response<AppResponseError>(404, 'No such event, or its monitor is hidden')
   @Response<AppResponseError>(409, 'The event is still being recorded, archived or locked')
   public async remove(@Request() req: ExRequest, @Path() id: number): Promise<void> {
-    await this.events.remove(req.user as AuthUser, id);
+    await this.events.remove(currentUser(req), id);
     this.setStatus(204);
   }
 }

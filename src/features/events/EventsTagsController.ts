@@ -1,11 +1,10 @@
 import { Body, Controller, Delete, Get, OperationId, Path, Post, Query, Request, Response, Route, Security, SuccessResponse, Tags } from '@tsoa/runtime';
 import type { Request as ExRequest } from 'express';
-import type { AuthUser } from '../../auth/auth-service.js';
-import '../../auth/request-user.js';
 import type { AppResponseError } from '../../api/envelopes.js';
 import type { Page } from '../../api/pagination.js';
 import type { Services } from '../../registry.js';
 import { EventsTagsService, type CreateEventTagRequest, type EventTagResponse } from './events-tags-service.js';
+import { currentUser } from '../../auth/request-user.js';
 
 export interface PaginatedEventsTagsResponse extends Page<EventTagResponse> {}
 
@@ -48,7 +47,7 @@ export class EventsTagsController extends Controller {
     @Query() page?: number,
     @Query() page_size?: number,
   ): Promise<PaginatedEventsTagsResponse> {
-    return this.eventsTags.list(req.user as AuthUser, { event_id, tag_id, page, page_size });
+    return this.eventsTags.list(currentUser(req), { event_id, tag_id, page, page_size });
   }
 
   /**
@@ -61,7 +60,7 @@ export class EventsTagsController extends Controller {
   @Response<AppResponseError>(409, 'Already assigned')
   public async create(@Request() req: ExRequest, @Body() body: CreateEventTagRequest): Promise<EventTagResponse> {
     this.setStatus(201);
-    return this.eventsTags.create(req.user as AuthUser, body);
+    return this.eventsTags.create(currentUser(req), body);
   }
 
   /**
@@ -74,7 +73,7 @@ export class EventsTagsController extends Controller {
   @OperationId('get_event_tag')
   @Response<AppResponseError>(404, 'Not assigned, or the event is hidden')
   public async get(@Request() req: ExRequest, @Path() tag_id: number, @Path() event_id: number): Promise<EventTagResponse> {
-    return this.eventsTags.get(req.user as AuthUser, tag_id, event_id);
+    return this.eventsTags.get(currentUser(req), tag_id, event_id);
   }
 
   /**
@@ -88,7 +87,7 @@ export class EventsTagsController extends Controller {
   @SuccessResponse(204, 'Deleted')
   @Response<AppResponseError>(404, 'Not assigned, or the event is hidden')
   public async remove(@Request() req: ExRequest, @Path() tag_id: number, @Path() event_id: number): Promise<void> {
-    await this.eventsTags.remove(req.user as AuthUser, tag_id, event_id);
+    await this.eventsTags.remove(currentUser(req), tag_id, event_id);
     this.setStatus(204);
   }
 }

@@ -1,10 +1,9 @@
 import { Body, Controller, Delete, Get, OperationId, Patch, Path, Post, Query, Request, Response, Route, Security, SuccessResponse, Tags } from '@tsoa/runtime';
 import type { Request as ExRequest } from 'express';
-import type { AuthUser } from '../../auth/auth-service.js';
-import '../../auth/request-user.js';
 import type { AppResponseError } from '../../api/envelopes.js';
 import type { Services } from '../../registry.js';
 import { FramesService, type CreateFrameRequest, type FrameResponse, type PaginatedFramesResponse, type UpdateFrameRequest } from './frames-service.js';
+import { currentUser } from '../../auth/request-user.js';
 
 @Route('api/v3/frames')
 @Tags('Frames')
@@ -39,7 +38,7 @@ export class FramesController extends Controller {
   @Get()
   @OperationId('list_frames')
   public async list(@Request() req: ExRequest, @Query() event_id?: number, @Query() page?: number, @Query() page_size?: number): Promise<PaginatedFramesResponse> {
-    return this.frames.list(req.user as AuthUser, event_id, page, page_size);
+    return this.frames.list(currentUser(req), event_id, page, page_size);
   }
 
   @Post()
@@ -47,7 +46,7 @@ export class FramesController extends Controller {
   @SuccessResponse(201, 'Created')
   public async create(@Request() req: ExRequest, @Body() body: CreateFrameRequest): Promise<FrameResponse> {
     this.setStatus(201);
-    return this.frames.create(req.user as AuthUser, body);
+    return this.frames.create(currentUser(req), body);
   }
 
   /**
@@ -59,7 +58,7 @@ export class FramesController extends Controller {
   @OperationId('get_frame')
   @Response<AppResponseError>(404, 'No such frame, or its event is hidden')
   public async get(@Request() req: ExRequest, @Path() id: number): Promise<FrameResponse> {
-    return this.frames.get(req.user as AuthUser, id);
+    return this.frames.get(currentUser(req), id);
   }
 
   /**
@@ -71,7 +70,7 @@ export class FramesController extends Controller {
   @OperationId('update_frame')
   @Response<AppResponseError>(404, 'No such frame, or its event is hidden')
   public async update(@Request() req: ExRequest, @Path() id: number, @Body() body: UpdateFrameRequest): Promise<FrameResponse> {
-    return this.frames.update(req.user as AuthUser, id, body);
+    return this.frames.update(currentUser(req), id, body);
   }
 
   /**
@@ -84,7 +83,7 @@ export class FramesController extends Controller {
   @SuccessResponse(204, 'Deleted')
   @Response<AppResponseError>(404, 'No such frame, or its event is hidden')
   public async remove(@Request() req: ExRequest, @Path() id: number): Promise<void> {
-    await this.frames.remove(req.user as AuthUser, id);
+    await this.frames.remove(currentUser(req), id);
     this.setStatus(204);
   }
 }

@@ -1,11 +1,10 @@
 import { Body, Controller, Delete, Get, OperationId, Patch, Path, Post, Query, Request, Response, Route, Security, SuccessResponse, Tags } from '@tsoa/runtime';
 import type { Request as ExRequest } from 'express';
-import type { AuthUser } from '../../auth/auth-service.js';
-import '../../auth/request-user.js';
 import type { AppResponseError } from '../../api/envelopes.js';
 import type { Page } from '../../api/pagination.js';
 import type { Services } from '../../registry.js';
 import { ReportsService, type CreateReportRequest, type ReportResponse, type UpdateReportRequest } from './reports-service.js';
+import { currentUser } from '../../auth/request-user.js';
 
 export interface PaginatedReportsResponse extends Page<ReportResponse> {}
 
@@ -46,7 +45,7 @@ export class ReportsController extends Controller {
   @Response<AppResponseError>(400, 'Invalid input or unknown filter')
   public async create(@Request() req: ExRequest, @Body() body: CreateReportRequest): Promise<ReportResponse> {
     this.setStatus(201);
-    return this.reports.create(req.user as AuthUser, body);
+    return this.reports.create(currentUser(req), body);
   }
 
   /**

@@ -1,10 +1,9 @@
 import { Controller, Get, OperationId, Query, Request, Response, Route, Security, Tags } from '@tsoa/runtime';
 import type { Request as ExRequest } from 'express';
-import type { AuthUser } from '../../auth/auth-service.js';
-import '../../auth/request-user.js';
 import type { AppResponseError } from '../../api/envelopes.js';
 import type { Services } from '../../registry.js';
 import { SearchService, type SearchResponse } from './search-service.js';
+import { currentUser } from '../../auth/request-user.js';
 
 @Route('api/v3/search')
 @Tags('Search')
@@ -48,6 +47,6 @@ export class SearchController extends Controller {
     @Query('class') cls?: string,
     @Query() k?: number,
   ): Promise<SearchResponse> {
-    return this.searcher.search(req.user as AuthUser, { q, monitor_id, from, to, class: cls, k });
+    return this.searcher.search(currentUser(req), { q, monitor_id, from, to, class: cls, k });
   }
 }

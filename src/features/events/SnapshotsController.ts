@@ -1,11 +1,10 @@
 import { Body, Controller, Delete, Get, OperationId, Patch, Path, Post, Query, Request, Response, Route, Security, SuccessResponse, Tags } from '@tsoa/runtime';
 import type { Request as ExRequest } from 'express';
-import type { AuthUser } from '../../auth/auth-service.js';
-import '../../auth/request-user.js';
 import type { AppResponseError } from '../../api/envelopes.js';
 import type { Page } from '../../api/pagination.js';
 import type { Services } from '../../registry.js';
 import { SnapshotsService, type CreateSnapshotRequest, type SnapshotResponse, type UpdateSnapshotRequest } from './snapshots-service.js';
+import { currentUser } from '../../auth/request-user.js';
 
 export interface PaginatedSnapshotsResponse extends Page<SnapshotResponse> {}
 
@@ -45,7 +44,7 @@ export class SnapshotsController extends Controller {
   @SuccessResponse(201, 'Created')
   public async create(@Request() req: ExRequest, @Body() body: CreateSnapshotRequest): Promise<SnapshotResponse> {
     this.setStatus(201);
-    return this.snapshots.create(req.user as AuthUser, body);
+    return this.snapshots.create(currentUser(req), body);
   }
 
   /**

@@ -1,11 +1,10 @@
 import { Body, Controller, Delete, Get, OperationId, Path, Post, Query, Request, Response, Route, Security, SuccessResponse, Tags } from '@tsoa/runtime';
 import type { Request as ExRequest } from 'express';
-import type { AuthUser } from '../../auth/auth-service.js';
-import '../../auth/request-user.js';
 import type { AppResponseError } from '../../api/envelopes.js';
 import type { Page } from '../../api/pagination.js';
 import type { Services } from '../../registry.js';
 import { SnapshotEventsService, type CreateSnapshotEventRequest, type SnapshotEventResponse } from './snapshots-service.js';
+import { currentUser } from '../../auth/request-user.js';
 
 export interface PaginatedSnapshotEventsResponse extends Page<SnapshotEventResponse> {}
 
@@ -44,7 +43,7 @@ export class SnapshotsEventsController extends Controller {
     @Query() page_size?: number,
     @Query() snapshot_id?: number,
   ): Promise<PaginatedSnapshotEventsResponse> {
-    return this.snapshotEvents.list(req.user as AuthUser, { snapshot_id, page, page_size });
+    return this.snapshotEvents.list(currentUser(req), { snapshot_id, page, page_size });
   }
 
   /** Adds an event to a snapshot; both must exist and the event be visible (400 otherwise). */
@@ -53,7 +52,7 @@ export class SnapshotsEventsController extends Controller {
   @SuccessResponse(201, 'Created')
   public async create(@Request() req: ExRequest, @Body() body: CreateSnapshotEventRequest): Promise<SnapshotEventResponse> {
     this.setStatus(201);
-    return this.snapshotEvents.create(req.user as AuthUser, body);
+    return this.snapshotEvents.create(currentUser(req), body);
   }
 
   /**
@@ -64,7 +63,7 @@ export class SnapshotsEventsController extends Controller {
   @OperationId('get_snapshot_event')
   @Response<AppResponseError>(404, 'Not found, or the event is hidden')
   public async get(@Request() req: ExRequest, @Path() id: number): Promise<SnapshotEventResponse> {
-    return this.snapshotEvents.get(req.user as AuthUser, id);
+    return this.snapshotEvents.get(currentUser(req), id);
   }
 
   /**
@@ -76,7 +75,7 @@ export class SnapshotsEventsController extends Controller {
   @SuccessResponse(204, 'Deleted')
   @Response<AppResponseError>(404, 'Not found, or the event is hidden')
   public async remove(@Request() req: ExRequest, @Path() id: number): Promise<void> {
-    await this.snapshotEvents.remove(req.user as AuthUser, id);
+    await this.snapshotEvents.remove(currentUser(req), id);
     this.setStatus(204);
   }
 }

@@ -1,11 +1,10 @@
 import { Body, Controller, Delete, Get, OperationId, Patch, Path, Post, Query, Request, Response, Route, Security, SuccessResponse, Tags } from '@tsoa/runtime';
 import type { Request as ExRequest } from 'express';
-import type { AuthUser } from '../../auth/auth-service.js';
-import '../../auth/request-user.js';
 import type { AppResponseError } from '../../api/envelopes.js';
 import type { Page } from '../../api/pagination.js';
 import type { Services } from '../../registry.js';
 import { StatsService, type CreateStatRequest, type StatResponse, type UpdateStatRequest } from './stats-service.js';
+import { currentUser } from '../../auth/request-user.js';
 
 export interface PaginatedStatsResponse extends Page<StatResponse> {}
 
@@ -37,7 +36,7 @@ export class StatsController extends Controller {
   @Get()
   @OperationId('list_stats')
   public async list(@Request() req: ExRequest, @Query() page?: number, @Query() page_size?: number): Promise<PaginatedStatsResponse> {
-    return this.stats.list(req.user as AuthUser, page, page_size);
+    return this.stats.list(currentUser(req), page, page_size);
   }
 
   @Post()
@@ -45,7 +44,7 @@ export class StatsController extends Controller {
   @SuccessResponse(201, 'Created')
   public async create(@Request() req: ExRequest, @Body() body: CreateStatRequest): Promise<StatResponse> {
     this.setStatus(201);
-    return this.stats.create(req.user as AuthUser, body);
+    return this.stats.create(currentUser(req), body);
   }
 
   /**
@@ -57,7 +56,7 @@ export class StatsController extends Controller {
   @OperationId('get_stat')
   @Response<AppResponseError>(404, 'Not found, or the monitor is hidden')
   public async get(@Request() req: ExRequest, @Path() id: number): Promise<StatResponse> {
-    return this.stats.get(req.user as AuthUser, id);
+    return this.stats.get(currentUser(req), id);
   }
 
   /**
@@ -69,7 +68,7 @@ export class StatsController extends Controller {
   @OperationId('update_stat')
   @Response<AppResponseError>(404, 'Not found, or the monitor is hidden')
   public async update(@Request() req: ExRequest, @Path() id: number, @Body() body: UpdateStatRequest): Promise<StatResponse> {
-    return this.stats.update(req.user as AuthUser, id, body);
+    return this.stats.update(currentUser(req), id, body);
   }
 
   /**
@@ -82,7 +81,7 @@ export class StatsController extends Controller {
   @SuccessResponse(204, 'Deleted')
   @Response<AppResponseError>(404, 'Not found, or the monitor is hidden')
   public async remove(@Request() req: ExRequest, @Path() id: number): Promise<void> {
-    await this.stats.remove(req.user as AuthUser, id);
+    await this.stats.remove(currentUser(req), id);
     this.setStatus(204);
   }
 }

@@ -1,11 +1,10 @@
 import { Body, Controller, Delete, Get, OperationId, Patch, Path, Post, Query, Request, Response, Route, Security, SuccessResponse, Tags } from '@tsoa/runtime';
 import type { Request as ExRequest } from 'express';
-import type { AuthUser } from '../../auth/auth-service.js';
-import '../../auth/request-user.js';
 import type { AppResponseError } from '../../api/envelopes.js';
 import type { Page } from '../../api/pagination.js';
 import type { Services } from '../../registry.js';
 import { TagsService, type CreateTagRequest, type TagDetailResponse, type TagResponse, type UpdateTagRequest } from './tags-service.js';
+import { currentUser } from '../../auth/request-user.js';
 
 export interface PaginatedTagsResponse extends Page<TagResponse> {}
 
@@ -36,7 +35,7 @@ export class TagsController extends Controller {
   @Get()
   @OperationId('list_tags')
   public async list(@Request() req: ExRequest, @Query() page?: number, @Query() page_size?: number): Promise<PaginatedTagsResponse> {
-    return this.tags.list(req.user as AuthUser, page, page_size);
+    return this.tags.list(currentUser(req), page, page_size);
   }
 
   /** Creates a tag; the creator is the caller. A name already in use is a 409. */
@@ -46,7 +45,7 @@ export class TagsController extends Controller {
   @Response<AppResponseError>(409, 'Name already in use')
   public async create(@Request() req: ExRequest, @Body() body: CreateTagRequest): Promise<TagResponse> {
     this.setStatus(201);
-    return this.tags.create(req.user as AuthUser, body);
+    return this.tags.create(currentUser(req), body);
   }
 
   /**
@@ -65,7 +64,7 @@ export class TagsController extends Controller {
   @OperationId('get_tag')
   @Response<AppResponseError>(404, 'Not found')
   public async get(@Request() req: ExRequest, @Path() id: number, @Query() page?: number, @Query() page_size?: number): Promise<TagDetailResponse> {
-    return this.tags.get(req.user as AuthUser, id, page, page_size);
+    return this.tags.get(currentUser(req), id, page, page_size);
   }
 
   /**
@@ -77,7 +76,7 @@ export class TagsController extends Controller {
   @Response<AppResponseError>(404, 'Not found')
   @Response<AppResponseError>(409, 'Name already in use')
   public async update(@Request() req: ExRequest, @Path() id: number, @Body() body: UpdateTagRequest): Promise<TagResponse> {
-    return this.tags.update(req.user as AuthUser, id, body);
+    return this.tags.update(currentUser(req), id, body);
   }
 
   /**

@@ -7,7 +7,7 @@ import { InvalidInputError, NotFoundError } from '../../errors.js';
 import { toLocalDateTimeString } from '../../db/datetime.js';
 import type { PrismaClient } from '../../db/prisma.js';
 import type { Event_Data } from '../../generated/prisma/client.js';
-import { pageOf, pageRequest, type Page } from '../../api/pagination.js';
+import { pageOf, pageRequest, type Page, listPage } from '../../api/pagination.js';
 import { EventVisibility, inList } from './event-visibility.js';
 import { parseLocalTimestamp } from './frames-service.js';
 import type { Services } from '../../registry.js';
@@ -123,11 +123,7 @@ export class EventDataService {
       return pageOf(rows.map(toResponse), Number(count[0]?.n ?? 0), req);
     }
     const where = eventId === undefined ? {} : { EventId: BigInt(eventId) };
-    const [rows, total] = await Promise.all([
-      this.prisma.event_Data.findMany({ where, orderBy: { Id: 'asc' }, skip: req.skip, take: req.take }),
-      this.prisma.event_Data.count({ where }),
-    ]);
-    return pageOf(rows.map(toResponse), total, req);
+    return listPage(req, this.prisma.event_Data.findMany({ where, orderBy: { Id: 'asc' }, skip: req.skip, take: req.take }), this.prisma.event_Data.count({ where }), toResponse);
   }
 
   async get(user: AuthUser, id: number): Promise<EventDataResponse> {

@@ -7,7 +7,7 @@ import type { PrismaClient } from '../../db/prisma.js';
 import { InvalidInputError, NotFoundError } from '../../errors.js';
 import type { Events_Tags, Prisma } from '../../generated/prisma/client.js';
 import type { LocalDateTime } from '../../api/envelopes.js';
-import { pageOf, pageRequest, type Page } from '../../api/pagination.js';
+import { pageRequest, type Page, listPage } from '../../api/pagination.js';
 import { ZoneMinderClock, type ZoneClock } from './event-time.js';
 import type { Services } from '../../registry.js';
 
@@ -90,11 +90,7 @@ export class EventsTagsService {
       ...(filters.event_id !== undefined && { EventId: BigInt(filters.event_id) }),
       ...(filters.tag_id !== undefined && { TagId: BigInt(filters.tag_id) }),
     });
-    const [rows, total] = await Promise.all([
-      this.prisma.events_Tags.findMany({ where, orderBy: [{ TagId: 'asc' }, { EventId: 'asc' }], skip: req.skip, take: req.take }),
-      this.prisma.events_Tags.count({ where }),
-    ]);
-    return pageOf(rows.map(toResponse), total, req);
+    return listPage(req, this.prisma.events_Tags.findMany({ where, orderBy: [{ TagId: 'asc' }, { EventId: 'asc' }], skip: req.skip, take: req.take }), this.prisma.events_Tags.count({ where }), toResponse);
   }
 
   async get(user: AuthUser, tagId: number, eventId: number): Promise<EventTagResponse> {

@@ -9,7 +9,7 @@ import { decimalToString } from '../../db/prisma-json.js';
 import type { PrismaClient } from '../../db/prisma.js';
 import type { Frames } from '../../generated/prisma/client.js';
 import type { LocalDateTime } from '../../api/envelopes.js';
-import { pageOf, pageRequest, type Page } from '../../api/pagination.js';
+import { pageOf, pageRequest, type Page, listPage } from '../../api/pagination.js';
 import { EventVisibility, inList } from './event-visibility.js';
 import type { Services } from '../../registry.js';
 
@@ -136,11 +136,7 @@ export class FramesService {
       const rows = await this.prisma.frames.findMany({ where: { Id: { in: ids.map((r) => BigInt(r.Id)) } }, orderBy: { Id: 'asc' } });
       return pageOf(rows.map(toResponse), Number(count[0]?.n ?? 0), req);
     }
-    const [rows, total] = await Promise.all([
-      this.prisma.frames.findMany({ where, orderBy: { Id: 'asc' }, skip: req.skip, take: req.take }),
-      this.prisma.frames.count({ where }),
-    ]);
-    return pageOf(rows.map(toResponse), total, req);
+    return listPage(req, this.prisma.frames.findMany({ where, orderBy: { Id: 'asc' }, skip: req.skip, take: req.take }), this.prisma.frames.count({ where }), toResponse);
   }
 
   async get(user: AuthUser, id: number): Promise<FrameResponse> {

@@ -3,10 +3,10 @@
 import type { AuthUser } from '../../auth/auth-service.js';
 import { toLocalDateTimeString } from '../../db/datetime.js';
 import type { PrismaClient } from '../../db/prisma.js';
-import { InvalidInputError, NotFoundError } from '../../errors.js';
+import { InvalidInputError, notFound } from '../../errors.js';
 import type { Reports } from '../../generated/prisma/client.js';
 import type { LocalDateTime } from '../../api/envelopes.js';
-import { pageOf, pageRequest, type Page } from '../../api/pagination.js';
+import { pageRequest, type Page, listPage } from '../../api/pagination.js';
 import { parseEventTime, ZoneMinderClock, type ZoneClock } from './event-time.js';
 import type { Services } from '../../registry.js';
 
@@ -117,11 +117,7 @@ export class ReportsService {
 
   async list(page?: number, pageSize?: number): Promise<Page<ReportResponse>> {
     const req = pageRequest(page, pageSize);
-    const [rows, total] = await Promise.all([
-      this.prisma.reports.findMany({ orderBy: { Id: 'asc' }, skip: req.skip, take: req.take }),
-      this.prisma.reports.count(),
-    ]);
-    return pageOf(rows.map(toResponse), total, req);
+    return listPage(req, this.prisma.reports.findMany({ orderBy: { Id: 'asc' }, skip: req.skip, take: req.take }), this.prisma.reports.count(), toResponse);
   }
 
   async get(id: number): Promise<ReportResponse> {
@@ -168,7 +164,7 @@ export class ReportsService {
 
   private async row(id: number): Promise<Reports> {
     const row = await this.prisma.reports.findUnique({ where: { Id: id } });
-    if (!row) throw new NotFoundError(`Report ${id} not found`, [['id', String(id)]]);
+    if (!row) throw notFound('Report', id);
     return row;
   }
 

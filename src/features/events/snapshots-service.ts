@@ -5,10 +5,10 @@ import type { AuthUser } from '../../auth/auth-service.js';
 import type { MonitorAcl } from '../../auth/monitor-acl.js';
 import { fromLocalDateTimeString, toLocalDateTimeString } from '../../db/datetime.js';
 import type { PrismaClient } from '../../db/prisma.js';
-import { InvalidInputError, NotFoundError } from '../../errors.js';
+import { InvalidInputError, notFound } from '../../errors.js';
 import type { Prisma, Snapshots, Snapshots_Events } from '../../generated/prisma/client.js';
 import type { LocalDateTime } from '../../api/envelopes.js';
-import { pageOf, pageRequest, type Page } from '../../api/pagination.js';
+import { pageRequest, type Page, listPage } from '../../api/pagination.js';
 import { ZoneMinderClock, type ZoneClock } from './event-time.js';
 import type { Services } from '../../registry.js';
 
@@ -138,11 +138,7 @@ export class SnapshotsService {
 
   async list(page?: number, pageSize?: number): Promise<Page<SnapshotResponse>> {
     const req = pageRequest(page, pageSize);
-    const [rows, total] = await Promise.all([
-      this.prisma.snapshots.findMany({ orderBy: { Id: 'asc' }, skip: req.skip, take: req.take }),
-      this.prisma.snapshots.count(),
-    ]);
-    return pageOf(rows.map(toSnapshot), total, req);
+    return listPage(req, this.prisma.snapshots.findMany({ orderBy: { Id: 'asc' }, skip: req.skip, take: req.take }), this.prisma.snapshots.count(), toSnapshot);
   }
 
   async get(id: number): Promise<SnapshotResponse> {
@@ -179,7 +175,7 @@ export class SnapshotsService {
 
   private async row(id: number): Promise<Snapshots> {
     const row = await this.prisma.snapshots.findUnique({ where: { Id: id } });
-    if (!row) throw new NotFoundError(`Snapshot ${id} not found`, [['id', String(id)]]);
+    if (!row) throw notFound('Snapshot', id);
     return row;
   }
 }
@@ -198,11 +194,7 @@ export class SnapshotEventsService {
   async list(user: AuthUser, filters: { snapshot_id?: number; page?: number; page_size?: number }): Promise<Page<SnapshotEventResponse>> {
     const req = pageRequest(filters.page, filters.page_size);
     const where = await this.visibleWhere(user, filters.snapshot_id !== undefined ? { SnapshotId: filters.snapshot_id } : {});
-    const [rows, total] = await Promise.all([
-      this.prisma.snapshots_Events.findMany({ where, orderBy: { Id: 'asc' }, skip: req.skip, take: req.take }),
-      this.prisma.snapshots_Events.count({ where }),
-    ]);
-    return pageOf(rows.map(toSnapshotEvent), total, req);
+    return listPage(req, this.prisma.snapshots_Events.findMany({ where, orderBy: { Id: 'asc' }, skip: req.skip, take: req.take }), this.prisma.snapshots_Events.count({ where }), toSnapshotEvent);
   }
 
   async get(user: AuthUser, id: number): Promise<SnapshotEventResponse> {
@@ -230,7 +222,7 @@ export class SnapshotEventsService {
 
   private async visibleRow(user: AuthUser, id: number): Promise<Snapshots_Events> {
     const row = await this.prisma.snapshots_Events.findFirst({ where: await this.visibleWhere(user, { Id: id }) });
-    if (!row) throw new NotFoundError(`Snapshot event ${id} not found`, [['id', String(id)]]);
+    if (!row) throw notFound('Snapshot event', id);
     return row;
   }
 

@@ -6,9 +6,9 @@
 // the event one of its events (400 naming the field otherwise).
 import type { AuthUser } from '../../auth/auth-service.js';
 import { canSee, requireEditableMonitor, type MonitorAcl, type MonitorScope } from '../../auth/monitor-acl.js';
-import { InvalidInputError, NotFoundError } from '../../errors.js';
+import { InvalidInputError, notFound } from '../../errors.js';
 import type { PrismaClient } from '../../db/prisma.js';
-import { pageOf, pageRequest, type Page } from '../../api/pagination.js';
+import { pageRequest, type Page, listPage } from '../../api/pagination.js';
 import type { Prisma, Stats } from '../../generated/prisma/client.js';
 import type { Services } from '../../registry.js';
 
@@ -173,17 +173,13 @@ export class StatsService {
     const req = pageRequest(page, pageSize);
     const scope = await this.acl.scope(user);
     const where: Prisma.StatsWhereInput = scope.visible ? { MonitorId: { in: [...scope.visible] } } : {};
-    const [rows, total] = await Promise.all([
-      this.prisma.stats.findMany({ where, orderBy: { Id: 'asc' }, skip: req.skip, take: req.take }),
-      this.prisma.stats.count({ where }),
-    ]);
-    return pageOf(rows.map(toResponse), total, req);
+    return listPage(req, this.prisma.stats.findMany({ where, orderBy: { Id: 'asc' }, skip: req.skip, take: req.take }), this.prisma.stats.count({ where }), toResponse);
   }
 
   /** The row, or 404 when it is missing or its monitor is hidden from the caller. */
   private async row(scope: MonitorScope, id: number): Promise<Stats> {
     const row = await this.prisma.stats.findUnique({ where: { Id: id } });
-    if (!row || !canSee(scope, row.MonitorId)) throw new NotFoundError(`Stat ${id} not found`, [['id', String(id)]]);
+    if (!row || !canSee(scope, row.MonitorId)) throw notFound('Stat', id);
     return row;
   }
 

@@ -1,7 +1,5 @@
 import { Body, Controller, Delete, Get, Middlewares, OperationId, Path, Post, Put, Query, Request, Response, Route, Security, SuccessResponse, Tags } from '@tsoa/runtime';
 import type { Request as ExRequest } from 'express';
-import type { AuthUser } from '../../auth/auth-service.js';
-import '../../auth/request-user.js';
 import type { AppResponseError } from '../../api/envelopes.js';
 import { filterShape } from './filter-shape.js';
 import type { Page } from '../../api/pagination.js';
@@ -9,6 +7,7 @@ import type { Services } from '../../registry.js';
 import type { PaginatedEventsResponse } from '../events/events-service.js';
 import type { FilterQuery } from './filter-query.js';
 import { FiltersService, type CreateFilterRequest, type FilterResponse, type UpdateFilterRequest } from './filters-service.js';
+import { currentUser } from '../../auth/request-user.js';
 
 export interface PaginatedFiltersResponse extends Page<FilterResponse> {}
 
@@ -54,7 +53,7 @@ export class FiltersController extends Controller {
   @Middlewares(filterShape('body.filter'))
   public async create(@Request() req: ExRequest, @Body() body: CreateFilterRequest): Promise<FilterResponse> {
     this.setStatus(201);
-    return this.filters.create(req.user as AuthUser, body);
+    return this.filters.create(currentUser(req), body);
   }
 
   /**
@@ -78,7 +77,7 @@ export class FiltersController extends Controller {
     @Query() page?: number,
     @Query() page_size?: number,
   ): Promise<PaginatedEventsResponse> {
-    return this.filters.preview(req.user as AuthUser, body, page, page_size);
+    return this.filters.preview(currentUser(req), body, page, page_size);
   }
 
   /**
@@ -102,7 +101,7 @@ export class FiltersController extends Controller {
   @Middlewares(filterShape('body.filter'))
   @Response<AppResponseError>(404, 'Not found')
   public async update(@Request() req: ExRequest, @Path() id: number, @Body() body: UpdateFilterRequest): Promise<FilterResponse> {
-    return this.filters.update(req.user as AuthUser, id, body);
+    return this.filters.update(currentUser(req), id, body);
   }
 
   /**

@@ -12,7 +12,7 @@ import { allows } from '../../auth/permissions.js';
 import type { PrismaClient } from '../../db/prisma.js';
 import { InvalidInputError, NotFoundError, PermissionDeniedError, type ErrorDetails } from '../../errors.js';
 import type { Filters, Prisma } from '../../generated/prisma/client.js';
-import { pageOf, pageRequest, type Page } from '../../api/pagination.js';
+import { pageOf, pageRequest, type Page, listPage } from '../../api/pagination.js';
 import { EVENT_COLUMNS, toEventResponse, type EventRow } from '../events/event-json.js';
 import { ZoneMinderClock, type ZoneClock } from '../events/event-time.js';
 import { inList } from '../events/event-visibility.js';
@@ -406,11 +406,7 @@ export class FiltersService {
 
   async list(page?: number, pageSize?: number): Promise<Page<FilterResponse>> {
     const req = pageRequest(page, pageSize);
-    const [rows, total] = await Promise.all([
-      this.prisma.filters.findMany({ orderBy: { Id: 'asc' }, skip: req.skip, take: req.take }),
-      this.prisma.filters.count(),
-    ]);
-    return pageOf(rows.map(toResponse), total, req);
+    return listPage(req, this.prisma.filters.findMany({ orderBy: { Id: 'asc' }, skip: req.skip, take: req.take }), this.prisma.filters.count(), toResponse);
   }
 
   async get(id: number): Promise<FilterResponse> {

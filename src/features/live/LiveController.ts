@@ -1,12 +1,11 @@
 import { Body, Controller, Delete, Get, OperationId, Path, Post, Request, Response, Route, Security, SuccessResponse, Tags } from '@tsoa/runtime';
 import type { Request as ExRequest } from 'express';
-import type { AuthUser } from '../../auth/auth-service.js';
-import '../../auth/request-user.js';
 import type { AppResponseError } from '../../api/envelopes.js';
 import { LiveService, type LiveSourcesResponse, type LiveStatsResponse, type StartLiveRequest, type StartLiveResponse } from './live-service.js';
 import type { Services } from '../../registry.js';
+import { currentUser } from '../../auth/request-user.js';
 
-const user = (req: ExRequest) => req.user as AuthUser;
+const user = (req: ExRequest) => currentUser(req);
 
 // Live sessions (docs/contract/clients.md). Stream View for every method, POST and DELETE included
 // (Stream has no Edit level); hidden monitors are 404. The HLS media routes are plain handlers

@@ -2,8 +2,8 @@
 // options the monitor editor copies into Monitors.EncoderParameters. They are monitor
 // configuration, so gated on Monitors (not per monitor: a template belongs to no camera).
 import type { PrismaClient } from '../../db/prisma.js';
-import { NotFoundError } from '../../errors.js';
-import { pageOf, pageRequest, type Page } from '../../api/pagination.js';
+import { notFound } from '../../errors.js';
+import { pageRequest, type Page, listPage } from '../../api/pagination.js';
 import type { EncoderTemplates, Prisma } from '../../generated/prisma/client.js';
 import type { Services } from '../../registry.js';
 
@@ -95,16 +95,12 @@ export class EncoderTemplatesService {
   async list(encoder: string | undefined, page?: number, pageSize?: number): Promise<Page<EncoderTemplateResponse>> {
     const req = pageRequest(page, pageSize);
     const where = encoder === undefined ? {} : { Encoder: encoder };
-    const [rows, total] = await Promise.all([
-      this.prisma.encoderTemplates.findMany({ where, orderBy: { Id: 'asc' }, skip: req.skip, take: req.take }),
-      this.prisma.encoderTemplates.count({ where }),
-    ]);
-    return pageOf(rows.map(toResponse), total, req);
+    return listPage(req, this.prisma.encoderTemplates.findMany({ where, orderBy: { Id: 'asc' }, skip: req.skip, take: req.take }), this.prisma.encoderTemplates.count({ where }), toResponse);
   }
 
   async get(id: number): Promise<EncoderTemplateResponse> {
     const row = await this.prisma.encoderTemplates.findUnique({ where: { Id: id } });
-    if (!row) throw new NotFoundError(`Encoder template ${id} not found`, [['id', String(id)]]);
+    if (!row) throw notFound('Encoder template', id);
     return toResponse(row);
   }
 

@@ -1,9 +1,9 @@
 // Camera manufacturers (the Manufacturers table): a lookup for the monitor editor. Names are
 // unique (409 on a duplicate). A manufacturer still named by models or monitors is not deleted
 // (409): Models.ManufacturerId has no foreign key, so deleting would leave orphans silently.
-import { ConflictError, NotFoundError } from '../../errors.js';
+import { ConflictError, notFound } from '../../errors.js';
 import type { PrismaClient } from '../../db/prisma.js';
-import { pageOf, pageRequest, type Page } from '../../api/pagination.js';
+import { pageRequest, type Page, listPage } from '../../api/pagination.js';
 import type { Manufacturers } from '../../generated/prisma/client.js';
 import type { Services } from '../../registry.js';
 
@@ -48,16 +48,12 @@ export class ManufacturersService {
 
   async list(page?: number, pageSize?: number): Promise<Page<ManufacturerResponse>> {
     const req = pageRequest(page, pageSize);
-    const [rows, total] = await Promise.all([
-      this.prisma.manufacturers.findMany({ orderBy: { Id: 'asc' }, skip: req.skip, take: req.take }),
-      this.prisma.manufacturers.count(),
-    ]);
-    return pageOf(rows.map(toResponse), total, req);
+    return listPage(req, this.prisma.manufacturers.findMany({ orderBy: { Id: 'asc' }, skip: req.skip, take: req.take }), this.prisma.manufacturers.count(), toResponse);
   }
 
   async get(id: number): Promise<ManufacturerResponse> {
     const row = await this.prisma.manufacturers.findUnique({ where: { Id: id } });
-    if (!row) throw new NotFoundError(`Manufacturer ${id} not found`, [['id', String(id)]]);
+    if (!row) throw notFound('Manufacturer', id);
     return toResponse(row);
   }
 

@@ -1,9 +1,9 @@
 // Camera models (the Models table), each optionally under a manufacturer. The manufacturer must
 // exist (400 otherwise: Models.ManufacturerId has no foreign key to catch it); a name is unique
 // per manufacturer (409). A model still used by monitors or monitor presets is not deleted (409).
-import { ConflictError, InvalidInputError, NotFoundError } from '../../errors.js';
+import { ConflictError, InvalidInputError, notFound } from '../../errors.js';
 import type { PrismaClient } from '../../db/prisma.js';
-import { pageOf, pageRequest, type Page } from '../../api/pagination.js';
+import { pageRequest, type Page, listPage } from '../../api/pagination.js';
 import type { Models, Prisma } from '../../generated/prisma/client.js';
 import type { Services } from '../../registry.js';
 
@@ -68,16 +68,12 @@ export class ModelsService {
   async list(manufacturerId: number | undefined, page?: number, pageSize?: number): Promise<Page<ModelResponse>> {
     const req = pageRequest(page, pageSize);
     const where: Prisma.ModelsWhereInput = manufacturerId === undefined ? {} : { ManufacturerId: manufacturerId };
-    const [rows, total] = await Promise.all([
-      this.prisma.models.findMany({ where, orderBy: { Id: 'asc' }, skip: req.skip, take: req.take }),
-      this.prisma.models.count({ where }),
-    ]);
-    return pageOf(rows.map(toResponse), total, req);
+    return listPage(req, this.prisma.models.findMany({ where, orderBy: { Id: 'asc' }, skip: req.skip, take: req.take }), this.prisma.models.count({ where }), toResponse);
   }
 
   async get(id: number): Promise<ModelResponse> {
     const row = await this.prisma.models.findUnique({ where: { Id: id } });
-    if (!row) throw new NotFoundError(`Model ${id} not found`, [['id', String(id)]]);
+    if (!row) throw notFound('Model', id);
     return toResponse(row);
   }
 

@@ -3,10 +3,10 @@
 // too (docs/contract/clients.md). The model, when given, must exist (400). Nullable columns are cleared
 // by a JSON null; NOT NULL columns (name, type, controllable, default_rate, default_scale) keep
 // their value when sent null.
-import { InvalidInputError, NotFoundError } from '../../errors.js';
+import { InvalidInputError, notFound } from '../../errors.js';
 import type { PrismaClient } from '../../db/prisma.js';
 import type { MonitorPresets, MonitorPresets_Type, Prisma } from '../../generated/prisma/client.js';
-import { pageOf, pageRequest, type Page } from '../../api/pagination.js';
+import { pageRequest, type Page, listPage } from '../../api/pagination.js';
 import { enumToPrisma } from '../monitors/monitor-fields.js';
 import type { Services } from '../../registry.js';
 
@@ -187,16 +187,12 @@ export class MonitorPresetsService {
 
   async list(page?: number, pageSize?: number): Promise<Page<MonitorPresetResponse>> {
     const req = pageRequest(page, pageSize);
-    const [rows, total] = await Promise.all([
-      this.prisma.monitorPresets.findMany({ orderBy: { Id: 'asc' }, skip: req.skip, take: req.take }),
-      this.prisma.monitorPresets.count(),
-    ]);
-    return pageOf(rows.map(toResponse), total, req);
+    return listPage(req, this.prisma.monitorPresets.findMany({ orderBy: { Id: 'asc' }, skip: req.skip, take: req.take }), this.prisma.monitorPresets.count(), toResponse);
   }
 
   async get(id: number): Promise<MonitorPresetResponse> {
     const row = await this.prisma.monitorPresets.findUnique({ where: { Id: id } });
-    if (!row) throw new NotFoundError(`Monitor preset ${id} not found`, [['id', String(id)]]);
+    if (!row) throw notFound('Monitor preset', id);
     return toResponse(row);
   }
 

@@ -1,8 +1,8 @@
 // Zone presets (ZonePresets): named motion-detection settings a zone editor can apply.
 import type { PrismaClient } from '../../db/prisma.js';
-import { NotFoundError } from '../../errors.js';
+import { notFound } from '../../errors.js';
 import type { Prisma, ZonePresets } from '../../generated/prisma/client.js';
-import { pageOf, pageRequest, type Page } from '../../api/pagination.js';
+import { pageRequest, type Page, listPage } from '../../api/pagination.js';
 import { motionToData, motionToJson, type ZoneMotionFields, type ZoneMotionSettings, type ZoneType, type ZoneUnitsValue } from '../monitors/zone-fields.js';
 import type { Services } from '../../registry.js';
 
@@ -47,16 +47,12 @@ export class ZonePresetsService {
 
   async list(page?: number, pageSize?: number): Promise<Page<ZonePresetResponse>> {
     const req = pageRequest(page, pageSize);
-    const [rows, total] = await Promise.all([
-      this.prisma.zonePresets.findMany({ orderBy: { Id: 'asc' }, skip: req.skip, take: req.take }),
-      this.prisma.zonePresets.count(),
-    ]);
-    return pageOf(rows.map(toResponse), total, req);
+    return listPage(req, this.prisma.zonePresets.findMany({ orderBy: { Id: 'asc' }, skip: req.skip, take: req.take }), this.prisma.zonePresets.count(), toResponse);
   }
 
   async get(id: number): Promise<ZonePresetResponse> {
     const row = await this.prisma.zonePresets.findUnique({ where: { Id: id } });
-    if (!row) throw new NotFoundError(`Zone preset ${id} not found`, [['id', String(id)]]);
+    if (!row) throw notFound('Zone preset', id);
     return toResponse(row);
   }
 

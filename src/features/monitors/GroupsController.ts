@@ -1,11 +1,10 @@
 import { Body, Controller, Delete, Get, OperationId, Path, Post, Put, Query, Request, Response, Route, Security, SuccessResponse, Tags } from '@tsoa/runtime';
 import type { Request as ExRequest } from 'express';
-import type { AuthUser } from '../../auth/auth-service.js';
-import '../../auth/request-user.js';
 import type { AppResponseError } from '../../api/envelopes.js';
 import type { Page } from '../../api/pagination.js';
 import type { Services } from '../../registry.js';
 import { GroupsService, type CreateGroupRequest, type GroupResponse, type UpdateGroupRequest } from './groups-service.js';
+import { currentUser } from '../../auth/request-user.js';
 
 export interface PaginatedGroupsResponse extends Page<GroupResponse> {}
 
@@ -37,14 +36,14 @@ export class GroupsController extends Controller {
   @Get()
   @OperationId('list_groups')
   public async list(@Request() req: ExRequest, @Query() page?: number, @Query() page_size?: number): Promise<PaginatedGroupsResponse> {
-    return this.groups.list(req.user as AuthUser, page, page_size);
+    return this.groups.list(currentUser(req), page, page_size);
   }
 
   @Post()
   @OperationId('create_group')
   @SuccessResponse(201, 'Created')
   public async create(@Request() req: ExRequest, @Body() body: CreateGroupRequest): Promise<GroupResponse> {
-    const created = await this.groups.create(req.user as AuthUser, body);
+    const created = await this.groups.create(currentUser(req), body);
     this.setStatus(201);
     return created;
   }
@@ -58,7 +57,7 @@ export class GroupsController extends Controller {
   @OperationId('get_group')
   @Response<AppResponseError>(404, 'Not found or hidden by the row-level ACL')
   public async get(@Request() req: ExRequest, @Path() id: number): Promise<GroupResponse> {
-    return this.groups.get(req.user as AuthUser, id);
+    return this.groups.get(currentUser(req), id);
   }
 
   /**
@@ -71,7 +70,7 @@ export class GroupsController extends Controller {
   @OperationId('update_group')
   @Response<AppResponseError>(404, 'Not found or hidden by the row-level ACL')
   public async update(@Request() req: ExRequest, @Path() id: number, @Body() body: UpdateGroupRequest): Promise<GroupResponse> {
-    return this.groups.update(req.user as AuthUser, id, body);
+    return this.groups.update(currentUser(req), id, body);
   }
 
   /**
@@ -85,7 +84,7 @@ export class GroupsController extends Controller {
   @SuccessResponse(204, 'Deleted')
   @Response<AppResponseError>(404, 'Not found or hidden by the row-level ACL')
   public async remove(@Request() req: ExRequest, @Path() id: number): Promise<void> {
-    await this.groups.remove(req.user as AuthUser, id);
+    await this.groups.remove(currentUser(req), id);
     this.setStatus(204);
   }
 }

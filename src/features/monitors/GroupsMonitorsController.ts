@@ -1,11 +1,10 @@
 import { Body, Controller, Delete, Get, OperationId, Path, Post, Query, Request, Response, Route, Security, SuccessResponse, Tags } from '@tsoa/runtime';
 import type { Request as ExRequest } from 'express';
-import type { AuthUser } from '../../auth/auth-service.js';
-import '../../auth/request-user.js';
 import type { AppResponseError } from '../../api/envelopes.js';
 import type { Page } from '../../api/pagination.js';
 import type { Services } from '../../registry.js';
 import { GroupsMonitorsService, type CreateGroupMonitorRequest, type GroupMonitorResponse } from './groups-monitors-service.js';
+import { currentUser } from '../../auth/request-user.js';
 
 export interface PaginatedGroupMonitorsResponse extends Page<GroupMonitorResponse> {}
 
@@ -37,7 +36,7 @@ export class GroupsMonitorsController extends Controller {
   @Get()
   @OperationId('list_groups_monitors')
   public async list(@Request() req: ExRequest, @Query() page?: number, @Query() page_size?: number): Promise<PaginatedGroupMonitorsResponse> {
-    return this.memberships.list(req.user as AuthUser, page, page_size);
+    return this.memberships.list(currentUser(req), page, page_size);
   }
 
   @Post()
@@ -45,7 +44,7 @@ export class GroupsMonitorsController extends Controller {
   @SuccessResponse(201, 'Created')
   @Response<AppResponseError>(409, 'The monitor is already in the group')
   public async create(@Request() req: ExRequest, @Body() body: CreateGroupMonitorRequest): Promise<GroupMonitorResponse> {
-    const created = await this.memberships.create(req.user as AuthUser, body);
+    const created = await this.memberships.create(currentUser(req), body);
     this.setStatus(201);
     return created;
   }
@@ -59,7 +58,7 @@ export class GroupsMonitorsController extends Controller {
   @OperationId('get_group_monitor')
   @Response<AppResponseError>(404, 'Not found or hidden by the row-level ACL')
   public async get(@Request() req: ExRequest, @Path() id: number): Promise<GroupMonitorResponse> {
-    return this.memberships.get(req.user as AuthUser, id);
+    return this.memberships.get(currentUser(req), id);
   }
 
   /**
@@ -72,7 +71,7 @@ export class GroupsMonitorsController extends Controller {
   @SuccessResponse(204, 'Deleted')
   @Response<AppResponseError>(404, 'Not found or hidden by the row-level ACL')
   public async remove(@Request() req: ExRequest, @Path() id: number): Promise<void> {
-    await this.memberships.remove(req.user as AuthUser, id);
+    await this.memberships.remove(currentUser(req), id);
     this.setStatus(204);
   }
 }

@@ -1,11 +1,10 @@
 import { Body, Controller, Get, OperationId, Patch, Path, Query, Request, Response, Route, Security, Tags } from '@tsoa/runtime';
 import type { Request as ExRequest } from 'express';
-import type { AuthUser } from '../../auth/auth-service.js';
-import '../../auth/request-user.js';
 import type { AppResponseError } from '../../api/envelopes.js';
 import type { Page } from '../../api/pagination.js';
 import type { Services } from '../../registry.js';
 import { MonitorStatusService, type MonitorStatusResponse, type UpdateMonitorStatusRequest } from './monitor-status-service.js';
+import { currentUser } from '../../auth/request-user.js';
 
 export interface PaginatedMonitorStatusesResponse extends Page<MonitorStatusResponse> {}
 
@@ -37,7 +36,7 @@ export class MonitorStatusController extends Controller {
   @Get()
   @OperationId('list_monitor_statuses')
   public async list(@Request() req: ExRequest, @Query() page?: number, @Query() page_size?: number): Promise<PaginatedMonitorStatusesResponse> {
-    return this.statuses.list(req.user as AuthUser, page, page_size);
+    return this.statuses.list(currentUser(req), page, page_size);
   }
 
   /**
@@ -49,7 +48,7 @@ export class MonitorStatusController extends Controller {
   @OperationId('get_monitor_status')
   @Response<AppResponseError>(404, 'Monitor not found or hidden (MONITOR_NOT_FOUND_ERROR), or no status recorded')
   public async get(@Request() req: ExRequest, @Path() monitor_id: number): Promise<MonitorStatusResponse> {
-    return this.statuses.get(req.user as AuthUser, monitor_id);
+    return this.statuses.get(currentUser(req), monitor_id);
   }
 
   /**
@@ -66,6 +65,6 @@ export class MonitorStatusController extends Controller {
     @Path() monitor_id: number,
     @Body() body: UpdateMonitorStatusRequest,
   ): Promise<MonitorStatusResponse> {
-    return this.statuses.update(req.user as AuthUser, monitor_id, body);
+    return this.statuses.update(currentUser(req), monitor_id, body);
   }
 }

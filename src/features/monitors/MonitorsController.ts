@@ -1,11 +1,10 @@
 import { Body, Controller, Delete, Get, OperationId, Patch, Path, Post, Query, Request, Response, Route, Security, SuccessResponse, Tags } from '@tsoa/runtime';
 import type { Request as ExRequest } from 'express';
-import type { AuthUser } from '../../auth/auth-service.js';
-import '../../auth/request-user.js';
 import type { AppResponseError } from '../../api/envelopes.js';
 import type { Page } from '../../api/pagination.js';
 import type { Services } from '../../registry.js';
 import { MonitorsService, type AlarmControlRequest, type CreateMonitorRequest, type MonitorResponse, type UpdateMonitorRequest, type UpdateMonitorStateRequest } from './monitors-service.js';
+import { currentUser } from '../../auth/request-user.js';
 
 export interface PaginatedMonitorsResponse extends Page<MonitorResponse> {}
 
@@ -38,7 +37,7 @@ export class MonitorsController extends Controller {
   @Get()
   @OperationId('list_monitors')
   public async list(@Request() req: ExRequest, @Query() page?: number, @Query() page_size?: number): Promise<PaginatedMonitorsResponse> {
-    return this.monitors.list(req.user as AuthUser, page, page_size);
+    return this.monitors.list(currentUser(req), page, page_size);
   }
 
   /** Creates a monitor; only `name` is required, other columns take their defaults. Needs an unrestricted row scope. */
@@ -46,7 +45,7 @@ export class MonitorsController extends Controller {
   @OperationId('create_monitor')
   @SuccessResponse(201, 'Created')
   public async create(@Request() req: ExRequest, @Body() body: CreateMonitorRequest): Promise<MonitorResponse> {
-    const created = await this.monitors.create(req.user as AuthUser, body);
+    const created = await this.monitors.create(currentUser(req), body);
     this.setStatus(201);
     return created;
   }
@@ -60,7 +59,7 @@ export class MonitorsController extends Controller {
   @OperationId('get_monitor')
   @Response<AppResponseError>(404, 'Not found or hidden by the row-level ACL (MONITOR_NOT_FOUND_ERROR)')
   public async get(@Request() req: ExRequest, @Path() id: number): Promise<MonitorResponse> {
-    return this.monitors.get(req.user as AuthUser, id);
+    return this.monitors.get(currentUser(req), id);
   }
 
   /**
@@ -73,7 +72,7 @@ export class MonitorsController extends Controller {
   @OperationId('update_monitor')
   @Response<AppResponseError>(404, 'Not found or hidden by the row-level ACL (MONITOR_NOT_FOUND_ERROR)')
   public async update(@Request() req: ExRequest, @Path() id: number, @Body() body: UpdateMonitorRequest): Promise<MonitorResponse> {
-    return this.monitors.update(req.user as AuthUser, id, body);
+    return this.monitors.update(currentUser(req), id, body);
   }
 
   /**
@@ -87,7 +86,7 @@ export class MonitorsController extends Controller {
   @SuccessResponse(204, 'Deleted')
   @Response<AppResponseError>(404, 'Not found or hidden by the row-level ACL (MONITOR_NOT_FOUND_ERROR)')
   public async remove(@Request() req: ExRequest, @Path() id: number): Promise<void> {
-    await this.monitors.remove(req.user as AuthUser, id);
+    await this.monitors.remove(currentUser(req), id);
     this.setStatus(204);
   }
 
@@ -103,7 +102,7 @@ export class MonitorsController extends Controller {
   @Response<AppResponseError>(404, 'Not found or hidden by the row-level ACL (MONITOR_NOT_FOUND_ERROR)')
   @Response<AppResponseError>(503, 'Daemon manager not available (passive mode), or the capture daemon could not be started')
   public async changeState(@Request() req: ExRequest, @Path() id: number, @Body() body: UpdateMonitorStateRequest): Promise<MonitorResponse> {
-    return this.monitors.changeState(req.user as AuthUser, id, body);
+    return this.monitors.changeState(currentUser(req), id, body);
   }
 
   /**
@@ -118,6 +117,6 @@ export class MonitorsController extends Controller {
   @Response<AppResponseError>(404, 'Not found or hidden by the row-level ACL (MONITOR_NOT_FOUND_ERROR)')
   @Response<AppResponseError>(503, 'The monitor is not capturing (no shared memory, capturing off or a stale heartbeat)')
   public async alarm(@Request() req: ExRequest, @Path() id: number, @Body() body: AlarmControlRequest): Promise<MonitorResponse> {
-    return this.monitors.alarm(req.user as AuthUser, id, body);
+    return this.monitors.alarm(currentUser(req), id, body);
   }
 }

@@ -1,11 +1,10 @@
 import { Body, Controller, Delete, Get, OperationId, Patch, Path, Post, Query, Request, Response, Route, Security, SuccessResponse, Tags } from '@tsoa/runtime';
 import type { Request as ExRequest } from 'express';
-import type { AuthUser } from '../../auth/auth-service.js';
-import '../../auth/request-user.js';
 import type { AppResponseError } from '../../api/envelopes.js';
 import type { Page } from '../../api/pagination.js';
 import type { Services } from '../../registry.js';
 import { TriggersX10Service, type CreateTriggerX10Request, type TriggerX10Response, type UpdateTriggerX10Request } from './triggers-x10-service.js';
+import { currentUser } from '../../auth/request-user.js';
 
 export interface PaginatedTriggersX10Response extends Page<TriggerX10Response> {}
 
@@ -37,7 +36,7 @@ export class TriggersX10Controller extends Controller {
   @Get()
   @OperationId('list_triggers_x10')
   public async list(@Request() req: ExRequest, @Query() page?: number, @Query() page_size?: number): Promise<PaginatedTriggersX10Response> {
-    return this.triggers.list(req.user as AuthUser, page, page_size);
+    return this.triggers.list(currentUser(req), page, page_size);
   }
 
   @Post()
@@ -46,7 +45,7 @@ export class TriggersX10Controller extends Controller {
   @Response<AppResponseError>(409, 'The monitor already has an X10 trigger')
   public async create(@Request() req: ExRequest, @Body() body: CreateTriggerX10Request): Promise<TriggerX10Response> {
     this.setStatus(201);
-    return this.triggers.create(req.user as AuthUser, body);
+    return this.triggers.create(currentUser(req), body);
   }
 
   /**
@@ -58,7 +57,7 @@ export class TriggersX10Controller extends Controller {
   @OperationId('get_trigger_x10')
   @Response<AppResponseError>(404, 'No trigger for this monitor, or the monitor is hidden')
   public async get(@Request() req: ExRequest, @Path() monitor_id: number): Promise<TriggerX10Response> {
-    return this.triggers.get(req.user as AuthUser, monitor_id);
+    return this.triggers.get(currentUser(req), monitor_id);
   }
 
   /**
@@ -70,7 +69,7 @@ export class TriggersX10Controller extends Controller {
   @OperationId('update_trigger_x10')
   @Response<AppResponseError>(404, 'No trigger for this monitor, or the monitor is hidden')
   public async update(@Request() req: ExRequest, @Path() monitor_id: number, @Body() body: UpdateTriggerX10Request): Promise<TriggerX10Response> {
-    return this.triggers.update(req.user as AuthUser, monitor_id, body);
+    return this.triggers.update(currentUser(req), monitor_id, body);
   }
 
   /**
@@ -83,7 +82,7 @@ export class TriggersX10Controller extends Controller {
   @SuccessResponse(204, 'Deleted')
   @Response<AppResponseError>(404, 'No trigger for this monitor, or the monitor is hidden')
   public async remove(@Request() req: ExRequest, @Path() monitor_id: number): Promise<void> {
-    await this.triggers.remove(req.user as AuthUser, monitor_id);
+    await this.triggers.remove(currentUser(req), monitor_id);
     this.setStatus(204);
   }
 }

@@ -1,11 +1,10 @@
 import { Body, Controller, Delete, Get, OperationId, Path, Post, Put, Query, Request, Response, Route, Security, SuccessResponse, Tags } from '@tsoa/runtime';
 import type { Request as ExRequest } from 'express';
-import type { AuthUser } from '../../auth/auth-service.js';
-import '../../auth/request-user.js';
 import type { AppResponseError } from '../../api/envelopes.js';
 import type { Page } from '../../api/pagination.js';
 import type { Services } from '../../registry.js';
 import { ZonesService, type CreateZoneRequest, type UpdateZoneRequest, type ZoneResponse } from './zones-service.js';
+import { currentUser } from '../../auth/request-user.js';
 
 export interface PaginatedZonesResponse extends Page<ZoneResponse> {}
 
@@ -48,7 +47,7 @@ export class ZonesController extends Controller {
     @Query() page?: number,
     @Query() page_size?: number,
   ): Promise<PaginatedZonesResponse> {
-    return this.zones.listByMonitor(req.user as AuthUser, id, page, page_size);
+    return this.zones.listByMonitor(currentUser(req), id, page, page_size);
   }
 
   /**
@@ -63,7 +62,7 @@ export class ZonesController extends Controller {
   @SuccessResponse(201, 'Created')
   @Response<AppResponseError>(404, 'Monitor not found or hidden (MONITOR_NOT_FOUND_ERROR)')
   public async create(@Request() req: ExRequest, @Path() id: number, @Body() body: CreateZoneRequest): Promise<ZoneResponse> {
-    const created = await this.zones.create(req.user as AuthUser, id, body);
+    const created = await this.zones.create(currentUser(req), id, body);
     this.setStatus(201);
     return created;
   }
@@ -77,7 +76,7 @@ export class ZonesController extends Controller {
   @OperationId('get')
   @Response<AppResponseError>(404, 'Zone not found, or its monitor is hidden')
   public async get(@Request() req: ExRequest, @Path() id: number): Promise<ZoneResponse> {
-    return this.zones.get(req.user as AuthUser, id);
+    return this.zones.get(currentUser(req), id);
   }
 
   /**
@@ -90,7 +89,7 @@ export class ZonesController extends Controller {
   @OperationId('update')
   @Response<AppResponseError>(404, 'Zone not found, or its monitor is hidden')
   public async update(@Request() req: ExRequest, @Path() id: number, @Body() body: UpdateZoneRequest): Promise<ZoneResponse> {
-    return this.zones.update(req.user as AuthUser, id, body);
+    return this.zones.update(currentUser(req), id, body);
   }
 
   /**
@@ -103,7 +102,7 @@ export class ZonesController extends Controller {
   @SuccessResponse(204, 'Deleted')
   @Response<AppResponseError>(404, 'Zone not found, or its monitor is hidden')
   public async remove(@Request() req: ExRequest, @Path() id: number): Promise<void> {
-    await this.zones.remove(req.user as AuthUser, id);
+    await this.zones.remove(currentUser(req), id);
     this.setStatus(204);
   }
 }

@@ -1,7 +1,7 @@
 // Devices (X10 and similar switchable devices): the Devices table.
-import { NotFoundError } from '../../errors.js';
+import { notFound } from '../../errors.js';
 import type { PrismaClient } from '../../db/prisma.js';
-import { pageOf, pageRequest, type Page } from '../../api/pagination.js';
+import { pageRequest, type Page, listPage } from '../../api/pagination.js';
 import type { Devices } from '../../generated/prisma/client.js';
 import type { Services } from '../../registry.js';
 
@@ -48,16 +48,12 @@ export class DevicesService {
 
   async list(page?: number, pageSize?: number): Promise<Page<DeviceResponse>> {
     const req = pageRequest(page, pageSize);
-    const [rows, total] = await Promise.all([
-      this.prisma.devices.findMany({ orderBy: { Id: 'asc' }, skip: req.skip, take: req.take }),
-      this.prisma.devices.count(),
-    ]);
-    return pageOf(rows.map(toResponse), total, req);
+    return listPage(req, this.prisma.devices.findMany({ orderBy: { Id: 'asc' }, skip: req.skip, take: req.take }), this.prisma.devices.count(), toResponse);
   }
 
   async get(id: number): Promise<DeviceResponse> {
     const row = await this.prisma.devices.findUnique({ where: { Id: id } });
-    if (!row) throw new NotFoundError(`Device ${id} not found`, [['id', String(id)]]);
+    if (!row) throw notFound('Device', id);
     return toResponse(row);
   }
 

@@ -6,7 +6,7 @@ import { canSee, type MonitorAcl } from '../../auth/monitor-acl.js';
 import type { PrismaClient } from '../../db/prisma.js';
 import { ConflictError, InvalidInputError, NotFoundError } from '../../errors.js';
 import type { Groups_Monitors, Prisma } from '../../generated/prisma/client.js';
-import { pageOf, pageRequest, type Page } from '../../api/pagination.js';
+import { pageRequest, type Page, listPage } from '../../api/pagination.js';
 import { requireEditableGroup } from './groups-service.js';
 import type { Services } from '../../registry.js';
 
@@ -47,11 +47,7 @@ export class GroupsMonitorsService {
       ...(monitors.visible && { MonitorId: { in: [...monitors.visible] } }),
       ...(groups.visible && { GroupId: { in: [...groups.visible] } }),
     };
-    const [rows, total] = await Promise.all([
-      this.prisma.groups_Monitors.findMany({ where, orderBy: { Id: 'asc' }, skip: req.skip, take: req.take }),
-      this.prisma.groups_Monitors.count({ where }),
-    ]);
-    return pageOf(rows.map(toResponse), total, req);
+    return listPage(req, this.prisma.groups_Monitors.findMany({ where, orderBy: { Id: 'asc' }, skip: req.skip, take: req.take }), this.prisma.groups_Monitors.count({ where }), toResponse);
   }
 
   private async row(user: AuthUser, id: number): Promise<Groups_Monitors> {

@@ -7,7 +7,7 @@ import { canEdit, canSee, type GroupScope, type MonitorAcl } from '../../auth/mo
 import type { PrismaClient } from '../../db/prisma.js';
 import { InvalidInputError, NotFoundError, PermissionDeniedError } from '../../errors.js';
 import type { Groups, Prisma } from '../../generated/prisma/client.js';
-import { pageOf, pageRequest, type Page } from '../../api/pagination.js';
+import { pageRequest, type Page, listPage } from '../../api/pagination.js';
 import type { Services } from '../../registry.js';
 
 export interface GroupResponse {
@@ -56,11 +56,7 @@ export class GroupsService {
     const req = pageRequest(page, pageSize);
     const scope = await this.acl.groupScope(user);
     const where: Prisma.GroupsWhereInput = scope.visible ? { Id: { in: [...scope.visible] } } : {};
-    const [rows, total] = await Promise.all([
-      this.prisma.groups.findMany({ where, orderBy: { Id: 'asc' }, skip: req.skip, take: req.take }),
-      this.prisma.groups.count({ where }),
-    ]);
-    return pageOf(rows.map(toResponse), total, req);
+    return listPage(req, this.prisma.groups.findMany({ where, orderBy: { Id: 'asc' }, skip: req.skip, take: req.take }), this.prisma.groups.count({ where }), toResponse);
   }
 
   private async row(user: AuthUser, id: number, edit: boolean): Promise<Groups> {

@@ -8,7 +8,7 @@ import type { PrismaClient } from '../../db/prisma.js';
 import { NotFoundError } from '../../errors.js';
 import type { Monitor_Status, Prisma } from '../../generated/prisma/client.js';
 import type { LocalDateTime } from '../../api/envelopes.js';
-import { pageOf, pageRequest, type Page } from '../../api/pagination.js';
+import { pageRequest, type Page, listPage } from '../../api/pagination.js';
 import type { Services } from '../../registry.js';
 
 export type MonitorStatusValue = 'Unknown' | 'NotRunning' | 'Running' | 'Connected' | 'Signal';
@@ -65,11 +65,7 @@ export class MonitorStatusService {
     const req = pageRequest(page, pageSize);
     const scope = await this.acl.scope(user);
     const where: Prisma.Monitor_StatusWhereInput = scope.visible ? { MonitorId: { in: [...scope.visible] } } : {};
-    const [rows, total] = await Promise.all([
-      this.prisma.monitor_Status.findMany({ where, orderBy: { MonitorId: 'asc' }, skip: req.skip, take: req.take }),
-      this.prisma.monitor_Status.count({ where }),
-    ]);
-    return pageOf(rows.map(toResponse), total, req);
+    return listPage(req, this.prisma.monitor_Status.findMany({ where, orderBy: { MonitorId: 'asc' }, skip: req.skip, take: req.take }), this.prisma.monitor_Status.count({ where }), toResponse);
   }
 
   async get(user: AuthUser, monitorId: number): Promise<MonitorStatusResponse> {

@@ -21,7 +21,7 @@ import { isUnrestricted, monitorNotFound, requireEditableMonitor, requireVisible
 import type { PrismaClient } from '../../db/prisma.js';
 import { InvalidInputError, PermissionDeniedError, ServiceUnavailableError } from '../../errors.js';
 import type { Monitors, Prisma } from '../../generated/prisma/client.js';
-import { pageOf, pageRequest, type Page, type PageRequest } from '../../api/pagination.js';
+import { pageOf, pageRequest, type Page, type PageRequest, listPage } from '../../api/pagination.js';
 import { controlAlarm } from '../live/alarm-control.js';
 import { notCapturing } from '../live/live-images.js';
 import { MonitorRows } from './monitor-rows.js';
@@ -770,11 +770,7 @@ export class MonitorsService {
     const scope = await this.acl.scope(user);
     if (this.reader) return this.cachedPage(this.reader, scope.visible, req);
     const where: Prisma.MonitorsWhereInput = scope.visible ? { Id: { in: [...scope.visible] } } : {};
-    const [rows, total] = await Promise.all([
-      this.prisma.monitors.findMany({ where, orderBy: { Id: 'asc' }, skip: req.skip, take: req.take }),
-      this.prisma.monitors.count({ where }),
-    ]);
-    return pageOf(rows.map(toResponse), total, req);
+    return listPage(req, this.prisma.monitors.findMany({ where, orderBy: { Id: 'asc' }, skip: req.skip, take: req.take }), this.prisma.monitors.count({ where }), toResponse);
   }
 
   /**

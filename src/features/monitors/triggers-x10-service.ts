@@ -8,7 +8,7 @@ import type { AuthUser } from '../../auth/auth-service.js';
 import { canSee, requireEditableMonitor, type MonitorAcl, type MonitorScope } from '../../auth/monitor-acl.js';
 import { InvalidInputError, NotFoundError } from '../../errors.js';
 import type { PrismaClient } from '../../db/prisma.js';
-import { pageOf, pageRequest, type Page } from '../../api/pagination.js';
+import { pageRequest, type Page, listPage } from '../../api/pagination.js';
 import type { Prisma, TriggersX10 } from '../../generated/prisma/client.js';
 import type { Services } from '../../registry.js';
 
@@ -63,11 +63,7 @@ export class TriggersX10Service {
     const req = pageRequest(page, pageSize);
     const scope = await this.acl.scope(user);
     const where: Prisma.TriggersX10WhereInput = scope.visible ? { MonitorId: { in: [...scope.visible] } } : {};
-    const [rows, total] = await Promise.all([
-      this.prisma.triggersX10.findMany({ where, orderBy: { MonitorId: 'asc' }, skip: req.skip, take: req.take }),
-      this.prisma.triggersX10.count({ where }),
-    ]);
-    return pageOf(rows.map(toResponse), total, req);
+    return listPage(req, this.prisma.triggersX10.findMany({ where, orderBy: { MonitorId: 'asc' }, skip: req.skip, take: req.take }), this.prisma.triggersX10.count({ where }), toResponse);
   }
 
   /** The trigger, or 404 when it is missing or its monitor is hidden from the caller. */

@@ -6,7 +6,7 @@ import { canEdit, canSee, monitorNotFound, requireEditableMonitor, requireVisibl
 import type { PrismaClient } from '../../db/prisma.js';
 import { InvalidInputError, NotFoundError, PermissionDeniedError } from '../../errors.js';
 import type { Prisma, Zones } from '../../generated/prisma/client.js';
-import { pageOf, pageRequest, type Page } from '../../api/pagination.js';
+import { pageRequest, type Page, listPage } from '../../api/pagination.js';
 import { motionToData, motionToJson, type ZoneMotionFields, type ZoneMotionSettings, type ZoneType, type ZoneUnitsValue } from './zone-fields.js';
 import { parsePolygon, type FrameSize } from './zone-geometry.js';
 import type { Services } from '../../registry.js';
@@ -102,11 +102,7 @@ export class ZonesService {
     requireVisibleMonitor(await this.acl.scope(user), monitorId);
     await this.monitorFrame(monitorId);
     const where = { MonitorId: monitorId };
-    const [rows, total] = await Promise.all([
-      this.prisma.zones.findMany({ where, orderBy: { Id: 'asc' }, skip: req.skip, take: req.take }),
-      this.prisma.zones.count({ where }),
-    ]);
-    return pageOf(rows.map(toResponse), total, req);
+    return listPage(req, this.prisma.zones.findMany({ where, orderBy: { Id: 'asc' }, skip: req.skip, take: req.take }), this.prisma.zones.count({ where }), toResponse);
   }
 
   async create(user: AuthUser, monitorId: number, body: CreateZoneRequest): Promise<ZoneResponse> {

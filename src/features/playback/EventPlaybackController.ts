@@ -1,11 +1,10 @@
 import { Controller, Get, OperationId, Path, Request, Response, Route, Security, Tags } from '@tsoa/runtime';
 import type { Request as ExRequest } from 'express';
-import type { AuthUser } from '../../auth/auth-service.js';
-import '../../auth/request-user.js';
 import type { AppResponseError } from '../../api/envelopes.js';
 import type { EventPlaybackService, EventVideoInfo } from './event-playback-service.js';
 import { playbackFor } from './playback.js';
 import type { Services } from '../../registry.js';
+import { currentUser } from '../../auth/request-user.js';
 
 /** The JSON route of recorded playback; the media routes are plain handlers (src/features/playback/playback-routes.ts). */
 @Route('api/v3/events')
@@ -34,6 +33,6 @@ export class EventPlaybackController extends Controller {
   @Get('{id}/info')
   @OperationId('get_event_info')
   public async info(@Request() req: ExRequest, @Path() id: number): Promise<EventVideoInfo> {
-    return this.videos.info(req.user as AuthUser, BigInt(id));
+    return this.videos.info(currentUser(req), BigInt(id));
   }
 }

@@ -1,11 +1,10 @@
 import { Body, Controller, Delete, Get, OperationId, Patch, Path, Post, Query, Request, Response, Route, Security, SuccessResponse, Tags } from '@tsoa/runtime';
 import type { Request as ExRequest } from 'express';
-import type { AuthUser } from '../../auth/auth-service.js';
-import '../../auth/request-user.js';
 import type { AppResponseError } from '../../api/envelopes.js';
 import type { Page } from '../../api/pagination.js';
 import type { Services } from '../../registry.js';
 import { ControlPresetsService, type ControlPresetResponse, type CreateControlPresetRequest, type UpdateControlPresetRequest } from './control-presets-service.js';
+import { currentUser } from '../../auth/request-user.js';
 
 export interface PaginatedControlPresetsResponse extends Page<ControlPresetResponse> {}
 
@@ -46,7 +45,7 @@ export class ControlPresetsController extends Controller {
     @Query() page?: number,
     @Query() page_size?: number,
   ): Promise<PaginatedControlPresetsResponse> {
-    return this.presets.list(req.user as AuthUser, monitor_id, page, page_size);
+    return this.presets.list(currentUser(req), monitor_id, page, page_size);
   }
 
   @Post()
@@ -55,7 +54,7 @@ export class ControlPresetsController extends Controller {
   @Response<AppResponseError>(409, 'The monitor already has this preset')
   public async create(@Request() req: ExRequest, @Body() body: CreateControlPresetRequest): Promise<ControlPresetResponse> {
     this.setStatus(201);
-    return this.presets.create(req.user as AuthUser, body);
+    return this.presets.create(currentUser(req), body);
   }
 
   /**
@@ -70,7 +69,7 @@ export class ControlPresetsController extends Controller {
   @OperationId('get_control_preset')
   @Response<AppResponseError>(404, 'Not found, or the monitor is hidden')
   public async get(@Request() req: ExRequest, @Path() monitor_id: number, @Path() preset: number): Promise<ControlPresetResponse> {
-    return this.presets.get(req.user as AuthUser, monitor_id, preset);
+    return this.presets.get(currentUser(req), monitor_id, preset);
   }
 
   /**
@@ -90,7 +89,7 @@ export class ControlPresetsController extends Controller {
     @Path() preset: number,
     @Body() body: UpdateControlPresetRequest,
   ): Promise<ControlPresetResponse> {
-    return this.presets.update(req.user as AuthUser, monitor_id, preset, body);
+    return this.presets.update(currentUser(req), monitor_id, preset, body);
   }
 
   /**
@@ -106,7 +105,7 @@ export class ControlPresetsController extends Controller {
   @SuccessResponse(204, 'Deleted')
   @Response<AppResponseError>(404, 'Not found, or the monitor is hidden')
   public async remove(@Request() req: ExRequest, @Path() monitor_id: number, @Path() preset: number): Promise<void> {
-    await this.presets.remove(req.user as AuthUser, monitor_id, preset);
+    await this.presets.remove(currentUser(req), monitor_id, preset);
     this.setStatus(204);
   }
 }

@@ -1,13 +1,12 @@
 import { Body, Controller, Delete, Get, OperationId, Path, Post, Request, Response, Route, Security, Tags } from '@tsoa/runtime';
 import type { Request as ExRequest } from 'express';
-import type { AuthUser } from '../../auth/auth-service.js';
-import '../../auth/request-user.js';
 import type { AppResponseError } from '../../api/envelopes.js';
 import type { Services } from '../../registry.js';
 import type { PtzCapabilitiesResponse } from './ptz-capabilities.js';
 import { PtzService, type PtzAbsoluteRequest, type PtzCommandResponse, type PtzFocusRequest, type PtzMoveRequest, type PtzPresetRequest, type PtzProtocolListResponse, type PtzRelativeRequest, type PtzStatusResponse, type PtzZoomRequest } from './ptz-service.js';
+import { currentUser } from '../../auth/request-user.js';
 
-const user = (req: ExRequest) => req.user as AuthUser;
+const user = (req: ExRequest) => currentUser(req);
 
 // PTZ through ZoneMinder's zmcontrol.pl. Gated on Control by method: reads (capabilities, status,
 // protocols) need View; every command needs Edit, since moving a camera changes its state. The

@@ -5,7 +5,7 @@ import { InvalidInputError, NotFoundError, PermissionDeniedError } from '../../e
 import type { PrismaClient } from '../../db/prisma.js';
 import type { AuthUser } from '../../auth/auth-service.js';
 import type { MonitorAcl, MonitorScope } from '../../auth/monitor-acl.js';
-import { pageOf, pageRequest, type Page } from '../../api/pagination.js';
+import { pageRequest, type Page, listPage } from '../../api/pagination.js';
 import type { ControlPresets } from '../../generated/prisma/client.js';
 import type { Services } from '../../registry.js';
 
@@ -79,11 +79,7 @@ export class ControlPresetsService {
     const where = {
       AND: [monitorId === undefined ? {} : { MonitorId: monitorId }, ids === undefined ? {} : { MonitorId: { in: ids } }],
     };
-    const [rows, total] = await Promise.all([
-      this.prisma.controlPresets.findMany({ where, orderBy: [{ MonitorId: 'asc' }, { Preset: 'asc' }], skip: req.skip, take: req.take }),
-      this.prisma.controlPresets.count({ where }),
-    ]);
-    return pageOf(rows.map(toResponse), total, req);
+    return listPage(req, this.prisma.controlPresets.findMany({ where, orderBy: [{ MonitorId: 'asc' }, { Preset: 'asc' }], skip: req.skip, take: req.take }), this.prisma.controlPresets.count({ where }), toResponse);
   }
 
   private notFound(monitorId: number, preset: number): NotFoundError {

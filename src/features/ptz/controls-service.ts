@@ -1,9 +1,9 @@
 // Camera control profiles (the Controls table): what a PTZ protocol can do, as about 90 0/1
 // flags and numeric ranges. Field names are the snake_case of the column names
 // (CanAutoFocus → can_auto_focus), so one list drives the mapping both ways.
-import { ConflictError, NotFoundError } from '../../errors.js';
+import { ConflictError, notFound } from '../../errors.js';
 import type { PrismaClient } from '../../db/prisma.js';
-import { pageOf, pageRequest, type Page } from '../../api/pagination.js';
+import { pageRequest, type Page, listPage } from '../../api/pagination.js';
 import type { Controls, Prisma } from '../../generated/prisma/client.js';
 import type { Services } from '../../registry.js';
 
@@ -342,16 +342,12 @@ export class ControlsService {
 
   async list(page?: number, pageSize?: number): Promise<Page<ControlResponse>> {
     const req = pageRequest(page, pageSize);
-    const [rows, total] = await Promise.all([
-      this.prisma.controls.findMany({ orderBy: { Id: 'asc' }, skip: req.skip, take: req.take }),
-      this.prisma.controls.count(),
-    ]);
-    return pageOf(rows.map(toResponse), total, req);
+    return listPage(req, this.prisma.controls.findMany({ orderBy: { Id: 'asc' }, skip: req.skip, take: req.take }), this.prisma.controls.count(), toResponse);
   }
 
   async get(id: number): Promise<ControlResponse> {
     const row = await this.prisma.controls.findUnique({ where: { Id: id } });
-    if (!row) throw new NotFoundError(`Control ${id} not found`, [['id', String(id)]]);
+    if (!row) throw notFound('Control', id);
     return toResponse(row);
   }
 

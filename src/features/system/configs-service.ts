@@ -2,7 +2,7 @@
 // own installer (zmupdate.pl), so the API reads and updates them but never creates or deletes.
 import { InvalidInputError, NotFoundError, PermissionDeniedError } from '../../errors.js';
 import type { PrismaClient } from '../../db/prisma.js';
-import { pageOf, pageRequest, type Page } from '../../api/pagination.js';
+import { pageRequest, type Page, listPage } from '../../api/pagination.js';
 import type { Config } from '../../generated/prisma/client.js';
 import type { Services } from '../../registry.js';
 
@@ -141,11 +141,7 @@ export class ConfigsService {
       ...(query.category !== undefined && { Category: query.category }),
       ...(query.search !== undefined && query.search !== '' && { Name: { contains: escapeLike(query.search) } }),
     };
-    const [rows, total] = await Promise.all([
-      this.prisma.config.findMany({ where, orderBy: [{ Id: 'asc' }, { Name: 'asc' }], skip: req.skip, take: req.take }),
-      this.prisma.config.count({ where }),
-    ]);
-    return pageOf(rows.map(toResponse), total, req);
+    return listPage(req, this.prisma.config.findMany({ where, orderBy: [{ Id: 'asc' }, { Name: 'asc' }], skip: req.skip, take: req.take }), this.prisma.config.count({ where }), toResponse);
   }
 
   async categories(): Promise<CategoryCountResponse[]> {

@@ -11,7 +11,7 @@
 // writing log rows are never blocked behind one huge delete.
 import { Decimal } from '@prisma/client/runtime/client';
 import type { PrismaClient } from '../../db/prisma.js';
-import { InvalidInputError, NotFoundError } from '../../errors.js';
+import { InvalidInputError, notFound } from '../../errors.js';
 import type { Logs } from '../../generated/prisma/client.js';
 import type { MessageResponse } from '../../api/envelopes.js';
 import { pageOf, pageRequest, type Page } from '../../api/pagination.js';
@@ -180,7 +180,7 @@ export class LogsService {
 
   async get(id: number): Promise<LogResponse> {
     const row = await this.prisma.logs.findUnique({ where: { Id: id } });
-    if (!row) throw new NotFoundError(`Log entry ${id} not found`, [['id', String(id)]]);
+    if (!row) throw notFound('Log entry', id);
     return toResponse(row);
   }
 

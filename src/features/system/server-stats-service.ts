@@ -3,12 +3,12 @@
 // decimal(5,1) columns sent as strings ("12.5"), memory figures bytes. TimeStamp is stamped by
 // the database on insert and emitted as the local wall-clock time it shows (no offset).
 // The reference has no update route: samples are facts, created and deleted only.
-import { InvalidInputError, NotFoundError } from '../../errors.js';
+import { InvalidInputError, notFound } from '../../errors.js';
 import type { PrismaClient } from '../../db/prisma.js';
 import { toLocalDateTimeString } from '../../db/datetime.js';
 import { decimalToString } from '../../db/prisma-json.js';
 import type { LocalDateTime } from '../../api/envelopes.js';
-import { pageOf, pageRequest, type Page } from '../../api/pagination.js';
+import { pageRequest, type Page, listPage } from '../../api/pagination.js';
 import type { Prisma, Server_Stats } from '../../generated/prisma/client.js';
 import type { Services } from '../../registry.js';
 
@@ -104,16 +104,12 @@ export class ServerStatsService {
 
   async list(page?: number, pageSize?: number): Promise<Page<ServerStatResponse>> {
     const req = pageRequest(page, pageSize);
-    const [rows, total] = await Promise.all([
-      this.prisma.server_Stats.findMany({ orderBy: [{ TimeStamp: 'asc' }, { Id: 'asc' }], skip: req.skip, take: req.take }),
-      this.prisma.server_Stats.count(),
-    ]);
-    return pageOf(rows.map(toResponse), total, req);
+    return listPage(req, this.prisma.server_Stats.findMany({ orderBy: [{ TimeStamp: 'asc' }, { Id: 'asc' }], skip: req.skip, take: req.take }), this.prisma.server_Stats.count(), toResponse);
   }
 
   async get(id: number): Promise<ServerStatResponse> {
     const row = await this.prisma.server_Stats.findUnique({ where: { Id: id } });
-    if (!row) throw new NotFoundError(`Server stat ${id} not found`, [['id', String(id)]]);
+    if (!row) throw notFound('Server stat', id);
     return toResponse(row);
   }
 

@@ -1,9 +1,9 @@
 // ZoneMinder servers (the Servers table, multi-server setups). Every field of the reference
 // ServerResponse is accepted on create and update, not only name/hostname/port/status. The CPU
 // and memory columns are written by the stats job, not through this API.
-import { ConflictError, NotFoundError } from '../../errors.js';
+import { ConflictError, notFound } from '../../errors.js';
 import type { PrismaClient } from '../../db/prisma.js';
-import { pageOf, pageRequest, type Page } from '../../api/pagination.js';
+import { pageRequest, type Page, listPage } from '../../api/pagination.js';
 import type { Prisma, Servers } from '../../generated/prisma/client.js';
 import type { Services } from '../../registry.js';
 
@@ -198,16 +198,12 @@ export class ServersService {
 
   async list(page?: number, pageSize?: number): Promise<Page<ServerResponse>> {
     const req = pageRequest(page, pageSize);
-    const [rows, total] = await Promise.all([
-      this.prisma.servers.findMany({ orderBy: { Id: 'asc' }, skip: req.skip, take: req.take }),
-      this.prisma.servers.count(),
-    ]);
-    return pageOf(rows.map(toResponse), total, req);
+    return listPage(req, this.prisma.servers.findMany({ orderBy: { Id: 'asc' }, skip: req.skip, take: req.take }), this.prisma.servers.count(), toResponse);
   }
 
   async get(id: number): Promise<ServerResponse> {
     const row = await this.prisma.servers.findUnique({ where: { Id: id } });
-    if (!row) throw new NotFoundError(`Server ${id} not found`, [['id', String(id)]]);
+    if (!row) throw notFound('Server', id);
     return toResponse(row);
   }
 

@@ -5,9 +5,9 @@
 //   Id:Function:Enabled,…                (1.36 and earlier, still honoured by zmpkg.pl)
 // An empty definition (no monitors) is allowed. At most one state is active, as zmpkg.pl keeps
 // it: marking one active clears the flag on the others in the same transaction.
-import { InvalidInputError, NotFoundError } from '../../errors.js';
+import { InvalidInputError, notFound } from '../../errors.js';
 import type { PrismaClient } from '../../db/prisma.js';
-import { pageOf, pageRequest, type Page } from '../../api/pagination.js';
+import { pageRequest, type Page, listPage } from '../../api/pagination.js';
 import type { States } from '../../generated/prisma/client.js';
 import type { Services } from '../../registry.js';
 
@@ -78,16 +78,12 @@ export class StatesService {
 
   async list(page?: number, pageSize?: number): Promise<Page<StateResponse>> {
     const req = pageRequest(page, pageSize);
-    const [rows, total] = await Promise.all([
-      this.prisma.states.findMany({ orderBy: { Id: 'asc' }, skip: req.skip, take: req.take }),
-      this.prisma.states.count(),
-    ]);
-    return pageOf(rows.map(toResponse), total, req);
+    return listPage(req, this.prisma.states.findMany({ orderBy: { Id: 'asc' }, skip: req.skip, take: req.take }), this.prisma.states.count(), toResponse);
   }
 
   async get(id: number): Promise<StateResponse> {
     const row = await this.prisma.states.findUnique({ where: { Id: id } });
-    if (!row) throw new NotFoundError(`State ${id} not found`, [['id', String(id)]]);
+    if (!row) throw notFound('State', id);
     return toResponse(row);
   }
 

@@ -1,8 +1,8 @@
 // Storage areas (the Storage table): where events are written. DoDelete defaults to 1 and is
 // settable on create and update (0: deleting an event removes its rows but leaves its files).
-import { ConflictError, InvalidInputError, NotFoundError } from '../../errors.js';
+import { ConflictError, InvalidInputError, notFound } from '../../errors.js';
 import type { PrismaClient } from '../../db/prisma.js';
-import { pageOf, pageRequest, type Page } from '../../api/pagination.js';
+import { pageRequest, type Page, listPage } from '../../api/pagination.js';
 import type { Prisma, Storage } from '../../generated/prisma/client.js';
 import type { Services } from '../../registry.js';
 
@@ -155,16 +155,12 @@ export class StorageService {
 
   async list(page?: number, pageSize?: number): Promise<Page<StorageResponse>> {
     const req = pageRequest(page, pageSize);
-    const [rows, total] = await Promise.all([
-      this.prisma.storage.findMany({ orderBy: { Id: 'asc' }, skip: req.skip, take: req.take }),
-      this.prisma.storage.count(),
-    ]);
-    return pageOf(rows.map(toResponse), total, req);
+    return listPage(req, this.prisma.storage.findMany({ orderBy: { Id: 'asc' }, skip: req.skip, take: req.take }), this.prisma.storage.count(), toResponse);
   }
 
   async get(id: number): Promise<StorageResponse> {
     const row = await this.prisma.storage.findUnique({ where: { Id: id } });
-    if (!row) throw new NotFoundError(`Storage ${id} not found`, [['id', String(id)]]);
+    if (!row) throw notFound('Storage', id);
     return toResponse(row);
   }
 

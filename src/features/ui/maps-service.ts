@@ -3,8 +3,8 @@
 // System-gated. NumCoords is derived from Coords (as Zones are); a map cannot be its own parent
 // nor be moved under one of its descendants.
 import type { PrismaClient } from '../../db/prisma.js';
-import { InvalidInputError, NotFoundError } from '../../errors.js';
-import { pageOf, pageRequest, type Page } from '../../api/pagination.js';
+import { InvalidInputError, notFound } from '../../errors.js';
+import { pageRequest, type Page, listPage } from '../../api/pagination.js';
 import type { Maps } from '../../generated/prisma/client.js';
 import type { Services } from '../../registry.js';
 
@@ -106,16 +106,12 @@ export class MapsService {
   async list(parentId: number | undefined, page?: number, pageSize?: number): Promise<Page<MapResponse>> {
     const req = pageRequest(page, pageSize);
     const where = parentId === undefined ? {} : { ParentId: parentId };
-    const [rows, total] = await Promise.all([
-      this.prisma.maps.findMany({ where, orderBy: { Id: 'asc' }, skip: req.skip, take: req.take }),
-      this.prisma.maps.count({ where }),
-    ]);
-    return pageOf(rows.map(toResponse), total, req);
+    return listPage(req, this.prisma.maps.findMany({ where, orderBy: { Id: 'asc' }, skip: req.skip, take: req.take }), this.prisma.maps.count({ where }), toResponse);
   }
 
   private async row(id: number): Promise<Maps> {
     const row = await this.prisma.maps.findUnique({ where: { Id: id } });
-    if (!row) throw new NotFoundError(`Map ${id} not found`, [['id', String(id)]]);
+    if (!row) throw notFound('Map', id);
     return row;
   }
 

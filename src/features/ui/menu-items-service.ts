@@ -1,8 +1,8 @@
 // The web UI's navigation menu (Menu_Items, ZoneMinder 1.39.3): which entries show, their labels,
 // icons and order. Site-wide UI configuration, so System-gated. Listed in menu order.
 import type { PrismaClient } from '../../db/prisma.js';
-import { NotFoundError } from '../../errors.js';
-import { pageOf, pageRequest, type Page } from '../../api/pagination.js';
+import { notFound } from '../../errors.js';
+import { pageRequest, type Page, listPage } from '../../api/pagination.js';
 import type { Menu_Items, Prisma } from '../../generated/prisma/client.js';
 import { toBit, type ZeroOrOne, type ZeroOrOneFlag } from '../../db/row-flags.js';
 import type { Services } from '../../registry.js';
@@ -108,16 +108,12 @@ export class MenuItemsService {
 
   async list(page?: number, pageSize?: number): Promise<Page<MenuItemResponse>> {
     const req = pageRequest(page, pageSize);
-    const [rows, total] = await Promise.all([
-      this.prisma.menu_Items.findMany({ orderBy: [{ SortOrder: 'asc' }, { Id: 'asc' }], skip: req.skip, take: req.take }),
-      this.prisma.menu_Items.count(),
-    ]);
-    return pageOf(rows.map(toResponse), total, req);
+    return listPage(req, this.prisma.menu_Items.findMany({ orderBy: [{ SortOrder: 'asc' }, { Id: 'asc' }], skip: req.skip, take: req.take }), this.prisma.menu_Items.count(), toResponse);
   }
 
   async get(id: number): Promise<MenuItemResponse> {
     const row = await this.prisma.menu_Items.findUnique({ where: { Id: id } });
-    if (!row) throw new NotFoundError(`Menu item ${id} not found`, [['id', String(id)]]);
+    if (!row) throw notFound('Menu item', id);
     return toResponse(row);
   }
 

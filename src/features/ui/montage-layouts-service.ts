@@ -3,9 +3,9 @@
 // is refused with 400 rather than stored to break the UI later. UserId 0 is a layout shared by
 // everyone (ZoneMinder's default); any other value must be an existing user (400 otherwise).
 // Layouts are not secret: every caller with System View lists all of them.
-import { InvalidInputError, NotFoundError } from '../../errors.js';
+import { InvalidInputError, notFound } from '../../errors.js';
 import type { PrismaClient } from '../../db/prisma.js';
-import { pageOf, pageRequest, type Page } from '../../api/pagination.js';
+import { pageRequest, type Page, listPage } from '../../api/pagination.js';
 import type { MontageLayouts } from '../../generated/prisma/client.js';
 import type { Services } from '../../registry.js';
 
@@ -64,16 +64,12 @@ export class MontageLayoutsService {
 
   async list(page?: number, pageSize?: number): Promise<Page<MontageLayoutResponse>> {
     const req = pageRequest(page, pageSize);
-    const [rows, total] = await Promise.all([
-      this.prisma.montageLayouts.findMany({ orderBy: { Id: 'asc' }, skip: req.skip, take: req.take }),
-      this.prisma.montageLayouts.count(),
-    ]);
-    return pageOf(rows.map(toResponse), total, req);
+    return listPage(req, this.prisma.montageLayouts.findMany({ orderBy: { Id: 'asc' }, skip: req.skip, take: req.take }), this.prisma.montageLayouts.count(), toResponse);
   }
 
   async get(id: number): Promise<MontageLayoutResponse> {
     const row = await this.prisma.montageLayouts.findUnique({ where: { Id: id } });
-    if (!row) throw new NotFoundError(`Montage layout ${id} not found`, [['id', String(id)]]);
+    if (!row) throw notFound('Montage layout', id);
     return toResponse(row);
   }
 

@@ -1,9 +1,8 @@
 import { Body, Controller, Get, OperationId, Post, Request, Response, Route, Security, Tags } from '@tsoa/runtime';
 import type { Request as ExRequest } from 'express';
-import type { AuthUser } from '../../auth/auth-service.js';
-import '../../auth/request-user.js';
 import type { AppResponseError, MessageResponse } from '../../api/envelopes.js';
 import type { Services } from '../../registry.js';
+import { currentUser } from '../../auth/request-user.js';
 
 export interface LoginRequest {
   username: string;
@@ -62,7 +61,7 @@ export class AuthController extends Controller {
   @Security('jwt', ['authenticated'])
   @Response<AppResponseError>(401, 'Missing, invalid or revoked token')
   public async logout(@Request() req: ExRequest): Promise<MessageResponse> {
-    await this.services.auth.revokeAll((req.user as AuthUser).id);
+    await this.services.auth.revokeAll((currentUser(req)).id);
     return { message: 'Logged out' };
   }
 }

@@ -1,11 +1,10 @@
 import { Body, Controller, Get, OperationId, Put, Request, Response, Route, Security, Tags } from '@tsoa/runtime';
 import type { Request as ExRequest } from 'express';
-import type { AuthUser } from '../../auth/auth-service.js';
-import '../../auth/request-user.js';
 import type { UserResponse } from '../../auth/user-response.js';
 import type { AppResponseError, MessageResponse } from '../../api/envelopes.js';
 import type { Services } from '../../registry.js';
 import { MeService } from './me-service.js';
+import { currentUser } from '../../auth/request-user.js';
 
 export interface MeResponse {
   user: UserResponse;
@@ -41,7 +40,7 @@ export class MeController extends Controller {
   @Security('jwt', ['authenticated'])
   @Response<AppResponseError>(401, 'Missing, invalid or revoked token')
   public async me(@Request() req: ExRequest): Promise<MeResponse> {
-    return this.services.get(MeService).describe(req.user as AuthUser);
+    return this.services.get(MeService).describe(currentUser(req));
   }
 
   /** Changes the caller's password; every token of the account is revoked. */
@@ -51,7 +50,7 @@ export class MeController extends Controller {
   @Response<AppResponseError>(400, 'Invalid input')
   @Response<AppResponseError>(401, 'Missing token or wrong current password')
   public async changePassword(@Request() req: ExRequest, @Body() body: ChangePasswordRequest): Promise<MessageResponse> {
-    await this.services.auth.changePassword(req.user as AuthUser, body.current_password, body.new_password);
+    await this.services.auth.changePassword(currentUser(req), body.current_password, body.new_password);
     return { message: 'Password changed' };
   }
 }

@@ -1,15 +1,14 @@
 import { Body, Controller, Delete, Get, OperationId, Patch, Path, Post, Query, Request, Response, Route, Security, SuccessResponse, Tags } from '@tsoa/runtime';
 import type { Request as ExRequest } from 'express';
-import type { AuthUser } from '../../auth/auth-service.js';
-import '../../auth/request-user.js';
 import type { AppResponseError } from '../../api/envelopes.js';
 import type { Page } from '../../api/pagination.js';
 import type { Services } from '../../registry.js';
 import { NotificationsService, type CreateNotificationRequest, type NotificationResponse, type UpdateNotificationRequest } from './notifications-service.js';
+import { currentUser } from '../../auth/request-user.js';
 
 export interface PaginatedNotificationsResponse extends Page<NotificationResponse> {}
 
-const user = (req: ExRequest) => req.user as AuthUser;
+const user = (req: ExRequest) => currentUser(req);
 
 // Push-notification registrations. Any authenticated user manages their own device tokens;
 // System View sees all rows and System Edit changes all (see NotificationsService).

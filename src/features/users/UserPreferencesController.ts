@@ -1,11 +1,10 @@
 import { Body, Controller, Delete, Get, OperationId, Patch, Path, Post, Query, Request, Response, Route, Security, SuccessResponse, Tags } from '@tsoa/runtime';
 import type { Request as ExRequest } from 'express';
-import type { AuthUser } from '../../auth/auth-service.js';
-import '../../auth/request-user.js';
 import type { AppResponseError } from '../../api/envelopes.js';
 import type { Page } from '../../api/pagination.js';
 import type { Services } from '../../registry.js';
 import { UserPreferencesService, type CreateUserPreferenceRequest, type UserPreferenceResponse, type UpdateUserPreferenceRequest } from './user-preferences-service.js';
+import { currentUser } from '../../auth/request-user.js';
 
 export interface PaginatedUserPreferencesResponse extends Page<UserPreferenceResponse> {}
 
@@ -37,7 +36,7 @@ export class UserPreferencesController extends Controller {
   @Get()
   @OperationId('list_user_preferences')
   public async list(@Request() req: ExRequest, @Query() page?: number, @Query() page_size?: number): Promise<PaginatedUserPreferencesResponse> {
-    return this.preferences.list(req.user as AuthUser, page, page_size);
+    return this.preferences.list(currentUser(req), page, page_size);
   }
 
   @Post()
@@ -46,7 +45,7 @@ export class UserPreferencesController extends Controller {
   @Response<AppResponseError>(409, 'The user already has a preference with this name')
   public async create(@Request() req: ExRequest, @Body() body: CreateUserPreferenceRequest): Promise<UserPreferenceResponse> {
     this.setStatus(201);
-    return this.preferences.create(req.user as AuthUser, body);
+    return this.preferences.create(currentUser(req), body);
   }
 
   /**
@@ -58,7 +57,7 @@ export class UserPreferencesController extends Controller {
   @OperationId('get_user_preference')
   @Response<AppResponseError>(404, 'Not found, or owned by another user and the caller lacks System Edit')
   public async get(@Request() req: ExRequest, @Path() id: number): Promise<UserPreferenceResponse> {
-    return this.preferences.get(req.user as AuthUser, id);
+    return this.preferences.get(currentUser(req), id);
   }
 
   /**
@@ -71,7 +70,7 @@ export class UserPreferencesController extends Controller {
   @Response<AppResponseError>(404, 'Not found, or owned by another user and the caller lacks System Edit')
   @Response<AppResponseError>(409, 'The user already has a preference with this name')
   public async update(@Request() req: ExRequest, @Path() id: number, @Body() body: UpdateUserPreferenceRequest): Promise<UserPreferenceResponse> {
-    return this.preferences.update(req.user as AuthUser, id, body);
+    return this.preferences.update(currentUser(req), id, body);
   }
 
   /**
@@ -84,7 +83,7 @@ export class UserPreferencesController extends Controller {
   @SuccessResponse(204, 'Deleted')
   @Response<AppResponseError>(404, 'Not found, or owned by another user and the caller lacks System Edit')
   public async remove(@Request() req: ExRequest, @Path() id: number): Promise<void> {
-    await this.preferences.remove(req.user as AuthUser, id);
+    await this.preferences.remove(currentUser(req), id);
     this.setStatus(204);
   }
 }

@@ -6,9 +6,9 @@ import type { AuthUser } from '../../auth/auth-service.js';
 import { allows } from '../../auth/permissions.js';
 import type { PrismaClient } from '../../db/prisma.js';
 import { fromLocalDateTimeString, toLocalDateTimeString, toWallClock } from '../../db/datetime.js';
-import { InvalidInputError, NotFoundError, PermissionDeniedError } from '../../errors.js';
+import { InvalidInputError, PermissionDeniedError, notFound } from '../../errors.js';
 import type { LocalDateTime } from '../../api/envelopes.js';
-import { pageOf, pageRequest, type Page } from '../../api/pagination.js';
+import { pageRequest, type Page, listPage } from '../../api/pagination.js';
 import type { Notifications, Prisma } from '../../generated/prisma/client.js';
 import type { Services } from '../../registry.js';
 
@@ -167,18 +167,14 @@ export class NotificationsService {
     const where: Prisma.NotificationsWhereInput = {
       AND: [userId === undefined ? {} : { UserId: userId }, seesAll(user) ? {} : { UserId: user.id }],
     };
-    const [rows, total] = await Promise.all([
-      this.prisma.notifications.findMany({ where, orderBy: { Id: 'asc' }, skip: req.skip, take: req.take }),
-      this.prisma.notifications.count({ where }),
-    ]);
-    return pageOf(rows.map(toResponse), total, req);
+    return listPage(req, this.prisma.notifications.findMany({ where, orderBy: { Id: 'asc' }, skip: req.skip, take: req.take }), this.prisma.notifications.count({ where }), toResponse);
   }
 
   /** The row, or 404 when missing or someone else's without System View; 403 to write it without System Edit. */
   private async row(user: AuthUser, id: number, write: boolean): Promise<Notifications> {
     const row = await this.prisma.notifications.findUnique({ where: { Id: id } });
     const own = row?.UserId === user.id;
-    if (!row || (!own && !seesAll(user))) throw new NotFoundError(`Notification ${id} not found`, [['id', String(id)]]);
+    if (!row || (!own && !seesAll(user))) throw notFound('Notification', id);
     if (write && !own && !editsAll(user)) {
       throw new PermissionDeniedError(`Notification ${id} belongs to another user`, [['id', String(id)]]);
     }

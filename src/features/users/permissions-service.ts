@@ -3,8 +3,8 @@
 // scopes so the change applies at once rather than after the ACL cache's few seconds.
 import type { MonitorAcl } from '../../auth/monitor-acl.js';
 import type { PrismaClient } from '../../db/prisma.js';
-import { InvalidInputError, NotFoundError } from '../../errors.js';
-import { pageOf, pageRequest, type Page } from '../../api/pagination.js';
+import { InvalidInputError, notFound } from '../../errors.js';
+import { pageRequest, type Page, listPage } from '../../api/pagination.js';
 import type { Services } from '../../registry.js';
 
 /** A row's level: Inherit defers to group, role and area rules; None hides. */
@@ -99,16 +99,12 @@ export class PermissionsService {
 
   async listMonitor(page?: number, pageSize?: number): Promise<Page<MonitorPermissionResponse>> {
     const req = pageRequest(page, pageSize);
-    const [rows, total] = await Promise.all([
-      this.prisma.monitors_Permissions.findMany({ orderBy: { Id: 'asc' }, skip: req.skip, take: req.take }),
-      this.prisma.monitors_Permissions.count(),
-    ]);
-    return pageOf(rows.map(monitorRow), total, req);
+    return listPage(req, this.prisma.monitors_Permissions.findMany({ orderBy: { Id: 'asc' }, skip: req.skip, take: req.take }), this.prisma.monitors_Permissions.count(), monitorRow);
   }
 
   async getMonitor(id: number): Promise<MonitorPermissionResponse> {
     const row = await this.prisma.monitors_Permissions.findUnique({ where: { Id: id } });
-    if (!row) throw new NotFoundError(`Monitor permission ${id} not found`, [['id', String(id)]]);
+    if (!row) throw notFound('Monitor permission', id);
     return monitorRow(row);
   }
 
@@ -141,16 +137,12 @@ export class PermissionsService {
 
   async listGroup(page?: number, pageSize?: number): Promise<Page<GroupPermissionResponse>> {
     const req = pageRequest(page, pageSize);
-    const [rows, total] = await Promise.all([
-      this.prisma.groups_Permissions.findMany({ orderBy: { Id: 'asc' }, skip: req.skip, take: req.take }),
-      this.prisma.groups_Permissions.count(),
-    ]);
-    return pageOf(rows.map(groupRow), total, req);
+    return listPage(req, this.prisma.groups_Permissions.findMany({ orderBy: { Id: 'asc' }, skip: req.skip, take: req.take }), this.prisma.groups_Permissions.count(), groupRow);
   }
 
   async getGroup(id: number): Promise<GroupPermissionResponse> {
     const row = await this.prisma.groups_Permissions.findUnique({ where: { Id: id } });
-    if (!row) throw new NotFoundError(`Group permission ${id} not found`, [['id', String(id)]]);
+    if (!row) throw notFound('Group permission', id);
     return groupRow(row);
   }
 

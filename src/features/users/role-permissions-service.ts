@@ -4,8 +4,8 @@
 // so every write drops all cached scopes, not one user's.
 import type { MonitorAcl } from '../../auth/monitor-acl.js';
 import type { PrismaClient } from '../../db/prisma.js';
-import { InvalidInputError, NotFoundError } from '../../errors.js';
-import { pageOf, pageRequest, type Page } from '../../api/pagination.js';
+import { InvalidInputError, notFound } from '../../errors.js';
+import { pageRequest, type Page, listPage } from '../../api/pagination.js';
 import type { RowPermissionLevel } from './permissions-service.js';
 import type { Services } from '../../registry.js';
 
@@ -146,16 +146,12 @@ export class RolePermissionsService {
   async listMonitor(roleId: number | undefined, page?: number, pageSize?: number): Promise<Page<RoleMonitorPermissionResponse>> {
     const req = pageRequest(page, pageSize);
     const where = roleId === undefined ? {} : { RoleId: roleId };
-    const [rows, total] = await Promise.all([
-      this.prisma.role_Monitors_Permissions.findMany({ where, orderBy: { Id: 'asc' }, skip: req.skip, take: req.take }),
-      this.prisma.role_Monitors_Permissions.count({ where }),
-    ]);
-    return pageOf(rows.map(monitorRow), total, req);
+    return listPage(req, this.prisma.role_Monitors_Permissions.findMany({ where, orderBy: { Id: 'asc' }, skip: req.skip, take: req.take }), this.prisma.role_Monitors_Permissions.count({ where }), monitorRow);
   }
 
   async getMonitor(id: number): Promise<RoleMonitorPermissionResponse> {
     const row = await this.prisma.role_Monitors_Permissions.findUnique({ where: { Id: id } });
-    if (!row) throw new NotFoundError(`Role monitor permission ${id} not found`, [['id', String(id)]]);
+    if (!row) throw notFound('Role monitor permission', id);
     return monitorRow(row);
   }
 
@@ -190,16 +186,12 @@ export class RolePermissionsService {
   async listGroup(roleId: number | undefined, page?: number, pageSize?: number): Promise<Page<RoleGroupPermissionResponse>> {
     const req = pageRequest(page, pageSize);
     const where = roleId === undefined ? {} : { RoleId: roleId };
-    const [rows, total] = await Promise.all([
-      this.prisma.role_Groups_Permissions.findMany({ where, orderBy: { Id: 'asc' }, skip: req.skip, take: req.take }),
-      this.prisma.role_Groups_Permissions.count({ where }),
-    ]);
-    return pageOf(rows.map(groupRow), total, req);
+    return listPage(req, this.prisma.role_Groups_Permissions.findMany({ where, orderBy: { Id: 'asc' }, skip: req.skip, take: req.take }), this.prisma.role_Groups_Permissions.count({ where }), groupRow);
   }
 
   async getGroup(id: number): Promise<RoleGroupPermissionResponse> {
     const row = await this.prisma.role_Groups_Permissions.findUnique({ where: { Id: id } });
-    if (!row) throw new NotFoundError(`Role group permission ${id} not found`, [['id', String(id)]]);
+    if (!row) throw notFound('Role group permission', id);
     return groupRow(row);
   }
 

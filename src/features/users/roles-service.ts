@@ -8,8 +8,8 @@
 // (AuthService), so a changed role applies within 5 s, even to tokens already issued.
 import type { MonitorAcl } from '../../auth/monitor-acl.js';
 import type { PrismaClient } from '../../db/prisma.js';
-import { NotFoundError } from '../../errors.js';
-import { pageOf, pageRequest, type Page } from '../../api/pagination.js';
+import { notFound } from '../../errors.js';
+import { pageRequest, type Page, listPage } from '../../api/pagination.js';
 import type { Prisma, User_Roles } from '../../generated/prisma/client.js';
 import type { Services } from '../../registry.js';
 
@@ -115,16 +115,12 @@ export class RolesService {
 
   async list(page?: number, pageSize?: number): Promise<Page<RoleResponse>> {
     const req = pageRequest(page, pageSize);
-    const [rows, total] = await Promise.all([
-      this.prisma.user_Roles.findMany({ orderBy: { Id: 'asc' }, skip: req.skip, take: req.take }),
-      this.prisma.user_Roles.count(),
-    ]);
-    return pageOf(rows.map(toResponse), total, req);
+    return listPage(req, this.prisma.user_Roles.findMany({ orderBy: { Id: 'asc' }, skip: req.skip, take: req.take }), this.prisma.user_Roles.count(), toResponse);
   }
 
   async get(id: number): Promise<RoleResponse> {
     const row = await this.prisma.user_Roles.findUnique({ where: { Id: id } });
-    if (!row) throw new NotFoundError(`Role ${id} not found`, [['id', String(id)]]);
+    if (!row) throw notFound('Role', id);
     return toResponse(row);
   }
 

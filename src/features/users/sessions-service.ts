@@ -5,7 +5,7 @@
 // of [A-Za-z0-9,-] (char(32)); an id of another shape cannot exist and is refused with 400.
 import { NotFoundError } from '../../errors.js';
 import type { PrismaClient } from '../../db/prisma.js';
-import { pageOf, pageRequest, type Page } from '../../api/pagination.js';
+import { pageRequest, type Page, listPage } from '../../api/pagination.js';
 import type { Sessions } from '../../generated/prisma/client.js';
 import type { Services } from '../../registry.js';
 
@@ -46,11 +46,7 @@ export class SessionsService {
 
   async list(page?: number, pageSize?: number): Promise<Page<SessionResponse>> {
     const req = pageRequest(page, pageSize);
-    const [rows, total] = await Promise.all([
-      this.prisma.sessions.findMany({ orderBy: { id: 'asc' }, skip: req.skip, take: req.take }),
-      this.prisma.sessions.count(),
-    ]);
-    return pageOf(rows.map(toResponse), total, req);
+    return listPage(req, this.prisma.sessions.findMany({ orderBy: { id: 'asc' }, skip: req.skip, take: req.take }), this.prisma.sessions.count(), toResponse);
   }
 
   async get(id: string): Promise<SessionResponse> {

@@ -11,9 +11,9 @@
 // a duplicate (user_id, name) is a 409.
 import type { AuthUser } from '../../auth/auth-service.js';
 import { allows } from '../../auth/permissions.js';
-import { InvalidInputError, NotFoundError } from '../../errors.js';
+import { InvalidInputError, notFound } from '../../errors.js';
 import type { PrismaClient } from '../../db/prisma.js';
-import { pageOf, pageRequest, type Page } from '../../api/pagination.js';
+import { pageRequest, type Page, listPage } from '../../api/pagination.js';
 import type { Prisma, User_Preferences } from '../../generated/prisma/client.js';
 import type { Services } from '../../registry.js';
 
@@ -62,16 +62,12 @@ export class UserPreferencesService {
   async list(user: AuthUser, page?: number, pageSize?: number): Promise<Page<UserPreferenceResponse>> {
     const req = pageRequest(page, pageSize);
     const where: Prisma.User_PreferencesWhereInput = seesAll(user) ? {} : { UserId: user.id };
-    const [rows, total] = await Promise.all([
-      this.prisma.user_Preferences.findMany({ where, orderBy: { Id: 'asc' }, skip: req.skip, take: req.take }),
-      this.prisma.user_Preferences.count({ where }),
-    ]);
-    return pageOf(rows.map(toResponse), total, req);
+    return listPage(req, this.prisma.user_Preferences.findMany({ where, orderBy: { Id: 'asc' }, skip: req.skip, take: req.take }), this.prisma.user_Preferences.count({ where }), toResponse);
   }
 
   async get(user: AuthUser, id: number): Promise<UserPreferenceResponse> {
     const row = await this.prisma.user_Preferences.findUnique({ where: { Id: id } });
-    if (!row || (row.UserId !== user.id && !seesAll(user))) throw new NotFoundError(`User preference ${id} not found`, [['id', String(id)]]);
+    if (!row || (row.UserId !== user.id && !seesAll(user))) throw notFound('User preference', id);
     return toResponse(row);
   }
 

@@ -7,7 +7,7 @@ import type { AuthService } from '../../auth/auth-service.js';
 import { hashPassword } from '../../auth/passwords.js';
 import { FEATURE_COLUMNS, FEATURES, type Feature } from '../../auth/permissions.js';
 import { userResponseFromRow, type UserResponse } from '../../auth/user-response.js';
-import { pageOf, pageRequest, type Page } from '../../api/pagination.js';
+import { pageRequest, type Page, listPage } from '../../api/pagination.js';
 import type { Prisma, Users } from '../../generated/prisma/client.js';
 import type { Services } from '../../registry.js';
 
@@ -175,11 +175,7 @@ export class UsersService {
 
   async list(page?: number, pageSize?: number): Promise<Page<UserResponse>> {
     const req = pageRequest(page, pageSize);
-    const [rows, total] = await Promise.all([
-      this.prisma.users.findMany({ orderBy: { Id: 'asc' }, skip: req.skip, take: req.take }),
-      this.prisma.users.count(),
-    ]);
-    return pageOf(rows.map(toResponse), total, req);
+    return listPage(req, this.prisma.users.findMany({ orderBy: { Id: 'asc' }, skip: req.skip, take: req.take }), this.prisma.users.count(), toResponse);
   }
 
   private async row(id: number): Promise<Users> {
