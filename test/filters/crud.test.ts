@@ -204,7 +204,7 @@ test('validation: 400 naming the field', async (t) => {
   }
   t.is((await call('GET', '/filters/abc')).status, 400);
   t.is((await call('GET', '/filters/-1')).status, 400);
-  t.is((await call('GET', '/filters/4294967296')).status, 404, 'beyond any id: missing, never a 500');
+  t.is((await call('GET', '/filters/4294967296')).status, 400, 'beyond the id type: refused, never a 500');
 });
 
 test('auto_execute and auto_execute_cmd need System Edit', async (t) => {

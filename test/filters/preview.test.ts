@@ -220,7 +220,8 @@ test('validation: unknown field or operator, wrong operator for the field, bad v
     body: `{"where":${'{"rules":['.repeat(20_000)}{"field":"id","op":"gt","value":0}${']}'.repeat(20_000)}}`,
   });
   t.is(abyss.status, 400, 'any nesting is refused with a 400, never a stack overflow');
-  t.deepEqual(fields(abyss.body), [`where${'.rules[0]'.repeat(17)}`]);
+  // JSON this deep is refused as a whole before the filter's own shape check sees it.
+  t.deepEqual(fields(abyss.body), ['body']);
   const wide = await call('POST', '/filters/preview', { where: any(...Array.from({ length: 500 }, (_, i) => r('id', 'eq', i))) });
   t.is(wide.status, 400, 'the tree size is bounded');
 });
