@@ -11,6 +11,8 @@ export default tseslint.config(
   {
     languageOptions: { globals: { ...globals.node } },
     rules: {
+      // tsoa needs a named interface for every response schema, often `interface X extends Page<Y> {}`.
+      '@typescript-eslint/no-empty-object-type': ['error', { allowInterfaces: 'with-single-extends' }],
       // `_name` marks a parameter an interface requires but this implementation does not use.
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
     },
@@ -21,7 +23,7 @@ export default tseslint.config(
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
   },
   {
-    files: ['test/helpers/browser*.ts', 'test/helpers/webrtc-page.ts', 'test/**/*.e2e.test.ts'],
+    files: ['test/helpers/browser*.ts', 'test/helpers/webrtc-page.ts', 'test/**/*.e2e.test.ts', 'assets/**/*.js'],
     languageOptions: { globals: { ...globals.browser } },
   },
 );

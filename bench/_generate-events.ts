@@ -55,7 +55,7 @@ export async function generateEvents(server: ThrowawayMariaDb, database: string,
   await server.createDatabase(database);
   if (options.bufferPoolBytes) await server.exec(`SET GLOBAL innodb_buffer_pool_size = ${Math.floor(options.bufferPoolBytes)}`);
   const conn: Connection = await createConnection({ ...server.connectionConfig(database), multipleStatements: false });
-  let newest = 0;
+  let newest: number;
   try {
     await convergeSchema(conn, { database });
     log(`schema converged in ${Math.round(performance.now() - t0)} ms`);

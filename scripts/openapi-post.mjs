@@ -44,11 +44,11 @@ export function normaliseNullable(node) {
   const out = Object.fromEntries(Object.entries(node).map(([k, v]) => [k, normaliseNullable(v)]));
   if (out.nullable === false) delete out.nullable;
   if (out.nullable === true && out.type === undefined && Array.isArray(out.anyOf)) {
-    const { nullable, anyOf, ...rest } = out;
+    const { nullable: _nullable, anyOf, ...rest } = out;
     return { ...rest, anyOf: anyOf.some((a) => a.type === 'null') ? anyOf : [...anyOf, { type: 'null' }] };
   }
   if (out.nullable === true && out.type === undefined) {
-    const { nullable, allOf, $ref, ...rest } = out;
+    const { nullable: _nullable, allOf, $ref, ...rest } = out;
     const alternatives = allOf ?? ($ref ? [{ $ref }] : []);
     if (alternatives.length) return { ...rest, anyOf: [...alternatives, { type: 'null' }] };
   }

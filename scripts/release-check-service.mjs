@@ -66,7 +66,9 @@ try {
         body = await res.json();
         break;
       }
-    } catch {}
+    } catch {
+      // not answering yet: try again
+    }
     await new Promise((r) => setTimeout(r, 250));
   }
   if (!body) throw new Error(`the service did not answer /api/v3/host/getVersion:\n${log.slice(-3000)}`);

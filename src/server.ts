@@ -43,7 +43,7 @@ function tlsCredentials(config: AppConfig): { cert: Buffer; key: Buffer } | null
     try {
       return readFileSync(path);
     } catch (err) {
-      throw new Error(`${key}: cannot read ${path} (${(err as NodeJS.ErrnoException).code ?? 'error'})`);
+      throw new Error(`${key}: cannot read ${path} (${(err as NodeJS.ErrnoException).code ?? 'error'})`, { cause: err });
     }
   };
   return { cert: read('server.tls.cert_path', tls.cert_path), key: read('server.tls.key_path', tls.key_path) };

@@ -265,7 +265,7 @@ export function evaluateGroupScope(rows: AclRows): GroupScope {
 
 /** The subset of the mariadb pool the ACL uses (explicit SQL: works on 1.36 through 1.39). */
 export interface Queryable {
-  query(sql: string, values?: unknown[]): Promise<any>;
+  query(sql: string, values?: unknown[]): Promise<any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- driver rows, shaped by each query
 }
 
 interface SchemaShape {

@@ -60,7 +60,7 @@ const dnsName = str(
   (s) => /^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/i.test(s),
   'must be a DNS name such as cams.example.com',
 );
-const stunUrl = str((s) => /^stuns?:(\[[0-9a-fA-F:.]+\]|[^\s:/?\[\]]+)(:\d{1,5})?$/.test(s), 'must be a STUN URL such as stun:stun.example.com:3478');
+const stunUrl = str((s) => /^stuns?:(\[[0-9a-fA-F:.]+\]|[^\s:/?[\]]+)(:\d{1,5})?$/.test(s), 'must be a STUN URL such as stun:stun.example.com:3478');
 const email = str((s) => /^[^\s@,]+@[^\s@,]+\.[^\s@,]+$/.test(s), 'must be an email address such as admin@example.com');
 
 // Limiter burst 0 passes validation on purpose: checks.ts replaces it and reports an error.

@@ -364,7 +364,7 @@ class Server implements ThrowawayMariaDb {
         // The server is up but refuses root: waiting will not help.
         if (ACCESS_DENIED.has((error as { errno?: number }).errno ?? 0)) {
           await this.terminate('SIGKILL');
-          throw new Error(`mariadbd is up but root cannot log in over the socket: ${lastError}`);
+          throw new Error(`mariadbd is up but root cannot log in over the socket: ${lastError}`, { cause: error });
         }
         await new Promise((resolve) => setTimeout(resolve, 50));
       }

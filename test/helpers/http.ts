@@ -9,7 +9,7 @@ export interface JsonResponse<T = unknown> {
 export async function request<T = any>(url: string, init: RequestInit = {}): Promise<JsonResponse<T>> {
   const res = await fetch(url, init);
   const text = await res.text();
-  let body: any = undefined;
+  let body: any;
   try {
     body = text ? JSON.parse(text) : undefined;
   } catch {

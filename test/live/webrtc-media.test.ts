@@ -275,7 +275,10 @@ test('audio: Opus packets go out one per RTP packet at 48 kHz; PCMA is split int
       source.emit('media', { type: 'media', stream: 'audio', sequence: i, generation: 1, ptsUs: 1e12 + i * durUs, keyframe: true, cached: false, gap: 0, data: Buffer.alloc(size, i) });
     emitAudio(0, 100, 20_000); // before any picture: dropped (the timeline starts with video)
     source.emitFrames(0, 1);
-    for (let i = 1; i <= 5; i++) codec === 'opus' ? emitAudio(i, 80, 20_000) : emitAudio(i, 400, 50_000);
+    for (let i = 1; i <= 5; i++) {
+      if (codec === 'opus') emitAudio(i, 80, 20_000);
+      else emitAudio(i, 400, 50_000);
+    }
     await new Promise((resolve) => setImmediate(resolve));
     sender.stop();
     t.is(video.sent.length, 1);

@@ -3,7 +3,7 @@
 // days (clock injected), unidentified directories untouched, refusals, the canary disabling the
 // half, rows without media, and a dry run that changes nothing.
 import test from 'ava';
-import { existsSync, lstatSync, mkdirSync, readdirSync, renameSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readdirSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { AuditDb } from '../../src/features/maintenance/audit-db.js';
 import { AuditFilesystem, QUARANTINE_DIR } from '../../src/features/maintenance/audit-fs.js';

@@ -29,7 +29,11 @@ function collect(client: StreamClient) {
   client.on('batch', (batch) => {
     batches++;
     records.push(...batch);
-    for (const w of [...waiters]) if (w.pred(records)) waiters.splice(waiters.indexOf(w), 1), w.resolve();
+    for (const w of [...waiters]) {
+      if (!w.pred(records)) continue;
+      waiters.splice(waiters.indexOf(w), 1);
+      w.resolve();
+    }
   });
   return {
     records,
@@ -164,7 +168,7 @@ test('a missing socket is reported with ERR_ZM_STREAM_SOCKET_MISSING and retried
   t.is(errors[0].code, 'ERR_ZM_STREAM_SOCKET_MISSING');
   t.is(logged.filter((l) => l.startsWith('warn')).length, 1, 'one warning, not one per retry');
 
-  const zmc = await serve(t, { clip: h264aac, dir, monitorId: 7 });
+  await serve(t, { clip: h264aac, dir, monitorId: 7 });
   await c.until((r) => r.some((x) => x.type === 'codec'));
   t.true(logged.some((l) => l === 'info stream socket recovered'));
 });

@@ -25,7 +25,7 @@ import {
 } from './compare.js';
 import * as ddl from './ddl.js';
 import type { LiveSchema } from './introspect.js';
-import type { SchemaExtra, SchemaPlan, SchemaStep, StepChange } from './steps.js';
+import type { SchemaPlan, SchemaStep, StepChange } from './steps.js';
 
 /** Tables ZoneMinder renamed; the old table's rows are the new table's. */
 export const TABLE_RENAMES: readonly { from: string; to: string; since: string }[] = [

@@ -26,7 +26,7 @@ export function findDaemonProcesses(paths: readonly string[], procDir = '/proc')
     const pid = Number(entry);
     if (pid === process.pid) continue;
     let argv: string[];
-    let exe = '';
+    let exe: string;
     try {
       argv = readFileSync(join(procDir, entry, 'cmdline'), 'utf8').split('\0').filter((a, i, all) => a !== '' || i < all.length - 1);
       exe = readlinkSync(join(procDir, entry, 'exe'));

@@ -104,6 +104,7 @@ export interface TagDetailResponse {
 
 /** Tags.Name is latin1 in ZoneMinder's schema: anything else would fail in the database. */
 function checkName(name: string | null | undefined): void {
+  // eslint-disable-next-line no-control-regex -- the latin1 range starts at U+0000 on purpose
   if (name != null && /[^\u0000-\u00ff]/.test(name)) {
     throw new InvalidInputError('Invalid input', [['name', 'must be Latin-1 text (ZoneMinder stores tag names as latin1)']]);
   }

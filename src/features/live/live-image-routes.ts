@@ -2,8 +2,7 @@
 // JSON only): the monitor snapshot and the live MJPEG stream, entries of the route table
 // (src/http/media-table.ts). Both are gated by Stream View (header or `?token=`), then the row ACL
 // in LiveImagesService. Their OpenAPI operations are in live-images-openapi.ts.
-import type { Request, Response } from 'express';
-import type { AuthUser } from '../../auth/auth-service.js';
+import type { Request } from 'express';
 import { InvalidInputError } from '../../errors.js';
 import { LiveMjpegStreams } from './live-mjpeg.js';
 import { LiveImagesService } from './live-images.js';

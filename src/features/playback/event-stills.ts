@@ -8,7 +8,6 @@
 //   packets (passthrough); an encode-mode recording is already upright.
 // Frames taken from recordings are cached by source identity (path, inode, size, mtime) and transform.
 import { createHash } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
 import type { AuthUser } from '../../auth/auth-service.js';
 import type { PrismaClient } from '../../db/prisma.js';
 import { ApiError, InvalidInputError, NotFoundError } from '../../errors.js';

@@ -6,7 +6,7 @@ import type { ZoneClock } from '../../db/zone-clock.js';
 import { thumbnailUrl, type MonitorDbStatus, type PushEvent } from './messages.js';
 
 export interface Queryable {
-  query(sql: string, values?: unknown[]): Promise<any>;
+  query(sql: string, values?: unknown[]): Promise<any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- driver rows, shaped by each query
 }
 
 export interface EventRow {

@@ -142,7 +142,7 @@ export class LivePeer extends EventEmitter<PeerEvents> {
     try {
       this.#pc.setRemoteDescription(sdp, 'answer');
     } catch (err) {
-      throw new Error(`Invalid SDP answer: ${(err as Error).message}`);
+      throw new Error(`Invalid SDP answer: ${(err as Error).message}`, { cause: err });
     }
 
     const videoConfig = new ndc.RtpPacketizationConfig(this.#video.ssrc, CNAME, pt, 90000);

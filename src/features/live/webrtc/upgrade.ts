@@ -44,7 +44,7 @@ export interface UpgradeTarget {
 export function upgradeTarget(req: IncomingMessage): UpgradeTarget {
   const url = new URL(req.url ?? '/', 'http://localhost');
   const match = WEBRTC_WS_PATH.exec(url.pathname);
-  let segment: string | null = null;
+  let segment: string | null;
   try {
     segment = match ? decodeURIComponent(match[1]) : null;
   } catch {
