@@ -12,6 +12,7 @@ import { errorHandler, notFoundOrWrongMethod } from './middleware/errors.js';
 import { markQueryToken, registerMediaRoutes, routeFor } from './media-table.js';
 import { explorerRouter } from './explorer.js';
 import { registerDemoPage } from '../features/ui/demo-page.js';
+import { registerWebUi } from '../features/ui/web-ui.js';
 import { openapiDocument } from '../openapi/document.js';
 
 export const OPENAPI_PATH = '/api-docs/openapi.json';
@@ -67,6 +68,8 @@ export function createApp(services: Services): Express {
   registerMediaRoutes(app, services);
   RegisterRoutes(app);
   if (config.web.demo_page) registerDemoPage(app);
+  // Last before the JSON 404: the UI never shadows an API path.
+  if (config.web.enabled) registerWebUi(app, config, log);
 
   app.use(notFoundOrWrongMethod(app));
   app.use(errorHandler(log));
