@@ -61,6 +61,17 @@ export async function startServer(config: AppConfig, log: Logger): Promise<Runni
   // One listener: HTTPS or HTTP, never both.
   const server = credentials ? https.createServer(credentials, app) : http.createServer(app);
   server.keepAliveTimeout = 65_000;
+  // Static TLS: SIGHUP re-reads the certificate files (what certbot's deploy hooks expect). Only
+  // new handshakes get the new context; open connections carry on. A bad file keeps the old one.
+  const reloadTls = () => {
+    try {
+      (server as https.Server).setSecureContext(tlsCredentials(config)!);
+      log.info({ cert: config.server.tls.cert_path }, 'TLS certificate reloaded');
+    } catch (err) {
+      log.error({ err: { message: (err as Error).message } }, 'TLS certificate reload failed; still serving the previous certificate');
+    }
+  };
+  if (credentials) process.on('SIGHUP', reloadTls);
   // WebRTC signalling is a WebSocket on the same listener (its 'upgrade' event).
   const webrtc = new WebRtcService({
     auth: services.auth,
@@ -89,6 +100,7 @@ export async function startServer(config: AppConfig, log: Logger): Promise<Runni
   const close = (): Promise<void> =>
     (closing ??= (async () => {
       log.info('shutting down: no new connections, draining');
+      process.off('SIGHUP', reloadTls);
       // Upgraded sockets are not HTTP connections: end the WebRTC sessions (close 1001) first.
       await webrtc.close().catch((err: Error) => log.warn({ err: { message: err.message } }, 'webrtc close failed'));
       const drained = new Promise<void>((resolve) => server.close(() => resolve()));
