@@ -68,6 +68,17 @@ export async function startServer(config: AppConfig, log: Logger): Promise<Runni
   const handler = push.wrap(app);
   const server = credentials ? https.createServer(credentials, handler) : http.createServer(handler);
   server.keepAliveTimeout = 65_000;
+  // Static TLS: SIGHUP re-reads the certificate files (what certbot's deploy hooks expect). Only
+  // new handshakes get the new context; open connections carry on. A bad file keeps the old one.
+  const reloadTls = () => {
+    try {
+      (server as https.Server).setSecureContext(tlsCredentials(config)!);
+      log.info({ cert: config.server.tls.cert_path }, 'TLS certificate reloaded');
+    } catch (err) {
+      log.error({ err: { message: (err as Error).message } }, 'TLS certificate reload failed; still serving the previous certificate');
+    }
+  };
+  if (credentials) process.on('SIGHUP', reloadTls);
   // WebRTC signalling is a WebSocket on the same listener: every upgrade outside the push path.
   const webrtc = new WebRtcService({
     auth: services.auth,
@@ -109,6 +120,7 @@ export async function startServer(config: AppConfig, log: Logger): Promise<Runni
     (closing ??= (async () => {
       log.info('shutting down: no new connections, draining');
       await maintenance.stop().catch((err: Error) => log.warn({ err: { message: err.message } }, 'maintenance stop failed'));
+      process.off('SIGHUP', reloadTls);
       // Upgraded sockets are not HTTP connections: end the WebRTC sessions (close 1001) first.
       await retention.close().catch((err: Error) => log.warn({ err: { message: err.message } }, 'retention close failed'));
       await webrtc.close().catch((err: Error) => log.warn({ err: { message: err.message } }, 'webrtc close failed'));

@@ -128,7 +128,7 @@ export const SETTINGS: { [P in SettingKey]: Setting<ValueAt<Settings, P>> } = {
     type: str(),
     default:
       "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; " +
-      "media-src 'self' blob:; connect-src 'self' ws: wss:; object-src 'none'; base-uri 'self'; frame-ancestors 'self'",
+      "media-src 'self' blob:; connect-src 'self' ws: wss:; font-src 'self' data:; object-src 'none'; frame-ancestors 'none'; base-uri 'self'",
   },
   'web.demo_page': { type: bool, default: false },
   'streaming.enabled': { type: bool, default: true },

@@ -13,6 +13,7 @@ import { markQueryToken, registerMediaRoutes, routeFor } from './media-table.js'
 import { integerRanges, jsonDepthLimit } from './middleware/request-shape.js';
 import { explorerRouter } from './explorer.js';
 import { registerDemoPage } from '../features/ui/demo-page.js';
+import { registerWebUi } from '../features/ui/web-ui.js';
 import { openapiDocument } from '../openapi/document.js';
 import { jsonBodyOf } from '../features/read-cache/json-text.js';
 import { ReadCaches } from '../features/read-cache/read-caches.js';
@@ -99,6 +100,8 @@ export function createApp(services: Services): Express {
   registerMediaRoutes(app, services);
   RegisterRoutes(app);
   if (config.web.demo_page) registerDemoPage(app);
+  // Last before the JSON 404: the UI never shadows an API path.
+  if (config.web.enabled) registerWebUi(app, config, log);
 
   app.use(notFoundOrWrongMethod(app));
   app.use(errorHandler(log));

@@ -87,6 +87,7 @@ test('TLS and ACME together stop start-up', (t) => {
   t.is(r.status, 1);
   t.regex(r.stderr, /server\.tls\.enabled/);
   t.regex(r.stderr, /exclusive/i);
+  t.regex(r.stderr, /server\.acme\.enabled/);
 });
 
 async function freePort(preferred: number): Promise<number> {
