@@ -46,20 +46,27 @@ function prng(seed: number): () => number {
 
 const sqlDate = (ms: number) => new Date(ms).toISOString().slice(0, 19).replace('T', ' ');
 
-export async function generateEvents(server: ThrowawayMariaDb, database: string, options: GenerateOptions = {}): Promise<Generated> {
+export async function generateEvents(
+  server: ThrowawayMariaDb,
+  database: string,
+  options: GenerateOptions = {},
+): Promise<Generated> {
   const events = options.events ?? 1_000_000;
   const monitors = options.monitors ?? 50;
   const days = options.days ?? 90;
   const log = options.log ?? (() => {});
   const t0 = performance.now();
   await server.createDatabase(database);
-  if (options.bufferPoolBytes) await server.exec(`SET GLOBAL innodb_buffer_pool_size = ${Math.floor(options.bufferPoolBytes)}`);
+  if (options.bufferPoolBytes)
+    await server.exec(`SET GLOBAL innodb_buffer_pool_size = ${Math.floor(options.bufferPoolBytes)}`);
   const conn: Connection = await createConnection({ ...server.connectionConfig(database), multipleStatements: false });
   let newest: number;
   try {
     await convergeSchema(conn, { database });
     log(`schema converged in ${Math.round(performance.now() - t0)} ms`);
-    await conn.query(`INSERT INTO Storage (Id, Path, Name, Scheme) VALUES (1, '/var/cache/zoneminder/events', 'Default', 'Medium')`);
+    await conn.query(
+      `INSERT INTO Storage (Id, Path, Name, Scheme) VALUES (1, '/var/cache/zoneminder/events', 'Default', 'Medium')`,
+    );
     await conn.query(
       `INSERT INTO Monitors (Id, Name, StorageId) VALUES ${Array.from({ length: monitors }, (_, i) => `(${i + 1}, 'Camera ${i + 1}', 1)`).join(', ')}`,
     );

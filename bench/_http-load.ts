@@ -36,8 +36,17 @@ Promise.all(Array.from({ length: concurrency }, loop)).then(() =>
 `;
 
 /** GETs `urls` round-robin with the bearer `token`; `gzip` asks for compressed bodies as browsers do. */
-export function httpLoad(urls: string[], token: string, concurrency: number, ms: number, options: { gzip?: boolean } = {}): Promise<RunResult> {
-  const headers: Record<string, string> = { authorization: `Bearer ${token}`, ...(options.gzip ? { 'accept-encoding': 'gzip' } : {}) };
+export function httpLoad(
+  urls: string[],
+  token: string,
+  concurrency: number,
+  ms: number,
+  options: { gzip?: boolean } = {},
+): Promise<RunResult> {
+  const headers: Record<string, string> = {
+    authorization: `Bearer ${token}`,
+    ...(options.gzip ? { 'accept-encoding': 'gzip' } : {}),
+  };
   return new Promise((resolve, reject) => {
     const worker = new Worker(LOAD, { eval: true, workerData: { urls, headers, concurrency, ms } });
     worker.once('message', (m) => {

@@ -10,7 +10,8 @@ import { type ClipSpec, mediaClip } from '../test/helpers/media.js';
 const [dir, n, spec] = process.argv.slice(2) as [string, string, string];
 const clip = await mediaClip(JSON.parse(spec) as ClipSpec);
 const zmcs: FakeZmc[] = [];
-for (let id = 1; id <= Number(n); id++) zmcs.push(await FakeZmc.start({ clip, monitorId: id, dir, pace: 'realtime', joinAt: 1 }));
+for (let id = 1; id <= Number(n); id++)
+  zmcs.push(await FakeZmc.start({ clip, monitorId: id, dir, pace: 'realtime', joinAt: 1 }));
 const seen = zmcs.map(() => 0);
 // FakeZmc has no connection hook: a 1 ms poll stamps each connection within a millisecond or so.
 setInterval(() => {

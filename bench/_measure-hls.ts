@@ -12,7 +12,8 @@ import { LlHlsPackager, StreamClient } from '../src/native/index.js';
 /** CPU ns per thread of this process (schedstat: exact, unlike the 10 ms ticks of /proc/…/stat). */
 function threadCpu(): Map<number, number> {
   const out = new Map<number, number>();
-  for (const tid of readdirSync('/proc/self/task')) out.set(Number(tid), Number(readFileSync(`/proc/self/task/${tid}/schedstat`, 'utf8').split(' ')[0]));
+  for (const tid of readdirSync('/proc/self/task'))
+    out.set(Number(tid), Number(readFileSync(`/proc/self/task/${tid}/schedstat`, 'utf8').split(' ')[0]));
   return out;
 }
 
@@ -51,8 +52,19 @@ let other = 0;
 for (const [tid, ns] of threadCpu()) {
   const d = (ns - (before.get(tid) ?? 0)) / 1e6;
   if (tid === process.pid) main += d;
-  else if (!known.has(tid)) reader += d; // started with the client: its reader thread
+  else if (!known.has(tid))
+    reader += d; // started with the client: its reader thread
   else other += d; // V8 platform (GC, compiler) and libuv workers
 }
-console.log(JSON.stringify({ cpuMs: (c.user + c.system) / 1000, wallMs, main, reader, other, parts: packager?.stats().parts ?? 0, served }));
+console.log(
+  JSON.stringify({
+    cpuMs: (c.user + c.system) / 1000,
+    wallMs,
+    main,
+    reader,
+    other,
+    parts: packager?.stats().parts ?? 0,
+    served,
+  }),
+);
 await client.close();

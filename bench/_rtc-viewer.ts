@@ -79,7 +79,15 @@ export class BenchRtcViewer {
       if (type === 'answer') ws.send(JSON.stringify({ type: 'answer', session_id: sessionId, sdp }));
     });
     this.#pc.onLocalCandidate((candidate, mid) => {
-      ws.send(JSON.stringify({ type: 'icecandidate', session_id: sessionId, candidate: candidate.replace(/^a=/, ''), sdpMid: mid, sdpMLineIndex: Number(mid) }));
+      ws.send(
+        JSON.stringify({
+          type: 'icecandidate',
+          session_id: sessionId,
+          candidate: candidate.replace(/^a=/, ''),
+          sdpMid: mid,
+          sdpMLineIndex: Number(mid),
+        }),
+      );
     });
     this.#pc.onTrack((track) => {
       this.#tracks.push(holdTrack(track));
@@ -96,7 +104,13 @@ export class BenchRtcViewer {
   }
 
   /** Opens the signalling socket and answers the offer; resolves once the server said `ready`. */
-  static connect(url: string, index: ClipIndex, fps: number, onUnit: (u: UnitArrival) => void, timeoutMs = 20_000): Promise<BenchRtcViewer> {
+  static connect(
+    url: string,
+    index: ClipIndex,
+    fps: number,
+    onUnit: (u: UnitArrival) => void,
+    timeoutMs = 20_000,
+  ): Promise<BenchRtcViewer> {
     return new Promise((resolve, reject) => {
       const ws = new WebSocket(url);
       let viewer: BenchRtcViewer | null = null;
@@ -119,8 +133,16 @@ export class BenchRtcViewer {
       });
       ws.on('message', (data, binary) => {
         if (binary) return;
-        const m = JSON.parse(data.toString()) as { type: string; session_id?: string; sdp?: string; candidate?: string; sdpMid?: string | null; message?: string };
-        if (process.env.BENCH_RTC_DEBUG) console.error(Date.now(), /live\/(\d+)/.exec(url)?.[1], m.type, m.candidate ?? m.message ?? '');
+        const m = JSON.parse(data.toString()) as {
+          type: string;
+          session_id?: string;
+          sdp?: string;
+          candidate?: string;
+          sdpMid?: string | null;
+          message?: string;
+        };
+        if (process.env.BENCH_RTC_DEBUG)
+          console.error(Date.now(), /live\/(\d+)/.exec(url)?.[1], m.type, m.candidate ?? m.message ?? '');
         if (m.type === 'offer' && !viewer) viewer = new BenchRtcViewer(ws, m.session_id!, m.sdp!, index, fps, onUnit);
         else if (m.type === 'icecandidate' && viewer) viewer.#pc.addRemoteCandidate(m.candidate!, m.sdpMid ?? '0');
         else if (m.type === 'ready' && viewer) {
@@ -155,7 +177,9 @@ export class BenchRtcViewer {
   /** The clip frame of a unit: by RTP timestamp once anchored; by content before that and for keyframes. */
   #frameOf(timestamp: number, data: Buffer, keyframe: boolean): number | null {
     const anchor = this.#anchor;
-    const byTime = anchor ? anchor.frame + Math.round(((timestamp - anchor.timestamp + 2 ** 32) % 2 ** 32) / this.#ticksPerFrame) : null;
+    const byTime = anchor
+      ? anchor.frame + Math.round(((timestamp - anchor.timestamp + 2 ** 32) % 2 ** 32) / this.#ticksPerFrame)
+      : null;
     if (byTime !== null && !keyframe) return byTime;
     const byContent = this.index.get(vclHash(data));
     if (byContent === undefined || byContent < 0) return byTime;

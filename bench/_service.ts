@@ -5,7 +5,11 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 
 /** APP_* settings for the service on 127.0.0.1 (any port) against `database`, limiter off. */
-export function serviceEnv(db: { host: string; port: number }, database: string, extra: Record<string, string> = {}): Record<string, string> {
+export function serviceEnv(
+  db: { host: string; port: number },
+  database: string,
+  extra: Record<string, string> = {},
+): Record<string, string> {
   return {
     APP_SERVER__PORT: '0',
     APP_SERVER__ADDR: '127.0.0.1',

@@ -76,7 +76,17 @@ async function wrk(base: string, urls: string[], token: string | null, c: number
       `request = function() i = i + 1; return wrk.format("GET", paths[(i % #paths) + 1]) end\n` +
       `done = function(summary, latency, requests) io.write(string.format("p50 %d\\np99 %d\\n", latency:percentile(50), latency:percentile(99))) end\n`,
   );
-  const args = ['-t1', `-c${c}`, `-d${seconds}s`, '--timeout', '10s', '-s', script, ...(token ? ['-H', `Authorization: Bearer ${token}`] : []), base];
+  const args = [
+    '-t1',
+    `-c${c}`,
+    `-d${seconds}s`,
+    '--timeout',
+    '10s',
+    '-s',
+    script,
+    ...(token ? ['-H', `Authorization: Bearer ${token}`] : []),
+    base,
+  ];
   const { stdout: out } = await promisify(execFile)('wrk', args, { encoding: 'utf8' });
   const num = (re: RegExp) => Number(re.exec(out)?.[1] ?? 0);
   return {
@@ -92,20 +102,35 @@ async function wrk(base: string, urls: string[], token: string | null, c: number
 
 async function main(): Promise<void> {
   const t0 = performance.now();
-  if (BUILD) execFileSync('npm', ['run', '--silent', 'build:ts'], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
+  if (BUILD)
+    execFileSync('npm', ['run', '--silent', 'build:ts'], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
   const db = await startThrowawayMariaDb({ startTimeoutMs: 60_000 });
   const scratch = mkdtempSync(path.join(tmpdir(), 'zmgate-api-peers-'));
   let service: ChildProcess | null = null;
   try {
-    const gen = await generateEvents(db, 'zm_bench', { events: EVENTS, bufferPoolBytes: 512 * 1024 * 1024, log: (l) => console.log(`# ${l}`) });
+    const gen = await generateEvents(db, 'zm_bench', {
+      events: EVENTS,
+      bufferPoolBytes: 512 * 1024 * 1024,
+      log: (l) => console.log(`# ${l}`),
+    });
     const q = (sql: string, params: unknown[] = []) => db.query<any>(sql, params, gen.database);
     const hash = bcrypt.hashSync('bench', 4);
-    await q(`INSERT INTO Users (Username, Password, Enabled, APIEnabled, Events, Monitors, Stream, System) VALUES ('admin', ?, 1, 1, 'Edit', 'Edit', 'View', 'Edit')`, [hash]);
-    await q(`INSERT INTO Users (Username, Password, Enabled, APIEnabled, Events, Monitors, Stream) VALUES ('viewer', ?, 1, 1, 'View', 'View', 'View')`, [hash]);
+    await q(
+      `INSERT INTO Users (Username, Password, Enabled, APIEnabled, Events, Monitors, Stream, System) VALUES ('admin', ?, 1, 1, 'Edit', 'Edit', 'View', 'Edit')`,
+      [hash],
+    );
+    await q(
+      `INSERT INTO Users (Username, Password, Enabled, APIEnabled, Events, Monitors, Stream) VALUES ('viewer', ?, 1, 1, 'View', 'View', 'View')`,
+      [hash],
+    );
     const [viewer] = await q(`SELECT Id FROM Users WHERE Username = 'viewer'`);
     // The restricted viewer sees 40 of the 50 monitors: 1..10 are hidden by per-monitor rows.
     for (let m = 1; m <= gen.monitors; m++) {
-      await q('INSERT INTO Monitors_Permissions (MonitorId, UserId, Permission) VALUES (?, ?, ?)', [m, viewer.Id, m <= 10 ? 'None' : 'View']);
+      await q('INSERT INTO Monitors_Permissions (MonitorId, UserId, Permission) VALUES (?, ?, ?)', [
+        m,
+        viewer.Id,
+        m <= 10 ? 'None' : 'View',
+      ]);
     }
     await db.createUser('bench', 'bench-pass', gen.database);
     const dbPid = Number(readFileSync(path.join(db.baseDir, 'mariadbd.pid'), 'utf8'));
@@ -138,11 +163,16 @@ async function main(): Promise<void> {
       }
     }
     const login = async (username: string) => {
-      const res = await fetch(api('/auth/login'), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username, password: 'bench' }) });
+      const res = await fetch(api('/auth/login'), {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ username, password: 'bench' }),
+      });
       return ((await res.json()) as { access_token: string }).access_token;
     };
     const tokens = { admin: await login('admin'), viewer: await login('viewer'), none: null };
-    const get = async (p: string, who: 'admin' | 'viewer' = 'admin') => (await fetch(api(p), { headers: { authorization: `Bearer ${tokens[who]}` } })).json() as Promise<any>;
+    const get = async (p: string, who: 'admin' | 'viewer' = 'admin') =>
+      (await fetch(api(p), { headers: { authorization: `Bearer ${tokens[who]}` } })).json() as Promise<any>;
 
     // Wall clock of the data = this process's zone; the API takes instants with Z.
     const iso = (t: number) => `${new Date(t).toISOString().slice(0, 19)}Z`;
@@ -152,32 +182,52 @@ async function main(): Promise<void> {
     // Correctness: totals against COUNT(*), and the size of the monitor list.
     const [all] = await q('SELECT COUNT(*) AS n FROM Events');
     const [m7] = await q('SELECT COUNT(*) AS n FROM Events WHERE MonitorId = 7');
-    const monitors = await fetch(api('/monitors?page=1&page_size=100'), { headers: { authorization: `Bearer ${tokens.admin}` } });
+    const monitors = await fetch(api('/monitors?page=1&page_size=100'), {
+      headers: { authorization: `Bearer ${tokens.admin}` },
+    });
     const monitorsBody = await monitors.text();
-    console.log(`# GET /monitors: ${monitors.status}, ${JSON.parse(monitorsBody).total} monitors, ${monitorsBody.length} bytes`);
-    console.log(`# totals: all ${(await get('/events?page_size=1')).total} (COUNT ${all.n}), monitor 7 ${(await get('/events?monitor_id=7&page_size=1')).total} (COUNT ${m7.n}), last 24 h ${(await get(`/events?${range}&page_size=1`)).total}, viewer ${(await get('/events?page_size=1', 'viewer')).total}`);
+    console.log(
+      `# GET /monitors: ${monitors.status}, ${JSON.parse(monitorsBody).total} monitors, ${monitorsBody.length} bytes`,
+    );
+    console.log(
+      `# totals: all ${(await get('/events?page_size=1')).total} (COUNT ${all.n}), monitor 7 ${(await get('/events?monitor_id=7&page_size=1')).total} (COUNT ${m7.n}), last 24 h ${(await get(`/events?${range}&page_size=1`)).total}, viewer ${(await get('/events?page_size=1', 'viewer')).total}`,
+    );
 
     // The plans of the list queries as the services issue them (event-list-query.ts, monitor-rows.ts).
     const visible = Array.from({ length: gen.monitors - 10 }, (_, i) => i + 11).join(',');
-    const start = new Date(nowMs - 86_400_000 - new Date().getTimezoneOffset() * 60_000).toISOString().slice(0, 19).replace('T', ' ');
+    const start = new Date(nowMs - 86_400_000 - new Date().getTimezoneOffset() * 60_000)
+      .toISOString()
+      .slice(0, 19)
+      .replace('T', ' ');
     const plans: Array<[string, string]> = [
       ['monitors page', 'SELECT Id FROM Monitors ORDER BY Id LIMIT 100'],
       ['events newest page', 'SELECT Id FROM Events ORDER BY StartDateTime DESC, Id DESC LIMIT 25'],
       ['events total', 'SELECT COUNT(*) FROM Events'],
       ['per monitor page', 'SELECT Id FROM Events WHERE MonitorId = 7 ORDER BY StartDateTime DESC, Id DESC LIMIT 25'],
       ['per monitor total', 'SELECT COUNT(*) FROM Events WHERE MonitorId = 7'],
-      ['range page', `SELECT Id FROM Events WHERE StartDateTime >= '${start}' ORDER BY StartDateTime DESC, Id DESC LIMIT 25`],
+      [
+        'range page',
+        `SELECT Id FROM Events WHERE StartDateTime >= '${start}' ORDER BY StartDateTime DESC, Id DESC LIMIT 25`,
+      ],
       ['range total', `SELECT COUNT(*) FROM Events WHERE StartDateTime >= '${start}'`],
-      ['ACL page', `SELECT Id FROM Events WHERE MonitorId IN (${visible}) ORDER BY StartDateTime DESC, Id DESC LIMIT 25`],
+      [
+        'ACL page',
+        `SELECT Id FROM Events WHERE MonitorId IN (${visible}) ORDER BY StartDateTime DESC, Id DESC LIMIT 25`,
+      ],
       ['ACL total', `SELECT COUNT(*) FROM Events WHERE MonitorId IN (${visible})`],
-      ['page rows', 'SELECT e.* FROM (SELECT Id FROM Events ORDER BY StartDateTime DESC, Id DESC LIMIT 25) p JOIN Events e ON e.Id = p.Id'],
+      [
+        'page rows',
+        'SELECT e.* FROM (SELECT Id FROM Events ORDER BY StartDateTime DESC, Id DESC LIMIT 25) p JOIN Events e ON e.Id = p.Id',
+      ],
     ];
     let fullScans = 0;
     for (const [label, sql] of plans) {
       for (const step of await q(`EXPLAIN ${sql}`)) {
         const scan = step.type === 'ALL' && ['Events', 'Frames', 'Logs'].includes(step.table);
         if (scan) fullScans++;
-        console.log(`# plan ${label.padEnd(18)} table=${step.table} type=${step.type} key=${step.key} rows=${step.rows} ${step.Extra ?? ''}${scan ? '  ✗ FULL SCAN' : ''}`);
+        console.log(
+          `# plan ${label.padEnd(18)} table=${step.table} type=${step.type} key=${step.key} rows=${step.rows} ${step.Extra ?? ''}${scan ? '  ✗ FULL SCAN' : ''}`,
+        );
       }
     }
 
@@ -198,8 +248,19 @@ async function main(): Promise<void> {
         concurrency: [1, 8, 64],
         goals: { 8: [rpsOver(1600), svcCpu(1)], 64: [p99Under(20), svcCpu(1)] },
       },
-      { name: 'GET /monitors (viewer, ACL)', who: 'viewer', paths: ['/api/v3/monitors?page=1&page_size=100'], concurrency: [8] },
-      { name: 'GET /events newest 25 + total', who: 'admin', paths: ['/api/v3/events?page=1&page_size=25'], concurrency: [1, 8, 64], goals: eventGoals },
+      {
+        name: 'GET /monitors (viewer, ACL)',
+        who: 'viewer',
+        paths: ['/api/v3/monitors?page=1&page_size=100'],
+        concurrency: [8],
+      },
+      {
+        name: 'GET /events newest 25 + total',
+        who: 'admin',
+        paths: ['/api/v3/events?page=1&page_size=25'],
+        concurrency: [1, 8, 64],
+        goals: eventGoals,
+      },
       {
         name: 'GET /events?monitor_id=…',
         who: 'admin',
@@ -207,9 +268,26 @@ async function main(): Promise<void> {
         concurrency: [8, 64],
         goals: eventGoals,
       },
-      { name: 'GET /events last 24 h', who: 'admin', paths: [`/api/v3/events?${range}&page=1&page_size=25`], concurrency: [8, 64], goals: eventGoals },
-      { name: 'GET /events (viewer, ACL)', who: 'viewer', paths: ['/api/v3/events?page=1&page_size=25'], concurrency: [8, 64], goals: eventGoals },
-      { name: 'GET /monitor-status (poll)', who: 'admin', paths: ['/api/v3/monitor-status?page=1&page_size=1000'], concurrency: [8] },
+      {
+        name: 'GET /events last 24 h',
+        who: 'admin',
+        paths: [`/api/v3/events?${range}&page=1&page_size=25`],
+        concurrency: [8, 64],
+        goals: eventGoals,
+      },
+      {
+        name: 'GET /events (viewer, ACL)',
+        who: 'viewer',
+        paths: ['/api/v3/events?page=1&page_size=25'],
+        concurrency: [8, 64],
+        goals: eventGoals,
+      },
+      {
+        name: 'GET /monitor-status (poll)',
+        who: 'admin',
+        paths: ['/api/v3/monitor-status?page=1&page_size=1000'],
+        concurrency: [8],
+      },
     ];
     const selected = ONLY ? cases.filter((c) => c.name.includes(ONLY)) : cases;
     const rows: Row[] = [];
@@ -217,7 +295,9 @@ async function main(): Promise<void> {
     const sampler = setInterval(() => {
       rssMax = Math.max(rssMax, rssMb(service!.pid!));
     }, 100);
-    const loadBefore = loadavg().map((l) => l.toFixed(1)).join(' ');
+    const loadBefore = loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ');
     for (const c of selected) {
       const token = tokens[c.who];
       await wrk(base, c.paths, token, 8, 1, scratch); // warm-up
@@ -254,9 +334,17 @@ async function main(): Promise<void> {
     const rssAfter = rssMb(service.pid!);
     await heapSnapshot();
 
-    console.log(`\n${EVENTS} events, ${gen.monitors} monitors; wrk (1 thread), ${SECONDS} s per case after a 1 s warm-up; ${cpus().length} CPUs shared by zmgate, MariaDB and wrk; load average before ${loadBefore}, after ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
-    console.log('| request                        |   c |  req/s | p50 ms  | p99 ms  | svc ms/req | DB ms/req | RSS MB | errors | goals |');
-    console.log('|--------------------------------|-----|--------|---------|---------|------------|-----------|--------|--------|-------|');
+    console.log(
+      `\n${EVENTS} events, ${gen.monitors} monitors; wrk (1 thread), ${SECONDS} s per case after a 1 s warm-up; ${cpus().length} CPUs shared by zmgate, MariaDB and wrk; load average before ${loadBefore}, after ${loadavg()
+        .map((l) => l.toFixed(1))
+        .join(' ')}`,
+    );
+    console.log(
+      '| request                        |   c |  req/s | p50 ms  | p99 ms  | svc ms/req | DB ms/req | RSS MB | errors | goals |',
+    );
+    console.log(
+      '|--------------------------------|-----|--------|---------|---------|------------|-----------|--------|--------|-------|',
+    );
     for (const row of rows) {
       const c = selected.find((x) => x.name === row.name)!;
       const verdict = (c.goals?.[row.c] ?? []).map((g) => `${g.ok(row) ? '✓' : '✗'} ${g.label}`).join(', ');
@@ -265,11 +353,27 @@ async function main(): Promise<void> {
       );
     }
     const mark = (ok: boolean) => (ok ? '✓' : '✗');
-    console.log(`\nRSS: idle ${rssIdle.toFixed(0)} MB ${mark(rssIdle <= 100)} ≤ 100 MB; under load max ${rssMax.toFixed(0)} MB ${mark(rssMax <= 150)} ≤ 150 MB; idle after load ${rssAfter.toFixed(0)} MB`);
-    console.log(`Plans: ${fullScans === 0 ? '✓ every list query uses an index' : `✗ ${fullScans} full scan(s) of Events/Frames/Logs`}`);
+    console.log(
+      `\nRSS: idle ${rssIdle.toFixed(0)} MB ${mark(rssIdle <= 100)} ≤ 100 MB; under load max ${rssMax.toFixed(0)} MB ${mark(rssMax <= 150)} ≤ 150 MB; idle after load ${rssAfter.toFixed(0)} MB`,
+    );
+    console.log(
+      `Plans: ${fullScans === 0 ? '✓ every list query uses an index' : `✗ ${fullScans} full scan(s) of Events/Frames/Logs`}`,
+    );
     report(
-      { measure: 'zmgate RSS idle (1M events)', unit: 'MB', value: rssIdle, target: { max: 100, label: '≤ 100' }, decimals: 0 },
-      { measure: 'zmgate RSS under API load', unit: 'MB', value: rssMax, target: { max: 150, label: '≤ 150' }, decimals: 0 },
+      {
+        measure: 'zmgate RSS idle (1M events)',
+        unit: 'MB',
+        value: rssIdle,
+        target: { max: 100, label: '≤ 100' },
+        decimals: 0,
+      },
+      {
+        measure: 'zmgate RSS under API load',
+        unit: 'MB',
+        value: rssMax,
+        target: { max: 150, label: '≤ 150' },
+        decimals: 0,
+      },
     );
     console.log(`# total run ${Math.round((performance.now() - t0) / 1000)} s`);
   } finally {

@@ -30,7 +30,11 @@ async function main(): Promise<void> {
     await conn.query(`CREATE DATABASE ${database}`);
     await conn.query(`USE ${database}`);
     await convergeSchema(conn, { database });
-    for (let i = 1; i <= CAMERAS; i++) await conn.query("INSERT INTO Monitors (Id, Name, Type, Capturing) VALUES (?, ?, 'Ffmpeg', 'Always')", [i, `Cam ${i}`]);
+    for (let i = 1; i <= CAMERAS; i++)
+      await conn.query("INSERT INTO Monitors (Id, Name, Type, Capturing) VALUES (?, ?, 'Ffmpeg', 'Always')", [
+        i,
+        `Cam ${i}`,
+      ]);
     const bin = join(root, 'bin');
     mkdirSync(bin);
     for (const name of ['zmc', 'zmstats.pl']) {
@@ -78,7 +82,10 @@ async function main(): Promise<void> {
     for (let i = 0; i < 5; i++) {
       const id = 1000 + i;
       const t = performance.now();
-      await conn.query("INSERT INTO Monitors (Id, Name, Type, Capturing) VALUES (?, ?, 'Ffmpeg', 'Always')", [id, `New ${id}`]);
+      await conn.query("INSERT INTO Monitors (Id, Name, Type, Capturing) VALUES (?, ?, 'Ffmpeg', 'Always')", [
+        id,
+        `New ${id}`,
+      ]);
       while (manager.status(`zmc -m ${id}`)?.state !== 'running') await new Promise((r) => setTimeout(r, 10));
       latencies.push(performance.now() - t);
     }
@@ -87,15 +94,27 @@ async function main(): Promise<void> {
 
     console.log(`\n| ${CAMERAS} stand-in zmcs, ${SECONDS} s | value |`);
     console.log('|---|---:|');
-    console.log(`| start-up of ${CAMERAS + 1} daemons (staggered ${config.daemon.start_stagger_ms} ms) | ${(startupMs / 1000).toFixed(1)} s |`);
-    console.log(`| supervisor CPU (reconcile every ${config.daemon.reconcile_interval_secs} s, hang check) | ${cpuPercent.toFixed(2)} % of one core |`);
+    console.log(
+      `| start-up of ${CAMERAS + 1} daemons (staggered ${config.daemon.start_stagger_ms} ms) | ${(startupMs / 1000).toFixed(1)} s |`,
+    );
+    console.log(
+      `| supervisor CPU (reconcile every ${config.daemon.reconcile_interval_secs} s, hang check) | ${cpuPercent.toFixed(2)} % of one core |`,
+    );
     console.log(`| supervisor RSS (max) | ${(rssMax / 1048576).toFixed(1)} MiB |`);
     console.log(`| INSERT INTO Monitors → zmc running, median of 5 | ${(latencies[2] / 1000).toFixed(2)} s |`);
     console.log(`| INSERT INTO Monitors → zmc running, max of 5 | ${(latencies[4] / 1000).toFixed(2)} s |`);
     report(
       { measure: `daemon supervisor, ${CAMERAS} zmcs`, unit: '% of one core', value: cpuPercent },
       { measure: `daemon supervisor, ${CAMERAS} zmcs`, unit: 'MiB RSS', value: rssMax / 1048576, decimals: 1 },
-      { measure: 'INSERT INTO Monitors → zmc running (median)', unit: 's', value: latencies[2] / 1000, target: { max: config.daemon.reconcile_interval_secs + 1, label: `≤ ${config.daemon.reconcile_interval_secs + 1} s` } },
+      {
+        measure: 'INSERT INTO Monitors → zmc running (median)',
+        unit: 's',
+        value: latencies[2] / 1000,
+        target: {
+          max: config.daemon.reconcile_interval_secs + 1,
+          label: `≤ ${config.daemon.reconcile_interval_secs + 1} s`,
+        },
+      },
     );
     await pool.end();
   } finally {

@@ -43,8 +43,16 @@ const CLIP = { video: 'h264-high' as const, width: 640, height: 360, fps: 25, se
 const here = path.dirname(new URL(import.meta.url).pathname);
 const root = path.join(here, '..');
 
-function child(script: string, args: string[], env: Record<string, string> = {}): { proc: ChildProcess; lines: AsyncIterableIterator<string> } {
-  const proc = spawn(process.execPath, ['--import=tsx', path.join(here, script), ...args], { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+function child(
+  script: string,
+  args: string[],
+  env: Record<string, string> = {},
+): { proc: ChildProcess; lines: AsyncIterableIterator<string> } {
+  const proc = spawn(process.execPath, ['--import=tsx', path.join(here, script), ...args], {
+    cwd: root,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   return { proc, lines: createInterface({ input: proc.stdout! })[Symbol.asyncIterator]() };
 }
 
@@ -69,7 +77,7 @@ function stop(proc: ChildProcess): Promise<void> {
 function lastFrameTime(part: Buffer): number | null {
   const boxes = (buf: Buffer, start: number, end: number) => {
     const out: Array<{ type: string; body: number; end: number }> = [];
-    for (let p = start; p + 8 <= end; ) {
+    for (let p = start; p + 8 <= end;) {
       const size = buf.readUInt32BE(p);
       if (size < 8 || p + size > end) break;
       out.push({ type: buf.toString('latin1', p + 4, p + 8), body: p + 8, end: p + size });
@@ -85,7 +93,8 @@ function lastFrameTime(part: Buffer): number | null {
   const tfdt = inner.find((b) => b.type === 'tfdt');
   const trun = inner.find((b) => b.type === 'trun');
   if (!tfhd || !tfdt || !trun) return null;
-  const base = part.readUInt8(tfdt.body) === 1 ? Number(part.readBigUInt64BE(tfdt.body + 4)) : part.readUInt32BE(tfdt.body + 4);
+  const base =
+    part.readUInt8(tfdt.body) === 1 ? Number(part.readBigUInt64BE(tfdt.body + 4)) : part.readUInt32BE(tfdt.body + 4);
   const hf = part.readUInt32BE(tfhd.body) & 0xffffff;
   let q = tfhd.body + 8 + (hf & 0x1 ? 8 : 0) + (hf & 0x2 ? 4 : 0);
   const defaultDuration = hf & 0x8 ? part.readUInt32BE(q) : 0;
@@ -107,7 +116,15 @@ interface ViewerStats {
 }
 
 /** One hls.js-like LL viewer: hinted part, then a blocking reload for the next hint. */
-async function viewer(api: (p: string) => string, token: string, id: number, connT0: () => number | undefined, measureFrom: number, until: number, s: ViewerStats): Promise<void> {
+async function viewer(
+  api: (p: string) => string,
+  token: string,
+  id: number,
+  connT0: () => number | undefined,
+  measureFrom: number,
+  until: number,
+  s: ViewerStats,
+): Promise<void> {
   const headers = { authorization: `Bearer ${token}` };
   const get = async (p: string) => {
     s.requests++;
@@ -149,7 +166,13 @@ interface RtcStats {
 }
 
 /** One WebRTC viewer per camera, connected together; latencies of frames arriving in [from, until). */
-async function rtcViewers(wsUrl: (id: number) => string, n: number, index: ClipIndex, connT0: (id: number) => number | undefined, s: RtcStats): Promise<BenchRtcViewer[]> {
+async function rtcViewers(
+  wsUrl: (id: number) => string,
+  n: number,
+  index: ClipIndex,
+  connT0: (id: number) => number | undefined,
+  s: RtcStats,
+): Promise<BenchRtcViewer[]> {
   const connect = async (id: number): Promise<BenchRtcViewer> => {
     // ICE on this shared VM now and then fails at once ("Peer connection failed"); a viewer
     // would reconnect (docs/contract/clients.md), so the bench does too, and reports it.
@@ -170,7 +193,8 @@ async function rtcViewers(wsUrl: (id: number) => string, n: number, index: ClipI
 
 let measuring: (at: number) => boolean = () => false;
 
-const pct = (sorted: number[], p: number) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]! : NaN);
+const pct = (sorted: number[], p: number) =>
+  sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]! : NaN;
 
 async function main(): Promise<void> {
   // Generated (or found in the media cache) here once, before the zmcs child loads it too.
@@ -187,8 +211,13 @@ async function main(): Promise<void> {
       await conn.end();
     }
     await db.createUser('bench', 'bench-pass', name);
-    await db.query('INSERT INTO Users (Username, Password, Enabled, APIEnabled, Stream, Monitors) VALUES (?, ?, 1, 1, ?, ?)', ['bench', bcrypt.hashSync('bench', 4), 'View', 'View'], name);
-    for (let id = 1; id <= Math.max(...CAMERAS); id++) await db.query('INSERT INTO Monitors (Id, Name) VALUES (?, ?)', [id, `Cam ${id}`], name);
+    await db.query(
+      'INSERT INTO Users (Username, Password, Enabled, APIEnabled, Stream, Monitors) VALUES (?, ?, 1, 1, ?, ?)',
+      ['bench', bcrypt.hashSync('bench', 4), 'View', 'View'],
+      name,
+    );
+    for (let id = 1; id <= Math.max(...CAMERAS); id++)
+      await db.query('INSERT INTO Monitors (Id, Name) VALUES (?, ?)', [id, `Cam ${id}`], name);
 
     for (const n of CAMERAS) {
       const dir = mkdtempSync(path.join(tmpdir(), 'zm_bench_'));
@@ -201,24 +230,39 @@ async function main(): Promise<void> {
           if (m && !t0s.has(Number(m[1]))) t0s.set(Number(m[1]), Number(m[2]));
         }
       })();
-      const server = child('_live-server.ts', [], serviceEnv(db, name, { APP_ZONEMINDER__PATH_SOCKS: dir, APP_DB__MIGRATE_ON_START: 'false' }));
+      const server = child(
+        '_live-server.ts',
+        [],
+        serviceEnv(db, name, { APP_ZONEMINDER__PATH_SOCKS: dir, APP_DB__MIGRATE_ON_START: 'false' }),
+      );
       try {
         const url = (await lineStarting(server.lines, 'url ')).slice(4);
         const api = (p: string) => `${url}/api/v3${p}`;
-        const login = await fetch(api('/auth/login'), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'bench', password: 'bench' }) });
+        const login = await fetch(api('/auth/login'), {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ username: 'bench', password: 'bench' }),
+        });
         const token = ((await login.json()) as { access_token: string }).access_token;
         for (let id = 1; id <= n; id++) {
-          const res = await fetch(api(`/live/${id}/start`), { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify({ enable_webrtc: WEBRTC }) });
+          const res = await fetch(api(`/live/${id}/start`), {
+            method: 'POST',
+            headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+            body: JSON.stringify({ enable_webrtc: WEBRTC }),
+          });
           if (res.status !== 200) throw new Error(`start ${id}: ${res.status} ${await res.text()}`);
         }
         const rtc: RtcStats = { packets: 0, latencies: [], unmatched: 0, checked: 0, reanchored: 0, errors: [] };
-        const wsUrl = (id: number) => `${url.replace(/^http/, 'ws')}/api/v3/live/${id}/webrtc/ws?token=${encodeURIComponent(token)}`;
+        const wsUrl = (id: number) =>
+          `${url.replace(/^http/, 'ws')}/api/v3/live/${id}/webrtc/ws?token=${encodeURIComponent(token)}`;
         const peers = WEBRTC ? await rtcViewers(wsUrl, n, index, (id) => t0s.get(id), rtc) : [];
         const measureFrom = Date.now() + WARMUP_MS;
         const until = measureFrom + SECONDS * 1000;
         measuring = (at) => at >= measureFrom && at < until;
         const stats: ViewerStats = { parts: 0, requests: 0, errors: 0, firstError: null, latencies: [] };
-        const viewers = Array.from({ length: n }, (_, i) => viewer(api, token, i + 1, () => t0s.get(i + 1), measureFrom, until, stats));
+        const viewers = Array.from({ length: n }, (_, i) =>
+          viewer(api, token, i + 1, () => t0s.get(i + 1), measureFrom, until, stats),
+        );
         await new Promise((r) => setTimeout(r, WARMUP_MS));
         const pid = server.proc.pid!;
         const cpu0 = cpuSeconds(pid);
@@ -239,7 +283,13 @@ async function main(): Promise<void> {
         }
         const lat = stats.latencies.sort((a, b) => a - b);
         const rlat = rtc.latencies.sort((a, b) => a - b);
-        const errors = [stats.errors ? `HLS ${stats.errors} (${stats.firstError})` : '', rtc.errors.length ? `WebRTC ${rtc.errors.length} (${rtc.errors[0]})` : ''].filter(Boolean).join('; ') || '0';
+        const errors =
+          [
+            stats.errors ? `HLS ${stats.errors} (${stats.firstError})` : '',
+            rtc.errors.length ? `WebRTC ${rtc.errors.length} (${rtc.errors[0]})` : '',
+          ]
+            .filter(Boolean)
+            .join('; ') || '0';
         rows.push(
           `| ${n} | ${cpu.toFixed(1)} | ${(cpu / n).toFixed(2)} | ${Math.max(...rss).toFixed(0)} | ${pct(lat, 50).toFixed(0)} / ${pct(lat, 95).toFixed(0)} | ${WEBRTC ? `${pct(rlat, 50).toFixed(0)} / ${pct(rlat, 95).toFixed(0)}` : '–'} | ${(packets / SECONDS).toFixed(0)} | ${((stats.requests - requests0) / SECONDS).toFixed(0)} | ${stats.parts} | ${rlat.length} (${rtc.unmatched} untold; ${rtc.checked} keyframes checked, ${rtc.reanchored} off) | ${errors} |`,
         );
@@ -255,9 +305,13 @@ async function main(): Promise<void> {
   }
   console.log(
     `\nLive view through the service, per camera 1 LL-HLS viewer${WEBRTC ? ' + 1 WebRTC viewer' : ''}: ${CLIP.width}x${CLIP.height} H.264 ${CLIP.fps} fps ~${CLIP.bitrate}bit/s, part 200 ms, segment 1 s; ${SECONDS} s measured after ${WARMUP_MS / 1000} s warm-up; ` +
-      `${cpus().length} CPUs (${cpus()[0]?.model}; a shared VM: the zmcs and the viewers run on the same cores), load ${loadavg().map((l) => l.toFixed(2)).join(' ')}\n`,
+      `${cpus().length} CPUs (${cpus()[0]?.model}; a shared VM: the zmcs and the viewers run on the same cores), load ${loadavg()
+        .map((l) => l.toFixed(2))
+        .join(' ')}\n`,
   );
-  console.log('| cameras | service CPU % (one core) | CPU % per camera | service RSS MB | LL-HLS latency p50 / p95 ms | WebRTC latency p50 / p95 ms | RTP packets/s (video, all viewers) | HTTP req/s | parts received | WebRTC frames timed | errors |');
+  console.log(
+    '| cameras | service CPU % (one core) | CPU % per camera | service RSS MB | LL-HLS latency p50 / p95 ms | WebRTC latency p50 / p95 ms | RTP packets/s (video, all viewers) | HTTP req/s | parts received | WebRTC frames timed | errors |',
+  );
   console.log('|---|---|---|---|---|---|---|---|---|---|---|');
   for (const r of rows) console.log(r);
 }

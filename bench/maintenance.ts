@@ -38,7 +38,8 @@ function counted(pool: DbPool): { pool: DbPool; count: () => number } {
   const wrapped = new Proxy(pool, {
     get(target, prop, receiver) {
       const v = Reflect.get(target, prop, receiver);
-      if (prop === 'query' || prop === 'execute') return (...a: unknown[]) => ((n += 1), (v as (...x: unknown[]) => unknown).apply(target, a));
+      if (prop === 'query' || prop === 'execute')
+        return (...a: unknown[]) => ((n += 1), (v as (...x: unknown[]) => unknown).apply(target, a));
       return typeof v === 'function' ? v.bind(target) : v;
     },
   });
@@ -61,29 +62,60 @@ async function main(): Promise<void> {
   const log = createLogger({ level: 'fatal' });
   const base = mkdtempSync(path.join(tmpdir(), 'zmbench-maint-'));
   try {
-    const gen = await generateEvents(db, 'zm_maint', { events: EVENTS, bufferPoolBytes: 256 * 1024 * 1024, log: (l) => console.log(`# ${l}`) });
+    const gen = await generateEvents(db, 'zm_maint', {
+      events: EVENTS,
+      bufferPoolBytes: 256 * 1024 * 1024,
+      log: (l) => console.log(`# ${l}`),
+    });
     await db.createUser('bench', 'bench-pass', gen.database);
-    const cfg = { host: db.host, port: db.port, socket: null, username: 'bench', password: 'bench-pass', database_name: gen.database, pool_min: 0, pool_max: 4, connect_timeout_secs: 10, acquire_timeout_secs: 30, idle_timeout_secs: 60, query_timeout_secs: 60, migrate_on_start: false };
+    const cfg = {
+      host: db.host,
+      port: db.port,
+      socket: null,
+      username: 'bench',
+      password: 'bench-pass',
+      database_name: gen.database,
+      pool_min: 0,
+      pool_max: 4,
+      connect_timeout_secs: 10,
+      acquire_timeout_secs: 30,
+      idle_timeout_secs: 60,
+      query_timeout_secs: 60,
+      migrate_on_start: false,
+    };
     const raw = createPool(cfg);
     const prisma = createPrismaClient(cfg);
     const q = (s: string) => db.query(s, [], gen.database);
     await q(`UPDATE Storage SET Path = '${path.join(base, 'events')}'`);
     await q(`UPDATE Events SET EndDateTime = NULL WHERE Id % 100 = 7`);
-    await q(`INSERT INTO Frames (EventId, FrameId, Type, TimeStamp, Delta, Score) SELECT Id, 1, 'Normal', StartDateTime, 0, 1 FROM Events`);
-    await q(`INSERT INTO Frames (EventId, FrameId, Type, TimeStamp, Delta, Score) SELECT ${EVENTS * 10} + seq, 1, 'Normal', NOW(), 0, 0 FROM seq_1_to_${Math.max(1, Math.floor(EVENTS / 100))}`);
+    await q(
+      `INSERT INTO Frames (EventId, FrameId, Type, TimeStamp, Delta, Score) SELECT Id, 1, 'Normal', StartDateTime, 0, 1 FROM Events`,
+    );
+    await q(
+      `INSERT INTO Frames (EventId, FrameId, Type, TimeStamp, Delta, Score) SELECT ${EVENTS * 10} + seq, 1, 'Normal', NOW(), 0, 0 FROM seq_1_to_${Math.max(1, Math.floor(EVENTS / 100))}`,
+    );
     await q('UPDATE Event_Summaries SET TotalEvents = TotalEvents + 3');
     await q('UPDATE Storage SET DiskSpace = 1');
 
     // 1. Audit, database half.
     const a = counted(raw);
     const t1 = performance.now();
-    const auditCounts = await new AuditDb({ pool: a.pool, prisma, log, dirEvents: path.join(base, 'events'), dryRun: false, minAgeSeconds: 3600 }).run();
+    const auditCounts = await new AuditDb({
+      pool: a.pool,
+      prisma,
+      log,
+      dirEvents: path.join(base, 'events'),
+      dryRun: false,
+      minAgeSeconds: 3600,
+    }).run();
     const auditS = (performance.now() - t1) / 1000;
     const auditRss = rssMb();
 
     // 2. Audit, filesystem half: a Medium tree, 90% with rows (the newest events), 10% orphans.
     const root = path.join(base, 'events');
-    const rows = await q(`SELECT Id, MonitorId, DATE_FORMAT(StartDateTime, '%Y-%m-%d') AS d FROM Events ORDER BY Id DESC LIMIT ${Math.floor(DIRS * 0.9)}`);
+    const rows = await q(
+      `SELECT Id, MonitorId, DATE_FORMAT(StartDateTime, '%Y-%m-%d') AS d FROM Events ORDER BY Id DESC LIMIT ${Math.floor(DIRS * 0.9)}`,
+    );
     for (const r of rows as Array<{ Id: number; MonitorId: number; d: string }>) {
       const dir = path.join(root, String(r.MonitorId), r.d, String(r.Id));
       mkdirSync(dir, { recursive: true });
@@ -95,26 +127,75 @@ async function main(): Promise<void> {
       writeFileSync(path.join(dir, '00001-capture.jpg'), 'x');
     }
     const f = counted(raw);
-    const fs = new AuditFilesystem({ pool: f.pool, log, dirEvents: path.join(base, 'default'), dryRun: false, minAgeSeconds: 0, quarantineRetentionDays: 7, confirmationsRequired: 2, removeRowsWithoutMedia: false, deletion: new EventDeletion(prisma, root, log) });
+    const fs = new AuditFilesystem({
+      pool: f.pool,
+      log,
+      dirEvents: path.join(base, 'default'),
+      dryRun: false,
+      minAgeSeconds: 0,
+      quarantineRetentionDays: 7,
+      confirmationsRequired: 2,
+      removeRowsWithoutMedia: false,
+      deletion: new EventDeletion(prisma, root, log),
+    });
     const t2 = performance.now();
     const fsCounts = await fs.run();
     const fsS = (performance.now() - t2) / 1000;
     const fsRss = rssMb();
 
     // 3. Stats: L Logs rows, limit keeps 10%.
-    await q(`INSERT INTO Logs (TimeKey, Component, Pid, Level, Code, Message, File, Line) SELECT UNIX_TIMESTAMP() - ${LOGS} + seq, 'zmc_m1', 1, 0, 'INF', 'a log line of typical length for a capture daemon', NULL, 0 FROM seq_1_to_${LOGS}`);
-    await q(`INSERT INTO Config (Name, Value, Type, Category) VALUES ('ZM_LOG_DATABASE_LIMIT', '${Math.floor(LOGS / 10)}', 'string', 'system'), ('ZM_COOKIE_LIFETIME', '3600', 'string', 'system')`);
-    const stats = new StatsJob({ pool: raw, log, enabled: true, intervalSeconds: 60, sampler: new HostSampler({ firstGapMs: 100 }) });
+    await q(
+      `INSERT INTO Logs (TimeKey, Component, Pid, Level, Code, Message, File, Line) SELECT UNIX_TIMESTAMP() - ${LOGS} + seq, 'zmc_m1', 1, 0, 'INF', 'a log line of typical length for a capture daemon', NULL, 0 FROM seq_1_to_${LOGS}`,
+    );
+    await q(
+      `INSERT INTO Config (Name, Value, Type, Category) VALUES ('ZM_LOG_DATABASE_LIMIT', '${Math.floor(LOGS / 10)}', 'string', 'system'), ('ZM_COOKIE_LIFETIME', '3600', 'string', 'system')`,
+    );
+    const stats = new StatsJob({
+      pool: raw,
+      log,
+      enabled: true,
+      intervalSeconds: 60,
+      sampler: new HostSampler({ firstGapMs: 100 }),
+    });
     const t3 = performance.now();
     const statsCounts = await stats.run();
     const statsS = (performance.now() - t3) / 1000;
 
-    console.log(`\n### Maintenance passes (${EVENTS.toLocaleString('en')} events, ${DIRS.toLocaleString('en')} directories, ${LOGS.toLocaleString('en')} Logs rows)\n`);
+    console.log(
+      `\n### Maintenance passes (${EVENTS.toLocaleString('en')} events, ${DIRS.toLocaleString('en')} directories, ${LOGS.toLocaleString('en')} Logs rows)\n`,
+    );
     table([
       ['pass', 'input', 'seconds', 'peak RSS MB', 'statements', 'per event', 'longest delete ms', 'what it did'],
-      ['audit DB half', `${EVENTS} events`, auditS.toFixed(1), auditRss.toFixed(0), String(a.count()), (a.count() / EVENTS).toFixed(4), '—', `recovered ${auditCounts.unclosed_recovered}, frames removed ${auditCounts.frames_removed}, summaries ${auditCounts.summaries_updated}`],
-      ['audit FS half', `${DIRS} dirs`, fsS.toFixed(1), fsRss.toFixed(0), String(f.count()), (f.count() / DIRS).toFixed(4), '—', `dirs ${fsCounts.event_dirs}, orphans seen ${fsCounts.orphans_seen}`],
-      ['stats', `${LOGS} Logs rows`, statsS.toFixed(1), rssMb().toFixed(0), String(statsCounts.delete_statements), '—', stats.lastLongestMs.toFixed(0), `logs pruned ${statsCounts.logs_pruned}`],
+      [
+        'audit DB half',
+        `${EVENTS} events`,
+        auditS.toFixed(1),
+        auditRss.toFixed(0),
+        String(a.count()),
+        (a.count() / EVENTS).toFixed(4),
+        '—',
+        `recovered ${auditCounts.unclosed_recovered}, frames removed ${auditCounts.frames_removed}, summaries ${auditCounts.summaries_updated}`,
+      ],
+      [
+        'audit FS half',
+        `${DIRS} dirs`,
+        fsS.toFixed(1),
+        fsRss.toFixed(0),
+        String(f.count()),
+        (f.count() / DIRS).toFixed(4),
+        '—',
+        `dirs ${fsCounts.event_dirs}, orphans seen ${fsCounts.orphans_seen}`,
+      ],
+      [
+        'stats',
+        `${LOGS} Logs rows`,
+        statsS.toFixed(1),
+        rssMb().toFixed(0),
+        String(statsCounts.delete_statements),
+        '—',
+        stats.lastLongestMs.toFixed(0),
+        `logs pruned ${statsCounts.logs_pruned}`,
+      ],
     ]);
     report(
       { measure: `audit DB pass, ${EVENTS} events`, unit: 's', value: auditS, decimals: 1 },

@@ -52,17 +52,30 @@ async function seed(db: Awaited<ReturnType<typeof startThrowawayMariaDb>>): Prom
   const q = (sql: string, params: unknown[] = []) => db.query(sql, params, gen.database);
   for (let m = 1; m <= MONITORS; m++) {
     for (const name of ['All', 'Door']) {
-      await q(`INSERT INTO Zones (MonitorId, Name, Type, Units, NumCoords, Coords, Area) VALUES (?, ?, 'Active', 'Percent', 4, '0,0 639,0 639,479 0,479', 307200)`, [m, name]);
+      await q(
+        `INSERT INTO Zones (MonitorId, Name, Type, Units, NumCoords, Coords, Area) VALUES (?, ?, 'Active', 'Percent', 4, '0,0 639,0 639,479 0,479', 307200)`,
+        [m, name],
+      );
     }
   }
   const hash = bcrypt.hashSync('bench', 4);
-  await q(`INSERT INTO Users (Username, Password, Enabled, APIEnabled, Events, Monitors, Stream, System) VALUES ('admin', ?, 1, 1, 'Edit', 'Edit', 'View', 'Edit')`, [hash]);
-  await q(`INSERT INTO Users (Username, Password, Enabled, APIEnabled, Events, Monitors, Stream) VALUES ('viewer', ?, 1, 1, 'View', 'View', 'View')`, [hash]);
+  await q(
+    `INSERT INTO Users (Username, Password, Enabled, APIEnabled, Events, Monitors, Stream, System) VALUES ('admin', ?, 1, 1, 'Edit', 'Edit', 'View', 'Edit')`,
+    [hash],
+  );
+  await q(
+    `INSERT INTO Users (Username, Password, Enabled, APIEnabled, Events, Monitors, Stream) VALUES ('viewer', ?, 1, 1, 'View', 'View', 'View')`,
+    [hash],
+  );
   const [viewer] = await q(`SELECT Id FROM Users WHERE Username = 'viewer'`);
   // The viewer sees 15 of the 20 monitors, 5 of them editable, and 5 are hidden.
   for (let m = 1; m <= MONITORS; m++) {
     const permission = m <= 5 ? 'None' : m <= 10 ? 'Edit' : 'View';
-    await q('INSERT INTO Monitors_Permissions (MonitorId, UserId, Permission) VALUES (?, ?, ?)', [m, viewer.Id, permission]);
+    await q('INSERT INTO Monitors_Permissions (MonitorId, UserId, Permission) VALUES (?, ?, ?)', [
+      m,
+      viewer.Id,
+      permission,
+    ]);
   }
   await db.createUser('bench', 'bench-pass', gen.database);
   return gen.database;
@@ -78,7 +91,11 @@ async function main(): Promise<void> {
     service = started.child;
     const api = (p: string) => `${started.url}/api/v3${p}`;
     const login = async (username: string) => {
-      const res = await fetch(api('/auth/login'), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username, password: 'bench' }) });
+      const res = await fetch(api('/auth/login'), {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ username, password: 'bench' }),
+      });
       return ((await res.json()) as { access_token: string }).access_token;
     };
     const tokens = { admin: await login('admin'), viewer: await login('viewer') };
@@ -87,18 +104,26 @@ async function main(): Promise<void> {
     for (const [who, token] of Object.entries(tokens)) {
       const res = await fetch(api('/monitors?page_size=100'), { headers: { authorization: `Bearer ${token}` } });
       const body = (await res.json()) as { total: number };
-      console.log(`# ${who}: GET /monitors → ${res.status}, total ${body.total}, ${JSON.stringify(body).length} bytes of JSON`);
+      console.log(
+        `# ${who}: GET /monitors → ${res.status}, total ${body.total}, ${JSON.stringify(body).length} bytes of JSON`,
+      );
     }
 
     const cases: Array<{ name: string; who: keyof typeof tokens; urls: string[] }> = [
       { name: 'monitors list (admin)', who: 'admin', urls: [api('/monitors')] },
       { name: 'monitors list (viewer)', who: 'viewer', urls: [api('/monitors')] },
-      { name: 'monitor by id (viewer)', who: 'viewer', urls: Array.from({ length: 15 }, (_, i) => api(`/monitors/${i + 6}`)) },
+      {
+        name: 'monitor by id (viewer)',
+        who: 'viewer',
+        urls: Array.from({ length: 15 }, (_, i) => api(`/monitors/${i + 6}`)),
+      },
       { name: 'events page of 25 (viewer)', who: 'viewer', urls: [api('/events?page_size=25')] },
     ];
     const table: string[] = [];
     if (ONLY) cases.splice(0, cases.length, ...cases.filter((c) => c.name.includes(ONLY)));
-    const loadBefore = loadavg().map((l) => l.toFixed(1)).join(' ');
+    const loadBefore = loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ');
     for (const c of cases) {
       await httpLoad(c.urls, tokens[c.who], 8, 1000, { gzip: true }); // warm-up
       for (const concurrency of CONCURRENCY) {
@@ -113,11 +138,20 @@ async function main(): Promise<void> {
         if (r.firstError) table.push(`|   first error: ${r.firstError}`);
         console.log(table[table.length - 1]);
         if (c.name === 'monitors list (viewer)') {
-          report({ measure: `GET /monitors, 20 monitors, restricted viewer, concurrency ${concurrency}`, unit: 'requests/s', value: rps, decimals: 1 });
+          report({
+            measure: `GET /monitors, 20 monitors, restricted viewer, concurrency ${concurrency}`,
+            unit: 'requests/s',
+            value: rps,
+            decimals: 1,
+          });
         }
       }
     }
-    console.log(`\n${MONITORS} monitors (2 zones each), page_size 25; ${SECONDS} s per case; ${cpus().length} CPUs shared by the service, MariaDB and the load generator; load average before ${loadBefore}, after ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+    console.log(
+      `\n${MONITORS} monitors (2 zones each), page_size 25; ${SECONDS} s per case; ${cpus().length} CPUs shared by the service, MariaDB and the load generator; load average before ${loadBefore}, after ${loadavg()
+        .map((l) => l.toFixed(1))
+        .join(' ')}`,
+    );
     console.log('| case                       | conc |    req/s | p50 ms  | p95 ms  | svc CPU s/1k | errors |');
     console.log('|----------------------------|------|----------|---------|---------|--------------|--------|');
     for (const line of table) console.log(line);

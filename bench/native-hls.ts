@@ -54,24 +54,47 @@ function prepare(clip: MediaClip, dir: string, name: string): Stream {
   const seq = [0, 0];
   const d0 = items[0]!.f.dtsUs;
   for (const { stream, f } of items) {
-    const m = encodeMessage({ type: MSG.media, stream, flags: f.keyframe && stream === 0 ? 1 : 0, sequence: seq[stream]!++, generation: 1, ptsUs: 1.7e15 + f.ptsUs }, f.data);
+    const m = encodeMessage(
+      {
+        type: MSG.media,
+        stream,
+        flags: f.keyframe && stream === 0 ? 1 : 0,
+        sequence: seq[stream]!++,
+        generation: 1,
+        ptsUs: 1.7e15 + f.ptsUs,
+      },
+      f.data,
+    );
     parts.push(m);
     index.push([offset, m.length, (f.dtsUs - d0) / 1000]);
     offset += m.length;
   }
   // End marker: an EVENT reaches JS after every record before it went through the native tap.
-  const end = encodeMessage({ type: MSG.event, stream: 2, sequence: 1, generation: 1 }, eventPayload(EVENT.stateChanged, { stateName: 'IDLE' }));
+  const end = encodeMessage(
+    { type: MSG.event, stream: 2, sequence: 1, generation: 1 },
+    eventPayload(EVENT.stateChanged, { stateName: 'IDLE' }),
+  );
   parts.push(end);
   index.push([offset, end.length, index.at(-1)![2]]);
   offset += end.length;
   const file = join(dir, `${name}.bin`);
   writeFileSync(file, Buffer.concat(parts));
-  return { file, index: JSON.stringify(index), messages: items.length, bytes: offset, seconds: clip.video.frames.length / clip.spec.fps };
+  return {
+    file,
+    index: JSON.stringify(index),
+    messages: items.length,
+    bytes: offset,
+    seconds: clip.video.frames.length / clip.spec.fps,
+  };
 }
 
 /** A child process serving `s` on a unix socket, paced or as fast as possible. */
 async function server(s: Stream, path: string, paced: boolean) {
-  const child = spawn(process.execPath, ['-e', `
+  const child = spawn(
+    process.execPath,
+    [
+      '-e',
+      `
     const net = require('node:net'), fs = require('node:fs');
     const data = fs.readFileSync(${JSON.stringify(s.file)});
     const index = ${s.index};
@@ -83,7 +106,10 @@ async function server(s: Stream, path: string, paced: boolean) {
         if (!sock.write(data.subarray(off, off + len))) await new Promise((r) => sock.once('drain', r));
       }
     }).listen(${JSON.stringify(path)}, () => console.log('ready'));
-  `], { stdio: ['ignore', 'pipe', 'inherit'] });
+  `,
+    ],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
   await new Promise((r) => child.stdout!.once('data', r));
   return child;
 }
@@ -92,7 +118,11 @@ async function server(s: Stream, path: string, paced: boolean) {
  * ingest: media records delivered to a JS listener (what any JS consumer of the stream pays).
  * LL-HLS: the packager attached natively; no JS media listener, so media stays on the reader thread.
  */
-async function ingest(s: Stream, paced: boolean, withHls: boolean): Promise<{ cpuMs: number; wallMs: number; parts: number }> {
+async function ingest(
+  s: Stream,
+  paced: boolean,
+  withHls: boolean,
+): Promise<{ cpuMs: number; wallMs: number; parts: number }> {
   const dir = mkdtempSync(join(tmpdir(), 'zmbench-hls-'));
   const path = join(dir, 'stream_1.sock');
   const child = await server(s, path, paced);
@@ -120,7 +150,15 @@ const here = fileURLToPath(new URL('.', import.meta.url));
 const measurer = join(here, '..', 'build', 'bench-js', 'measure-hls.mjs'); // two levels below the root, like dist/
 // esbuild comes with tsx (which every bench needs anyway).
 const esbuild = (await import('esbuild')) as typeof import('esbuild');
-await esbuild.build({ entryPoints: [join(here, '_measure-hls.ts')], outfile: measurer, bundle: true, platform: 'node', format: 'esm', target: 'node20', logLevel: 'error' });
+await esbuild.build({
+  entryPoints: [join(here, '_measure-hls.ts')],
+  outfile: measurer,
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  logLevel: 'error',
+});
 
 /** A realtime case in a fresh process (nothing else of this bench's work in its CPU figures). */
 async function measureRealtime(s: Stream, mode: 'js' | 'hls' | 'viewer') {
@@ -130,7 +168,15 @@ async function measureRealtime(s: Stream, mode: 'js' | 'hls' | 'viewer') {
   try {
     const warmupMs = Math.min(5000, (s.seconds * 1000) / 4);
     const { stdout } = await run(process.execPath, [measurer, path, mode, String(warmupMs)], { maxBuffer: 1 << 20 });
-    return JSON.parse(stdout.trim().split('\n').at(-1)!) as { cpuMs: number; wallMs: number; main: number; reader: number; other: number; parts: number; served: number };
+    return JSON.parse(stdout.trim().split('\n').at(-1)!) as {
+      cpuMs: number;
+      wallMs: number;
+      main: number;
+      reader: number;
+      other: number;
+      parts: number;
+      served: number;
+    };
   } finally {
     child.kill();
     rmSync(dir, { recursive: true, force: true });
@@ -147,19 +193,42 @@ const streams: Array<[string, Stream]> = [
 ];
 await ingest(streams[0]![1], false, true); // warm-up (module load, JIT)
 
-console.log(`\n### Ingest + LL-HLS, 1920x1080@30, ${(streams[0]![1].bytes * 8 / streams[0]![1].seconds / 1e6).toFixed(2)} Mbit/s (200 ms parts, 1 s segments)`);
-console.log(`\nRealtime, ${realtimeSeconds} s per case, each in a fresh process, counted after a warm-up of a quarter (≤ 5 s); CPU by thread (ms):`);
-console.log('| stream    | consumer               | CPU ms | CPU % of one core | JS thread | reader thread | V8/libuv | parts |');
-console.log('|-----------|------------------------|-------:|------------------:|----------:|--------------:|---------:|------:|');
+console.log(
+  `\n### Ingest + LL-HLS, 1920x1080@30, ${((streams[0]![1].bytes * 8) / streams[0]![1].seconds / 1e6).toFixed(2)} Mbit/s (200 ms parts, 1 s segments)`,
+);
+console.log(
+  `\nRealtime, ${realtimeSeconds} s per case, each in a fresh process, counted after a warm-up of a quarter (≤ 5 s); CPU by thread (ms):`,
+);
+console.log(
+  '| stream    | consumer               | CPU ms | CPU % of one core | JS thread | reader thread | V8/libuv | parts |',
+);
+console.log(
+  '|-----------|------------------------|-------:|------------------:|----------:|--------------:|---------:|------:|',
+);
 for (const [name, s] of streams) {
   for (const mode of ['js', 'hls', 'viewer'] as const) {
     const r = await measureRealtime(s, mode);
     const label = { js: "JS 'media' listener", hls: 'LL-HLS (native tap)', viewer: 'LL-HLS + 1 LL viewer' }[mode];
     const percent = (r.cpuMs / r.wallMs) * 100;
-    console.log(`| ${name.padEnd(9)} | ${label.padEnd(22)} | ${r.cpuMs.toFixed(1).padStart(6)} | ${`${percent.toFixed(3)}%`.padStart(17)} | ${r.main.toFixed(1).padStart(9)} | ${r.reader.toFixed(1).padStart(13)} | ${r.other.toFixed(1).padStart(8)} | ${String(r.parts).padStart(5)} |`);
+    console.log(
+      `| ${name.padEnd(9)} | ${label.padEnd(22)} | ${r.cpuMs.toFixed(1).padStart(6)} | ${`${percent.toFixed(3)}%`.padStart(17)} | ${r.main.toFixed(1).padStart(9)} | ${r.reader.toFixed(1).padStart(13)} | ${r.other.toFixed(1).padStart(8)} | ${String(r.parts).padStart(5)} |`,
+    );
     // Issue #7's acceptance: ingest + LL-HLS packaging ≤ 0.5 % of one core per 4 Mbit/s camera.
-    if (mode === 'hls') report({ measure: `ingest + LL-HLS, ${name}, realtime`, unit: '% of one core per camera', value: percent, target: { max: 0.5, label: '≤ 0.5' }, decimals: 3 });
-    if (mode === 'viewer') report({ measure: `ingest + LL-HLS + 1 LL viewer, ${name}, realtime`, unit: '% of one core per camera', value: percent, decimals: 3 });
+    if (mode === 'hls')
+      report({
+        measure: `ingest + LL-HLS, ${name}, realtime`,
+        unit: '% of one core per camera',
+        value: percent,
+        target: { max: 0.5, label: '≤ 0.5' },
+        decimals: 3,
+      });
+    if (mode === 'viewer')
+      report({
+        measure: `ingest + LL-HLS + 1 LL viewer, ${name}, realtime`,
+        unit: '% of one core per camera',
+        value: percent,
+        decimals: 3,
+      });
   }
 }
 console.log('\nAs fast as the socket goes (throughput):');
@@ -170,10 +239,22 @@ for (const [name, s] of streams) {
     const r = await ingest(s, false, withHls);
     const label = withHls ? 'LL-HLS (native tap)' : "JS 'media' listener";
     const mbPerCore = s.bytes / 1e6 / (r.cpuMs / 1000);
-    console.log(`| ${name.padEnd(9)} | ${label.padEnd(22)} | ${r.cpuMs.toFixed(1).padStart(6)} | ${(r.cpuMs / s.seconds).toFixed(2).padStart(18)} | ${mbPerCore.toFixed(0).padStart(13)} |`);
+    console.log(
+      `| ${name.padEnd(9)} | ${label.padEnd(22)} | ${r.cpuMs.toFixed(1).padStart(6)} | ${(r.cpuMs / s.seconds).toFixed(2).padStart(18)} | ${mbPerCore.toFixed(0).padStart(13)} |`,
+    );
     if (withHls) {
-      report({ measure: `ingest + LL-HLS, ${name}, as fast as the socket goes`, unit: 'MB/s per core', value: mbPerCore, decimals: 0 });
-      report({ measure: `ingest + LL-HLS, ${name}, as fast as the socket goes`, unit: '% of one core per camera (CPU ms per media s / 10)', value: r.cpuMs / s.seconds / 10, decimals: 3 });
+      report({
+        measure: `ingest + LL-HLS, ${name}, as fast as the socket goes`,
+        unit: 'MB/s per core',
+        value: mbPerCore,
+        decimals: 0,
+      });
+      report({
+        measure: `ingest + LL-HLS, ${name}, as fast as the socket goes`,
+        unit: '% of one core per camera (CPU ms per media s / 10)',
+        value: r.cpuMs / s.seconds / 10,
+        decimals: 3,
+      });
     }
   }
 }
@@ -187,11 +268,48 @@ const faststart = join(cacheDir, `event-${eventMinutes}min-1080p-faststart.mp4`)
 if (!existsSync(fragmented)) {
   console.log(`\n(generating a ${eventMinutes}-minute 1080p30 event with x264 ultrafast; cached in ${cacheDir})`);
   const tmp = `${fragmented}.tmp.mp4`;
-  await run('ffmpeg', [
-    '-v', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc2=size=1920x1080:rate=30', '-f', 'lavfi', '-i', 'sine=frequency=440:sample_rate=48000',
-    '-t', String(eventMinutes * 60), '-c:v', 'libx264', '-preset', 'ultrafast', '-g', '30', '-b:v', '4M', '-minrate', '4M', '-maxrate', '4M',
-    '-bufsize', '8M', '-x264-params', 'nal-hrd=cbr', '-c:a', 'aac', '-b:a', '64k', '-movflags', 'frag_keyframe+empty_moov+default_base_moof', tmp,
-  ], { maxBuffer: 1 << 20 });
+  await run(
+    'ffmpeg',
+    [
+      '-v',
+      'error',
+      '-y',
+      '-f',
+      'lavfi',
+      '-i',
+      'testsrc2=size=1920x1080:rate=30',
+      '-f',
+      'lavfi',
+      '-i',
+      'sine=frequency=440:sample_rate=48000',
+      '-t',
+      String(eventMinutes * 60),
+      '-c:v',
+      'libx264',
+      '-preset',
+      'ultrafast',
+      '-g',
+      '30',
+      '-b:v',
+      '4M',
+      '-minrate',
+      '4M',
+      '-maxrate',
+      '4M',
+      '-bufsize',
+      '8M',
+      '-x264-params',
+      'nal-hrd=cbr',
+      '-c:a',
+      'aac',
+      '-b:a',
+      '64k',
+      '-movflags',
+      'frag_keyframe+empty_moov+default_base_moof',
+      tmp,
+    ],
+    { maxBuffer: 1 << 20 },
+  );
   await rename(tmp, fragmented);
 }
 if (!existsSync(faststart)) {
@@ -201,9 +319,16 @@ if (!existsSync(faststart)) {
 }
 
 console.log(`\n### Recorded event, ${eventMinutes} min 1080p30 H.264 ~4 Mbit/s + AAC`);
-console.log('| layout      | size MB | open+index ms | remux TTFB ms | remux wall s | remux MB/s | remux CPU s | VOD list ms | VOD segment ms |');
-console.log('|-------------|--------:|--------------:|--------------:|-------------:|-----------:|------------:|------------:|---------------:|');
-for (const [layout, path] of [['fragmented', fragmented], ['faststart', faststart]] as const) {
+console.log(
+  '| layout      | size MB | open+index ms | remux TTFB ms | remux wall s | remux MB/s | remux CPU s | VOD list ms | VOD segment ms |',
+);
+console.log(
+  '|-------------|--------:|--------------:|--------------:|-------------:|-----------:|------------:|------------:|---------------:|',
+);
+for (const [layout, path] of [
+  ['fragmented', fragmented],
+  ['faststart', faststart],
+] as const) {
   const size = statSync(path).size;
   const t0 = performance.now();
   const file = await Mp4File.open(path);
@@ -227,6 +352,8 @@ for (const [layout, path] of [['fragmented', fragmented], ['faststart', faststar
   }
   const wall = (performance.now() - r0) / 1000;
   const c = process.cpuUsage(c0);
-  console.log(`| ${layout.padEnd(11)} | ${(size / 1e6).toFixed(0).padStart(7)} | ${openMs.toFixed(1).padStart(13)} | ${ttfb.toFixed(1).padStart(13)} | ${wall.toFixed(2).padStart(12)} | ${(bytes / 1e6 / wall).toFixed(0).padStart(10)} | ${((c.user + c.system) / 1e6).toFixed(2).padStart(11)} | ${listMs.toFixed(1).padStart(11)} | ${segMs.toFixed(1).padStart(14)} |`);
+  console.log(
+    `| ${layout.padEnd(11)} | ${(size / 1e6).toFixed(0).padStart(7)} | ${openMs.toFixed(1).padStart(13)} | ${ttfb.toFixed(1).padStart(13)} | ${wall.toFixed(2).padStart(12)} | ${(bytes / 1e6 / wall).toFixed(0).padStart(10)} | ${((c.user + c.system) / 1e6).toFixed(2).padStart(11)} | ${listMs.toFixed(1).padStart(11)} | ${segMs.toFixed(1).padStart(14)} |`,
+  );
 }
 rmSync(work, { recursive: true, force: true });

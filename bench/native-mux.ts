@@ -16,7 +16,15 @@ import { type MediaClip, mediaClip } from '../test/helpers/media.js';
 import { report } from './_results.js';
 
 const seconds = Number(process.argv[2] ?? 10);
-const clip = await mediaClip({ video: 'h264-high', width: 1920, height: 1080, fps: 30, seconds, bitrate: '4M', noise: true });
+const clip = await mediaClip({
+  video: 'h264-high',
+  width: 1920,
+  height: 1080,
+  fps: 30,
+  seconds,
+  bitrate: '4M',
+  noise: true,
+});
 const frames = clip.video.frames;
 const mediaBytes = frames.reduce((a, f) => a + f.data.length, 0);
 const mediaSeconds = frames.length / clip.spec.fps;
@@ -46,12 +54,26 @@ async function socketRun(withMux: boolean): Promise<number> {
   const path = join(dir, 'stream_1.sock');
   const file = join(dir, 'stream.bin');
   const parts = [encodeMessage({ type: MSG.hello, stream: 0, generation: 1 }, helloPayload(clip.video))];
-  frames.forEach((f, i) => parts.push(encodeMessage({ type: MSG.media, stream: 0, flags: f.keyframe ? 1 : 0, sequence: i, generation: 1, ptsUs: 1e12 + f.ptsUs }, f.data)));
+  frames.forEach((f, i) =>
+    parts.push(
+      encodeMessage(
+        { type: MSG.media, stream: 0, flags: f.keyframe ? 1 : 0, sequence: i, generation: 1, ptsUs: 1e12 + f.ptsUs },
+        f.data,
+      ),
+    ),
+  );
   writeFileSync(file, Buffer.concat(parts));
-  const server = spawn(process.execPath, ['-e', `
+  const server = spawn(
+    process.execPath,
+    [
+      '-e',
+      `
     const net = require('node:net'), fs = require('node:fs');
     net.createServer((s) => fs.createReadStream(${JSON.stringify(file)}).pipe(s)).listen(${JSON.stringify(path)}, () => console.log('ready'));
-  `], { stdio: ['ignore', 'pipe', 'inherit'] });
+  `,
+    ],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
   await new Promise((r) => server.stdout!.once('data', r));
 
   const muxer = withMux ? new Fmp4Muxer([{ codec: 'h264', extradata: clip.video.extradata }]) : undefined;
@@ -82,11 +104,21 @@ rows.push(['mux', cpuMs(() => muxAll(frames)).ms]);
 rows.push(['parse+mux', await socketRun(true)]);
 
 const mbit = (mediaBytes * 8) / mediaSeconds / 1e6;
-console.log(`input: ${frames.length} frames, ${clip.spec.width}x${clip.spec.height}@${clip.spec.fps}, ${mediaSeconds.toFixed(1)} s, ${mbit.toFixed(2)} Mbit/s, ${(mediaBytes / 1e6).toFixed(1)} MB`);
+console.log(
+  `input: ${frames.length} frames, ${clip.spec.width}x${clip.spec.height}@${clip.spec.fps}, ${mediaSeconds.toFixed(1)} s, ${mbit.toFixed(2)} Mbit/s, ${(mediaBytes / 1e6).toFixed(1)} MB`,
+);
 console.log('| stage        | CPU ms | CPU ms per media s | % of one core | MB/s per core |');
 console.log('|--------------|-------:|-------------------:|--------------:|--------------:|');
 for (const [name, ms] of rows) {
   const perSecond = ms / mediaSeconds;
-  console.log(`| ${name.padEnd(12)} | ${ms.toFixed(1).padStart(6)} | ${perSecond.toFixed(2).padStart(18)} | ${(perSecond / 10).toFixed(3).padStart(12)}% | ${(mediaBytes / 1e6 / (ms / 1000)).toFixed(0).padStart(13)} |`);
-  if (name === 'socket+parse') report({ measure: 'ingest into a JS listener (socket + parse), H.264', unit: 'MB/s per core', value: mediaBytes / 1e6 / (ms / 1000), decimals: 0 });
+  console.log(
+    `| ${name.padEnd(12)} | ${ms.toFixed(1).padStart(6)} | ${perSecond.toFixed(2).padStart(18)} | ${(perSecond / 10).toFixed(3).padStart(12)}% | ${(mediaBytes / 1e6 / (ms / 1000)).toFixed(0).padStart(13)} |`,
+  );
+  if (name === 'socket+parse')
+    report({
+      measure: 'ingest into a JS listener (socket + parse), H.264',
+      unit: 'MB/s per core',
+      value: mediaBytes / 1e6 / (ms / 1000),
+      decimals: 0,
+    });
 }

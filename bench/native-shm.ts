@@ -48,7 +48,15 @@ interface Row {
 
 async function run(format: PixelFormat): Promise<Row[]> {
   const path = join(dir, `zm.mmap.${format}`);
-  const fx = buildShm({ layout: 888, width, height, format, imageBufferCount: 10, zoneCount: 2, images: [{ slot: 3, timestampUs: 1 }] });
+  const fx = buildShm({
+    layout: 888,
+    width,
+    height,
+    format,
+    imageBufferCount: 10,
+    zoneCount: 2,
+    images: [{ slot: 3, timestampUs: 1 }],
+  });
   texture(fx.buffer, fx.offsets.images + 3 * fx.slotSize, fx.slotImage(3).length, fx.linesize[0]!);
   writeFileSync(path, fx.buffer);
   const shm = SharedMemory.open({ path, width, height, imageBufferCount: 10, zoneCount: 2 });
@@ -91,8 +99,16 @@ try {
   console.log('| format  | step                     |  ms/frame | frames/s | bytes      |');
   console.log('|---------|--------------------------|----------:|---------:|-----------:|');
   for (const r of rows) {
-    console.log(`| ${r.format.padEnd(7)} | ${r.step.padEnd(24)} | ${r.ms.toFixed(2).padStart(9)} | ${(1000 / r.ms).toFixed(0).padStart(8)} | ${String(r.bytes).padStart(10)} |`);
-    if (r.step === 'read + encode') report({ measure: `shared-memory read + JPEG encode, ${width}×${height} ${r.format}`, unit: 'ms per frame', value: r.ms, decimals: 2 });
+    console.log(
+      `| ${r.format.padEnd(7)} | ${r.step.padEnd(24)} | ${r.ms.toFixed(2).padStart(9)} | ${(1000 / r.ms).toFixed(0).padStart(8)} | ${String(r.bytes).padStart(10)} |`,
+    );
+    if (r.step === 'read + encode')
+      report({
+        measure: `shared-memory read + JPEG encode, ${width}×${height} ${r.format}`,
+        unit: 'ms per frame',
+        value: r.ms,
+        decimals: 2,
+      });
   }
 } finally {
   rmSync(dir, { recursive: true, force: true });

@@ -35,9 +35,40 @@ if (!existsSync(clip)) {
   console.log(`(encoding a 60 s 1080p30 clip at ${mbits} Mbit/s with x264 ultrafast)`);
   const tmp = `${clip}.tmp.mp4`;
   await run('ffmpeg', [
-    '-v', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc2=size=1920x1080:rate=30', '-f', 'lavfi', '-i', 'sine=frequency=440:sample_rate=48000',
-    '-t', '60', '-c:v', 'libx264', '-preset', 'ultrafast', '-g', '30', '-b:v', `${mbits}M`, '-minrate', `${mbits}M`, '-maxrate', `${mbits}M`,
-    '-bufsize', `${2 * mbits}M`, '-x264-params', 'nal-hrd=cbr', '-c:a', 'aac', '-b:a', '64k', tmp,
+    '-v',
+    'error',
+    '-y',
+    '-f',
+    'lavfi',
+    '-i',
+    'testsrc2=size=1920x1080:rate=30',
+    '-f',
+    'lavfi',
+    '-i',
+    'sine=frequency=440:sample_rate=48000',
+    '-t',
+    '60',
+    '-c:v',
+    'libx264',
+    '-preset',
+    'ultrafast',
+    '-g',
+    '30',
+    '-b:v',
+    `${mbits}M`,
+    '-minrate',
+    `${mbits}M`,
+    '-maxrate',
+    `${mbits}M`,
+    '-bufsize',
+    `${2 * mbits}M`,
+    '-x264-params',
+    'nal-hrd=cbr',
+    '-c:a',
+    'aac',
+    '-b:a',
+    '64k',
+    tmp,
   ]);
   await rename(tmp, clip);
 }
@@ -51,14 +82,31 @@ if (!existsSync(event)) {
   await rm(list);
 }
 
-const record: EventRecord = { id: 1n, monitorId: 1, inProgress: false, orientation: 'ROTATE_0' as EventRecord['orientation'], lengthSeconds: minutes * 60, width: 1920, height: 1080, frames: 0, defaultVideo: '', dir };
+const record: EventRecord = {
+  id: 1n,
+  monitorId: 1,
+  inProgress: false,
+  orientation: 'ROTATE_0' as EventRecord['orientation'],
+  lengthSeconds: minutes * 60,
+  width: 1920,
+  height: 1080,
+  frames: 0,
+  defaultVideo: '',
+  dir,
+};
 const input: RemuxInput = { event: record, video: { path: event, name: 'bench.mp4', container: 'mp4' }, probe: null };
 
 let remuxer = new NativeRemuxer(new SegmentCache(64 << 20));
 const app = express();
-app.get('/video.mp4', async (req, res) => serveBytes(req, res, await remuxer.fragmentedMp4(input), { cacheControl: 'no-cache' }));
-app.get('/playlist.m3u8', async (_req, res) => res.type('application/vnd.apple.mpegurl').send(await remuxer.vodPlaylist(input)));
-app.get('/segment/:n', async (req, res) => serveBytes(req, res, (await remuxer.mediaSegment(input, Number(req.params.n)))!, { cacheControl: 'no-cache' }));
+app.get('/video.mp4', async (req, res) =>
+  serveBytes(req, res, await remuxer.fragmentedMp4(input), { cacheControl: 'no-cache' }),
+);
+app.get('/playlist.m3u8', async (_req, res) =>
+  res.type('application/vnd.apple.mpegurl').send(await remuxer.vodPlaylist(input)),
+);
+app.get('/segment/:n', async (req, res) =>
+  serveBytes(req, res, (await remuxer.mediaSegment(input, Number(req.params.n)))!, { cacheControl: 'no-cache' }),
+);
 const server = http.createServer(app);
 await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
 const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -80,7 +128,13 @@ async function fetchTimed(path: string, headers: Record<string, string> = {}, dr
   } else {
     await reader.cancel();
   }
-  return { status: res.status, ttfb, ms: performance.now() - t0, bytes, length: Number(res.headers.get('content-length')) };
+  return {
+    status: res.status,
+    ttfb,
+    ms: performance.now() - t0,
+    bytes,
+    length: Number(res.headers.get('content-length')),
+  };
 }
 
 const size = statSync(event).size;
@@ -91,11 +145,20 @@ const c0 = process.cpuUsage();
 const whole = await fetchTimed('/video.mp4', {}, true);
 const cpu = process.cpuUsage(c0);
 
-console.log(`\n### /stream/video.mp4 of a ${minutes}-minute 1080p30 plain MP4 (${(size / 1e6).toFixed(0)} MB, ${mbits} Mbit/s + AAC), remuxed to fMP4`);
-console.log('| TTFB cold ms | TTFB warm ms | seek to middle TTFB ms | remux size MB | download s | MB/s | CPU s (server+client) |');
-console.log('|-------------:|-------------:|-----------------------:|--------------:|-----------:|-----:|----------------------:|');
-console.log(`| ${cold.ttfb.toFixed(1).padStart(12)} | ${warm.ttfb.toFixed(1).padStart(12)} | ${seek.ttfb.toFixed(1).padStart(22)} | ${(whole.bytes / 1e6).toFixed(0).padStart(13)} | ${(whole.ms / 1000).toFixed(2).padStart(10)} | ${(whole.bytes / 1e6 / (whole.ms / 1000)).toFixed(0).padStart(4)} | ${((cpu.user + cpu.system) / 1e6).toFixed(2).padStart(21)} |`);
-if (whole.bytes !== whole.length || seek.status !== 206) console.log(`!! unexpected: ${whole.bytes} bytes of ${whole.length}, seek status ${seek.status}`);
+console.log(
+  `\n### /stream/video.mp4 of a ${minutes}-minute 1080p30 plain MP4 (${(size / 1e6).toFixed(0)} MB, ${mbits} Mbit/s + AAC), remuxed to fMP4`,
+);
+console.log(
+  '| TTFB cold ms | TTFB warm ms | seek to middle TTFB ms | remux size MB | download s | MB/s | CPU s (server+client) |',
+);
+console.log(
+  '|-------------:|-------------:|-----------------------:|--------------:|-----------:|-----:|----------------------:|',
+);
+console.log(
+  `| ${cold.ttfb.toFixed(1).padStart(12)} | ${warm.ttfb.toFixed(1).padStart(12)} | ${seek.ttfb.toFixed(1).padStart(22)} | ${(whole.bytes / 1e6).toFixed(0).padStart(13)} | ${(whole.ms / 1000).toFixed(2).padStart(10)} | ${(whole.bytes / 1e6 / (whole.ms / 1000)).toFixed(0).padStart(4)} | ${((cpu.user + cpu.system) / 1e6).toFixed(2).padStart(21)} |`,
+);
+if (whole.bytes !== whole.length || seek.status !== 206)
+  console.log(`!! unexpected: ${whole.bytes} bytes of ${whole.length}, seek status ${seek.status}`);
 
 remuxer = new NativeRemuxer(new SegmentCache(64 << 20)); // cold again
 const p0 = performance.now();
@@ -108,7 +171,9 @@ const segWarm = await fetchTimed(`/segment/${mid}`, {}, true);
 console.log(`\n### HLS VOD of the same event (${segments} segments of ~4 s)`);
 console.log('| playlist cold ms | segment cold ms | segment cached ms | segment KB |');
 console.log('|-----------------:|----------------:|------------------:|-----------:|');
-console.log(`| ${playlistMs.toFixed(1).padStart(16)} | ${segCold.ms.toFixed(1).padStart(15)} | ${segWarm.ms.toFixed(1).padStart(17)} | ${(segCold.bytes / 1024).toFixed(0).padStart(10)} |`);
+console.log(
+  `| ${playlistMs.toFixed(1).padStart(16)} | ${segCold.ms.toFixed(1).padStart(15)} | ${segWarm.ms.toFixed(1).padStart(17)} | ${(segCold.bytes / 1024).toFixed(0).padStart(10)} |`,
+);
 
 server.closeAllConnections();
 server.close();

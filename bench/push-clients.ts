@@ -34,8 +34,16 @@ const CASES = (flag('cases') ?? '100:64:64,1000:64:8').split(',').map((c) => {
 });
 const MAX_MONITORS = Math.max(...CASES.map((c) => c.monitors));
 
-function child(script: string, args: string[], env: Record<string, string>, ready: RegExp): Promise<{ proc: ChildProcess; match: RegExpExecArray }> {
-  const proc = spawn(process.execPath, ['--import=tsx', path.join(here, script), ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+function child(
+  script: string,
+  args: string[],
+  env: Record<string, string>,
+  ready: RegExp,
+): Promise<{ proc: ChildProcess; match: RegExpExecArray }> {
+  const proc = spawn(process.execPath, ['--import=tsx', path.join(here, script), ...args], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   return new Promise((resolve, reject) => {
     let out = '';
     proc.stdout!.on('data', (d: Buffer) => {
@@ -61,14 +69,27 @@ async function main(): Promise<void> {
   const rows: string[] = [];
   try {
     const gen = await generateEvents(db, 'zm_push_bench', { events: 1000, monitors: MAX_MONITORS, days: 7 });
-    await db.query(`INSERT INTO Users (Username, Password, Enabled, APIEnabled, Events, Monitors, Stream) VALUES ('viewer', ?, 1, 1, 'View', 'View', 'View')`, [bcrypt.hashSync('bench', 4)], gen.database);
+    await db.query(
+      `INSERT INTO Users (Username, Password, Enabled, APIEnabled, Events, Monitors, Stream) VALUES ('viewer', ?, 1, 1, 'View', 'View', 'View')`,
+      [bcrypt.hashSync('bench', 4)],
+      gen.database,
+    );
     await db.createUser('bench', 'bench-pass', gen.database);
     const alarms = await child('_push-alarms.ts', [mapDir, String(MAX_MONITORS)], {}, /ready/);
     procs.push(alarms.proc);
-    const service = await child('_live-server.ts', [], serviceEnv(db, gen.database, { APP_ZONEMINDER__PATH_MAP: mapDir, APP_PUSH__MAX_CLIENTS: '20000' }), /url (\S+)/);
+    const service = await child(
+      '_live-server.ts',
+      [],
+      serviceEnv(db, gen.database, { APP_ZONEMINDER__PATH_MAP: mapDir, APP_PUSH__MAX_CLIENTS: '20000' }),
+      /url (\S+)/,
+    );
     procs.push(service.proc);
     const url = service.match[1]!;
-    const res = await fetch(`${url}/api/v3/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'viewer', password: 'bench' }) });
+    const res = await fetch(`${url}/api/v3/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username: 'viewer', password: 'bench' }),
+    });
     const token = ((await res.json()) as { access_token: string }).access_token;
     const pid = service.proc.pid!;
 
@@ -78,7 +99,13 @@ async function main(): Promise<void> {
       let measuring = false;
       let received = 0;
       for (let i = 0; i < c.clients; i++) {
-        const socket = io(url, { path: '/api/v3/socket.io', auth: { token }, transports: ['websocket'], reconnection: false, forceNew: true });
+        const socket = io(url, {
+          path: '/api/v3/socket.io',
+          auth: { token },
+          transports: ['websocket'],
+          reconnection: false,
+          forceNew: true,
+        });
         socket.on('alarm', (m: { phase: string; cause: string }) => {
           if (!measuring || m.phase !== 'start') return;
           received++;
@@ -112,15 +139,34 @@ async function main(): Promise<void> {
       );
       console.log(rows[rows.length - 1]);
       report(
-        { measure: `push: ${c.clients} clients × ${c.perClient} of ${c.monitors} monitors, 1 alarm/s each: alarm delivery p99`, unit: 'ms', value: p99, decimals: 0, target: { max: 500, label: '≤ 500 ms' } },
-        { measure: `push: ${c.clients} clients × ${c.perClient} of ${c.monitors} monitors: service CPU`, unit: '% of one core', value: cpu, decimals: 1 },
+        {
+          measure: `push: ${c.clients} clients × ${c.perClient} of ${c.monitors} monitors, 1 alarm/s each: alarm delivery p99`,
+          unit: 'ms',
+          value: p99,
+          decimals: 0,
+          target: { max: 500, label: '≤ 500 ms' },
+        },
+        {
+          measure: `push: ${c.clients} clients × ${c.perClient} of ${c.monitors} monitors: service CPU`,
+          unit: '% of one core',
+          value: cpu,
+          decimals: 1,
+        },
       );
       for (const s of sockets) s.close();
       await sleep(1000);
     }
-    console.log(`\n${SECONDS} s per case; alarm starts counted (each monitor: one start and one end a second); ${cpus().length} CPUs shared by the service, MariaDB, the alarm writer and the clients; load average ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
-    console.log('| clients | connected | monitors | per client | received |  msg/s | % of expected | svc CPU % | RSS MiB | p50 ms | p99 ms |');
-    console.log('|---------|-----------|----------|------------|----------|--------|--------|-----------|---------|--------|--------|');
+    console.log(
+      `\n${SECONDS} s per case; alarm starts counted (each monitor: one start and one end a second); ${cpus().length} CPUs shared by the service, MariaDB, the alarm writer and the clients; load average ${loadavg()
+        .map((l) => l.toFixed(1))
+        .join(' ')}`,
+    );
+    console.log(
+      '| clients | connected | monitors | per client | received |  msg/s | % of expected | svc CPU % | RSS MiB | p50 ms | p99 ms |',
+    );
+    console.log(
+      '|---------|-----------|----------|------------|----------|--------|--------|-----------|---------|--------|--------|',
+    );
     for (const r of rows) console.log(r);
   } finally {
     for (const p of procs.reverse()) await stop(p);

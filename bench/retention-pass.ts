@@ -36,7 +36,11 @@ const BUFFER_POOL_MB = arg('buffer-pool-mb', 512);
 async function main(): Promise<void> {
   const db = await startThrowawayMariaDb({ startTimeoutMs: 60_000 });
   try {
-    const gen = await generateEvents(db, 'zm_bench', { events: EVENTS, bufferPoolBytes: BUFFER_POOL_MB * 1024 * 1024, log: (l) => console.log(`# ${l}`) });
+    const gen = await generateEvents(db, 'zm_bench', {
+      events: EVENTS,
+      bufferPoolBytes: BUFFER_POOL_MB * 1024 * 1024,
+      log: (l) => console.log(`# ${l}`),
+    });
     await db.createUser('bench', 'bench-pass', gen.database);
     const root = mkdtempSync(path.join(tmpdir(), 'zmgate-bench-retention-'));
     await db.query('UPDATE Storage SET Path = ? WHERE Id = 1', [root], gen.database);
@@ -48,27 +52,44 @@ async function main(): Promise<void> {
       [],
       gen.database,
     );
-    const [{ total }] = await db.query<{ total: number }>('SELECT SUM(DiskSpace) AS total FROM Events WHERE StorageId = 1', [], gen.database);
+    const [{ total }] = await db.query<{ total: number }>(
+      'SELECT SUM(DiskSpace) AS total FROM Events WHERE StorageId = 1',
+      [],
+      gen.database,
+    );
     const freed = oldest.reduce((n, r) => n + Number(r.DiskSpace), 0);
     const quota = Number(total) - freed;
     // Their folders, as zmc leaves them (Medium scheme), with a small file each.
     const t0 = performance.now();
     for (const r of oldest) {
       const start = new Date(`${String(r.StartDateTime).replace(' ', 'T')}Z`);
-      const dir = eventPaths({ id: r.Id, monitorId: r.MonitorId, startDateTime: start, scheme: 'Medium' }, root).eventDir;
+      const dir = eventPaths(
+        { id: r.Id, monitorId: r.MonitorId, startDateTime: start, scheme: 'Medium' },
+        root,
+      ).eventDir;
       mkdirSync(dir, { recursive: true });
       writeFileSync(path.join(dir, `${r.Id}-video.mp4`), 'x'.repeat(512));
     }
-    console.log(`# ${oldest.length} event folders written in ${Math.round(performance.now() - t0)} ms; quota ${quota} bytes`);
+    console.log(
+      `# ${oldest.length} event folders written in ${Math.round(performance.now() - t0)} ms; quota ${quota} bytes`,
+    );
 
     const { config } = loadConfig({ env: serviceEnv(db, gen.database), defaultOperatorFile: '/nonexistent/prod.toml' });
     const prisma = createPrismaClient(config.db);
     // Deletion log lines are formatted as in production, then dropped.
     const log = createLogger({ level: 'info', stream: new Writable({ write: (_c, _e, done) => done() }) });
     const clock = new ZoneClock(processTimeZone());
-    const retention: AppConfig['retention'] = { enabled: true, interval_seconds: 300, free_space_floor: '', max_age: '', quota: String(quota), overrides: [] };
+    const retention: AppConfig['retention'] = {
+      enabled: true,
+      interval_seconds: 300,
+      free_space_floor: '',
+      max_age: '',
+      quota: String(quota),
+      overrides: [],
+    };
     const deps = { prisma, config: retention, defaultEventsDir: root, log, clock: async () => clock };
-    const questions = async () => Number((await db.query<{ Value: string }>("SHOW GLOBAL STATUS LIKE 'Questions'"))[0].Value);
+    const questions = async () =>
+      Number((await db.query<{ Value: string }>("SHOW GLOBAL STATUS LIKE 'Questions'"))[0].Value);
 
     const measure = async (name: string, run: () => Promise<PassReport>) => {
       let peak = process.memoryUsage().rss;
@@ -85,14 +106,24 @@ async function main(): Promise<void> {
 
     await prisma.$queryRawUnsafe('SELECT 1'); // connect outside the measurement
     const rows = [
-      await measure(`pass deleting ${DELETE}`, () => new RetentionPass({ ...deps, deletion: new EventDeletion(prisma, root, log) }).run()),
-      await measure('pass deleting nothing', () => new RetentionPass({ ...deps, deletion: new EventDeletion(prisma, root, log) }).run()),
-      await measure('dry run (nothing to do)', () => new RetentionPass({ ...deps, deletion: null }).run({ dryRun: true })),
+      await measure(`pass deleting ${DELETE}`, () =>
+        new RetentionPass({ ...deps, deletion: new EventDeletion(prisma, root, log) }).run(),
+      ),
+      await measure('pass deleting nothing', () =>
+        new RetentionPass({ ...deps, deletion: new EventDeletion(prisma, root, log) }).run(),
+      ),
+      await measure('dry run (nothing to do)', () =>
+        new RetentionPass({ ...deps, deletion: null }).run({ dryRun: true }),
+      ),
     ];
     await prisma.$disconnect();
 
-    console.log(`\nRetention pass over ${EVENTS.toLocaleString('en')} events (${gen.monitors} monitors), quota limit\n`);
-    console.log('| case | deleted | seconds | events/s | DB statements | statements per deleted event | peak RSS (MiB) | outcome |');
+    console.log(
+      `\nRetention pass over ${EVENTS.toLocaleString('en')} events (${gen.monitors} monitors), quota limit\n`,
+    );
+    console.log(
+      '| case | deleted | seconds | events/s | DB statements | statements per deleted event | peak RSS (MiB) | outcome |',
+    );
     console.log('|---|---:|---:|---:|---:|---:|---:|---|');
     for (const r of rows) {
       const d = r.result.deleted;
@@ -100,12 +131,23 @@ async function main(): Promise<void> {
         `| ${r.name} | ${d} | ${r.seconds.toFixed(2)} | ${d ? (d / r.seconds).toFixed(0) : '—'} | ${r.statements} | ${d ? (r.statements / d).toFixed(1) : '—'} | ${r.peakMb.toFixed(0)} | ${r.result.outcome} |`,
       );
     }
-    if (rows[0].result.deleted !== oldest.length) console.log(`\n! expected ${oldest.length} deletions, got ${rows[0].result.deleted}`);
+    if (rows[0].result.deleted !== oldest.length)
+      console.log(`\n! expected ${oldest.length} deletions, got ${rows[0].result.deleted}`);
     report(
       { measure: `retention: delete ${DELETE} of ${EVENTS} events`, unit: 's', value: rows[0].seconds },
-      { measure: 'retention: statements per deleted event', unit: 'statements', value: rows[0].statements / Math.max(1, rows[0].result.deleted), decimals: 1 },
+      {
+        measure: 'retention: statements per deleted event',
+        unit: 'statements',
+        value: rows[0].statements / Math.max(1, rows[0].result.deleted),
+        decimals: 1,
+      },
       { measure: 'retention: peak RSS during the pass', unit: 'MiB', value: rows[0].peakMb, decimals: 0 },
-      { measure: `retention: pass deleting nothing (${EVENTS} events)`, unit: 's', value: rows[1].seconds, decimals: 3 },
+      {
+        measure: `retention: pass deleting nothing (${EVENTS} events)`,
+        unit: 's',
+        value: rows[1].seconds,
+        decimals: 3,
+      },
     );
   } finally {
     await db.stop();

@@ -35,7 +35,11 @@ for (const script of scripts) {
 
 let rows = [];
 try {
-  rows = readFileSync(results, 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l));
+  rows = readFileSync(results, 'utf8')
+    .trim()
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l));
 } catch {
   // no bench reported anything
 }
@@ -43,14 +47,27 @@ rmSync(scratch, { recursive: true, force: true });
 if (rows.length > 0) {
   const mark = (row) => {
     if (!row.target) return '—';
-    const ok = (row.target.max === undefined || row.target.max >= row.value) && (row.target.min === undefined || row.target.min <= row.value);
+    const ok =
+      (row.target.max === undefined || row.target.max >= row.value) &&
+      (row.target.min === undefined || row.target.min <= row.value);
     return ok ? '✓ pass' : '✗ FAIL';
   };
-  const table = rows.map((row) => [row.measure, row.unit, row.value.toFixed(row.decimals ?? 2), row.target?.label ?? '—', mark(row)]);
+  const table = rows.map((row) => [
+    row.measure,
+    row.unit,
+    row.value.toFixed(row.decimals ?? 2),
+    row.target?.label ?? '—',
+    mark(row),
+  ]);
   const head = ['measure', 'unit', 'measured', 'target', 'result'];
   const width = head.map((h, i) => Math.max(h.length, ...table.map((r) => r[i].length)));
-  const line = (cells) => `| ${cells.map((c, i) => (i === 2 ? c.padStart(width[i]) : c.padEnd(width[i]))).join(' | ')} |`;
-  console.log(`\n## Summary (${cpus().length} × ${cpus()[0]?.model ?? 'CPU'}, load ${loadavg().map((l) => l.toFixed(2)).join(' ')})\n`);
+  const line = (cells) =>
+    `| ${cells.map((c, i) => (i === 2 ? c.padStart(width[i]) : c.padEnd(width[i]))).join(' | ')} |`;
+  console.log(
+    `\n## Summary (${cpus().length} × ${cpus()[0]?.model ?? 'CPU'}, load ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')})\n`,
+  );
   console.log(line(head));
   console.log(`|${width.map((w, i) => (i === 2 ? `${'-'.repeat(w + 1)}:` : '-'.repeat(w + 2))).join('|')}|`);
   for (const r of table) console.log(line(r));

@@ -34,7 +34,8 @@ const log = (line: string) => process.stderr.write(`db:introspect: ${line}\n`);
 /** mysql://user:pw@host:port/db[?socket=/path] -> driver options. */
 function fromUrl(url: string): ConnectionConfig & { database: string } {
   const u = new URL(url);
-  if (!/^(mysql|mariadb):$/.test(u.protocol)) throw new Error(`--url must be mysql:// or mariadb://, got ${u.protocol}`);
+  if (!/^(mysql|mariadb):$/.test(u.protocol))
+    throw new Error(`--url must be mysql:// or mariadb://, got ${u.protocol}`);
   const database = decodeURIComponent(u.pathname.replace(/^\//, ''));
   if (!database) throw new Error('--url must name the database, e.g. mysql://zmuser:zmpass@localhost/zm');
   const socket = u.searchParams.get('socket');

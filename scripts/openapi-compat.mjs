@@ -16,7 +16,10 @@ function resolver(doc) {
     while (s && typeof s.$ref === 'string') {
       if (seen.has(s.$ref)) break;
       seen.add(s.$ref);
-      s = s.$ref.split('/').slice(1).reduce((node, key) => node?.[key.replace(/~1/g, '/').replace(/~0/g, '~')], doc);
+      s = s.$ref
+        .split('/')
+        .slice(1)
+        .reduce((node, key) => node?.[key.replace(/~1/g, '/').replace(/~0/g, '~')], doc);
     }
     return s ?? {};
   };
@@ -128,7 +131,8 @@ export function compareOpenapi(baseDoc, curDoc) {
 export function addedEndpoints(baseDoc, curDoc) {
   const added = [];
   for (const [path, item] of Object.entries(curDoc.paths ?? {})) {
-    for (const method of METHODS) if (item[method] && !baseDoc.paths?.[path]?.[method]) added.push(`${method.toUpperCase()} ${path}`);
+    for (const method of METHODS)
+      if (item[method] && !baseDoc.paths?.[path]?.[method]) added.push(`${method.toUpperCase()} ${path}`);
   }
   return added;
 }
@@ -147,6 +151,8 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   for (const e of addedEndpoints(base, cur)) console.log(`openapi: new endpoint ${e}`);
   const problems = compareOpenapi(base, cur);
   for (const p of problems) console.error(`openapi: BREAKING ${p}`);
-  console.log(problems.length ? `openapi: ${problems.length} breaking change(s)` : 'openapi: compatible with the baseline');
+  console.log(
+    problems.length ? `openapi: ${problems.length} breaking change(s)` : 'openapi: compatible with the baseline',
+  );
   process.exit(problems.length ? 1 : 0);
 }

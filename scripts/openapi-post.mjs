@@ -19,7 +19,8 @@ export function ruleViolations(doc) {
       if (!op) continue;
       const where = `${method.toUpperCase()} ${path}`;
       if (!op.operationId) problems.push(`${where}: no operationId`);
-      else if (seen.has(op.operationId)) problems.push(`${where}: operationId ${op.operationId} also used by ${seen.get(op.operationId)}`);
+      else if (seen.has(op.operationId))
+        problems.push(`${where}: operationId ${op.operationId} also used by ${seen.get(op.operationId)}`);
       else seen.set(op.operationId, where);
       for (const requirement of op.security ?? []) {
         for (const scheme of Object.keys(requirement)) {
@@ -78,7 +79,9 @@ export function documentCommonResponses(doc) {
       if (op.requestBody) add(op, '413', 'Request body too large');
       if ((op.security ?? doc.security ?? []).length) add(op, '401', 'Missing, invalid or revoked token');
       if (params.some((p) => p.in === 'path')) add(op, '404', 'Not found');
-      add(op, '429', 'Too many requests', { headers: { 'Retry-After': { description: 'Seconds to wait', schema: { type: 'integer' } } } });
+      add(op, '429', 'Too many requests', {
+        headers: { 'Retry-After': { description: 'Seconds to wait', schema: { type: 'integer' } } },
+      });
       add(op, '500', 'Internal or database error');
       add(op, '503', 'Database unavailable; retry after the given seconds', {
         headers: { 'Retry-After': { description: 'Seconds to wait', schema: { type: 'integer' } } },

@@ -40,7 +40,11 @@ interface ParsedType {
 function parseType(columnType: string): ParsedType {
   const match = /^(\w+)(?:\((.*)\))?(.*)$/s.exec(columnType.trim());
   if (!match) return { base: columnType, args: [], unsigned: false };
-  return { base: match[1].toLowerCase(), args: match[2] === undefined ? [] : splitList(match[2]), unsigned: /\bunsigned\b/i.test(match[3]) };
+  return {
+    base: match[1].toLowerCase(),
+    args: match[2] === undefined ? [] : splitList(match[2]),
+    unsigned: /\bunsigned\b/i.test(match[3]),
+  };
 }
 
 /** "'a','b,c','it''s'" -> ["'a'", "'b,c'", "'it''s'"]; "10,2" -> ["10", "2"]. */
@@ -91,8 +95,18 @@ const INTS: Record<string, [signed: string | null, unsigned: string]> = {
   int: [null, 'UnsignedInt'],
   integer: [null, 'UnsignedInt'],
 };
-const TEXTS: Record<string, string> = { tinytext: 'TinyText', text: 'Text', mediumtext: 'MediumText', longtext: 'LongText' };
-const BLOBS: Record<string, string> = { tinyblob: 'TinyBlob', blob: 'Blob', mediumblob: 'MediumBlob', longblob: 'LongBlob' };
+const TEXTS: Record<string, string> = {
+  tinytext: 'TinyText',
+  text: 'Text',
+  mediumtext: 'MediumText',
+  longtext: 'LongText',
+};
+const BLOBS: Record<string, string> = {
+  tinyblob: 'TinyBlob',
+  blob: 'Blob',
+  mediumblob: 'MediumBlob',
+  longblob: 'LongBlob',
+};
 
 /** Type and native attribute, before defaults. `enumName` is used when the column is an ENUM. */
 function mapType(column: DbColumn, enumName: string): Omit<ScalarField, 'default' | 'optional'> {
@@ -117,7 +131,9 @@ function mapType(column: DbColumn, enumName: string): Omit<ScalarField, 'default
     case 'real':
       return { type: 'Float', native: null };
     case 'bit':
-      return arg(0, '1') === '1' ? { type: 'Boolean', native: n('Bit(1)') } : { type: 'Bytes', native: n(`Bit(${t.args[0]})`) };
+      return arg(0, '1') === '1'
+        ? { type: 'Boolean', native: n('Bit(1)') }
+        : { type: 'Bytes', native: n(`Bit(${t.args[0]})`) };
     case 'char':
       return { type: 'String', native: n(`Char(${arg(0, '1')})`) };
     case 'varchar':

@@ -110,7 +110,12 @@ export async function readSchema(conn: Queryable, database: string): Promise<DbT
     const key = `${str(row.tableName)}\0${str(row.name)}`;
     let index = indexes.get(key);
     if (!index) {
-      index = { name: str(row.name), unique: Number(row.nonUnique) === 0, type: str(row.type).toUpperCase(), parts: [] };
+      index = {
+        name: str(row.name),
+        unique: Number(row.nonUnique) === 0,
+        type: str(row.type).toUpperCase(),
+        parts: [],
+      };
       indexes.set(key, index);
       tables.get(str(row.tableName))?.indexes.push(index);
     }

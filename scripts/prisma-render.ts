@@ -94,7 +94,9 @@ function header(source: string[]): string {
 function hasIdentity(table: DbTable): boolean {
   const required = new Set(table.columns.filter((c) => !c.nullable).map((c) => c.name));
   return table.indexes.some(
-    (i) => i.name === 'PRIMARY' || (i.unique && i.type !== 'FULLTEXT' && i.parts.every((p) => required.has(p.column) && p.length === null)),
+    (i) =>
+      i.name === 'PRIMARY' ||
+      (i.unique && i.type !== 'FULLTEXT' && i.parts.every((p) => required.has(p.column) && p.length === null)),
   );
 }
 
@@ -154,7 +156,8 @@ function planRelations(tables: DbTable[], ignored: Set<string>): Relation[] {
   };
   const pairs = new Map<string, number>();
   const allFks = tables.flatMap((t) => t.foreignKeys.map((fk) => ({ child: t, fk })));
-  for (const { child, fk } of allFks) pairs.set(`${child.name}\0${fk.refTable}`, (pairs.get(`${child.name}\0${fk.refTable}`) ?? 0) + 1);
+  for (const { child, fk } of allFks)
+    pairs.set(`${child.name}\0${fk.refTable}`, (pairs.get(`${child.name}\0${fk.refTable}`) ?? 0) + 1);
 
   for (const { child, fk } of allFks.sort((a, b) => compareNames(a.fk.name, b.fk.name))) {
     const parent = byName.get(fk.refTable);
@@ -163,12 +166,17 @@ function planRelations(tables: DbTable[], ignored: Set<string>): Relation[] {
     const via = fk.columns.map((c) => identifier(c)).join('_');
     const parentModel = identifier(parent.name);
     const childModel = identifier(child.name);
-    const forward = claim(child.name, ambiguous ? `${parentModel}_via_${via}` : parentModel, `${parentModel}_via_${via}`);
+    const forward = claim(
+      child.name,
+      ambiguous ? `${parentModel}_via_${via}` : parentModel,
+      `${parentModel}_via_${via}`,
+    );
     const back = claim(parent.name, ambiguous ? `${childModel}_by_${via}` : childModel, `${childModel}_by_${via}`);
     const optional = fk.columns.some((c) => child.columns.find((col) => col.name === c)?.nullable);
     const oneToOne = isUniqueKey(child, fk.columns);
     // A field of a kept model that points at an @@ignore'd one must be ignored too.
-    const ignoreTag = (holder: string, target: string) => (ignored.has(target) && !ignored.has(holder) ? ['@ignore'] : []);
+    const ignoreTag = (holder: string, target: string) =>
+      ignored.has(target) && !ignored.has(holder) ? ['@ignore'] : [];
     out.push({
       model: child.name,
       line: (ref) => ({
@@ -203,14 +211,23 @@ function relationAttr(fk: DbForeignKey, ref: (cols: string[]) => string): string
 function isUniqueKey(table: DbTable, columns: string[]): boolean {
   const wanted = [...columns].sort(compareNames).join('\0');
   return table.indexes.some(
-    (i) => i.unique && i.type !== 'FULLTEXT' && i.parts.every((p) => p.length === null) && i.parts.map((p) => p.column).sort(compareNames).join('\0') === wanted,
+    (i) =>
+      i.unique &&
+      i.type !== 'FULLTEXT' &&
+      i.parts.every((p) => p.length === null) &&
+      i.parts
+        .map((p) => p.column)
+        .sort(compareNames)
+        .join('\0') === wanted,
   );
 }
 
 function modelBlock(name: string, fields: FieldLine[], attrs: string[]): string {
   const nameWidth = Math.max(...fields.map((f) => f.name.length));
   const typeWidth = Math.max(...fields.map((f) => f.type.length));
-  const lines = fields.map((f) => `  ${f.name.padEnd(nameWidth)} ${f.type.padEnd(typeWidth)} ${f.attrs.join(' ')}`.trimEnd());
+  const lines = fields.map((f) =>
+    `  ${f.name.padEnd(nameWidth)} ${f.type.padEnd(typeWidth)} ${f.attrs.join(' ')}`.trimEnd(),
+  );
   if (attrs.length) lines.push('', ...attrs.map((a) => `  ${a}`));
   return `model ${name} {\n${lines.join('\n')}\n}`;
 }

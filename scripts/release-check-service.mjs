@@ -34,8 +34,16 @@ try {
     "CREATE USER 'zmuser'@'127.0.0.1' IDENTIFIED BY 'zmpass'; GRANT ALL PRIVILEGES ON `zm`.* TO 'zmuser'@'127.0.0.1'",
   );
   const url = db.url('zm', 'zmuser', 'zmpass');
-  const up = spawnSync(node, [join(lib, 'bin', 'zmgate-db.js'), 'up', '-u', url], { encoding: 'utf8', timeout: 120_000 });
-  process.stderr.write(up.stderr.split('\n').filter((l) => !/^\[ *\d+\/\d+\] ok/.test(l)).join('\n'));
+  const up = spawnSync(node, [join(lib, 'bin', 'zmgate-db.js'), 'up', '-u', url], {
+    encoding: 'utf8',
+    timeout: 120_000,
+  });
+  process.stderr.write(
+    up.stderr
+      .split('\n')
+      .filter((l) => !/^\[ *\d+\/\d+\] ok/.test(l))
+      .join('\n'),
+  );
   process.stdout.write(up.stdout);
   if (up.status !== 0) throw new Error(`zmgate-db up exited ${up.status}`);
 

@@ -20,7 +20,8 @@ const fail = (message) => {
   process.exit(1);
 };
 for (const arch of ['x64', 'arm64']) {
-  if (!existsSync(join(root, 'prebuilds', `linux-${arch}`, 'zmgate.node'))) fail(`prebuilds/linux-${arch}/zmgate.node is missing (scripts/release.sh builds it)`);
+  if (!existsSync(join(root, 'prebuilds', `linux-${arch}`, 'zmgate.node')))
+    fail(`prebuilds/linux-${arch}/zmgate.node is missing (scripts/release.sh builds it)`);
 }
 if (!existsSync(join(root, 'dist', 'cli', 'zmgate.js'))) fail('dist/ is missing: npm run build:ts');
 

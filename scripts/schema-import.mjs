@@ -68,7 +68,9 @@ for (const name of tableNames) {
   for (const column of table.columns) out.push(columnLine(column));
   out.push('    ],');
   out.push('    indexes: [');
-  const indexNames = Object.keys(table.indexes).sort((a, b) => (a === 'PRIMARY' ? -1 : b === 'PRIMARY' ? 1 : a < b ? -1 : a > b ? 1 : 0));
+  const indexNames = Object.keys(table.indexes).sort((a, b) =>
+    a === 'PRIMARY' ? -1 : b === 'PRIMARY' ? 1 : a < b ? -1 : a > b ? 1 : 0,
+  );
   for (const indexName of indexNames) out.push(indexLine(indexName, table.indexes[indexName]));
   out.push('    ],');
   out.push('  },');
@@ -78,7 +80,9 @@ out.push('');
 out.push('/** The trigger set (names, tables, timing, events) as the dump lists it; bodies are in triggers/. */');
 out.push('export const ZONEMINDER_TRIGGER_SET = [');
 for (const trigger of dump.triggers) {
-  out.push(`  { name: ${str(trigger.name)}, table: ${str(trigger.table)}, timing: ${str(trigger.timing)}, event: ${str(trigger.event)} },`);
+  out.push(
+    `  { name: ${str(trigger.name)}, table: ${str(trigger.table)}, timing: ${str(trigger.timing)}, event: ${str(trigger.event)} },`,
+  );
 }
 out.push('] as const;');
 out.push('');

@@ -51,7 +51,8 @@ function render(tables, header, exportName, single) {
 
 const rows = toTables(JSON.parse(readFileSync(join(sourceDir, `zoneminder-${VERSION}-rows.json`), 'utf8')));
 const config = toTables(JSON.parse(readFileSync(join(sourceDir, `zoneminder-${VERSION}-config.json`), 'utf8')));
-if (config.length !== 1 || config[0].table !== 'Config') throw new Error('the config file should hold the Config table only');
+if (config.length !== 1 || config[0].table !== 'Config')
+  throw new Error('the config file should hold the Config table only');
 
 writeFileSync(
   join(targetDir, 'zoneminder-rows.ts'),

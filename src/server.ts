@@ -36,14 +36,18 @@ export interface RunningServer {
 function tlsCredentials(config: AppConfig): { cert: Buffer; key: Buffer } | null {
   const { tls, acme } = config.server;
   if (acme.enabled) {
-    throw new Error('server.acme.enabled: built-in ACME certificate management is not available in this build; use server.tls with a certificate, or a reverse proxy');
+    throw new Error(
+      'server.acme.enabled: built-in ACME certificate management is not available in this build; use server.tls with a certificate, or a reverse proxy',
+    );
   }
   if (!tls.enabled) return null;
   const read = (key: string, path: string) => {
     try {
       return readFileSync(path);
     } catch (err) {
-      throw new Error(`${key}: cannot read ${path} (${(err as NodeJS.ErrnoException).code ?? 'error'})`, { cause: err });
+      throw new Error(`${key}: cannot read ${path} (${(err as NodeJS.ErrnoException).code ?? 'error'})`, {
+        cause: err,
+      });
     }
   };
   return { cert: read('server.tls.cert_path', tls.cert_path), key: read('server.tls.key_path', tls.key_path) };
@@ -75,7 +79,10 @@ export async function startServer(config: AppConfig, log: Logger): Promise<Runni
       (server as https.Server).setSecureContext(tlsCredentials(config)!);
       log.info({ cert: config.server.tls.cert_path }, 'TLS certificate reloaded');
     } catch (err) {
-      log.error({ err: { message: (err as Error).message } }, 'TLS certificate reload failed; still serving the previous certificate');
+      log.error(
+        { err: { message: (err as Error).message } },
+        'TLS certificate reload failed; still serving the previous certificate',
+      );
     }
   };
   if (credentials) process.on('SIGHUP', reloadTls);
@@ -119,10 +126,14 @@ export async function startServer(config: AppConfig, log: Logger): Promise<Runni
   const close = (): Promise<void> =>
     (closing ??= (async () => {
       log.info('shutting down: no new connections, draining');
-      await maintenance.stop().catch((err: Error) => log.warn({ err: { message: err.message } }, 'maintenance stop failed'));
+      await maintenance
+        .stop()
+        .catch((err: Error) => log.warn({ err: { message: err.message } }, 'maintenance stop failed'));
       process.off('SIGHUP', reloadTls);
       // Upgraded sockets are not HTTP connections: end the WebRTC sessions (close 1001) first.
-      await retention.close().catch((err: Error) => log.warn({ err: { message: err.message } }, 'retention close failed'));
+      await retention
+        .close()
+        .catch((err: Error) => log.warn({ err: { message: err.message } }, 'retention close failed'));
       await webrtc.close().catch((err: Error) => log.warn({ err: { message: err.message } }, 'webrtc close failed'));
       await push.close().catch((err: Error) => log.warn({ err: { message: err.message } }, 'push close failed'));
       const drained = new Promise<void>((resolve) => server.close(() => resolve()));
@@ -133,11 +144,17 @@ export async function startServer(config: AppConfig, log: Logger): Promise<Runni
       await Promise.race([drained, grace]);
       server.closeAllConnections();
       // The supervised daemons stop cleanly (TERM, KILL after the grace) before the pool closes.
-      await daemons?.close().catch((err: Error) => log.warn({ err: { message: err.message } }, 'daemon supervisor close failed'));
+      await daemons
+        ?.close()
+        .catch((err: Error) => log.warn({ err: { message: err.message } }, 'daemon supervisor close failed'));
       // Readers are closed after the HTTP side: a live request in flight sees its playlist end.
-      await services.live.close().catch((err: Error) => log.warn({ err: { message: err.message } }, 'live hub close failed'));
+      await services.live
+        .close()
+        .catch((err: Error) => log.warn({ err: { message: err.message } }, 'live hub close failed'));
       await pool.end().catch((err: Error) => log.warn({ err: { message: err.message } }, 'pool close failed'));
-      await prisma.$disconnect().catch((err: Error) => log.warn({ err: { message: err.message } }, 'prisma close failed'));
+      await prisma
+        .$disconnect()
+        .catch((err: Error) => log.warn({ err: { message: err.message } }, 'prisma close failed'));
       log.info('stopped');
     })());
 

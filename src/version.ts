@@ -3,6 +3,4 @@ import { readFileSync } from 'node:fs';
 import { packageRoot } from './paths.js';
 import { join } from 'node:path';
 
-export const SERVICE_VERSION: string = JSON.parse(
-  readFileSync(join(packageRoot, 'package.json'), 'utf8'),
-).version;
+export const SERVICE_VERSION: string = JSON.parse(readFileSync(join(packageRoot, 'package.json'), 'utf8')).version;

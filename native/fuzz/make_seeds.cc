@@ -24,10 +24,12 @@ void Write(const std::string& path, const Bytes& bytes) {
 
 test::SynthTrack Video(int frames, int nal_length = 4) {
   test::SynthTrack t;
-  t.config = test::MakeAvcC(test::Hex(test::kH264BaselineSps), test::Hex(test::kH264BaselinePps), nal_length);
+  t.config = test::MakeAvcC(test::Hex(test::kH264BaselineSps), test::Hex(test::kH264BaselinePps),
+                            nal_length);
   for (int i = 0; i < frames; ++i) {
     const bool key = i % 5 == 0;
-    const Bytes nal = key ? Bytes{0x65, 0x88, 0x84, std::uint8_t(i)} : Bytes{0x41, 0x9a, std::uint8_t(i)};
+    const Bytes nal =
+        key ? Bytes{0x65, 0x88, 0x84, std::uint8_t(i)} : Bytes{0x41, 0x9a, std::uint8_t(i)};
     t.samples.push_back({test::LengthPrefixed(nal, nal_length), 3000, i % 3 == 1 ? 6000 : 0, key});
   }
   return t;
@@ -36,11 +38,13 @@ test::SynthTrack Video(int frames, int nal_length = 4) {
 test::SynthTrack Audio(int frames) {
   test::SynthTrack t;
   t.video = false, t.timescale = 48000, t.config = {0x11, 0x90};
-  for (int i = 0; i < frames; ++i) t.samples.push_back({Bytes{0x21, std::uint8_t(i)}, 1024, 0, true});
+  for (int i = 0; i < frames; ++i)
+    t.samples.push_back({Bytes{0x21, std::uint8_t(i)}, 1024, 0, true});
   return t;
 }
 
-Bytes Message(std::uint8_t type, std::uint8_t stream, std::uint8_t flags, std::uint32_t seq, std::uint64_t pts, const Bytes& payload) {
+Bytes Message(std::uint8_t type, std::uint8_t stream, std::uint8_t flags, std::uint32_t seq,
+              std::uint64_t pts, const Bytes& payload) {
   Bytes out(proto::kHeaderSize);
   proto::Header h;
   h.length = std::uint32_t(proto::kMinLength + payload.size());
@@ -57,7 +61,9 @@ Bytes Tlv(std::uint8_t tag, const Bytes& v) {
   return out;
 }
 
-Bytes U32(std::uint32_t v) { return {std::uint8_t(v), std::uint8_t(v >> 8), std::uint8_t(v >> 16), std::uint8_t(v >> 24)}; }
+Bytes U32(std::uint32_t v) {
+  return {std::uint8_t(v), std::uint8_t(v >> 8), std::uint8_t(v >> 16), std::uint8_t(v >> 24)};
+}
 
 }  // namespace
 
@@ -91,13 +97,16 @@ int main(int argc, char** argv) {
   const Bytes extra = test::AnnexB({sps, pps});
   const Bytes more = Tlv(2, extra);
   hello.insert(hello.end(), more.begin(), more.end());
-  for (const Bytes& t : {Tlv(3, U32(640)), Tlv(4, U32(360)), Tlv(5, U32(30)), Tlv(6, U32(1))}) hello.insert(hello.end(), t.begin(), t.end());
+  for (const Bytes& t : {Tlv(3, U32(640)), Tlv(4, U32(360)), Tlv(5, U32(30)), Tlv(6, U32(1))})
+    hello.insert(hello.end(), t.begin(), t.end());
   add(Message(proto::kHello, 0, 0, 0, 0, hello));
   Bytes ahello = Tlv(1, U32(86018));
-  for (const Bytes& t : {Tlv(2, {0x11, 0x90}), Tlv(7, U32(48000)), Tlv(8, U32(2))}) ahello.insert(ahello.end(), t.begin(), t.end());
+  for (const Bytes& t : {Tlv(2, {0x11, 0x90}), Tlv(7, U32(48000)), Tlv(8, U32(2))})
+    ahello.insert(ahello.end(), t.begin(), t.end());
   add(Message(proto::kHello, 1, 0, 0, 0, ahello));
   Bytes event{0x01, 0x00};
-  for (const Bytes& t : {Tlv(6, {'I', 'D', 'L', 'E'}), Tlv(3, U32(1)), Tlv(0x10, {'{', '}'})}) event.insert(event.end(), t.begin(), t.end());
+  for (const Bytes& t : {Tlv(6, {'I', 'D', 'L', 'E'}), Tlv(3, U32(1)), Tlv(0x10, {'{', '}'})})
+    event.insert(event.end(), t.begin(), t.end());
   add(Message(proto::kEvent, 2, 0, 0, 0, event));
   add(Message(proto::kKeyframe, 0, 1, 0, 1000, key));
   add(Message(proto::kMedia, 0, 1, 1, 33000, key));

@@ -35,7 +35,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   std::size_t pos = 0, step = 0;
   while (pos < size) {
     // Chunk sizes 1..64, cycling through the mode byte's bits.
-    const std::size_t chunk = std::min<std::size_t>(size - pos, 1 + ((mode >> (step++ % 8)) & 1 ? 63 : (step * 7) % 13));
+    const std::size_t chunk =
+        std::min<std::size_t>(size - pos, 1 + ((mode >> (step++ % 8)) & 1 ? 63 : (step * 7) % 13));
     try {
       std::size_t window = 0;
       std::uint8_t* dst = (mode & 0x80) ? parser.PayloadWindow(&window) : nullptr;

@@ -66,9 +66,8 @@ class ZmAddon : public Napi::Addon<ZmAddon> {
   }
 
   Napi::Value Version(const Napi::CallbackInfo& info) {
-    return zm::js::Guard(info.Env(), [&]() -> Napi::Value {
-      return Napi::String::New(info.Env(), zm::Version());
-    });
+    return zm::js::Guard(
+        info.Env(), [&]() -> Napi::Value { return Napi::String::New(info.Env(), zm::Version()); });
   }
 
   Napi::Value NapiVersion(const Napi::CallbackInfo& info) {

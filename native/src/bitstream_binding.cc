@@ -21,7 +21,8 @@ Codec CodecArg(const Napi::Value& v) {
 }
 
 // describeCodec(codec, bitstream): CodecInfo-shaped object, or null when nothing could be
-// derived. bitstream: video extradata (Annex B/avcC/hvcC) or an access unit; AAC ASC; OpusHead; av1C.
+// derived. bitstream: video extradata (Annex B/avcC/hvcC) or an access unit; AAC ASC; OpusHead;
+// av1C.
 Napi::Value DescribeCodec(const Napi::CallbackInfo& info) {
   return Guard(info.Env(), [&]() -> Napi::Value {
     CodecInfo ci;
@@ -31,7 +32,8 @@ Napi::Value DescribeCodec(const Napi::CallbackInfo& info) {
   });
 }
 
-// parseAdtsHeader(data): {objectType, sampleRate, channels, headerSize, frameSize, audioSpecificConfig} | null
+// parseAdtsHeader(data): {objectType, sampleRate, channels, headerSize, frameSize,
+// audioSpecificConfig} | null
 Napi::Value ParseAdts(const Napi::CallbackInfo& info) {
   return Guard(info.Env(), [&]() -> Napi::Value {
     AdtsHeader h;
@@ -43,14 +45,17 @@ Napi::Value ParseAdts(const Napi::CallbackInfo& info) {
     o.Set("headerSize", h.header_size);
     o.Set("frameSize", h.frame_size);
     if (h.config.object_type <= 4) {
-      o.Set("audioSpecificConfig",
-            CopyBuffer(info.Env(), MakeAudioSpecificConfig(h.config.object_type, h.config.sample_rate, h.config.channel_config)));
+      o.Set(
+          "audioSpecificConfig",
+          CopyBuffer(info.Env(), MakeAudioSpecificConfig(h.config.object_type, h.config.sample_rate,
+                                                         h.config.channel_config)));
     }
     return o;
   });
 }
 
-// annexBToLengthPrefixed(codec, accessUnit): Buffer of [u32 length][NAL]… without AUD/parameter sets.
+// annexBToLengthPrefixed(codec, accessUnit): Buffer of [u32 length][NAL]… without AUD/parameter
+// sets.
 Napi::Value AnnexBToLengthPrefixed(const Napi::CallbackInfo& info) {
   return Guard(info.Env(), [&]() -> Napi::Value {
     const Codec c = CodecArg(info[0]);
@@ -77,7 +82,8 @@ Napi::Value NalUnitTypes(const Napi::CallbackInfo& info) {
 void RegisterBitstreamFunctions(Napi::Env env, Napi::Object exports) {
   exports.Set("describeCodec", Napi::Function::New(env, DescribeCodec, "describeCodec"));
   exports.Set("parseAdtsHeader", Napi::Function::New(env, ParseAdts, "parseAdtsHeader"));
-  exports.Set("annexBToLengthPrefixed", Napi::Function::New(env, AnnexBToLengthPrefixed, "annexBToLengthPrefixed"));
+  exports.Set("annexBToLengthPrefixed",
+              Napi::Function::New(env, AnnexBToLengthPrefixed, "annexBToLengthPrefixed"));
   exports.Set("nalUnitTypes", Napi::Function::New(env, NalUnitTypes, "nalUnitTypes"));
 }
 

@@ -30,8 +30,8 @@ Napi::Value SendUnixDatagram(const Napi::CallbackInfo& info) {
     memcpy(addr.sun_path, path.data(), path.size());
     int fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
     if (fd < 0) throw zm::Error("ERR_ZM_DGRAM_SEND", std::string("socket: ") + strerror(errno));
-    ssize_t n = sendto(fd, bytes.Data(), bytes.Length(), MSG_NOSIGNAL, reinterpret_cast<sockaddr*>(&addr),
-                       sizeof(addr));
+    ssize_t n = sendto(fd, bytes.Data(), bytes.Length(), MSG_NOSIGNAL,
+                       reinterpret_cast<sockaddr*>(&addr), sizeof(addr));
     int err = errno;
     close(fd);
     if (n < 0) throw zm::Error("ERR_ZM_DGRAM_SEND", std::string("sendto: ") + strerror(err));

@@ -42,7 +42,8 @@ MuxTrackConfig MuxTrackFromJs(const Napi::Object& o) {
   const std::string codec = StringOption(o, "codec");
   c.codec = CodecFromName(codec.c_str());
   const Napi::Value extradata = o.Get("extradata");
-  if (!extradata.IsUndefined() && !extradata.IsNull()) c.extradata = BufferArg(extradata, "extradata").copy();
+  if (!extradata.IsUndefined() && !extradata.IsNull())
+    c.extradata = BufferArg(extradata, "extradata").copy();
   c.width = U32Option(o, "width", 0);
   c.height = U32Option(o, "height", 0);
   c.sample_rate = U32Option(o, "sampleRate", 0);
@@ -51,7 +52,8 @@ MuxTrackConfig MuxTrackFromJs(const Napi::Object& o) {
   c.fps_num = U32Option(o, "fpsNum", 0);
   c.fps_den = U32Option(o, "fpsDen", 0);
   const Napi::Value depth = o.Get("reorderDepth");
-  if (!depth.IsUndefined() && !depth.IsNull()) c.reorder_depth = int(U32Option(o, "reorderDepth", 0));
+  if (!depth.IsUndefined() && !depth.IsNull())
+    c.reorder_depth = int(U32Option(o, "reorderDepth", 0));
   c.length_prefixed = o.Get("lengthPrefixed").ToBoolean().Value();
   return c;
 }
@@ -67,12 +69,14 @@ Napi::Function Fmp4MuxerBinding::Define(Napi::Env env) {
                      });
 }
 
-Fmp4MuxerBinding::Fmp4MuxerBinding(const Napi::CallbackInfo& info) : Napi::ObjectWrap<Fmp4MuxerBinding>(info) {
+Fmp4MuxerBinding::Fmp4MuxerBinding(const Napi::CallbackInfo& info)
+    : Napi::ObjectWrap<Fmp4MuxerBinding>(info) {
   Guard(info.Env(), [&] {
     if (!info[0].IsArray()) BadArgument("tracks must be an array");
     const Napi::Array list = info[0].As<Napi::Array>();
     std::vector<MuxTrackConfig> tracks;
-    for (std::uint32_t i = 0; i < list.Length(); ++i) tracks.push_back(MuxTrackFromJs(ObjectArg(list.Get(i), "track")));
+    for (std::uint32_t i = 0; i < list.Length(); ++i)
+      tracks.push_back(MuxTrackFromJs(ObjectArg(list.Get(i), "track")));
     std::optional<std::int64_t> origin;
     if (!info[1].IsUndefined() && !info[1].IsNull()) origin = IntegerUs(info[1], "originUs");
     muxer_ = std::make_unique<Fmp4Muxer>(std::move(tracks), origin);
@@ -96,11 +100,14 @@ Napi::Value Fmp4MuxerBinding::AddSample(const Napi::CallbackInfo& info) {
 }
 
 Napi::Value Fmp4MuxerBinding::InitReady(const Napi::CallbackInfo& info) {
-  return Guard(info.Env(), [&]() -> Napi::Value { return Napi::Boolean::New(info.Env(), muxer_->InitReady()); });
+  return Guard(info.Env(), [&]() -> Napi::Value {
+    return Napi::Boolean::New(info.Env(), muxer_->InitReady());
+  });
 }
 
 Napi::Value Fmp4MuxerBinding::InitSegment(const Napi::CallbackInfo& info) {
-  return Guard(info.Env(), [&]() -> Napi::Value { return TakeBuffer(info.Env(), muxer_->InitSegment()); });
+  return Guard(info.Env(),
+               [&]() -> Napi::Value { return TakeBuffer(info.Env(), muxer_->InitSegment()); });
 }
 
 Napi::Value Fmp4MuxerBinding::Cut(const Napi::CallbackInfo& info) {
@@ -139,7 +146,8 @@ Napi::Value Fmp4MuxerBinding::Info(const Napi::CallbackInfo& info) {
     Napi::Env env = info.Env();
     Napi::Object o = Napi::Object::New(env);
     Napi::Array tracks = Napi::Array::New(env, muxer_->track_count());
-    for (std::size_t i = 0; i < muxer_->track_count(); ++i) tracks.Set(std::uint32_t(i), TrackInfoToJs(env, muxer_->Info(i)));
+    for (std::size_t i = 0; i < muxer_->track_count(); ++i)
+      tracks.Set(std::uint32_t(i), TrackInfoToJs(env, muxer_->Info(i)));
     o.Set("tracks", tracks);
     o.Set("initReady", muxer_->InitReady());
     if (auto origin = muxer_->origin_us()) o.Set("originUs", double(*origin));

@@ -21,10 +21,12 @@ class Fmp4MuxerBinding : public Napi::ObjectWrap<Fmp4MuxerBinding> {
   explicit Fmp4MuxerBinding(const Napi::CallbackInfo& info);
 
  private:
-  Napi::Value AddSample(const Napi::CallbackInfo& info);  // (track, ptsUs, dtsUs|null, keyframe, data)
+  Napi::Value AddSample(
+      const Napi::CallbackInfo& info);  // (track, ptsUs, dtsUs|null, keyframe, data)
   Napi::Value InitReady(const Napi::CallbackInfo& info);
   Napi::Value InitSegment(const Napi::CallbackInfo& info);
-  Napi::Value Cut(const Napi::CallbackInfo& info);  // (mode: "all"|"ready", endUs?) → fragment | null
+  Napi::Value Cut(
+      const Napi::CallbackInfo& info);  // (mode: "all"|"ready", endUs?) → fragment | null
   Napi::Value Info(const Napi::CallbackInfo& info);
 
   std::unique_ptr<Fmp4Muxer> muxer_;

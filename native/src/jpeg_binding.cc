@@ -16,7 +16,9 @@ namespace {
 class JpegWorker : public PromiseWorker {
  public:
   JpegWorker(Napi::Env env, const char* name, const Napi::Value& input, std::function<Bytes()> job)
-      : PromiseWorker(env, name), input_(Napi::Persistent(input.As<Napi::Object>())), job_(std::move(job)) {}
+      : PromiseWorker(env, name),
+        input_(Napi::Persistent(input.As<Napi::Object>())),
+        job_(std::move(job)) {}
 
  private:
   void Run() override { output_ = job_(); }
@@ -63,20 +65,22 @@ Napi::Value EncodeJpeg(const Napi::CallbackInfo& info) {
     if (!ls.IsUndefined() && !ls.IsNull()) {
       if (!ls.IsArray()) BadArgument("linesize must be an array");
       const Napi::Array a = ls.As<Napi::Array>();
-      if (a.Length() != std::uint32_t(PlaneCount(img.format))) BadArgument("linesize needs one entry per plane");
-      for (std::uint32_t k = 0; k < a.Length(); ++k) img.linesize[k] = std::size_t(NumberArg(a.Get(k), "linesize"));
+      if (a.Length() != std::uint32_t(PlaneCount(img.format)))
+        BadArgument("linesize needs one entry per plane");
+      for (std::uint32_t k = 0; k < a.Length(); ++k)
+        img.linesize[k] = std::size_t(NumberArg(a.Get(k), "linesize"));
     }
     const Napi::Value data = o.Get("data");
     img.data = BufferArg(data, "data");
     const double q = info[1].IsUndefined() ? jpeg::kDefaultQuality : NumberArg(info[1], "quality");
     if (!(q >= 1 && q <= 100)) BadArgument("quality must be in 1..100");
     // Checked here, on the JS thread, so a bad size rejects before any work is queued.
-    const PlaneLayout planes = PlaneLayoutWithStrides(img.format, img.width, img.height, img.linesize);
+    const PlaneLayout planes =
+        PlaneLayoutWithStrides(img.format, img.width, img.height, img.linesize);
     if (img.data.size < planes.size) BadArgument("image data is shorter than its planes");
     const int quality = int(q);
-    return Queue(new JpegWorker(info.Env(), "zmgate:jpeg-encode", data, [img, quality] {
-      return jpeg::Encode(img, quality);
-    }));
+    return Queue(new JpegWorker(info.Env(), "zmgate:jpeg-encode", data,
+                                [img, quality] { return jpeg::Encode(img, quality); }));
   });
 }
 
@@ -86,10 +90,11 @@ Napi::Value TransformJpeg(const Napi::CallbackInfo& info) {
     const ByteView input = BufferArg(info[0], "jpeg");
     const jpeg::Orientation orientation = OrientationArg(info[1]);
     jpeg::EdgeMode edges = jpeg::EdgeMode::kTrim;
-    if (info[2].IsString() && info[2].As<Napi::String>().Utf8Value() == "perfect") edges = jpeg::EdgeMode::kPerfect;
-    return Queue(new JpegWorker(info.Env(), "zmgate:jpeg-transform", info[0], [input, orientation, edges] {
-      return jpeg::Transform(input, orientation, edges);
-    }));
+    if (info[2].IsString() && info[2].As<Napi::String>().Utf8Value() == "perfect")
+      edges = jpeg::EdgeMode::kPerfect;
+    return Queue(new JpegWorker(
+        info.Env(), "zmgate:jpeg-transform", info[0],
+        [input, orientation, edges] { return jpeg::Transform(input, orientation, edges); }));
   });
 }
 

@@ -14,7 +14,8 @@
 
 namespace zm::js {
 
-// new ZmNativeError(message, code) once initialize() registered the class, else an Error with .code.
+// new ZmNativeError(message, code) once initialize() registered the class, else an Error with
+// .code.
 Napi::Error MakeError(Napi::Env env, const std::string& code, const std::string& message);
 
 // Runs an entry point's body. node-addon-api converts only Napi::Error into a JS exception; any
@@ -34,7 +35,9 @@ auto Guard(Napi::Env env, Body&& body) -> decltype(body()) {
   }
 }
 
-[[noreturn]] inline void BadArgument(const std::string& what) { throw zm::Error("ERR_ZM_ARG", what); }
+[[noreturn]] inline void BadArgument(const std::string& what) {
+  throw zm::Error("ERR_ZM_ARG", what);
+}
 
 inline Napi::Object ObjectArg(const Napi::Value& v, const char* name) {
   if (!v.IsObject()) BadArgument(std::string(name) + " must be an object");
@@ -44,7 +47,8 @@ inline Napi::Object ObjectArg(const Napi::Value& v, const char* name) {
 inline ByteView BufferArg(const Napi::Value& v, const char* name) {
   if (!v.IsTypedArray()) BadArgument(std::string(name) + " must be a Buffer/Uint8Array");
   auto a = v.As<Napi::TypedArray>();
-  if (a.TypedArrayType() != napi_uint8_array) BadArgument(std::string(name) + " must be a Uint8Array");
+  if (a.TypedArrayType() != napi_uint8_array)
+    BadArgument(std::string(name) + " must be a Uint8Array");
   auto u8 = v.As<Napi::Uint8Array>();
   return {u8.Data(), u8.ByteLength()};
 }

@@ -20,7 +20,8 @@ struct LlHlsBinding::Shared : RecordTap, std::enable_shared_from_this<LlHlsBindi
   // Reader thread: package, then wake JS once for however many changes pile up before it runs.
   void OnRecords(const std::vector<Record>& records) override {
     const std::int64_t now = std::chrono::duration_cast<std::chrono::microseconds>(
-                                 std::chrono::system_clock::now().time_since_epoch()).count();
+                                 std::chrono::system_clock::now().time_since_epoch())
+                                 .count();
     unsigned flags = 0;
     {
       std::lock_guard<std::mutex> lock(mutex);
@@ -83,7 +84,8 @@ Napi::Value SharedBuffer(Napi::Env env, const SharedBytes& bytes) {
   auto* keep = new std::shared_ptr<const Bytes>(bytes.owner);
   // The data is never written through this Buffer (documented read-only in the facade).
   auto* data = const_cast<std::uint8_t*>(bytes.data());
-  return Napi::Buffer<std::uint8_t>::NewOrCopy(env, data, bytes.size, [keep](Napi::Env, std::uint8_t*) { delete keep; });
+  return Napi::Buffer<std::uint8_t>::NewOrCopy(env, data, bytes.size,
+                                               [keep](Napi::Env, std::uint8_t*) { delete keep; });
 }
 
 Napi::Function LlHlsBinding::Define(Napi::Env env) {
@@ -107,7 +109,8 @@ Napi::Function LlHlsBinding::Define(Napi::Env env) {
                      });
 }
 
-LlHlsBinding::LlHlsBinding(const Napi::CallbackInfo& info) : Napi::ObjectWrap<LlHlsBinding>(info), env_(info.Env()) {
+LlHlsBinding::LlHlsBinding(const Napi::CallbackInfo& info)
+    : Napi::ObjectWrap<LlHlsBinding>(info), env_(info.Env()) {
   Guard(info.Env(), [&] {
     const Napi::Object o = ObjectArg(info[0], "options");
     LlHlsOptions opts;
@@ -149,16 +152,20 @@ Napi::Value LlHlsBinding::Attach(const Napi::CallbackInfo& info) {
     DetachNow();
     {
       std::lock_guard<std::mutex> lock(shared_->mutex);
-      shared_->tsfn = Napi::ThreadSafeFunction::New(env, info[1].As<Napi::Function>(), "zmgate:ll-hls", 0, 1);
+      shared_->tsfn =
+          Napi::ThreadSafeFunction::New(env, info[1].As<Napi::Function>(), "zmgate:ll-hls", 0, 1);
       shared_->tsfn.Unref(env);  // a packager alone does not keep the process alive
       shared_->tsfn_live = true;
       shared_->wake_pending = false;
       // HELLOs that arrived before attaching.
-      if (auto v = client->CurrentCodec(StreamKind::kVideo)) shared_->feed.OnCodec(StreamKind::kVideo, *v);
-      if (auto a = client->CurrentCodec(StreamKind::kAudio)) shared_->feed.OnCodec(StreamKind::kAudio, *a);
+      if (auto v = client->CurrentCodec(StreamKind::kVideo))
+        shared_->feed.OnCodec(StreamKind::kVideo, *v);
+      if (auto a = client->CurrentCodec(StreamKind::kAudio))
+        shared_->feed.OnCodec(StreamKind::kAudio, *a);
     }
     // Registered after the TSFN, so it runs before Node's own TSFN teardown (hooks run in reverse).
-    if (!hook_registered_ && napi_add_env_cleanup_hook(env, &LlHlsBinding::OnEnvCleanup, this) == napi_ok) {
+    if (!hook_registered_ &&
+        napi_add_env_cleanup_hook(env, &LlHlsBinding::OnEnvCleanup, this) == napi_ok) {
       hook_registered_ = true;
     }
     queue_ = client->delivery_queue();
@@ -216,7 +223,8 @@ Napi::Value LlHlsBinding::PushVideo(const Napi::CallbackInfo& info) {
     const bool keyframe = info[1].ToBoolean().Value(), after_gap = info[3].ToBoolean().Value();
     const ByteView data = BufferArg(info[2], "data");
     std::lock_guard<std::mutex> lock(shared_->mutex);
-    return Napi::Number::New(info.Env(), shared_->packager.PushVideo(pts, keyframe, data, after_gap, now));
+    return Napi::Number::New(info.Env(),
+                             shared_->packager.PushVideo(pts, keyframe, data, after_gap, now));
   });
 }
 
@@ -246,7 +254,8 @@ Napi::Value LlHlsBinding::Available(const Napi::CallbackInfo& info) {
     const std::int64_t msn = IntegerArg(info[0], "msn"), part = IntegerArg(info[1], "part");
     if (msn < 0 || part < -1 || part > 1000000) BadArgument("msn/part out of range");
     std::lock_guard<std::mutex> lock(shared_->mutex);
-    return Napi::Boolean::New(info.Env(), shared_->packager.Available(std::uint64_t(msn), int(part)));
+    return Napi::Boolean::New(info.Env(),
+                              shared_->packager.Available(std::uint64_t(msn), int(part)));
   });
 }
 
@@ -254,7 +263,8 @@ Napi::Value LlHlsBinding::TooFarAhead(const Napi::CallbackInfo& info) {
   return Guard(info.Env(), [&]() -> Napi::Value {
     const std::int64_t msn = IntegerArg(info[0], "msn");
     std::lock_guard<std::mutex> lock(shared_->mutex);
-    return Napi::Boolean::New(info.Env(), msn >= 0 && shared_->packager.TooFarAhead(std::uint64_t(msn)));
+    return Napi::Boolean::New(info.Env(),
+                              msn >= 0 && shared_->packager.TooFarAhead(std::uint64_t(msn)));
   });
 }
 

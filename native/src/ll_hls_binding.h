@@ -28,19 +28,21 @@ class LlHlsBinding : public Napi::ObjectWrap<LlHlsBinding> {
   struct Shared;  // the packager, its feed and the wake-up, shared with the reader thread
 
  private:
-  Napi::Value Attach(const Napi::CallbackInfo& info);         // (rawStreamClient, onChange)
+  Napi::Value Attach(const Napi::CallbackInfo& info);  // (rawStreamClient, onChange)
   Napi::Value Detach(const Napi::CallbackInfo& info);
-  Napi::Value SetWake(const Napi::CallbackInfo& info);        // (on): call onChange at all?
-  Napi::Value Configure(const Napi::CallbackInfo& info);      // (video, audio|null)
+  Napi::Value SetWake(const Napi::CallbackInfo& info);    // (on): call onChange at all?
+  Napi::Value Configure(const Napi::CallbackInfo& info);  // (video, audio|null)
   Napi::Value Discontinuity(const Napi::CallbackInfo& info);
   Napi::Value End(const Napi::CallbackInfo& info);
-  Napi::Value PushVideo(const Napi::CallbackInfo& info);      // (ptsUs, keyframe, data, afterGap, nowUs) → flags
-  Napi::Value PushAudio(const Napi::CallbackInfo& info);      // (ptsUs, data) → flags
-  Napi::Value Get(const Napi::CallbackInfo& info);            // (name) → Buffer | null
-  Napi::Value Available(const Napi::CallbackInfo& info);      // (msn, part) → boolean (part -1: segment)
-  Napi::Value TooFarAhead(const Napi::CallbackInfo& info);    // (msn) → boolean
-  Napi::Value Playlist(const Napi::CallbackInfo& info);       // (query) → string | null
-  Napi::Value Master(const Napi::CallbackInfo& info);         // (query, mediaUri) → string | null
+  Napi::Value PushVideo(
+      const Napi::CallbackInfo& info);  // (ptsUs, keyframe, data, afterGap, nowUs) → flags
+  Napi::Value PushAudio(const Napi::CallbackInfo& info);  // (ptsUs, data) → flags
+  Napi::Value Get(const Napi::CallbackInfo& info);        // (name) → Buffer | null
+  Napi::Value Available(
+      const Napi::CallbackInfo& info);  // (msn, part) → boolean (part -1: segment)
+  Napi::Value TooFarAhead(const Napi::CallbackInfo& info);  // (msn) → boolean
+  Napi::Value Playlist(const Napi::CallbackInfo& info);     // (query) → string | null
+  Napi::Value Master(const Napi::CallbackInfo& info);       // (query, mediaUri) → string | null
   Napi::Value Codecs(const Napi::CallbackInfo& info);
   Napi::Value Stats(const Napi::CallbackInfo& info);
 

@@ -47,7 +47,9 @@ class PromiseWorker : public Napi::AsyncWorker {
       deferred_.Reject(MakeError(Env(), e.code(), e.what()).Value());
     }
   }
-  void OnError(const Napi::Error& e) override { deferred_.Reject(MakeError(Env(), code_, e.Message()).Value()); }
+  void OnError(const Napi::Error& e) override {
+    deferred_.Reject(MakeError(Env(), code_, e.Message()).Value());
+  }
 
  private:
   Napi::ObjectReference receiver_;
@@ -66,7 +68,9 @@ std::int64_t SafeInteger(const Napi::Value& v, const char* name) {
   return static_cast<std::int64_t>(d);
 }
 
-const char* Kind(const Mp4Track& t) { return t.is_video() ? "video" : t.is_audio() ? "audio" : "other"; }
+const char* Kind(const Mp4Track& t) {
+  return t.is_video() ? "video" : t.is_audio() ? "audio" : "other";
+}
 
 struct Opened {
   std::shared_ptr<const Mp4Demuxer> demuxer;
@@ -90,7 +94,8 @@ Napi::Function Mp4FileBinding::Define(Napi::Env env) {
                      });
 }
 
-Mp4FileBinding::Mp4FileBinding(const Napi::CallbackInfo& info) : Napi::ObjectWrap<Mp4FileBinding>(info) {}
+Mp4FileBinding::Mp4FileBinding(const Napi::CallbackInfo& info)
+    : Napi::ObjectWrap<Mp4FileBinding>(info) {}
 
 const Mp4Demuxer& Mp4FileBinding::demuxer() const {
   if (!demuxer_) throw Error("ERR_ZM_MP4_CLOSED", "the file is not open");
@@ -241,7 +246,10 @@ Napi::Value Mp4FileBinding::ReadSample(const Napi::CallbackInfo& info) {
       throw Error("ERR_ZM_MP4_RANGE", "no such sample");
     }
     auto* worker = new PromiseWorker<Bytes>(
-        Value(), "zmgate:mp4-read", [demuxer = demuxer_, track, index] { return demuxer->ReadSample(std::size_t(track), std::size_t(index)); },
+        Value(), "zmgate:mp4-read",
+        [demuxer = demuxer_, track, index] {
+          return demuxer->ReadSample(std::size_t(track), std::size_t(index));
+        },
         [](Napi::Env env, Bytes& b) -> Napi::Value { return TakeBuffer(env, std::move(b)); });
     Napi::Promise p = worker->Promise();
     worker->Queue();
@@ -285,9 +293,11 @@ Napi::Value Mp4FileBinding::VodSegment(const Napi::CallbackInfo& info) {
   return Guard(info.Env(), [&]() -> Napi::Value {
     const auto plan = Plan(SafeInteger(info[0], "targetUs"));
     const std::int64_t index = SafeInteger(info[1], "index");
-    if (index < 0 || std::size_t(index) >= plan->size()) throw Error("ERR_ZM_MP4_RANGE", "no such segment");
+    if (index < 0 || std::size_t(index) >= plan->size())
+      throw Error("ERR_ZM_MP4_RANGE", "no such segment");
     auto* worker = new PromiseWorker<Bytes>(
-        Value(), "zmgate:mp4-segment", [vod = vod_, plan, index] { return vod->Segment(*plan, std::size_t(index)); },
+        Value(), "zmgate:mp4-segment",
+        [vod = vod_, plan, index] { return vod->Segment(*plan, std::size_t(index)); },
         [](Napi::Env env, Bytes& b) -> Napi::Value { return TakeBuffer(env, std::move(b)); });
     Napi::Promise p = worker->Promise();
     worker->Queue();

@@ -41,7 +41,8 @@ class Mp4FileBinding : public Napi::ObjectWrap<Mp4FileBinding> {
   std::shared_ptr<const Mp4Demuxer> demuxer_;
   std::shared_ptr<const Mp4Vod> vod_;
   std::string vod_error_code_, vod_error_;
-  std::map<std::int64_t, std::shared_ptr<const std::vector<zm::VodSegment>>> plans_;  // a few targets
+  std::map<std::int64_t, std::shared_ptr<const std::vector<zm::VodSegment>>>
+      plans_;  // a few targets
   bool opening_ = false;
 };
 

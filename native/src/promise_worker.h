@@ -20,8 +20,8 @@ class PromiseWorker : public Napi::AsyncWorker {
   PromiseWorker(Napi::Env env, const char* name)
       : Napi::AsyncWorker(env, name), deferred_(Napi::Promise::Deferred::New(env)) {}
 
-  virtual void Run() = 0;                            // worker thread: no Napi calls
-  virtual Napi::Value Result(Napi::Env env) = 0;     // JS thread
+  virtual void Run() = 0;                         // worker thread: no Napi calls
+  virtual Napi::Value Result(Napi::Env env) = 0;  // JS thread
 
  private:
   void Execute() final {
@@ -47,7 +47,9 @@ class PromiseWorker : public Napi::AsyncWorker {
     }
   }
 
-  void OnError(const Napi::Error& e) final { deferred_.Reject(MakeError(Env(), code_, e.Message()).Value()); }
+  void OnError(const Napi::Error& e) final {
+    deferred_.Reject(MakeError(Env(), code_, e.Message()).Value());
+  }
 
   Napi::Promise::Deferred deferred_;
   std::string code_ = "ERR_ZM_NATIVE";

@@ -30,7 +30,8 @@ Napi::Object GeometryToJs(Napi::Env env, const shm::Geometry& g) {
   o.Set("slotSize", double(g.slot_size));
   o.Set("timestampsOffset", double(g.timestamps));
   o.Set("imagesOffset", double(g.images));
-  o.Set("formatsOffset", g.formats ? Napi::Value(Napi::Number::New(env, double(g.formats))) : env.Null());
+  o.Set("formatsOffset",
+        g.formats ? Napi::Value(Napi::Number::New(env, double(g.formats))) : env.Null());
   return o;
 }
 
@@ -98,7 +99,8 @@ class NewestImageWorker : public PromiseWorker {
 
  private:
   void Run() override {
-    image_ = shm::CopyNewestImage(source_.mapping->bytes(), source_.layout, source_.geometry, options_);
+    image_ =
+        shm::CopyNewestImage(source_.mapping->bytes(), source_.layout, source_.geometry, options_);
     source_.mapping.reset();  // unmap as soon as possible if the reader moved on
   }
 
@@ -109,7 +111,8 @@ class NewestImageWorker : public PromiseWorker {
     o.Set("height", image_->height);
     o.Set("format", PixelFormatName(image_->format));
     Napi::Array linesize = Napi::Array::New(env, std::size_t(image_->planes.planes));
-    for (int k = 0; k < image_->planes.planes; ++k) linesize.Set(std::uint32_t(k), double(image_->planes.linesize[k]));
+    for (int k = 0; k < image_->planes.planes; ++k)
+      linesize.Set(std::uint32_t(k), double(image_->planes.linesize[k]));
     o.Set("linesize", linesize);
     o.Set("timestampUs", double(image_->timestamp_us));
     o.Set("index", image_->index);
@@ -137,8 +140,9 @@ Napi::Value LayoutTable(const Napi::CallbackInfo& info) {
       o.Set("length", f.length);
       Napi::Object offsets = Napi::Object::New(env);
       for (int l = 0; l < shm::kLayoutCount; ++l) {
-        offsets.Set(std::to_string(shm::kLayoutSizes[l]),
-                    f.offset[l] < 0 ? env.Null() : Napi::Value(Napi::Number::New(env, f.offset[l])));
+        offsets.Set(
+            std::to_string(shm::kLayoutSizes[l]),
+            f.offset[l] < 0 ? env.Null() : Napi::Value(Napi::Number::New(env, f.offset[l])));
       }
       o.Set("offsets", offsets);
       out.Set(std::uint32_t(i), o);
@@ -170,24 +174,29 @@ SharedMemoryBinding::SharedMemoryBinding(const Napi::CallbackInfo& info)
     if (o.Has("imageBufferCount") && !o.Get("imageBufferCount").IsUndefined()) {
       hint.image_count = U32Option(o, "imageBufferCount", 0);
     }
-    if (o.Has("zoneCount") && !o.Get("zoneCount").IsUndefined()) hint.zone_count = U32Option(o, "zoneCount", 0);
-    max_attempts_ = int(std::max<std::uint32_t>(1, std::min<std::uint32_t>(U32Option(o, "maxAttempts", 5), 1000)));
+    if (o.Has("zoneCount") && !o.Get("zoneCount").IsUndefined())
+      hint.zone_count = U32Option(o, "zoneCount", 0);
+    max_attempts_ = int(
+        std::max<std::uint32_t>(1, std::min<std::uint32_t>(U32Option(o, "maxAttempts", 5), 1000)));
     reader_ = std::make_unique<shm::ShmReader>(StringOption(o, "path"), hint);
     reader_->Refresh();
-    if (napi_add_env_cleanup_hook(info.Env(), &SharedMemoryBinding::OnEnvCleanup, this) == napi_ok) {
+    if (napi_add_env_cleanup_hook(info.Env(), &SharedMemoryBinding::OnEnvCleanup, this) ==
+        napi_ok) {
       hook_registered_ = true;
     }
   });
 }
 
 SharedMemoryBinding::~SharedMemoryBinding() {
-  if (hook_registered_) napi_remove_env_cleanup_hook(env_, &SharedMemoryBinding::OnEnvCleanup, this);
+  if (hook_registered_)
+    napi_remove_env_cleanup_hook(env_, &SharedMemoryBinding::OnEnvCleanup, this);
 }
 
 void SharedMemoryBinding::OnEnvCleanup(void* self) {
   auto* b = static_cast<SharedMemoryBinding*>(self);
   b->hook_registered_ = false;
-  if (b->reader_) b->reader_->Close();  // unmap now: a terminating worker thread never runs finalizers
+  if (b->reader_)
+    b->reader_->Close();  // unmap now: a terminating worker thread never runs finalizers
 }
 
 Napi::Value SharedMemoryBinding::Read(const Napi::CallbackInfo& info) {
@@ -213,7 +222,8 @@ Napi::Value SharedMemoryBinding::Trigger(const Napi::CallbackInfo& info) {
     const Napi::Object o = ObjectArg(info[0], "trigger");
     shm::TriggerRequest r;
     r.state = U32Option(o, "state", shm::trigger::kCancel);
-    if (r.state > shm::trigger::kOff) BadArgument("trigger state must be 0 (cancel), 1 (on) or 2 (off)");
+    if (r.state > shm::trigger::kOff)
+      BadArgument("trigger state must be 0 (cancel), 1 (on) or 2 (off)");
     r.score = U32Option(o, "score", 0);
     const std::pair<const char*, std::string*> strings[] = {
         {"cause", &r.cause}, {"text", &r.text}, {"showText", &r.show_text}};
@@ -237,8 +247,9 @@ Napi::Value SharedMemoryBinding::Info(const Napi::CallbackInfo& info) {
     o.Set("versions", l ? Napi::Value(Napi::String::New(env, l->versions)) : env.Null());
     const auto& g = reader_->geometry();
     o.Set("geometry", g ? Napi::Value(GeometryToJs(env, *g)) : env.Null());
-    o.Set("geometryError", reader_->geometry_error().empty() ? env.Null()
-                                                              : Napi::Value(Napi::String::New(env, reader_->geometry_error())));
+    o.Set("geometryError", reader_->geometry_error().empty()
+                               ? env.Null()
+                               : Napi::Value(Napi::String::New(env, reader_->geometry_error())));
     return o;
   });
 }

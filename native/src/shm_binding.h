@@ -23,8 +23,8 @@ class SharedMemoryBinding : public Napi::ObjectWrap<SharedMemoryBinding> {
  private:
   Napi::Value Read(const Napi::CallbackInfo& info);         // → raw state record
   Napi::Value NewestImage(const Napi::CallbackInfo& info);  // → Promise<raw image | null>
-  Napi::Value Trigger(const Napi::CallbackInfo& info);      // ({state, score, cause, text, showText})
-  Napi::Value Info(const Napi::CallbackInfo& info);         // → {path, layout, geometry, …}
+  Napi::Value Trigger(const Napi::CallbackInfo& info);  // ({state, score, cause, text, showText})
+  Napi::Value Info(const Napi::CallbackInfo& info);     // → {path, layout, geometry, …}
   Napi::Value Close(const Napi::CallbackInfo& info);
 
   static void OnEnvCleanup(void* self);

@@ -12,7 +12,8 @@ namespace {
 // Joins the reader thread off the JS thread, then finishes the close on the JS thread.
 class JoinWorker : public Napi::AsyncWorker {
  public:
-  JoinWorker(const Napi::Object& owner, std::shared_ptr<StreamReader> reader, std::function<void()> after)
+  JoinWorker(const Napi::Object& owner, std::shared_ptr<StreamReader> reader,
+             std::function<void()> after)
       : Napi::AsyncWorker(owner.Env(), "zmgate:stream-client-close"),
         owner_(Napi::Persistent(owner)),  // the binding must outlive the join
         reader_(std::move(reader)),
@@ -94,7 +95,8 @@ StreamClientBinding::StreamClientBinding(const Napi::CallbackInfo& info)
   });
 }
 
-void StreamClientBinding::Start(Napi::Env env, const Napi::Object& options, const Napi::Function& on_records) {
+void StreamClientBinding::Start(Napi::Env env, const Napi::Object& options,
+                                const Napi::Function& on_records) {
   ReaderOptions ro;
   ro.path = StringOption(options, "path");
   ro.initial_delay_ms = U32Option(options, "initialDelayMs", ro.initial_delay_ms);
@@ -109,7 +111,8 @@ void StreamClientBinding::Start(Napi::Env env, const Napi::Object& options, cons
   std::weak_ptr<DeliveryQueue> weak = queue_;
   queue_->SetNotify([tsfn = tsfn_, weak, closed = closed_]() mutable {
     // napi_closing after Release() is expected during close; nothing to do then.
-    tsfn.NonBlockingCall([weak, closed](Napi::Env e, Napi::Function cb) { DeliverBatch(e, cb, weak, closed); });
+    tsfn.NonBlockingCall(
+        [weak, closed](Napi::Env e, Napi::Function cb) { DeliverBatch(e, cb, weak, closed); });
   });
   reader_ = std::make_shared<StreamReader>(ro, queue_);
   // Registered after the TSFN, so it runs before Node's own TSFN teardown (hooks run in reverse).
@@ -120,7 +123,8 @@ void StreamClientBinding::Start(Napi::Env env, const Napi::Object& options, cons
 }
 
 StreamClientBinding::~StreamClientBinding() {
-  if (hook_registered_) napi_remove_env_cleanup_hook(env_, &StreamClientBinding::OnEnvCleanup, this);
+  if (hook_registered_)
+    napi_remove_env_cleanup_hook(env_, &StreamClientBinding::OnEnvCleanup, this);
   ShutdownNow();
 }
 
@@ -195,8 +199,10 @@ Napi::Value StreamClientBinding::LatestKeyframe(const Napi::CallbackInfo& info) 
 Napi::Value StreamClientBinding::Codecs(const Napi::CallbackInfo& info) {
   return Guard(info.Env(), [&]() -> Napi::Value {
     Napi::Object o = Napi::Object::New(info.Env());
-    if (auto v = reader_->session().Codec(StreamKind::kVideo)) o.Set("video", CodecInfoToJs(info.Env(), *v));
-    if (auto a = reader_->session().Codec(StreamKind::kAudio)) o.Set("audio", CodecInfoToJs(info.Env(), *a));
+    if (auto v = reader_->session().Codec(StreamKind::kVideo))
+      o.Set("video", CodecInfoToJs(info.Env(), *v));
+    if (auto a = reader_->session().Codec(StreamKind::kAudio))
+      o.Set("audio", CodecInfoToJs(info.Env(), *a));
     return o;
   });
 }

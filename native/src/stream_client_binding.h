@@ -29,7 +29,9 @@ class StreamClientBinding : public Napi::ObjectWrap<StreamClientBinding> {
   // For native consumers fed on the reader thread (the LL-HLS packager): taps on the delivery
   // queue, and the codec details already known when one attaches.
   std::shared_ptr<DeliveryQueue> delivery_queue() const { return queue_; }
-  std::shared_ptr<const CodecInfo> CurrentCodec(StreamKind stream) const { return reader_->session().Codec(stream); }
+  std::shared_ptr<const CodecInfo> CurrentCodec(StreamKind stream) const {
+    return reader_->session().Codec(stream);
+  }
 
  private:
   Napi::Value Close(const Napi::CallbackInfo& info);

@@ -45,8 +45,8 @@ Napi::Object ToJs(Napi::Env env, MediaRecord& r) {
     delete[] data;
     o.Set("data", Napi::Buffer<std::uint8_t>::New(env, 0));
   } else {
-    o.Set("data", Napi::Buffer<std::uint8_t>::NewOrCopy(env, data, size,
-                                                        [](Napi::Env, std::uint8_t* p) { delete[] p; }));
+    o.Set("data", Napi::Buffer<std::uint8_t>::NewOrCopy(
+                      env, data, size, [](Napi::Env, std::uint8_t* p) { delete[] p; }));
   }
   return o;
 }

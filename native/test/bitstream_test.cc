@@ -55,12 +55,17 @@ TEST(Nal, SplitsAnnexBWithThreeAndFourByteStartCodes) {
 }
 
 TEST(Nal, RemovesEmulationPrevention) {
-  EXPECT_EQ(RemoveEmulationPrevention(Bytes{0, 0, 3, 1, 0, 0, 3, 0, 0, 3}), (Bytes{0, 0, 1, 0, 0, 0, 0}));
+  EXPECT_EQ(RemoveEmulationPrevention(Bytes{0, 0, 3, 1, 0, 0, 3, 0, 0, 3}),
+            (Bytes{0, 0, 1, 0, 0, 0, 0}));
   EXPECT_EQ(RemoveEmulationPrevention(Bytes{0, 3, 0, 0, 2}), (Bytes{0, 3, 0, 0, 2}));
 }
 
 TEST(Nal, ConvertsAnnexBToLengthPrefixedWithoutAudOrParameterSets) {
-  const Bytes au = test::AnnexB({{0x09, 0xf0}, Hex(test::kH264HighSps), Hex(test::kH264HighPps), {0x06, 5, 1, 0x80}, {0x65, 0x88, 0x84}});
+  const Bytes au = test::AnnexB({{0x09, 0xf0},
+                                 Hex(test::kH264HighSps),
+                                 Hex(test::kH264HighPps),
+                                 {0x06, 5, 1, 0x80},
+                                 {0x65, 0x88, 0x84}});
   Bytes out;
   EXPECT_EQ(AppendLengthPrefixed(Codec::kH264, au, out), 4u + 4 + 4 + 3);
   EXPECT_EQ(out, (Bytes{0, 0, 0, 4, 0x06, 5, 1, 0x80, 0, 0, 0, 3, 0x65, 0x88, 0x84}));
@@ -118,7 +123,8 @@ TEST(H264Sps, High422) {
 TEST(H264Sps, RejectsOtherNalsAndTruncation) {
   EXPECT_THROW(ParseH264Sps(Hex(test::kH264HighPps)), Error);
   const Bytes sps = Hex(test::kH264HighSps);
-  for (std::size_t n = 1; n < 12; ++n) EXPECT_THROW(ParseH264Sps(ByteView(sps).sub(0, n)), Error) << n;
+  for (std::size_t n = 1; n < 12; ++n)
+    EXPECT_THROW(ParseH264Sps(ByteView(sps).sub(0, n)), Error) << n;
 }
 
 TEST(H265Sps, Main360p) {
@@ -148,13 +154,16 @@ TEST(H265Sps, Main10) {
 
 TEST(H265Sps, RejectsTruncation) {
   const Bytes sps = Hex(test::kH265MainSps);
-  for (std::size_t n = 2; n < 20; ++n) EXPECT_THROW(ParseH265Sps(ByteView(sps).sub(0, n)), Error) << n;
+  for (std::size_t n = 2; n < 20; ++n)
+    EXPECT_THROW(ParseH265Sps(ByteView(sps).sub(0, n)), Error) << n;
 }
 
 TEST(CodecInfo, DerivesFromHvcCLikeAnnexBExtradata) {
   CodecInfo info;
   info.codec = Codec::kH265;
-  ASSERT_TRUE(DeriveCodecDetails(info, test::AnnexB({Hex(test::kH265MainVps), Hex(test::kH265MainSps), Hex(test::kH265MainPps)})));
+  ASSERT_TRUE(DeriveCodecDetails(
+      info,
+      test::AnnexB({Hex(test::kH265MainVps), Hex(test::kH265MainSps), Hex(test::kH265MainPps)})));
   EXPECT_TRUE(info.parameter_sets.complete(Codec::kH265));
   EXPECT_EQ(info.width, 640u);
   EXPECT_EQ(info.codec_string, "hvc1.1.6.L63.90");
@@ -167,7 +176,8 @@ TEST(Aac, ParsesAudioSpecificConfig) {
   EXPECT_EQ(lc.channels, 2u);
   EXPECT_EQ(lc.frame_length, 1024u);
   EXPECT_EQ(AacCodecString(lc), "mp4a.40.2");
-  const AacConfig he = ParseAudioSpecificConfig(Bytes{0x2b, 0x92, 0x08, 0x00});  // SBR 22.05→44.1 kHz
+  const AacConfig he =
+      ParseAudioSpecificConfig(Bytes{0x2b, 0x92, 0x08, 0x00});  // SBR 22.05→44.1 kHz
   EXPECT_EQ(he.object_type, 5u);
   EXPECT_EQ(he.extension_sample_rate, 44100u);
   EXPECT_THROW(ParseAudioSpecificConfig(Bytes{0x17}), Error);
@@ -184,19 +194,21 @@ TEST(Aac, ParsesAdtsHeader) {
   EXPECT_EQ(adts.config.channels, 2u);
   EXPECT_EQ(adts.header_size, 7u);
   EXPECT_EQ(adts.frame_size, 371u);
-  EXPECT_FALSE(ParseAdtsHeader(Bytes{0xff, 0xf7, 0x50, 0x80, 0x2e, 0x7f, 0xfc}, &adts));  // layer != 0
+  EXPECT_FALSE(
+      ParseAdtsHeader(Bytes{0xff, 0xf7, 0x50, 0x80, 0x2e, 0x7f, 0xfc}, &adts));  // layer != 0
   EXPECT_FALSE(ParseAdtsHeader(Bytes{0x21, 0x10}, &adts));
 }
 
 TEST(Opus, HeadAndPacketDurations) {
-  const Bytes head = {'O', 'p', 'u', 's', 'H', 'e', 'a', 'd', 1, 2, 0x38, 0x01, 0x80, 0xbb, 0, 0, 0, 0, 0};
+  const Bytes head = {'O',  'p',  'u',  's',  'H', 'e', 'a', 'd', 1, 2,
+                      0x38, 0x01, 0x80, 0xbb, 0,   0,   0,   0,   0};
   OpusConfig c;
   ASSERT_TRUE(ParseOpusHead(head, &c));
   EXPECT_EQ(c.channels, 2);
   EXPECT_EQ(c.pre_skip, 312);
   EXPECT_EQ(c.input_sample_rate, 48000u);
-  EXPECT_EQ(OpusPacketSamples(Bytes{0xfc}), 960u);        // CELT 20 ms, one frame
-  EXPECT_EQ(OpusPacketSamples(Bytes{0xfd}), 1920u);       // two frames
+  EXPECT_EQ(OpusPacketSamples(Bytes{0xfc}), 960u);         // CELT 20 ms, one frame
+  EXPECT_EQ(OpusPacketSamples(Bytes{0xfd}), 1920u);        // two frames
   EXPECT_EQ(OpusPacketSamples(Bytes{0x0b, 0x03}), 2880u);  // SILK 20 ms, code 3 with 3 frames
   EXPECT_EQ(OpusPacketSamples(Bytes{0x03, 0x02}), 960u);   // SILK 10 ms × 2
   EXPECT_EQ(OpusPacketSamples(Bytes{0x1b, 0x03}), 0u);     // 3 × 60 ms exceeds 120 ms

@@ -28,7 +28,10 @@ TEST(Box, HeaderAndNestedBoxes) {
   ByteWriter w(out);
   {
     Box moov(w, "moov");
-    { Box mvhd(w, "mvhd", 1, 0x000203); w.u32(7); }
+    {
+      Box mvhd(w, "mvhd", 1, 0x000203);
+      w.u32(7);
+    }
     { Box trak(w, "trak"); }
   }
   EXPECT_EQ(out.size(), 8u + 16 + 8);
@@ -98,7 +101,10 @@ TEST(Fragment, LayoutAndDataOffsets) {
 }
 
 Bytes H264Extradata() { return test::AnnexB({Hex(test::kH264HighSps), Hex(test::kH264HighPps)}); }
-Bytes Idr() { return test::AnnexB({{0x09, 0x10}, Hex(test::kH264HighSps), Hex(test::kH264HighPps), {0x65, 0x88, 0x80}}); }
+Bytes Idr() {
+  return test::AnnexB(
+      {{0x09, 0x10}, Hex(test::kH264HighSps), Hex(test::kH264HighPps), {0x65, 0x88, 0x80}});
+}
 Bytes NonIdr(std::uint8_t tag) { return test::AnnexB({{0x41, 0x9a, tag}}); }
 
 TEST(Fmp4Muxer, InitSegmentStructure) {
@@ -123,7 +129,8 @@ TEST(Fmp4Muxer, InitSegmentStructure) {
   const auto* stbl = Find(tree, "moov/trak/mdia/minf/stbl");
   ASSERT_NE(stbl, nullptr);
   const auto* stsd = Find(stbl->children, "stsd");
-  EXPECT_EQ(std::string(init.begin() + stsd->offset + 20, init.begin() + stsd->offset + 24), "avc1");
+  EXPECT_EQ(std::string(init.begin() + stsd->offset + 20, init.begin() + stsd->offset + 24),
+            "avc1");
   const auto* mdhd = Find(tree, "moov/trak/mdia/mdhd");
   EXPECT_EQ(U32At(init, mdhd->offset + 20), 90000u);
   const auto* tkhd = Find(tree, "moov/trak/tkhd");
@@ -229,8 +236,10 @@ TEST(Fmp4Muxer, AudioTimescaleAndAdtsStripping) {
   auto frag = mux.Cut(CutMode::kAll);
   ASSERT_TRUE(frag);
   EXPECT_EQ(frag->tracks[0].timescale, 48000u);
-  EXPECT_EQ(frag->tracks[0].duration, 1024u + 1024 + 1024);  // 21.333 ms rounds to 1024; last = frame length
-  EXPECT_EQ(frag->data.size() - (WalkBoxes(frag->data, 0, frag->data.size())[1].offset + 8), 6u);  // 3 × 2 raw bytes
+  EXPECT_EQ(frag->tracks[0].duration,
+            1024u + 1024 + 1024);  // 21.333 ms rounds to 1024; last = frame length
+  EXPECT_EQ(frag->data.size() - (WalkBoxes(frag->data, 0, frag->data.size())[1].offset + 8),
+            6u);  // 3 × 2 raw bytes
 }
 
 TEST(Fmp4Muxer, OpusTrack) {
@@ -241,7 +250,8 @@ TEST(Fmp4Muxer, OpusTrack) {
   const Bytes init = mux.InitSegment();
   const auto tree = WalkBoxes(init, 0, init.size());
   const auto* stsd = Find(tree, "moov/trak/mdia/minf/stbl/stsd");
-  EXPECT_EQ(std::string(init.begin() + stsd->offset + 20, init.begin() + stsd->offset + 24), "Opus");
+  EXPECT_EQ(std::string(init.begin() + stsd->offset + 20, init.begin() + stsd->offset + 24),
+            "Opus");
   mux.AddSample(0, {0, std::nullopt, true, Bytes{0xfc, 1, 2}});
   auto frag = mux.Cut(CutMode::kAll);
   EXPECT_EQ(frag->tracks[0].duration, 960u);

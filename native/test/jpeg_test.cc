@@ -1,5 +1,7 @@
 // JPEG encoding of every pixel format and lossless transforms, decoded back with libjpeg-turbo.
 
+#include "zm/jpeg.h"
+
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -7,7 +9,6 @@
 #include <string>
 
 #include "zm/error.h"
-#include "zm/jpeg.h"
 
 namespace zm::jpeg {
 namespace {
@@ -22,11 +23,14 @@ std::string CodeOf(const std::function<void()>& f) {
 }
 
 // A w×h picture of one colour in `format` (RGB given; YUV planes computed by the caller).
-Bytes Solid(PixelFormat format, std::uint32_t w, std::uint32_t h, std::array<std::uint8_t, 3> rgb_or_yuv) {
+Bytes Solid(PixelFormat format, std::uint32_t w, std::uint32_t h,
+            std::array<std::uint8_t, 3> rgb_or_yuv) {
   const PlaneLayout p = ComputePlaneLayout(format, w, h, 1);
   Bytes b(p.size, 0);
   if (IsPlanarYuv(format)) {
-    for (int k = 0; k < 3; ++k) std::fill(b.begin() + p.offset[k], b.begin() + p.offset[k] + p.linesize[k] * p.height[k], rgb_or_yuv[k]);
+    for (int k = 0; k < 3; ++k)
+      std::fill(b.begin() + p.offset[k], b.begin() + p.offset[k] + p.linesize[k] * p.height[k],
+                rgb_or_yuv[k]);
     return b;
   }
   const int bpp = BytesPerPixel(format);
@@ -34,20 +38,36 @@ Bytes Solid(PixelFormat format, std::uint32_t w, std::uint32_t h, std::array<std
     std::uint8_t* d = b.data() + px * bpp;
     const auto [r, g, bl] = rgb_or_yuv;
     switch (format) {
-      case PixelFormat::kGray8: d[0] = r; break;
-      case PixelFormat::kRgb24: d[0] = r, d[1] = g, d[2] = bl; break;
-      case PixelFormat::kBgr24: d[0] = bl, d[1] = g, d[2] = r; break;
-      case PixelFormat::kRgba: d[0] = r, d[1] = g, d[2] = bl, d[3] = 255; break;
-      case PixelFormat::kBgra: d[0] = bl, d[1] = g, d[2] = r, d[3] = 255; break;
-      case PixelFormat::kArgb: d[0] = 255, d[1] = r, d[2] = g, d[3] = bl; break;
-      case PixelFormat::kAbgr: d[0] = 255, d[1] = bl, d[2] = g, d[3] = r; break;
-      default: break;
+      case PixelFormat::kGray8:
+        d[0] = r;
+        break;
+      case PixelFormat::kRgb24:
+        d[0] = r, d[1] = g, d[2] = bl;
+        break;
+      case PixelFormat::kBgr24:
+        d[0] = bl, d[1] = g, d[2] = r;
+        break;
+      case PixelFormat::kRgba:
+        d[0] = r, d[1] = g, d[2] = bl, d[3] = 255;
+        break;
+      case PixelFormat::kBgra:
+        d[0] = bl, d[1] = g, d[2] = r, d[3] = 255;
+        break;
+      case PixelFormat::kArgb:
+        d[0] = 255, d[1] = r, d[2] = g, d[3] = bl;
+        break;
+      case PixelFormat::kAbgr:
+        d[0] = 255, d[1] = bl, d[2] = g, d[3] = r;
+        break;
+      default:
+        break;
     }
   }
   return b;
 }
 
-Bytes EncodeSolid(PixelFormat f, std::uint32_t w, std::uint32_t h, std::array<std::uint8_t, 3> c, int q = 90) {
+Bytes EncodeSolid(PixelFormat f, std::uint32_t w, std::uint32_t h, std::array<std::uint8_t, 3> c,
+                  int q = 90) {
   const Bytes data = Solid(f, w, h, c);
   ImageView v;
   v.format = f;
@@ -63,8 +83,8 @@ void ExpectNear(const Bytes& rgb, std::array<int, 3> want, int tolerance) {
 }
 
 TEST(Jpeg, EncodesEveryRgbFamilyFormat) {
-  for (PixelFormat f : {PixelFormat::kRgb24, PixelFormat::kBgr24, PixelFormat::kRgba, PixelFormat::kBgra,
-                        PixelFormat::kArgb, PixelFormat::kAbgr}) {
+  for (PixelFormat f : {PixelFormat::kRgb24, PixelFormat::kBgr24, PixelFormat::kRgba,
+                        PixelFormat::kBgra, PixelFormat::kArgb, PixelFormat::kAbgr}) {
     const Bytes jpg = EncodeSolid(f, 40, 24, {200, 40, 20});
     Header h;
     const Bytes rgb = DecodeRgb(jpg, &h);
@@ -80,12 +100,15 @@ TEST(Jpeg, EncodesGreyAndPlanarYuv) {
   ExpectNear(DecodeRgb(EncodeSolid(PixelFormat::kGray8, 17, 9, {90, 0, 0}), &h), {90, 90, 90}, 2);
   EXPECT_EQ(h.subsampling, 3);
   // Full-range yuvj: Y 128, neutral chroma = mid grey. Limited yuv: Y 16 = black, 235 = white.
-  ExpectNear(DecodeRgb(EncodeSolid(PixelFormat::kYuvj420p, 33, 17, {128, 128, 128}), &h), {128, 128, 128}, 2);
+  ExpectNear(DecodeRgb(EncodeSolid(PixelFormat::kYuvj420p, 33, 17, {128, 128, 128}), &h),
+             {128, 128, 128}, 2);
   EXPECT_EQ(h.width, 33);
   EXPECT_EQ(h.subsampling, 2);
   ExpectNear(DecodeRgb(EncodeSolid(PixelFormat::kYuv420p, 32, 16, {16, 128, 128})), {0, 0, 0}, 2);
-  ExpectNear(DecodeRgb(EncodeSolid(PixelFormat::kYuv420p, 32, 16, {235, 128, 128})), {255, 255, 255}, 2);
-  ExpectNear(DecodeRgb(EncodeSolid(PixelFormat::kYuv422p, 32, 16, {235, 128, 128}), &h), {255, 255, 255}, 2);
+  ExpectNear(DecodeRgb(EncodeSolid(PixelFormat::kYuv420p, 32, 16, {235, 128, 128})),
+             {255, 255, 255}, 2);
+  ExpectNear(DecodeRgb(EncodeSolid(PixelFormat::kYuv422p, 32, 16, {235, 128, 128}), &h),
+             {255, 255, 255}, 2);
   EXPECT_EQ(h.subsampling, 1);
 }
 
@@ -93,7 +116,8 @@ TEST(Jpeg, HonoursRowStridesAndRejectsShortData) {
   // 3×2 RGB with 16-byte rows; padding bytes must not leak into the picture.
   Bytes data(32, 0xFF);
   for (int y = 0; y < 2; ++y)
-    for (int x = 0; x < 3; ++x) data[y * 16 + x * 3] = 10, data[y * 16 + x * 3 + 1] = 200, data[y * 16 + x * 3 + 2] = 10;
+    for (int x = 0; x < 3; ++x)
+      data[y * 16 + x * 3] = 10, data[y * 16 + x * 3 + 1] = 200, data[y * 16 + x * 3 + 2] = 10;
   ImageView v;
   v.format = PixelFormat::kRgb24;
   v.width = 3;
@@ -125,7 +149,8 @@ TEST(Jpeg, LosslessRotationSwapsSidesAndKeepsPixels) {
   ExpectNear(Bytes(r90.begin() + (2 * 16 + 8) * 3, r90.end()), {220, 20, 20}, 12);  // top: was left
   const Bytes hflip = DecodeRgb(Transform(jpg, Orientation::kFlipHori), &h);
   EXPECT_EQ(h.width, 32);
-  ExpectNear(Bytes(hflip.begin() + (8 * 32 + 2) * 3, hflip.end()), {20, 20, 220}, 12);  // left: was right
+  ExpectNear(Bytes(hflip.begin() + (8 * 32 + 2) * 3, hflip.end()), {20, 20, 220},
+             12);  // left: was right
   EXPECT_EQ(Transform(jpg, Orientation::kRotate0), jpg);
 }
 
@@ -134,7 +159,8 @@ TEST(Jpeg, PartialMcusAreTrimmedOrRefused) {
   const Header r90 = ReadHeader(Transform(jpg, Orientation::kRotate90, EdgeMode::kTrim));
   EXPECT_EQ(r90.width, 16);  // bottom partial MCU row (24 = 16 + 8) dropped, then rotated
   EXPECT_EQ(r90.height, 40);
-  EXPECT_EQ(CodeOf([&] { Transform(jpg, Orientation::kRotate90, EdgeMode::kPerfect); }), "ERR_ZM_JPEG_NOT_PERFECT");
+  EXPECT_EQ(CodeOf([&] { Transform(jpg, Orientation::kRotate90, EdgeMode::kPerfect); }),
+            "ERR_ZM_JPEG_NOT_PERFECT");
   const Bytes aligned = EncodeSolid(PixelFormat::kRgb24, 32, 16, {100, 100, 100});
   EXPECT_EQ(ReadHeader(Transform(aligned, Orientation::kRotate270, EdgeMode::kPerfect)).width, 16);
 }

@@ -1,5 +1,7 @@
 // The reader-thread path of LL-HLS: DeliveryQueue taps (and keeping media out of JS), and
 // LlHlsRecordFeed routing session records into the packager.
+#include "zm/ll_hls_feed.h"
+
 #include <gtest/gtest.h>
 
 #include <cstring>
@@ -7,7 +9,6 @@
 #include "test_support.h"
 #include "test_vectors.h"
 #include "zm/delivery_queue.h"
-#include "zm/ll_hls_feed.h"
 
 namespace zm {
 namespace {
@@ -17,7 +18,8 @@ using test::Hex;
 
 constexpr std::uint64_t kBase = 1'700'000'000'000'000;
 
-MediaRecord Media(StreamKind stream, std::uint64_t pts, bool key, const Bytes& data, bool cached = false) {
+MediaRecord Media(StreamKind stream, std::uint64_t pts, bool key, const Bytes& data,
+                  bool cached = false) {
   MediaRecord m;
   m.stream = stream;
   m.header.type = proto::kMedia;
@@ -86,17 +88,23 @@ TEST(LlHlsRecordFeed, RoutesSessionRecords) {
   feed.Feed(Hello(StreamKind::kVideo, Codec::kH264, AnnexB({kSps, kPps})), 0);
   feed.Feed(Hello(StreamKind::kAudio, Codec::kPCMU, {}), 0);  // G.711: video-only
   EXPECT_FALSE(feed.unsupported());
-  EXPECT_EQ(feed.Feed(Media(StreamKind::kVideo, kBase, true, Key(), /*cached=*/true), 0), 0u) << "zmc's cached keyframe";
+  EXPECT_EQ(feed.Feed(Media(StreamKind::kVideo, kBase, true, Key(), /*cached=*/true), 0), 0u)
+      << "zmc's cached keyframe";
   unsigned flags = 0;
   for (int i = 0; i < 31; ++i) {
-    flags |= feed.Feed(Media(StreamKind::kVideo, kBase + std::uint64_t(i) * 1000000 / 30, i % 30 == 0, i % 30 == 0 ? Key() : Delta()), 0);
+    flags |= feed.Feed(Media(StreamKind::kVideo, kBase + std::uint64_t(i) * 1000000 / 30,
+                             i % 30 == 0, i % 30 == 0 ? Key() : Delta()),
+                       0);
   }
   EXPECT_TRUE(flags & LlHlsPackager::kNewInit);
   EXPECT_TRUE(flags & LlHlsPackager::kNewPart);
   EXPECT_EQ(p.segments().front().parts.size(), 5u);
   EXPECT_EQ(p.Codecs(), "avc1.42c01e");
   feed.Feed(GenerationRecord{1, 2}, 0);  // closes the open segment; the next keyframe starts init-1
-  for (int i = 0; i < 2; ++i) feed.Feed(Media(StreamKind::kVideo, kBase + 5000000 + std::uint64_t(i) * 33333, i == 0, i == 0 ? Key() : Delta()), 0);
+  for (int i = 0; i < 2; ++i)
+    feed.Feed(Media(StreamKind::kVideo, kBase + 5000000 + std::uint64_t(i) * 33333, i == 0,
+                    i == 0 ? Key() : Delta()),
+              0);
   EXPECT_EQ(p.Stats().init_id, 1u);
 
   LlHlsPackager q;

@@ -24,7 +24,9 @@ constexpr std::int64_t kBase = 1'700'000'000'000'000;  // zmc's clock is not zer
 
 struct Source {
   Bytes sps = Hex(test::kH264BaselineSps), pps = Hex(test::kH264BaselinePps);
-  Bytes Key(std::uint8_t tag = 0) const { return AnnexB({sps, pps, {0x65, 0x88, 0x84, tag, 0x21}}); }
+  Bytes Key(std::uint8_t tag = 0) const {
+    return AnnexB({sps, pps, {0x65, 0x88, 0x84, tag, 0x21}});
+  }
   static Bytes Delta(std::uint8_t tag = 0) { return AnnexB({{0x41, 0x9a, 0x02, tag, 0x11}}); }
 };
 
@@ -35,7 +37,8 @@ MuxTrackConfig Video() {
 }
 
 // Pushes `frames` frames at `fps_num/fps_den`, a keyframe every `gop` frames, from frame `first`.
-unsigned PushFrames(LlHlsPackager& p, int first, int frames, int gop, double fps, const Source& src = {}) {
+unsigned PushFrames(LlHlsPackager& p, int first, int frames, int gop, double fps,
+                    const Source& src = {}) {
   unsigned flags = 0;
   for (int i = first; i < first + frames; ++i) {
     const auto pts = kBase + std::int64_t(std::llround(i * 1e6 / fps));
@@ -54,7 +57,8 @@ std::vector<std::string> Lines(const std::string& text) {
 
 std::size_t Count(const std::string& text, const std::string& needle) {
   std::size_t n = 0;
-  for (std::size_t at = text.find(needle); at != std::string::npos; at = text.find(needle, at + 1)) ++n;
+  for (std::size_t at = text.find(needle); at != std::string::npos; at = text.find(needle, at + 1))
+    ++n;
   return n;
 }
 
@@ -81,7 +85,8 @@ TEST(LlHls, PartsAreWholeFramesAndSegmentsCutAtKeyframes) {
     for (const auto& part : s.parts) {
       EXPECT_EQ(part.bytes.owner, s.bytes.owner);
       EXPECT_EQ(part.bytes.offset, at);
-      const auto boxes = WalkBoxes(ByteView(part.bytes.data(), part.bytes.size), 0, part.bytes.size);
+      const auto boxes =
+          WalkBoxes(ByteView(part.bytes.data(), part.bytes.size), 0, part.bytes.size);
       ASSERT_EQ(boxes.size(), 2u);
       EXPECT_EQ(boxes[0].type, "moof");
       EXPECT_EQ(boxes[1].type, "mdat");
@@ -91,8 +96,8 @@ TEST(LlHls, PartsAreWholeFramesAndSegmentsCutAtKeyframes) {
   }
   EXPECT_FALSE(segs[3].complete);
   EXPECT_EQ(p.cut_target_us(), 200000);
-  EXPECT_EQ(p.part_target_us(), 216670);   // + half a frame of headroom, rounded up to 10 µs
-  EXPECT_EQ(p.target_duration_s(), 2u);    // ceil(1 s) + 1 s
+  EXPECT_EQ(p.part_target_us(), 216670);  // + half a frame of headroom, rounded up to 10 µs
+  EXPECT_EQ(p.target_duration_s(), 2u);   // ceil(1 s) + 1 s
 }
 
 TEST(LlHls, IndependentWhereAPartStartsWithAKeyframe) {
@@ -113,7 +118,7 @@ TEST(LlHls, PartTargetRoundsToFrames) {
   LlHlsPackager p;
   p.Configure(Video(), std::nullopt);
   PushFrames(p, 0, 61, 30, 30000.0 / 1001);
-  EXPECT_EQ(p.cut_target_us(), 200200);  // 6 frames of 3003 ticks
+  EXPECT_EQ(p.cut_target_us(), 200200);   // 6 frames of 3003 ticks
   EXPECT_EQ(p.part_target_us(), 216890);  // + 16683 µs, rounded up to 10 µs
   const std::string text = p.RenderMediaPlaylist();
   EXPECT_NE(text.find("#EXT-X-PART-INF:PART-TARGET=0.21689\n"), std::string::npos) << text;
@@ -143,7 +148,8 @@ TEST(LlHls, MediaPlaylistText) {
   EXPECT_EQ(lines[5], "#EXT-X-MEDIA-SEQUENCE:0");
   EXPECT_EQ(lines[6], "#EXT-X-INDEPENDENT-SEGMENTS");
   EXPECT_EQ(lines[7], "#EXT-X-MAP:URI=\"init-0.mp4?token=a.b-c\"");
-  EXPECT_EQ(lines[8], "#EXT-X-PART:DURATION=0.20000,URI=\"part-0.0.m4s?token=a.b-c\",INDEPENDENT=YES");
+  EXPECT_EQ(lines[8],
+            "#EXT-X-PART:DURATION=0.20000,URI=\"part-0.0.m4s?token=a.b-c\",INDEPENDENT=YES");
   EXPECT_EQ(lines[9], "#EXT-X-PART:DURATION=0.20000,URI=\"part-0.1.m4s?token=a.b-c\"");
   EXPECT_EQ(Count(text, "#EXTINF:1.00000,\n"), 2u);
   EXPECT_NE(text.find("seg-1.m4s?token=a.b-c\n"), std::string::npos);
@@ -195,8 +201,10 @@ TEST(LlHls, WindowEvictionByCountAndBytes) {
   EXPECT_EQ(Bytes(old.data(), old.data() + old.size), copy);  // a fetched buffer outlives eviction
   std::size_t held = p.Init(0).size;
   for (const auto& s : p.segments()) {
-    if (s.complete) held += s.bytes.size;
-    else for (const auto& part : s.parts) held += part.bytes.size;
+    if (s.complete)
+      held += s.bytes.size;
+    else
+      for (const auto& part : s.parts) held += part.bytes.size;
   }
   EXPECT_EQ(st.bytes, held);
   EXPECT_NE(p.RenderMediaPlaylist().find("#EXT-X-MEDIA-SEQUENCE:8\n"), std::string::npos);
@@ -225,7 +233,8 @@ TEST(LlHls, DiscontinuityStartsANewInit) {
   EXPECT_TRUE(p.Init(1));
   EXPECT_TRUE(p.Get("init-1.mp4"));
   std::string text = p.RenderMediaPlaylist();
-  EXPECT_NE(text.find("#EXT-X-DISCONTINUITY\n#EXT-X-MAP:URI=\"init-1.mp4\"\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("#EXT-X-DISCONTINUITY\n#EXT-X-MAP:URI=\"init-1.mp4\"\n"), std::string::npos)
+      << text;
   EXPECT_EQ(text.find("DISCONTINUITY-SEQUENCE"), std::string::npos);
   PushFrames(p, 331, 60, 30, 30);  // evict the segment after the discontinuity
   text = p.RenderMediaPlaylist();
@@ -240,7 +249,8 @@ TEST(LlHls, NewSpsOrATimestampJumpIsADiscontinuity) {
   p.Configure(Video(), std::nullopt);
   PushFrames(p, 0, 40, 30, 30);
   Source other;
-  other.sps = Hex(test::kH264HighSps), other.pps = Hex(test::kH264HighPps);  // the camera changed resolution
+  other.sps = Hex(test::kH264HighSps),
+  other.pps = Hex(test::kH264HighPps);  // the camera changed resolution
   PushFrames(p, 40, 21, 20, 30, other);
   EXPECT_EQ(p.Stats().init_id, 1u);
   EXPECT_EQ(p.Stats().discontinuities, 1u);
@@ -279,7 +289,8 @@ TEST(LlHls, AvailabilityForBlockingReload) {
   EXPECT_TRUE(p.Available(0, -1));
   EXPECT_FALSE(p.Available(1, -1));
   EXPECT_FALSE(p.Available(1, 0));
-  EXPECT_FALSE(p.Available(0, 5)) << "past the last part of a finished segment = part 0 of the next";
+  EXPECT_FALSE(p.Available(0, 5))
+      << "past the last part of a finished segment = part 0 of the next";
   PushFrames(p, 36, 1, 30, 30);  // frame 36 ends part 1.0
   EXPECT_TRUE(p.Available(1, 0));
   EXPECT_TRUE(p.Available(0, 5));
@@ -297,8 +308,9 @@ TEST(LlHls, NamesAreParsedStrictly) {
   EXPECT_TRUE(p.Get("seg-0.m4s"));
   EXPECT_TRUE(p.Get("part-0.4.m4s"));
   EXPECT_EQ(p.Get("part-0.4.m4s").size, p.Part(0, 4).size);
-  for (const char* bad : {"seg-00.m4s", "seg-+0.m4s", "seg-0.mp4", "part-0.04.m4s", "part-0..m4s", "part-0.m4s",
-                          "init-.mp4", "seg-99999999999999999999.m4s", "seg-1.m4s", "../seg-0.m4s", "seg-0.m4s?x"}) {
+  for (const char* bad :
+       {"seg-00.m4s", "seg-+0.m4s", "seg-0.mp4", "part-0.04.m4s", "part-0..m4s", "part-0.m4s",
+        "init-.mp4", "seg-99999999999999999999.m4s", "seg-1.m4s", "../seg-0.m4s", "seg-0.m4s?x"}) {
     EXPECT_FALSE(p.Get(bad)) << bad;
   }
 }
@@ -314,14 +326,17 @@ TEST(LlHls, AudioIsCarriedAndNamedInCodecs) {
     const std::int64_t t = std::int64_t(i) * 1000000 / 30;
     p.PushVideo(kBase + t, i % 30 == 0, i % 30 == 0 ? src.Key() : Source::Delta());
     // 1024-sample frames at 48 kHz interleaved in time.
-    for (std::int64_t a = t; a < t + 33333; a += 21333) p.PushAudio(kBase + a, Bytes{0x21, 0x10, 0x04});
+    for (std::int64_t a = t; a < t + 33333; a += 21333)
+      p.PushAudio(kBase + a, Bytes{0x21, 0x10, 0x04});
   }
   EXPECT_EQ(p.Codecs(), "avc1.42c01e,mp4a.40.2");
   const HlsSegment& s = p.segments().front();
   ASSERT_TRUE(s.complete);
   const auto& part = s.parts[1];
   const auto boxes = WalkBoxes(ByteView(part.bytes.data(), part.bytes.size), 0, part.bytes.size);
-  EXPECT_EQ(std::count_if(boxes[0].children.begin(), boxes[0].children.end(), [](const auto& b) { return b.type == "traf"; }), 2);
+  EXPECT_EQ(std::count_if(boxes[0].children.begin(), boxes[0].children.end(),
+                          [](const auto& b) { return b.type == "traf"; }),
+            2);
 
   LlHlsPackager g711;
   MuxTrackConfig pcmu;
@@ -344,7 +359,9 @@ TEST(LlHls, MasterPlaylist) {
   ASSERT_EQ(lines.size(), 4u) << text;
   EXPECT_EQ(lines[0], "#EXTM3U");
   EXPECT_EQ(lines[2].rfind("#EXT-X-STREAM-INF:BANDWIDTH=", 0), 0u);
-  EXPECT_NE(lines[2].find(",CODECS=\"avc1.42c01e\",RESOLUTION=640x360,FRAME-RATE=30.000"), std::string::npos) << lines[2];
+  EXPECT_NE(lines[2].find(",CODECS=\"avc1.42c01e\",RESOLUTION=640x360,FRAME-RATE=30.000"),
+            std::string::npos)
+      << lines[2];
   EXPECT_EQ(lines[3], "live.m3u8?token=x");
 }
 
@@ -359,7 +376,8 @@ TEST(LlHls, BFramesKeepWholeFrameParts) {
   std::vector<int> order;
   for (int g = 0; g < 3; ++g) {
     order.push_back(g * 30);
-    for (int k = 1; k < 30; k += 3) order.insert(order.end(), {g * 30 + k + 2, g * 30 + k, g * 30 + k + 1});
+    for (int k = 1; k < 30; k += 3)
+      order.insert(order.end(), {g * 30 + k + 2, g * 30 + k, g * 30 + k + 1});
   }
   order.push_back(90);
   for (int f : order) {
@@ -385,16 +403,23 @@ TEST(LlHls, ProgramDateTimeFollowsTheMediaTimeline) {
   LlHlsPackager p(o);
   p.Configure(Video(), std::nullopt);
   const Source src;
-  const std::int64_t wall = 1'767'225'600'000'000;  // 2026-01-01T00:00:00Z, when the first keyframe arrived
+  const std::int64_t wall =
+      1'767'225'600'000'000;  // 2026-01-01T00:00:00Z, when the first keyframe arrived
   for (int i = 0; i < 61; ++i) {
     const bool key = i % 30 == 0;
-    p.PushVideo(kBase + std::int64_t(i) * 1000000 / 30, key, key ? src.Key() : Source::Delta(), false, wall + i * 33333 + (i % 3) * 700);
+    p.PushVideo(kBase + std::int64_t(i) * 1000000 / 30, key, key ? src.Key() : Source::Delta(),
+                false, wall + i * 33333 + (i % 3) * 700);
   }
   const std::string text = p.RenderMediaPlaylist();
-  EXPECT_NE(text.find("#EXT-X-PROGRAM-DATE-TIME:2026-01-01T00:00:00.000Z\n"), std::string::npos) << text;
-  EXPECT_NE(text.find("#EXT-X-PROGRAM-DATE-TIME:2026-01-01T00:00:01.000Z\n"), std::string::npos) << text;
-  EXPECT_EQ(text.find("#EXT-X-PROGRAM-DATE-TIME:2026-01-01T00:00:02.000Z\n"), std::string::npos) << "open, no parts yet";
-  EXPECT_NE(text.find("00:00:01.000Z\n#EXT-X-PART:DURATION=0.20000,URI=\"part-1.0.m4s\""), std::string::npos) << text;
+  EXPECT_NE(text.find("#EXT-X-PROGRAM-DATE-TIME:2026-01-01T00:00:00.000Z\n"), std::string::npos)
+      << text;
+  EXPECT_NE(text.find("#EXT-X-PROGRAM-DATE-TIME:2026-01-01T00:00:01.000Z\n"), std::string::npos)
+      << text;
+  EXPECT_EQ(text.find("#EXT-X-PROGRAM-DATE-TIME:2026-01-01T00:00:02.000Z\n"), std::string::npos)
+      << "open, no parts yet";
+  EXPECT_NE(text.find("00:00:01.000Z\n#EXT-X-PART:DURATION=0.20000,URI=\"part-1.0.m4s\""),
+            std::string::npos)
+      << text;
 }
 
 TEST(LlHls, AbsurdTimestampsAreDropped) {
@@ -415,24 +440,31 @@ void ExpectConformant(const LlHlsPackager& p, const std::string& where) {
   for (const auto& s : p.segments()) {
     std::int64_t sum = 0;
     for (std::size_t k = 0; k < s.parts.size(); ++k) {
-      EXPECT_LE(s.parts[k].duration_us, p.part_target_us()) << where << ": part " << s.msn << "." << k;
+      EXPECT_LE(s.parts[k].duration_us, p.part_target_us())
+          << where << ": part " << s.msn << "." << k;
       EXPECT_GT(s.parts[k].duration_us, 0) << where;
       sum += s.parts[k].duration_us;
     }
     EXPECT_EQ(sum, s.duration_us) << where;
-    if (s.complete) EXPECT_LE((s.duration_us + 500000) / 1000000, std::int64_t(p.target_duration_s())) << where << ": segment " << s.msn;
+    if (s.complete)
+      EXPECT_LE((s.duration_us + 500000) / 1000000, std::int64_t(p.target_duration_s()))
+          << where << ": segment " << s.msn;
   }
   const std::string text = p.RenderMediaPlaylist();
   EXPECT_GE(Count(text, "PART-HOLD-BACK="), 1u);
-  EXPECT_EQ(Count(text, "#EXT-X-TARGETDURATION:" + std::to_string(p.target_duration_s()) + "\n"), 1u) << where;
+  EXPECT_EQ(Count(text, "#EXT-X-TARGETDURATION:" + std::to_string(p.target_duration_s()) + "\n"),
+            1u)
+      << where;
 }
 
 // Pushes frames with the given intervals (µs) from `*pts`, a keyframe every `gop` frames.
-void PushIntervals(LlHlsPackager& p, std::int64_t* pts, int* index, const std::vector<std::int64_t>& intervals, int gop) {
+void PushIntervals(LlHlsPackager& p, std::int64_t* pts, int* index,
+                   const std::vector<std::int64_t>& intervals, int gop) {
   const Source src;
   for (std::int64_t d : intervals) {
     const bool key = *index % gop == 0;
-    p.PushVideo(*pts, key, key ? src.Key(std::uint8_t(*index)) : Source::Delta(std::uint8_t(*index)));
+    p.PushVideo(*pts, key,
+                key ? src.Key(std::uint8_t(*index)) : Source::Delta(std::uint8_t(*index)));
     *pts += d;
     ++*index;
   }
@@ -444,7 +476,8 @@ TEST(LlHls, JitteredFramesStayWithinTheAdvertisedPartTarget) {
   LlHlsPackager p;
   p.Configure(Video(), std::nullopt);
   std::vector<std::int64_t> intervals;
-  for (int i = 0; i < 60; ++i) intervals.push_back(200000 + (i % 3 == 1 ? 90000 : i % 3 == 2 ? -80000 : 0));
+  for (int i = 0; i < 60; ++i)
+    intervals.push_back(200000 + (i % 3 == 1 ? 90000 : i % 3 == 2 ? -80000 : 0));
   std::int64_t pts = kBase;
   int index = 0;
   PushIntervals(p, &pts, &index, intervals, 5);
@@ -457,7 +490,8 @@ TEST(LlHls, JitteredFramesStayWithinTheAdvertisedPartTarget) {
   for (const auto& s : p.segments()) {
     for (const auto& part : s.parts) long_part = long_part || part.duration_us > p.cut_target_us();
   }
-  EXPECT_TRUE(long_part) << "a late frame makes a part longer than the cut target (within the headroom)";
+  EXPECT_TRUE(long_part)
+      << "a late frame makes a part longer than the cut target (within the headroom)";
   ExpectConformant(p, "jitter");
 }
 
@@ -475,7 +509,9 @@ TEST(LlHls, AStallBeyondTheHeadroomIsADiscontinuity) {
   EXPECT_TRUE(second.complete);
   EXPECT_EQ(second.duration_us, 400000) << "frames 5 and 6, the last at its nominal length";
   EXPECT_TRUE(p.segments()[2].discontinuity);
-  EXPECT_NE(p.RenderMediaPlaylist().find("seg-1.m4s\n#EXT-X-DISCONTINUITY\n#EXT-X-MAP:URI=\"init-0.mp4\"\n"), std::string::npos)
+  EXPECT_NE(p.RenderMediaPlaylist().find(
+                "seg-1.m4s\n#EXT-X-DISCONTINUITY\n#EXT-X-MAP:URI=\"init-0.mp4\"\n"),
+            std::string::npos)
       << p.RenderMediaPlaylist();
   ExpectConformant(p, "stall");
 }
@@ -512,7 +548,9 @@ TEST(LlHls, LowerFrameRateAfterARestart) {
   EXPECT_EQ(p.target_duration_s(), 2u);
   EXPECT_EQ(p.Stats().first_msn, next_before) << "nothing of the old epoch is listed";
   const std::string text = p.RenderMediaPlaylist();
-  EXPECT_NE(text.find("#EXT-X-MEDIA-SEQUENCE:" + std::to_string(next_before) + "\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("#EXT-X-MEDIA-SEQUENCE:" + std::to_string(next_before) + "\n"),
+            std::string::npos)
+      << text;
   EXPECT_NE(text.find("#EXT-X-DISCONTINUITY-SEQUENCE:2\n"), std::string::npos) << text;
   EXPECT_EQ(text.find("#EXT-X-DISCONTINUITY\n"), std::string::npos) << text;
   EXPECT_NE(text.find("#EXT-X-PART-INF:PART-TARGET=0.75000\n"), std::string::npos) << text;
@@ -560,11 +598,13 @@ TEST(LlHls, PlainPlaylistLeavesOutTheOpenSegment) {
   const auto lines = Lines(text);
   ASSERT_FALSE(lines.empty());
   EXPECT_EQ(lines.back(), "seg-1.m4s") << text;
-  for (const char* tag : {"#EXT-X-PART", "PRELOAD-HINT", "SERVER-CONTROL", "#EXT-X-DISCONTINUITY\n", "init-1.mp4"}) {
+  for (const char* tag :
+       {"#EXT-X-PART", "PRELOAD-HINT", "SERVER-CONTROL", "#EXT-X-DISCONTINUITY\n", "init-1.mp4"}) {
     EXPECT_EQ(text.find(tag), std::string::npos) << tag << "\n" << text;
   }
   EXPECT_EQ(Count(text, "#EXT-X-PROGRAM-DATE-TIME:"), 2u);
-  EXPECT_NE(p.RenderMediaPlaylist().find("#EXT-X-DISCONTINUITY\n#EXT-X-MAP:URI=\"init-1.mp4\"\n"), std::string::npos);
+  EXPECT_NE(p.RenderMediaPlaylist().find("#EXT-X-DISCONTINUITY\n#EXT-X-MAP:URI=\"init-1.mp4\"\n"),
+            std::string::npos);
 }
 
 TEST(LlHls, RejectsBadConfiguration) {

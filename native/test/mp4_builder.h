@@ -26,7 +26,8 @@ struct SynthTrack {
   Bytes config;  // avcC body (video) or AudioSpecificConfig (audio)
   std::uint16_t width = 640, height = 360;
   // tkhd transformation matrix (zmc's Orientation); version 1 tkhd has 64-bit times before it.
-  std::array<std::uint32_t, 9> matrix{0x00010000u, 0u, 0u, 0u, 0x00010000u, 0u, 0u, 0u, 0x40000000u};
+  std::array<std::uint32_t, 9> matrix{0x00010000u, 0u, 0u, 0u,         0x00010000u,
+                                      0u,          0u, 0u, 0x40000000u};
   bool tkhd_v1 = false;
   std::optional<std::int64_t> edit_media_time;  // an elst entry starting the presentation here
   std::vector<SynthSample> samples;
@@ -77,7 +78,8 @@ inline void SampleEntry(ByteWriter& w, const SynthTrack& t) {
     Box avc1(w, "avc1");
     w.zeros(6), w.u16(1), w.zeros(16);
     w.u16(t.width), w.u16(t.height);
-    w.u32(0x00480000), w.u32(0x00480000), w.u32(0), w.u16(1), w.zeros(32), w.u16(0x18), w.u16(0xffff);
+    w.u32(0x00480000), w.u32(0x00480000), w.u32(0), w.u16(1), w.zeros(32), w.u16(0x18),
+        w.u16(0xffff);
     Box avcc(w, "avcC");
     w.bytes(t.config);
   } else {
@@ -96,8 +98,9 @@ inline void SampleEntry(ByteWriter& w, const SynthTrack& t) {
   }
 }
 
-inline void Trak(ByteWriter& w, const SynthTrack& t, std::uint32_t id, const std::vector<std::uint64_t>& chunk_offsets,
-                 const ProgressiveOptions& o, bool fragmented) {
+inline void Trak(ByteWriter& w, const SynthTrack& t, std::uint32_t id,
+                 const std::vector<std::uint64_t>& chunk_offsets, const ProgressiveOptions& o,
+                 bool fragmented) {
   Box trak(w, "trak");
   {
     Box tkhd(w, "tkhd", t.tkhd_v1 ? 1 : 0, 3);
@@ -166,7 +169,8 @@ inline void Trak(ByteWriter& w, const SynthTrack& t, std::uint32_t id, const std
     const std::size_t last = s.size() - (chunks == 0 ? 0 : (chunks - 1) * o.samples_per_chunk);
     const bool two = chunks > 1 && last != o.samples_per_chunk;
     w.u32(chunks == 0 ? 0 : two ? 2 : 1);
-    if (chunks > 0) w.u32(1), w.u32(chunks == 1 ? std::uint32_t(s.size()) : o.samples_per_chunk), w.u32(1);
+    if (chunks > 0)
+      w.u32(1), w.u32(chunks == 1 ? std::uint32_t(s.size()) : o.samples_per_chunk), w.u32(1);
     if (two) w.u32(std::uint32_t(chunks)), w.u32(std::uint32_t(last)), w.u32(1);
   }
   if (o.co64) {
@@ -180,7 +184,8 @@ inline void Trak(ByteWriter& w, const SynthTrack& t, std::uint32_t id, const std
   }
 }
 
-inline Bytes Moov(const std::vector<SynthTrack>& tracks, const std::vector<std::vector<std::uint64_t>>& chunks,
+inline Bytes Moov(const std::vector<SynthTrack>& tracks,
+                  const std::vector<std::vector<std::uint64_t>>& chunks,
                   const ProgressiveOptions& o, bool fragmented) {
   Bytes out;
   ByteWriter w(out);
@@ -189,10 +194,12 @@ inline Bytes Moov(const std::vector<SynthTrack>& tracks, const std::vector<std::
     {
       Box mvhd(w, "mvhd", 0, 0);
       w.u32(0), w.u32(0), w.u32(1000), w.u32(0), w.u32(0x00010000), w.u16(0x0100), w.zeros(10);
-      for (std::uint32_t v : {0x00010000u, 0u, 0u, 0u, 0x00010000u, 0u, 0u, 0u, 0x40000000u}) w.u32(v);
+      for (std::uint32_t v : {0x00010000u, 0u, 0u, 0u, 0x00010000u, 0u, 0u, 0u, 0x40000000u})
+        w.u32(v);
       w.zeros(24), w.u32(std::uint32_t(tracks.size() + 1));
     }
-    for (std::size_t i = 0; i < tracks.size(); ++i) Trak(w, tracks[i], std::uint32_t(i + 1), chunks[i], o, fragmented);
+    for (std::size_t i = 0; i < tracks.size(); ++i)
+      Trak(w, tracks[i], std::uint32_t(i + 1), chunks[i], o, fragmented);
     if (fragmented) {
       Box mvex(w, "mvex");
       for (std::size_t i = 0; i < tracks.size(); ++i) {
@@ -200,7 +207,8 @@ inline Bytes Moov(const std::vector<SynthTrack>& tracks, const std::vector<std::
         Box trex(w, "trex", 0, 0);
         const auto& s = tracks[i].samples;
         w.u32(std::uint32_t(i + 1)), w.u32(1);
-        w.u32(s.empty() ? 0 : s[0].duration), w.u32(s.empty() ? 0 : std::uint32_t(s[0].data.size())), w.u32(0x01010000);
+        w.u32(s.empty() ? 0 : s[0].duration),
+            w.u32(s.empty() ? 0 : std::uint32_t(s[0].data.size())), w.u32(0x01010000);
       }
     }
   }
@@ -209,7 +217,8 @@ inline Bytes Moov(const std::vector<SynthTrack>& tracks, const std::vector<std::
 
 }  // namespace detail
 
-inline Bytes BuildProgressive(const std::vector<SynthTrack>& tracks, const ProgressiveOptions& o = {}) {
+inline Bytes BuildProgressive(const std::vector<SynthTrack>& tracks,
+                              const ProgressiveOptions& o = {}) {
   // mdat payload: chunks of samples_per_chunk samples, the tracks' chunks interleaved.
   Bytes payload;
   std::vector<std::vector<std::uint64_t>> rel(tracks.size());
@@ -259,18 +268,20 @@ inline Bytes BuildProgressive(const std::vector<SynthTrack>& tracks, const Progr
 
 struct FragmentOptions {
   std::size_t samples_per_fragment = 4;
-  bool use_defaults = false;  // sizes/durations from trex/tfhd, sync via first-sample-flags
-  bool explicit_base = false; // tfhd base_data_offset instead of default-base-is-moof
+  bool use_defaults = false;   // sizes/durations from trex/tfhd, sync via first-sample-flags
+  bool explicit_base = false;  // tfhd base_data_offset instead of default-base-is-moof
 };
 
 // init (moov with empty tables + mvex) then moof+mdat per group of samples, one traf per track.
-inline Bytes BuildFragmented(const std::vector<SynthTrack>& tracks, const FragmentOptions& fo = {}) {
+inline Bytes BuildFragmented(const std::vector<SynthTrack>& tracks,
+                             const FragmentOptions& fo = {}) {
   Bytes out;
   {
     ByteWriter w(out);
     detail::Ftyp(w, "iso6");
   }
-  const Bytes moov = detail::Moov(tracks, std::vector<std::vector<std::uint64_t>>(tracks.size()), {}, true);
+  const Bytes moov =
+      detail::Moov(tracks, std::vector<std::vector<std::uint64_t>>(tracks.size()), {}, true);
   out.insert(out.end(), moov.begin(), moov.end());
   std::vector<std::uint64_t> dts(tracks.size(), 0);
   for (std::size_t f = 0;; ++f) {
@@ -293,7 +304,8 @@ inline Bytes BuildFragmented(const std::vector<SynthTrack>& tracks, const Fragme
         const std::size_t end = std::min(s.size(), begin + fo.samples_per_fragment);
         Box traf(w, "traf");
         {
-          const std::uint32_t flags = (fo.explicit_base ? 0x01 : 0x020000) | (fo.use_defaults ? 0x08 | 0x10 : 0);
+          const std::uint32_t flags =
+              (fo.explicit_base ? 0x01 : 0x020000) | (fo.use_defaults ? 0x08 | 0x10 : 0);
           Box tfhd(w, "tfhd", 0, flags);
           w.u32(std::uint32_t(t + 1));
           if (fo.explicit_base) patch.push_back(w.pos()), w.u64(0);
@@ -312,7 +324,8 @@ inline Bytes BuildFragmented(const std::vector<SynthTrack>& tracks, const Fragme
         for (std::size_t i = begin; i < end; ++i) {
           dts[t] += s[i].duration;
           if (fo.use_defaults) continue;
-          w.u32(s[i].duration), w.u32(std::uint32_t(s[i].data.size())), w.u32(s[i].sync ? 0x02000000 : 0x01010000);
+          w.u32(s[i].duration), w.u32(std::uint32_t(s[i].data.size())),
+              w.u32(s[i].sync ? 0x02000000 : 0x01010000);
           w.u32(std::uint32_t(s[i].cto));
         }
       }
@@ -320,7 +333,9 @@ inline Bytes BuildFragmented(const std::vector<SynthTrack>& tracks, const Fragme
     // mdat: each track's samples in traf order; offsets from the moof start (or absolute).
     std::size_t mdat_size = 8;
     for (const auto& t : tracks) {
-      for (std::size_t i = begin; i < std::min(t.samples.size(), begin + fo.samples_per_fragment); ++i) mdat_size += t.samples[i].data.size();
+      for (std::size_t i = begin; i < std::min(t.samples.size(), begin + fo.samples_per_fragment);
+           ++i)
+        mdat_size += t.samples[i].data.size();
     }
     std::uint64_t data_at = out.size() + 8;
     std::size_t k = 0;
@@ -328,16 +343,21 @@ inline Bytes BuildFragmented(const std::vector<SynthTrack>& tracks, const Fragme
       if (begin >= t.samples.size()) continue;
       if (fo.explicit_base) {
         const std::uint64_t v = data_at;
-        for (int b = 0; b < 8; ++b) out[patch[k] + std::size_t(b)] = std::uint8_t(v >> (56 - 8 * b));
+        for (int b = 0; b < 8; ++b)
+          out[patch[k] + std::size_t(b)] = std::uint8_t(v >> (56 - 8 * b));
       } else {
         w.PatchU32(patch[k], std::uint32_t(data_at - moof_at));
       }
       ++k;
-      for (std::size_t i = begin; i < std::min(t.samples.size(), begin + fo.samples_per_fragment); ++i) data_at += t.samples[i].data.size();
+      for (std::size_t i = begin; i < std::min(t.samples.size(), begin + fo.samples_per_fragment);
+           ++i)
+        data_at += t.samples[i].data.size();
     }
     w.u32(std::uint32_t(mdat_size)), w.fourcc("mdat");
     for (const auto& t : tracks) {
-      for (std::size_t i = begin; i < std::min(t.samples.size(), begin + fo.samples_per_fragment); ++i) w.bytes(t.samples[i].data);
+      for (std::size_t i = begin; i < std::min(t.samples.size(), begin + fo.samples_per_fragment);
+           ++i)
+        w.bytes(t.samples[i].data);
     }
   }
   return out;

@@ -2,13 +2,14 @@
 // stz2, edit lists with B-frame offsets, NAL length sizes, fragmented files (per-sample values or
 // trex/tfhd defaults, moof-relative or absolute data offsets), truncated in-progress files, and
 // inputs that must be rejected cleanly.
+#include "zm/mp4_demuxer.h"
+
 #include <gtest/gtest.h>
 
 #include "mp4_builder.h"
 #include "test_support.h"
 #include "test_vectors.h"
 #include "zm/error.h"
-#include "zm/mp4_demuxer.h"
 #include "zm/mp4_vod.h"
 
 namespace zm {
@@ -30,7 +31,9 @@ SynthTrack Video(int nal_length = 4, int frames = 60) {
   t.config = test::MakeAvcC(Hex(test::kH264BaselineSps), Hex(test::kH264BaselinePps), nal_length);
   for (int i = 0; i < frames; ++i) {
     const bool key = i % 30 == 0;
-    t.samples.push_back({test::LengthPrefixed(key ? Idr(std::uint8_t(i)) : Slice(std::uint8_t(i)), nal_length), 3000, 0, key});
+    t.samples.push_back(
+        {test::LengthPrefixed(key ? Idr(std::uint8_t(i)) : Slice(std::uint8_t(i)), nal_length),
+         3000, 0, key});
   }
   return t;
 }
@@ -40,7 +43,8 @@ SynthTrack Audio(int frames = 94) {
   t.video = false;
   t.timescale = 48000;
   t.config = {0x11, 0x90};
-  for (int i = 0; i < frames; ++i) t.samples.push_back({Bytes{0x21, 0x10, std::uint8_t(i), 0x04}, 1024, 0, true});
+  for (int i = 0; i < frames; ++i)
+    t.samples.push_back({Bytes{0x21, 0x10, std::uint8_t(i), 0x04}, 1024, 0, true});
   return t;
 }
 
@@ -62,7 +66,8 @@ void ExpectSameSamples(const Mp4Demuxer& d, const std::vector<SynthTrack>& src) 
       EXPECT_EQ(track.samples[i].sync, want.sync) << "track " << t << " sample " << i;
       const Bytes got = d.ReadSample(t, i);
       if (track.is_video() && track.nal_length_size != 4) {
-        EXPECT_EQ(got, test::LengthPrefixed(Bytes(want.data.begin() + track.nal_length_size, want.data.end()), 4));
+        EXPECT_EQ(got, test::LengthPrefixed(
+                           Bytes(want.data.begin() + track.nal_length_size, want.data.end()), 4));
       } else {
         EXPECT_EQ(got, want.data) << "track " << t << " sample " << i;
       }
@@ -99,7 +104,8 @@ TEST(Mp4Demuxer, MoovFirstAndMoovLast) {
 TEST(Mp4Demuxer, Co64LargesizeAndStz2) {
   const std::vector<SynthTrack> tracks{Video(), Audio()};
   test::ProgressiveOptions o;
-  o.co64 = true, o.largesize_mdat = true, o.stz2 = true, o.samples_per_chunk = 7, o.moov_first = false;
+  o.co64 = true, o.largesize_mdat = true, o.stz2 = true, o.samples_per_chunk = 7,
+  o.moov_first = false;
   auto d = Open(BuildProgressive(tracks, o));
   ExpectSameSamples(*d, tracks);
 }
@@ -154,7 +160,8 @@ TEST(Mp4Demuxer, FragmentedWithPerSampleValues) {
 TEST(Mp4Demuxer, FragmentedWithDefaultsAndAbsoluteOffsets) {
   SynthTrack v = Video();
   for (auto& s : v.samples) s.data = test::LengthPrefixed(Idr(1)), s.sync = false;  // equal sizes
-  for (std::size_t i = 0; i < v.samples.size(); i += 4) v.samples[i].sync = true;  // first of each fragment
+  for (std::size_t i = 0; i < v.samples.size(); i += 4)
+    v.samples[i].sync = true;  // first of each fragment
   test::FragmentOptions fo;
   fo.use_defaults = true;
   fo.explicit_base = true;
@@ -194,7 +201,8 @@ TEST(Mp4Demuxer, RejectsWhatIsNotAnIndexedMp4) {
   };
   EXPECT_EQ(code(Bytes{}), "ERR_ZM_MP4_NO_MOOV");
   EXPECT_EQ(code(Bytes(100, 0xab)), "ERR_ZM_MP4_FORMAT");
-  Bytes mdat_only{0, 0, 0, 16, 'f', 't', 'y', 'p', 'i', 's', 'o', 'm', 0, 0, 0, 0, 0, 0, 0, 12, 'm', 'd', 'a', 't', 1, 2, 3, 4};
+  Bytes mdat_only{0, 0, 0, 16, 'f', 't', 'y', 'p', 'i', 's', 'o', 'm', 0, 0,
+                  0, 0, 0, 0,  0,   12,  'm', 'd', 'a', 't', 1,   2,   3, 4};
   EXPECT_EQ(code(mdat_only), "ERR_ZM_MP4_NO_MOOV");  // a progressive recording still in progress
   Bytes broken = BuildProgressive({Video()});
   // Make the stsz sample count absurd: a format error, not a huge allocation.
@@ -252,7 +260,8 @@ TEST(Mp4Vod, PlanSegmentsAndRemux) {
     ASSERT_EQ(boxes.size(), 2u);
     EXPECT_EQ(ReadU32Be(&seg[test::Find(boxes, "moof/mfhd")->offset + 12]), i + 1);
     const auto* tfdt = test::Find(boxes, "moof/traf/tfdt");
-    const std::uint64_t t = (std::uint64_t(ReadU32Be(&seg[tfdt->offset + 12])) << 32) | ReadU32Be(&seg[tfdt->offset + 16]);
+    const std::uint64_t t = (std::uint64_t(ReadU32Be(&seg[tfdt->offset + 12])) << 32) |
+                            ReadU32Be(&seg[tfdt->offset + 16]);
     EXPECT_EQ(t, video_tfdt) << "segment " << i << " continues the timeline";
     video_tfdt += std::uint64_t(plan[i].duration_us) * 90000 / 1000000;
   }
@@ -277,7 +286,8 @@ TEST(Mp4Vod, InitCarriesTheVideoTrackMatrix) {
     for (std::size_t k = 0; k < 9; ++k) v.matrix[k] = std::uint32_t(rotate90[k]);
     v.tkhd_v1 = v1;
     for (bool fragmented : {false, true}) {
-      auto d = Open(fragmented ? test::BuildFragmented({v, Audio()}) : BuildProgressive({v, Audio()}));
+      auto d =
+          Open(fragmented ? test::BuildFragmented({v, Audio()}) : BuildProgressive({v, Audio()}));
       ASSERT_EQ(d->tracks().size(), 2u);
       EXPECT_EQ(d->tracks()[0].matrix, rotate90) << "v1 " << v1 << " fragmented " << fragmented;
       EXPECT_EQ(d->tracks()[0].width, 640u);
@@ -295,7 +305,8 @@ TEST(Mp4Vod, InitCarriesTheVideoTrackMatrix) {
         EXPECT_EQ(tkhd->size, 92u);  // version 0, fixed size whatever the matrix
         tkhd_matrices.push_back(matrix_at(init, tkhd->offset + 8 + 40));
         // width stays the coded (unrotated) size, 16.16; 0 for audio
-        EXPECT_EQ(ReadU32Be(&init[tkhd->offset + 8 + 76]), tkhd_matrices.size() == 1 ? 640u << 16 : 0u);
+        EXPECT_EQ(ReadU32Be(&init[tkhd->offset + 8 + 76]),
+                  tkhd_matrices.size() == 1 ? 640u << 16 : 0u);
       }
       EXPECT_EQ(tkhd_matrices, (std::vector<DisplayMatrix>{rotate90, kIdentityMatrix}));
       const auto* mvhd = test::Find(boxes, "moov/mvhd");

@@ -44,7 +44,8 @@ Bytes Header(std::uint32_t size, std::size_t total = 0) {
 TEST(ShmLayout, TableIsIndexedByFieldAndNamesAreUnique) {
   std::set<std::string> names;
   for (std::size_t i = 0; i < SharedDataFields().size(); ++i) {
-    EXPECT_EQ(static_cast<std::size_t>(SharedDataFields()[i].field), i) << SharedDataFields()[i].name;
+    EXPECT_EQ(static_cast<std::size_t>(SharedDataFields()[i].field), i)
+        << SharedDataFields()[i].name;
     EXPECT_TRUE(names.insert(SharedDataFields()[i].name).second);
   }
   EXPECT_EQ(SharedDataFields().size(), static_cast<std::size_t>(Field::kCount));
@@ -57,11 +58,13 @@ TEST(ShmLayout, FieldsDoNotOverlapAndFitInsideSharedData) {
       if (f.offset[l] >= 0) spans.push_back({f.offset[l], f.offset[l] + f.length});
     }
     std::sort(spans.begin(), spans.end());
-    for (std::size_t i = 1; i < spans.size(); ++i) EXPECT_LE(spans[i - 1].second, spans[i].first) << kLayoutSizes[l];
+    for (std::size_t i = 1; i < spans.size(); ++i)
+      EXPECT_LE(spans[i - 1].second, spans[i].first) << kLayoutSizes[l];
     EXPECT_LE(spans.back().second, int(kLayoutSizes[l]));
     // Natural alignment: zmc's compiler laid the struct out that way.
     for (const auto& f : SharedDataFields()) {
-      if (f.offset[l] >= 0 && f.type != FieldType::kChars) EXPECT_EQ(f.offset[l] % f.length, 0) << f.name;
+      if (f.offset[l] >= 0 && f.type != FieldType::kChars)
+        EXPECT_EQ(f.offset[l] % f.length, 0) << f.name;
     }
   }
 }
@@ -72,15 +75,22 @@ TEST(ShmLayout, OffsetsMatchFacts) {
     Field f;
     int o[4];
   } rows[] = {
-      {Field::kState, {12, 16, 16, 16}},           {Field::kLastEventId, {32, 40, 56, 56}},
-      {Field::kValid, {68, 76, 92, 92}},           {Field::kCapturing, {69, 77, 93, 93}},
-      {Field::kAnalysing, {-1, -1, 94, 94}},       {Field::kImageSize, {72, 80, 100, 100}},
-      {Field::kHeartbeatTime, {96, 104, 128, 128}}, {Field::kLastWriteTime, {104, 112, 136, 136}},
-      {Field::kAlarmCause, {376, 384, 424, 424}},  {Field::kJanusPin, {-1, -1, 808, 808}},
-      {Field::kLastAnalysisIndex, {-1, -1, -1, 872}}, {Field::kImageCount, {-1, 12, 12, 12}},
+      {Field::kState, {12, 16, 16, 16}},
+      {Field::kLastEventId, {32, 40, 56, 56}},
+      {Field::kValid, {68, 76, 92, 92}},
+      {Field::kCapturing, {69, 77, 93, 93}},
+      {Field::kAnalysing, {-1, -1, 94, 94}},
+      {Field::kImageSize, {72, 80, 100, 100}},
+      {Field::kHeartbeatTime, {96, 104, 128, 128}},
+      {Field::kLastWriteTime, {104, 112, 136, 136}},
+      {Field::kAlarmCause, {376, 384, 424, 424}},
+      {Field::kJanusPin, {-1, -1, 808, 808}},
+      {Field::kLastAnalysisIndex, {-1, -1, -1, 872}},
+      {Field::kImageCount, {-1, 12, 12, 12}},
   };
   for (const auto& r : rows) {
-    for (int l = 0; l < kLayoutCount; ++l) EXPECT_EQ(Offset(LayoutId(l), r.f), r.o[l]) << Spec(r.f).name << " " << l;
+    for (int l = 0; l < kLayoutCount; ++l)
+      EXPECT_EQ(Offset(LayoutId(l), r.f), r.o[l]) << Spec(r.f).name << " " << l;
   }
 }
 
@@ -91,13 +101,18 @@ TEST(ShmLayout, DetectsTheFourSizesAndRefusesOthers) {
     EXPECT_EQ(layout.id, LayoutId(l));
     EXPECT_EQ(layout.shared_size, kLayoutSizes[l]);
   }
-  EXPECT_EQ(CodeOf([] { DetectLayout(Header(1000)); }).rfind("ERR_ZM_SHM_LAYOUT: unknown zm.mmap layout: SharedData.size is 1000", 0), 0u);
+  EXPECT_EQ(CodeOf([] {
+              DetectLayout(Header(1000));
+            }).rfind("ERR_ZM_SHM_LAYOUT: unknown zm.mmap layout: SharedData.size is 1000", 0),
+            0u);
   EXPECT_NE(CodeOf([] { DetectLayout(Header(864)); }).find("1.37.61"), std::string::npos);
   Bytes zero(2000, 0);
   EXPECT_EQ(CodeOf([&] { DetectLayout(zero); }).substr(0, 18), "ERR_ZM_SHM_INVALID");
   Bytes bad_trigger = Header(872);
   PutU32(bad_trigger, 872, 561);
-  EXPECT_NE(CodeOf([&] { DetectLayout(bad_trigger); }).find("TriggerData.size at offset 872 is 561"), std::string::npos);
+  EXPECT_NE(
+      CodeOf([&] { DetectLayout(bad_trigger); }).find("TriggerData.size at offset 872 is 561"),
+      std::string::npos);
   Bytes short_map = Header(888);
   short_map.resize(888 + 100);
   EXPECT_EQ(CodeOf([&] { DetectLayout(short_map); }).substr(0, 17), "ERR_ZM_SHM_LAYOUT");
@@ -127,7 +142,8 @@ TEST(ShmGeometry, Tells138From139By872FileSize) {
   const std::uint64_t s138 = 642 * 10 * 3, s139 = 2592 * 10;
   const std::uint64_t n = 4, z = 3;
   const std::uint64_t size138 = 872 + 560 + 4 * z + 4128 + 16 * n + 2 * n * s138 + 4 * n + 64;
-  const std::uint64_t size139 = 872 + 560 + 4 * z + 4128 + 16 * n + 2 * n * s139 + 4 * n + 4 + 63 + 3;
+  const std::uint64_t size139 =
+      872 + 560 + 4 * z + 4128 + 16 * n + 2 * n * s139 + 4 * n + 4 + 63 + 3;
   const Geometry a = ResolveGeometry(l, size138, 642 * 10 * 3, hint);
   EXPECT_STREQ(a.variant, "1.38");
   EXPECT_EQ(a.scheme, SlotScheme::kPacked);
@@ -141,10 +157,14 @@ TEST(ShmGeometry, Tells138From139By872FileSize) {
   EXPECT_EQ(b.formats, (b.images + 2 * n * s139 + 3) / 4 * 4);
   // Wrong geometry: imagesize not W·H·{1,3,4}, or a size that fits nothing.
   hint.width = 643;
-  EXPECT_EQ(CodeOf([&] { ResolveGeometry(l, size139, 642 * 10 * 3, hint); }).substr(0, 19), "ERR_ZM_SHM_GEOMETRY");
+  EXPECT_EQ(CodeOf([&] { ResolveGeometry(l, size139, 642 * 10 * 3, hint); }).substr(0, 19),
+            "ERR_ZM_SHM_GEOMETRY");
   hint.width = 642;
-  EXPECT_EQ(CodeOf([&] { ResolveGeometry(l, size139 + 1, 642 * 10 * 3, hint); }).substr(0, 19), "ERR_ZM_SHM_GEOMETRY");
-  EXPECT_EQ(CodeOf([&] { ResolveGeometry(l, size139, 642 * 10 * 3, GeometryHint{}); }).substr(0, 19), "ERR_ZM_SHM_GEOMETRY");
+  EXPECT_EQ(CodeOf([&] { ResolveGeometry(l, size139 + 1, 642 * 10 * 3, hint); }).substr(0, 19),
+            "ERR_ZM_SHM_GEOMETRY");
+  EXPECT_EQ(
+      CodeOf([&] { ResolveGeometry(l, size139, 642 * 10 * 3, GeometryHint{}); }).substr(0, 19),
+      "ERR_ZM_SHM_GEOMETRY");
 }
 
 TEST(ShmGeometry, Layout888HasTwoFormatArrays) {
@@ -163,16 +183,17 @@ TEST(ShmGeometry, Layout888HasTwoFormatArrays) {
 
 TEST(ShmState, DecodesEveryKindOfField) {
   Bytes b = Header(888);
-  PutI32(b, 4, 2);                        // last_write_index
-  PutU32(b, 16, 3);                       // state: Alarm
-  PutF64(b, 24, 29.97);                   // capture_fps
-  PutF64(b, 40, 52.5);                    // latitude
-  PutI64(b, 56, 9007199254740991);        // last_event_id
-  PutI32(b, 84, -1);                      // alarm_x
-  b[92] = 1, b[93] = 3, b[94] = 2, b[95] = 2;  // valid, capturing Always, analysing Always, recording OnMotion
-  PutI64(b, 128, 1700000000);             // heartbeat_time
+  PutI32(b, 4, 2);                  // last_write_index
+  PutU32(b, 16, 3);                 // state: Alarm
+  PutF64(b, 24, 29.97);             // capture_fps
+  PutF64(b, 40, 52.5);              // latitude
+  PutI64(b, 56, 9007199254740991);  // last_event_id
+  PutI32(b, 84, -1);                // alarm_x
+  b[92] = 1, b[93] = 3, b[94] = 2,
+  b[95] = 2;                   // valid, capturing Always, analysing Always, recording OnMotion
+  PutI64(b, 128, 1700000000);  // heartbeat_time
   std::memcpy(b.data() + 424, "Motion: Yard", 12);
-  PutI32(b, 872, 7);                      // last_analysis_index
+  PutI32(b, 872, 7);  // last_analysis_index
   std::memcpy(b.data() + 888 + 16, "cause-31-bytes-long-exactly-xyz", 31);
   const SharedState s = ReadState(b, DetectLayout(b));
   EXPECT_EQ(s.last_write_index, 2);
@@ -218,7 +239,9 @@ struct Ring {
     }
   }
   void SetIndex(std::int32_t i) { PutI32(map, 4, i); }
-  void SetStamp(std::int32_t i, std::int64_t sec) { PutI64(map, geometry.timestamps + 16 * i, sec); }
+  void SetStamp(std::int32_t i, std::int64_t sec) {
+    PutI64(map, geometry.timestamps + 16 * i, sec);
+  }
 };
 
 TEST(ShmCopy, ReturnsTheNewestSlotOrNothing) {
@@ -273,7 +296,8 @@ TEST(ShmCopy, GivesUpAfterTheAttemptLimit) {
   o.max_attempts = 3;
   std::int64_t stamp = 9000;
   o.after_copy = [&](int) { r.SetStamp(3, ++stamp); };
-  EXPECT_EQ(CodeOf([&] { CopyNewestImage(r.map, r.layout, r.geometry, o); }).substr(0, 15), "ERR_ZM_SHM_BUSY");
+  EXPECT_EQ(CodeOf([&] { CopyNewestImage(r.map, r.layout, r.geometry, o); }).substr(0, 15),
+            "ERR_ZM_SHM_BUSY");
 }
 
 TEST(ShmTrigger, OnWritesTheStateLastOffAndCancelFirst) {

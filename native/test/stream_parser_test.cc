@@ -1,17 +1,18 @@
 // The incremental parser: every fragmentation of a valid stream gives the same messages, and
 // protocol violations are detected as soon as the offending byte arrives.
+#include "zm/stream_parser.h"
+
 #include <gtest/gtest.h>
 
 #include <random>
 
 #include "zm/error.h"
-#include "zm/stream_parser.h"
 
 namespace zm {
 namespace {
 
-Bytes Encode(std::uint8_t type, std::uint8_t stream, std::uint32_t seq, std::uint64_t pts, const Bytes& payload,
-             std::uint8_t version = 1, std::uint32_t length_override = 0) {
+Bytes Encode(std::uint8_t type, std::uint8_t stream, std::uint32_t seq, std::uint64_t pts,
+             const Bytes& payload, std::uint8_t version = 1, std::uint32_t length_override = 0) {
   proto::Header h;
   h.length = length_override ? length_override : std::uint32_t(20 + payload.size());
   h.version = version, h.type = type, h.stream = stream, h.flags = type == proto::kKeyframe ? 1 : 0;

@@ -1,7 +1,8 @@
 // The socket thread against a real unix listener: delivery, back-off, protocol errors, and the
 // errno classification (EACCES cannot be provoked as root, so it is tested directly).
-#include <gtest/gtest.h>
+#include "zm/stream_reader.h"
 
+#include <gtest/gtest.h>
 #include <sys/socket.h>
 #include <sys/un.h>
 #include <unistd.h>
@@ -14,12 +15,11 @@
 #include <string>
 #include <thread>
 
-#include "zm/stream_reader.h"
-
 namespace zm {
 namespace {
 
-Bytes Message(std::uint8_t type, std::uint32_t seq, const Bytes& payload, std::uint8_t version = 1) {
+Bytes Message(std::uint8_t type, std::uint32_t seq, const Bytes& payload,
+              std::uint8_t version = 1) {
   proto::Header h;
   h.length = std::uint32_t(20 + payload.size());
   h.version = version, h.type = type, h.sequence = seq, h.generation = 1, h.pts_us = seq * 1000;
@@ -111,13 +111,15 @@ TEST(StreamReader, DeliversMessagesAndReconnectsAfterEof) {
     ASSERT_GE(fd, 0);
     Bytes stream = Message(proto::kHello, 0, kHello);
     for (std::uint32_t i = 1; i <= 3; ++i) {
-      const Bytes m = Message(proto::kMedia, i, Bytes(70000, std::uint8_t(i)));  // exercises direct reads
+      const Bytes m =
+          Message(proto::kMedia, i, Bytes(70000, std::uint8_t(i)));  // exercises direct reads
       stream.insert(stream.end(), m.begin(), m.end());
     }
     ASSERT_EQ(write(fd, stream.data(), stream.size()), ssize_t(stream.size()));
     close(fd);
   }
-  ASSERT_TRUE(c.WaitFor([](auto& rs) { return Count<MediaRecord>(rs) == 6 && Count<DisconnectedRecord>(rs) == 2; }));
+  ASSERT_TRUE(c.WaitFor(
+      [](auto& rs) { return Count<MediaRecord>(rs) == 6 && Count<DisconnectedRecord>(rs) == 2; }));
   const auto* d = LastDisconnect(c.records);
   EXPECT_EQ(d->reason, "eof");
   EXPECT_EQ(d->code, "");
@@ -224,7 +226,8 @@ TEST(StreamReader, ClosedBeforeHelloExplainsWhy) {
 TEST(ConnectErrors, Classification) {
   const auto denied = ClassifyConnectError(EACCES, "/run/zm/stream_1.sock");
   EXPECT_EQ(denied.code, "ERR_ZM_STREAM_SOCKET_PERMISSION");
-  EXPECT_NE(denied.message.find("permission denied opening stream socket /run/zm/stream_1.sock"), std::string::npos);
+  EXPECT_NE(denied.message.find("permission denied opening stream socket /run/zm/stream_1.sock"),
+            std::string::npos);
   EXPECT_NE(denied.message.find("stream socket group"), std::string::npos);
   EXPECT_EQ(ClassifyConnectError(EPERM, "x").code, "ERR_ZM_STREAM_SOCKET_PERMISSION");
   EXPECT_EQ(ClassifyConnectError(ENOENT, "x").code, "ERR_ZM_STREAM_SOCKET_MISSING");

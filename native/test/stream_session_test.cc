@@ -1,10 +1,11 @@
 // Session logic: HELLO decoding, sequence gaps, generation bumps, keyframe cache, EVENT/STATS.
+#include "zm/stream_session.h"
+
 #include <gtest/gtest.h>
 
 #include "test_support.h"
 #include "test_vectors.h"
 #include "zm/error.h"
-#include "zm/stream_session.h"
 
 namespace zm {
 namespace {
@@ -16,10 +17,12 @@ void Tlv(Bytes& out, std::uint8_t tag, const Bytes& v) {
   out.push_back(std::uint8_t(v.size())), out.push_back(std::uint8_t(v.size() >> 8));
   out.insert(out.end(), v.begin(), v.end());
 }
-Bytes U32(std::uint32_t v) { return {std::uint8_t(v), std::uint8_t(v >> 8), std::uint8_t(v >> 16), std::uint8_t(v >> 24)}; }
+Bytes U32(std::uint32_t v) {
+  return {std::uint8_t(v), std::uint8_t(v >> 8), std::uint8_t(v >> 16), std::uint8_t(v >> 24)};
+}
 
-proto::Message Msg(std::uint8_t type, std::uint8_t stream, std::uint32_t seq, std::uint32_t gen, const Bytes& payload,
-                   std::uint8_t flags = 0, std::uint64_t pts = 0) {
+proto::Message Msg(std::uint8_t type, std::uint8_t stream, std::uint32_t seq, std::uint32_t gen,
+                   const Bytes& payload, std::uint8_t flags = 0, std::uint64_t pts = 0) {
   proto::Message m;
   m.header.length = std::uint32_t(20 + payload.size());
   m.header.version = 1, m.header.type = type, m.header.stream = stream, m.header.flags = flags;
@@ -115,7 +118,8 @@ TEST(StreamSession, LearnsParameterSetsFromTheFirstKeyframe) {
   Tlv(hello, 0x01, U32(173));  // H.265, no extradata
   s.Process(Msg(proto::kHello, 0, 0, 1, hello), out);
   EXPECT_FALSE(std::get<CodecRecord>(out[0]).codec->from_bitstream);
-  const Bytes au = test::AnnexB({Hex(test::kH265MainVps), Hex(test::kH265MainSps), Hex(test::kH265MainPps), {0x26, 1, 0xaf}});
+  const Bytes au = test::AnnexB(
+      {Hex(test::kH265MainVps), Hex(test::kH265MainSps), Hex(test::kH265MainPps), {0x26, 1, 0xaf}});
   s.Process(Msg(proto::kMedia, 0, 1, 1, au, 1), out);
   ASSERT_EQ(out.size(), 3u);
   const auto& c = std::get<CodecRecord>(out[1]);

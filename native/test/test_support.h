@@ -13,7 +13,8 @@ namespace zm::test {
 
 inline Bytes Hex(const std::string& hex) {
   Bytes out;
-  for (std::size_t i = 0; i + 1 < hex.size(); i += 2) out.push_back(std::uint8_t(std::stoul(hex.substr(i, 2), nullptr, 16)));
+  for (std::size_t i = 0; i + 1 < hex.size(); i += 2)
+    out.push_back(std::uint8_t(std::stoul(hex.substr(i, 2), nullptr, 16)));
   return out;
 }
 
@@ -49,7 +50,8 @@ inline std::vector<BoxNode> WalkBoxes(ByteView data, std::size_t begin, std::siz
     n.offset = pos;
     n.size = ReadU32Be(data.data + pos);
     n.type.assign(reinterpret_cast<const char*>(data.data + pos + 4), 4);
-    if (n.size < 8 || pos + n.size > end) throw std::runtime_error("box " + n.type + " overruns its parent");
+    if (n.size < 8 || pos + n.size > end)
+      throw std::runtime_error("box " + n.type + " overruns its parent");
     if (IsContainer(n.type)) n.children = WalkBoxes(data, pos + 8, pos + n.size);
     out.push_back(std::move(n));
     pos += out.back().size;

@@ -61,7 +61,12 @@ export function pageOf<T>(items: T[], total: number, req: PageRequest): Page<T> 
 }
 
 /** One page of a list: the page's rows and the total, queried together, then mapped. */
-export async function listPage<R, T>(req: PageRequest, rows: Promise<R[]>, total: Promise<number>, map: (row: R) => T): Promise<Page<T>> {
+export async function listPage<R, T>(
+  req: PageRequest,
+  rows: Promise<R[]>,
+  total: Promise<number>,
+  map: (row: R) => T,
+): Promise<Page<T>> {
   const [found, count] = await Promise.all([rows, total]);
   return pageOf(found.map(map), count, req);
 }

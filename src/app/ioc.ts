@@ -6,9 +6,10 @@ import type { Services } from './services.js';
 
 type ControllerClass<T> = new (services: Services) => T;
 
-export const iocContainer: IocContainerFactory<Request> = (request: Request): IocContainer => ({
-  get<T>(controller: ServiceIdentifier<T>): T {
-    const services = request.app.locals.services as Services;
-    return new (controller as ControllerClass<T>)(services);
-  },
-}) as IocContainer;
+export const iocContainer: IocContainerFactory<Request> = (request: Request): IocContainer =>
+  ({
+    get<T>(controller: ServiceIdentifier<T>): T {
+      const services = request.app.locals.services as Services;
+      return new (controller as ControllerClass<T>)(services);
+    },
+  }) as IocContainer;

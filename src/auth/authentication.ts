@@ -19,7 +19,9 @@ function tokenOf(req: Request): string {
   const query = req.query.token;
   if (query !== undefined) {
     if (!req.queryTokenAllowed) {
-      throw new UnauthorizedError('The token query parameter is accepted on media routes only; use the Authorization header');
+      throw new UnauthorizedError(
+        'The token query parameter is accepted on media routes only; use the Authorization header',
+      );
     }
     if (typeof query === 'string' && query !== '') return query;
   }

@@ -20,7 +20,10 @@ export interface TokenKeys {
 export const KEY_FILES = { access: 'jwt-access.key', refresh: 'jwt-refresh.key' } as const;
 
 function keyId(publicKey: KeyObject): string {
-  return createHash('sha256').update(publicKey.export({ type: 'spki', format: 'der' })).digest('base64url').slice(0, 16);
+  return createHash('sha256')
+    .update(publicKey.export({ type: 'spki', format: 'der' }))
+    .digest('base64url')
+    .slice(0, 16);
 }
 
 function loadOrCreate(file: string): { key: SigningKey; created: boolean } {

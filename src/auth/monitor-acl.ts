@@ -72,7 +72,8 @@ export function requireVisibleMonitor(scope: MonitorScope, id: number): void {
 /** 404 when hidden (never reveal existence), 403 when visible but view-only. */
 export function requireEditableMonitor(scope: MonitorScope, id: number): void {
   requireVisibleMonitor(scope, id);
-  if (!canEdit(scope, id)) throw new PermissionDeniedError(`Monitor ${id} is view-only for this account`, [['monitor_id', String(id)]]);
+  if (!canEdit(scope, id))
+    throw new PermissionDeniedError(`Monitor ${id} is view-only for this account`, [['monitor_id', String(id)]]);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -103,10 +104,14 @@ const decisive = (rows: Map<number, RowPermission>) =>
   new Map([...rows].filter((entry): entry is [number, Decisive] => entry[1] !== 'Inherit'));
 
 /** True when nothing but the feature areas applies to the user (default allow). */
-export function hasMonitorRules(rows: Pick<AclRows, 'monitorIds' | 'userMonitorRows' | 'userGroupRows' | 'roleMonitorRows' | 'roleGroupRows'>): boolean {
+export function hasMonitorRules(
+  rows: Pick<AclRows, 'monitorIds' | 'userMonitorRows' | 'userGroupRows' | 'roleMonitorRows' | 'roleGroupRows'>,
+): boolean {
   return (
     rows.monitorIds !== null ||
-    [rows.userMonitorRows, rows.userGroupRows, rows.roleMonitorRows, rows.roleGroupRows].some((m) => decisive(m).size > 0)
+    [rows.userMonitorRows, rows.userGroupRows, rows.roleMonitorRows, rows.roleGroupRows].some(
+      (m) => decisive(m).size > 0,
+    )
   );
 }
 
@@ -355,7 +360,11 @@ export class DbMonitorAcl implements MonitorAcl {
         return {
           monitorRows: t.has('Monitors_Permissions'),
           groupRows: t.has('Groups_Permissions') && t.has('Groups_Monitors'),
-          roles: c.has('RoleId') && t.has('User_Roles') && t.has('Role_Monitors_Permissions') && t.has('Role_Groups_Permissions'),
+          roles:
+            c.has('RoleId') &&
+            t.has('User_Roles') &&
+            t.has('Role_Monitors_Permissions') &&
+            t.has('Role_Groups_Permissions'),
           monitorIds: c.has('MonitorIds'),
         };
       },
@@ -376,10 +385,16 @@ export class DbMonitorAcl implements MonitorAcl {
     const [users, userMon, userGrp] = await Promise.all([
       this.db.query(userSql, [userId]),
       shape.monitorRows
-        ? this.db.query(`SELECT MonitorId AS Id, Permission FROM Monitors_Permissions WHERE UserId = ? AND Permission <> 'Inherit'`, [userId])
+        ? this.db.query(
+            `SELECT MonitorId AS Id, Permission FROM Monitors_Permissions WHERE UserId = ? AND Permission <> 'Inherit'`,
+            [userId],
+          )
         : none,
       shape.groupRows
-        ? this.db.query(`SELECT GroupId AS Id, Permission FROM Groups_Permissions WHERE UserId = ? AND Permission <> 'Inherit'`, [userId])
+        ? this.db.query(
+            `SELECT GroupId AS Id, Permission FROM Groups_Permissions WHERE UserId = ? AND Permission <> 'Inherit'`,
+            [userId],
+          )
         : none,
     ]);
     const user = users[0] ?? {};
@@ -388,8 +403,14 @@ export class DbMonitorAcl implements MonitorAcl {
       roleId === null
         ? [[], []]
         : await Promise.all([
-            this.db.query(`SELECT MonitorId AS Id, Permission FROM Role_Monitors_Permissions WHERE RoleId = ? AND Permission <> 'Inherit'`, [roleId]),
-            this.db.query(`SELECT GroupId AS Id, Permission FROM Role_Groups_Permissions WHERE RoleId = ? AND Permission <> 'Inherit'`, [roleId]),
+            this.db.query(
+              `SELECT MonitorId AS Id, Permission FROM Role_Monitors_Permissions WHERE RoleId = ? AND Permission <> 'Inherit'`,
+              [roleId],
+            ),
+            this.db.query(
+              `SELECT GroupId AS Id, Permission FROM Role_Groups_Permissions WHERE RoleId = ? AND Permission <> 'Inherit'`,
+              [roleId],
+            ),
           ]);
     const rows: AclRows = {
       userMonitors: AREA(user.Monitors),

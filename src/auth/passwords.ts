@@ -39,7 +39,10 @@ function bcryptCompare(plain: string, hash: string): Promise<boolean> {
   return bcrypt.compare(plain, hash.startsWith('$2x$') ? `$2a$${hash.slice(4)}` : hash);
 }
 
-export async function verifyPassword(plain: string, stored: string | null): Promise<{ ok: boolean; scheme: PasswordScheme }> {
+export async function verifyPassword(
+  plain: string,
+  stored: string | null,
+): Promise<{ ok: boolean; scheme: PasswordScheme }> {
   if (stored === null || stored === '') {
     await bcryptCompare(plain, DUMMY_HASH);
     return { ok: false, scheme: 'plain' };

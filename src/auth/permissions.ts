@@ -1,7 +1,16 @@
 // Feature RBAC: eight areas, each None < View < Edit. Stream has no Edit tier; the Monitors
 // area's 'Create' (1.37+) counts as Edit. A role fills in areas the user has at None.
 
-export const FEATURES = ['stream', 'events', 'control', 'monitors', 'groups', 'devices', 'snapshots', 'system'] as const;
+export const FEATURES = [
+  'stream',
+  'events',
+  'control',
+  'monitors',
+  'groups',
+  'devices',
+  'snapshots',
+  'system',
+] as const;
 export type Feature = (typeof FEATURES)[number];
 
 /** Values as ZoneMinder stores them. */

@@ -53,12 +53,16 @@ export class TokenService {
   issue(subject: TokenSubject, floor = 0): IssuedTokens {
     const iat = Math.max(this.now(), floor);
     const sign = (typ: TokenType, key: SigningKey, ttl: number, extra: object) =>
-      jwt.sign({ typ, uid: subject.id, user: subject.username, ...extra, iat, exp: iat + ttl, jti: randomUUID() }, key.privateKey, {
-        algorithm: 'RS256',
-        keyid: key.kid,
-        issuer: ISSUER,
-        subject: String(subject.id),
-      });
+      jwt.sign(
+        { typ, uid: subject.id, user: subject.username, ...extra, iat, exp: iat + ttl, jti: randomUUID() },
+        key.privateKey,
+        {
+          algorithm: 'RS256',
+          keyid: key.kid,
+          issuer: ISSUER,
+          subject: String(subject.id),
+        },
+      );
     return {
       token_type: 'Bearer',
       access_token: sign('access', this.keys.access, this.ttl.access, { perms: subject.perms }),

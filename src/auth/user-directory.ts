@@ -60,7 +60,9 @@ export class UserDirectory {
     const row = rows[0];
     const role =
       row.RoleId != null
-        ? permissionsFromRow(Object.fromEntries(FEATURES.map((f) => [FEATURE_COLUMNS[f], row[`role_${FEATURE_COLUMNS[f]}`]])))
+        ? permissionsFromRow(
+            Object.fromEntries(FEATURES.map((f) => [FEATURE_COLUMNS[f], row[`role_${FEATURE_COLUMNS[f]}`]])),
+          )
         : null;
     return {
       id: Number(row.Id),
@@ -75,9 +77,9 @@ export class UserDirectory {
   }
 
   async findByUsername(username: string): Promise<UserRecord | null> {
-    const rows: Array<{ Value: string }> = await this.pool.query(
-      "SELECT Value FROM Config WHERE Name = 'ZM_CASE_INSENSITIVE_USERNAMES'",
-    ).catch(() => []);
+    const rows: Array<{ Value: string }> = await this.pool
+      .query("SELECT Value FROM Config WHERE Name = 'ZM_CASE_INSENSITIVE_USERNAMES'")
+      .catch(() => []);
     const insensitive = rows[0]?.Value === '1';
     // Username is latin1_bin in ZoneMinder, so '=' is exact; LOWER() on both sides folds case.
     return insensitive
@@ -91,7 +93,10 @@ export class UserDirectory {
 
   /** Raises (never lowers) the revocation floor. */
   async raiseTokenFloor(id: number, floor: number): Promise<void> {
-    await this.pool.query('UPDATE Users SET TokenMinExpiry = GREATEST(COALESCE(TokenMinExpiry, 0), ?) WHERE Id = ?', [floor, id]);
+    await this.pool.query('UPDATE Users SET TokenMinExpiry = GREATEST(COALESCE(TokenMinExpiry, 0), ?) WHERE Id = ?', [
+      floor,
+      id,
+    ]);
   }
 
   /** The whole Users row (any schema version), for UserResponse. */

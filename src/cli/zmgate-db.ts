@@ -61,7 +61,12 @@ class UsageError extends Error {}
  * pass their own `io` and read the returned code.
  */
 export async function run(argv: string[], io?: CliIo): Promise<number> {
-  const streams: CliIo = io ?? { stdout: process.stdout, stderr: process.stderr, env: process.env, stdin: process.stdin };
+  const streams: CliIo = io ?? {
+    stdout: process.stdout,
+    stderr: process.stderr,
+    env: process.env,
+    stdin: process.stdin,
+  };
   let code: number;
   try {
     code = await main(argv, streams);
@@ -109,7 +114,8 @@ async function main(argv: string[], io: CliIo): Promise<number> {
   if (!command) throw new UsageError('no command given');
   if (!['up', 'bridge', 'status'].includes(command)) throw new UsageError(`unknown command '${command}'`);
   if (rest.length) throw new UsageError(`unexpected argument '${rest[0]}'`);
-  if (command === 'status' && values['dry-run']) throw new UsageError('--dry-run is for up and bridge (status never writes)');
+  if (command === 'status' && values['dry-run'])
+    throw new UsageError('--dry-run is for up and bridge (status never writes)');
   if (command !== 'bridge' && values.yes) throw new UsageError('--yes is for bridge');
 
   const urlText = values.url ?? io.env.DATABASE_URL;
@@ -128,7 +134,9 @@ async function main(argv: string[], io: CliIo): Promise<number> {
     conn = await connectTo(url);
   } catch (error) {
     if (sqlErrno(error) !== ER_BAD_DB_ERROR) {
-      io.stderr.write(`zmgate-db: cannot connect to ${url.display}: ${(error as Error).message}\n${connectFix(error, url)}\n`);
+      io.stderr.write(
+        `zmgate-db: cannot connect to ${url.display}: ${(error as Error).message}\n${connectFix(error, url)}\n`,
+      );
       return EXIT.failure;
     }
     if (command !== 'up') {
@@ -139,7 +147,9 @@ async function main(argv: string[], io: CliIo): Promise<number> {
       return EXIT.failure;
     }
     if (dryRun) {
-      io.stdout.write(`-- database ${url.database} does not exist; 'zmgate-db up' creates it, then ZoneMinder ${TARGET_ZONEMINDER_VERSION} in it\n`);
+      io.stdout.write(
+        `-- database ${url.database} does not exist; 'zmgate-db up' creates it, then ZoneMinder ${TARGET_ZONEMINDER_VERSION} in it\n`,
+      );
       io.stderr.write('dry run: nothing was changed\n');
       return EXIT.ok;
     }
@@ -148,7 +158,9 @@ async function main(argv: string[], io: CliIo): Promise<number> {
     try {
       conn = await connectTo(url);
     } catch (again) {
-      io.stderr.write(`zmgate-db: cannot connect to ${url.display}: ${(again as Error).message}\n${connectFix(again, url)}\n`);
+      io.stderr.write(
+        `zmgate-db: cannot connect to ${url.display}: ${(again as Error).message}\n${connectFix(again, url)}\n`,
+      );
       return EXIT.failure;
     }
   }
@@ -156,7 +168,9 @@ async function main(argv: string[], io: CliIo): Promise<number> {
     if (command === 'status') return await status(conn, url, io);
     return await migrateCommand(conn, command as 'up' | 'bridge', url, { dryRun, yes: !!values.yes }, io);
   } catch (error) {
-    io.stderr.write(`zmgate-db: ${error instanceof Error ? error.message : String(error)}\n${failureFix(error, url)}\n`);
+    io.stderr.write(
+      `zmgate-db: ${error instanceof Error ? error.message : String(error)}\n${failureFix(error, url)}\n`,
+    );
     return EXIT.failure;
   } finally {
     await conn.end().catch(() => conn.destroy());
@@ -178,12 +192,19 @@ const sqlErrno = (error: unknown): number | undefined => {
 /** `withDatabase` false: no default database (to create it). */
 function connectTo(url: ParsedDatabaseUrl, withDatabase = true): Promise<Connection> {
   const database = withDatabase ? url.database : undefined;
-  return createConnection({ ...url.connection, database, connectTimeout: 10_000, bigIntAsNumber: true, dateStrings: true });
+  return createConnection({
+    ...url.connection,
+    database,
+    connectTimeout: 10_000,
+    bigIntAsNumber: true,
+    dateStrings: true,
+  });
 }
 
 /** The user and host of the URL, as a GRANT names them. */
 function account(url: ParsedDatabaseUrl): string {
-  const host = url.connection.socketPath || !url.connection.host || url.connection.host === '127.0.0.1' ? 'localhost' : '%';
+  const host =
+    url.connection.socketPath || !url.connection.host || url.connection.host === '127.0.0.1' ? 'localhost' : '%';
   return `'${url.connection.user}'@'${host}'`;
 }
 
@@ -215,8 +236,10 @@ function failureFix(error: unknown, url: ParsedDatabaseUrl): string {
   const errno = sqlErrno(error);
   // Access denied to the database, a table or a privilege (CREATE, TRIGGER, SUPER, ...).
   if (errno !== undefined && [1044, 1142, 1143, 1227, 1370, 1419].includes(errno)) {
-    return `fix: the user lacks a privilege; as the server's root: GRANT ALL PRIVILEGES ON \`${url.database}\`.* TO ${account(url)}` +
-      (errno === 1419 ? ' and SET GLOBAL log_bin_trust_function_creators = 1 (triggers with binary logging)' : '');
+    return (
+      `fix: the user lacks a privilege; as the server's root: GRANT ALL PRIVILEGES ON \`${url.database}\`.* TO ${account(url)}` +
+      (errno === 1419 ? ' and SET GLOBAL log_bin_trust_function_creators = 1 (triggers with binary logging)' : '')
+    );
   }
   if (/another zmgate migration .* is running/.test(String((error as Error)?.message))) {
     return 'fix: wait for the other run (a starting zmgate or another zmgate-db) to finish, then run this again';
@@ -232,7 +255,9 @@ async function createDatabase(url: ParsedDatabaseUrl, io: CliIo): Promise<number
   try {
     conn = await connectTo(url, false);
   } catch (error) {
-    io.stderr.write(`zmgate-db: cannot connect to ${url.display}: ${(error as Error).message}\n${connectFix(error, url)}\n`);
+    io.stderr.write(
+      `zmgate-db: cannot connect to ${url.display}: ${(error as Error).message}\n${connectFix(error, url)}\n`,
+    );
     return EXIT.failure;
   }
   try {
@@ -305,14 +330,18 @@ async function migrateCommand(
     return EXIT.ok;
   }
   if (!result.ran) {
-    io.stderr.write("zmgate-db: refused: the plan was not confirmed; nothing was changed (after a backup, re-run with --yes)\n");
+    io.stderr.write(
+      'zmgate-db: refused: the plan was not confirmed; nothing was changed (after a backup, re-run with --yes)\n',
+    );
     return EXIT.refused;
   }
   const seconds = ((performance.now() - t0) / 1000).toFixed(1);
   for (const note of result.notes) io.stdout.write(`${note}\n`);
   for (const warning of result.warnings) io.stderr.write(`warning: ${warning}\n`);
   if (!result.applied.length) {
-    io.stdout.write(`nothing to do: ${url.database} is at ZoneMinder ${TARGET_ZONEMINDER_VERSION} and every migration is recorded\n`);
+    io.stdout.write(
+      `nothing to do: ${url.database} is at ZoneMinder ${TARGET_ZONEMINDER_VERSION} and every migration is recorded\n`,
+    );
   } else {
     io.stdout.write(
       `done: ${result.applied.length} step(s) in ${seconds} s; ${url.database} is at ZoneMinder ${TARGET_ZONEMINDER_VERSION}` +
@@ -330,10 +359,14 @@ function stepLine(step: SchemaStep, index: number, total: number): string {
 function printPlan(plan: MigrationPlan, io: CliIo): void {
   const { contents } = plan;
   if (plan.mode === 'bridge') {
-    io.stdout.write(`ZoneMinder ${contents.dbVersion} (code ${contents.codeVersion ?? 'unknown'}) -> ${TARGET_ZONEMINDER_VERSION}\n`);
+    io.stdout.write(
+      `ZoneMinder ${contents.dbVersion} (code ${contents.codeVersion ?? 'unknown'}) -> ${TARGET_ZONEMINDER_VERSION}\n`,
+    );
   }
   const destructive = plan.steps.filter((s) => s.destructive).length;
-  io.stdout.write(`plan: ${plan.steps.length} step(s)${destructive ? `, ${destructive} marked ! rewrite or remove data` : ''}\n`);
+  io.stdout.write(
+    `plan: ${plan.steps.length} step(s)${destructive ? `, ${destructive} marked ! rewrite or remove data` : ''}\n`,
+  );
   if (plan.mode === 'up') return; // a new database: the list is the whole schema, not news
   plan.steps.forEach((step, i) => {
     io.stdout.write(`  ${stepLine(step, i, plan.steps.length)}\n`);
@@ -347,12 +380,16 @@ async function confirmPlan(plan: MigrationPlan, yes: boolean, io: CliIo): Promis
   const destructive = plan.steps.filter((s) => s.destructive).length;
   if (plan.mode !== 'bridge' || !destructive || yes) return true;
   if (!io.stdin?.isTTY) {
-    io.stderr.write(`zmgate-db: the plan has ${destructive} destructive step(s); re-run with --yes to apply it (after a backup)\n`);
+    io.stderr.write(
+      `zmgate-db: the plan has ${destructive} destructive step(s); re-run with --yes to apply it (after a backup)\n`,
+    );
     return false;
   }
   const rl = createInterface({ input: io.stdin, output: io.stderr as NodeJS.WritableStream });
   try {
-    const answer = await rl.question(`Apply ${plan.steps.length} step(s), ${destructive} destructive, to ${plan.database}? [y/N] `);
+    const answer = await rl.question(
+      `Apply ${plan.steps.length} step(s), ${destructive} destructive, to ${plan.database}? [y/N] `,
+    );
     return /^y(es)?$/i.test(answer.trim());
   } finally {
     rl.close();
@@ -371,7 +408,9 @@ function printProgress(progress: StepProgress, io: CliIo): void {
 function printDryRun(result: MigrationResult, io: CliIo): void {
   const { contents } = result;
   const from = result.mode === 'up' ? 'an empty database' : `ZoneMinder ${contents.dbVersion}`;
-  io.stdout.write(`-- zmgate-db ${result.mode} --dry-run on ${result.database}: ${from} -> ZoneMinder ${TARGET_ZONEMINDER_VERSION}\n`);
+  io.stdout.write(
+    `-- zmgate-db ${result.mode} --dry-run on ${result.database}: ${from} -> ZoneMinder ${TARGET_ZONEMINDER_VERSION}\n`,
+  );
   io.stdout.write(`-- ${result.steps.length} step(s); nothing below has been run.\n`);
   if (!result.steps.length) io.stdout.write('-- nothing to do\n');
   result.steps.forEach((step, i) => {
@@ -393,11 +432,15 @@ async function status(conn: Connection, url: ParsedDatabaseUrl, io: CliIo): Prom
   out(`database:    ${url.display} (${s.server.version})`);
   const { contents } = s;
   if (contents.kind === 'empty') out("ZoneMinder:  none: the database is empty (create it with 'zmgate-db up')");
-  else if (contents.kind === 'other') out(`ZoneMinder:  none: no Config/Monitors tables (${contents.objects.length} other object(s))`);
+  else if (contents.kind === 'other')
+    out(`ZoneMinder:  none: no Config/Monitors tables (${contents.objects.length} other object(s))`);
   else {
-    out(`ZoneMinder:  ${contents.dbVersion ?? 'unknown'} (Config.ZM_DYN_DB_VERSION); installed code ${contents.codeVersion ?? 'unknown'} (ZM_DYN_CURR_VERSION)`);
+    out(
+      `ZoneMinder:  ${contents.dbVersion ?? 'unknown'} (Config.ZM_DYN_DB_VERSION); installed code ${contents.codeVersion ?? 'unknown'} (ZM_DYN_CURR_VERSION)`,
+    );
     out('probes:');
-    for (const probe of s.probes) out(`  ${probe.holds ? 'yes' : 'no '}  ${probe.what}${probe.holds ? `  => ${probe.meaning}` : ''}`);
+    for (const probe of s.probes)
+      out(`  ${probe.holds ? 'yes' : 'no '}  ${probe.what}${probe.holds ? `  => ${probe.meaning}` : ''}`);
   }
   if (contents.kind !== 'empty') {
     out(
@@ -413,8 +456,13 @@ async function status(conn: Connection, url: ParsedDatabaseUrl, io: CliIo): Prom
   for (const m of s.migrations) {
     const state = m.state === 'pending' ? 'pending' : m.state === 'stamped' ? 'applied (stamped)' : 'applied';
     const when = m.appliedAt ? `  ${m.appliedAt}` : '';
-    const notes = [m.kind === 'unknown' ? 'not known to this zmgate' : '', m.changed ? 'changed since it was recorded' : ''].filter(Boolean);
-    out(`  ${m.id.padEnd(width)}  ${state.padEnd(17)}${when}${notes.length ? `  (${notes.join('; ')})` : ''}`.trimEnd());
+    const notes = [
+      m.kind === 'unknown' ? 'not known to this zmgate' : '',
+      m.changed ? 'changed since it was recorded' : '',
+    ].filter(Boolean);
+    out(
+      `  ${m.id.padEnd(width)}  ${state.padEnd(17)}${when}${notes.length ? `  (${notes.join('; ')})` : ''}`.trimEnd(),
+    );
   }
   return EXIT.ok;
 }

@@ -9,7 +9,9 @@ import { prepareDemoDatabase, SIMULATED_MONITOR_IDS } from '../devdb/demo-data.j
 import { SimCamera } from '../sim/camera.js';
 
 /** One simulated camera per demo monitor that has one; directories under `baseDir`. */
-export async function startDemoCameras(baseDir: string): Promise<{ socketDir: string; mapDir: string; cameras: SimCamera[] }> {
+export async function startDemoCameras(
+  baseDir: string,
+): Promise<{ socketDir: string; mapDir: string; cameras: SimCamera[] }> {
   const socketDir = join(baseDir, 'sim', 'socks');
   const mapDir = join(baseDir, 'sim', 'map');
   mkdirSync(socketDir, { recursive: true });
@@ -42,7 +44,9 @@ export async function run(argv: string[]): Promise<void> {
     throw err;
   }
   const stopCameras = () => Promise.all(sim.cameras.map((c) => c.stop().catch(() => undefined)));
-  process.stderr.write(`simulated cameras: monitors ${SIMULATED_MONITOR_IDS.join(', ')} (sockets in ${sim.socketDir}, shared memory in ${sim.mapDir})\n`);
+  process.stderr.write(
+    `simulated cameras: monitors ${SIMULATED_MONITOR_IDS.join(', ')} (sockets in ${sim.socketDir}, shared memory in ${sim.mapDir})\n`,
+  );
   const env: NodeJS.ProcessEnv = {
     APP_PROFILE: 'dev',
     APP_SERVER__ADDR: '127.0.0.1',
@@ -75,7 +79,9 @@ export async function run(argv: string[]): Promise<void> {
   const log = createLogger({ level: loaded.config.log.level });
   logNotices(log, loaded.notices);
   const server = await startServer(loaded.config, log);
-  process.stderr.write(`zmgate demo: ${server.url}/api/v3  (explorer: ${server.url}${loaded.config.server.explorer_path}/)\n`);
+  process.stderr.write(
+    `zmgate demo: ${server.url}/api/v3  (explorer: ${server.url}${loaded.config.server.explorer_path}/)\n`,
+  );
   if (loaded.config.web.demo_page) process.stderr.write(`live demo page: ${server.url}/demo/  (admin/admin)\n`);
   const stop = async () => {
     await server.close();

@@ -35,7 +35,6 @@ export interface RetentionCliIo {
   env: NodeJS.ProcessEnv;
 }
 
-
 export function formatBytes(n: number | null): string {
   if (n === null) return '-';
   const units = ['B', 'KiB', 'MiB', 'GiB', 'TiB'];
@@ -72,15 +71,22 @@ export function formatPlan(report: PassReport): string {
         : d.limit === 'quota'
           ? `used ${formatBytes(d.used_bytes_before)} > quota ${formatBytes(d.quota_bytes)}`
           : `started before ${d.age_cutoff}`;
-    lines.push(`would delete event ${d.event_id} (monitor ${d.monitor_id}, storage ${d.storage_id}, started ${d.start}, ${formatBytes(d.bytes)}): ${d.limit}, ${why}`);
+    lines.push(
+      `would delete event ${d.event_id} (monitor ${d.monitor_id}, storage ${d.storage_id}, started ${d.start}, ${formatBytes(d.bytes)}): ${d.limit}, ${why}`,
+    );
   }
   for (const s of report.storages) {
     const figures = `free ${formatBytes(s.measured.free_bytes)} of ${formatBytes(s.measured.total_bytes)}, floor ${formatBytes(s.measured.floor_bytes)}, used ${formatBytes(s.measured.used_bytes)}`;
     const limits = `free_space_floor=${JSON.stringify(s.limits.free_space_floor)} max_age=${JSON.stringify(s.limits.max_age)} quota=${JSON.stringify(s.limits.quota)}`;
-    const state = s.state === 'ok' ? `${s.deleted} events, ${formatBytes(s.bytes_freed)}${s.breached.length ? `; still breached: ${s.breached.join(', ')}` : ''}` : `${s.state}: ${s.reason}`;
+    const state =
+      s.state === 'ok'
+        ? `${s.deleted} events, ${formatBytes(s.bytes_freed)}${s.breached.length ? `; still breached: ${s.breached.join(', ')}` : ''}`
+        : `${s.state}: ${s.reason}`;
     lines.push(`storage ${s.storage_id} ${JSON.stringify(s.name)} (${s.path}) ${limits}; ${figures}; ${state}`);
   }
-  lines.push(`total: ${report.deleted} events, ${formatBytes(report.bytes_freed)} would be deleted${report.outcome === 'aborted' ? ` (stopped: ${report.error})` : ''}`);
+  lines.push(
+    `total: ${report.deleted} events, ${formatBytes(report.bytes_freed)} would be deleted${report.outcome === 'aborted' ? ` (stopped: ${report.error})` : ''}`,
+  );
   return `${lines.join('\n')}\n`;
 }
 
@@ -145,4 +151,3 @@ async function main(argv: string[], io: RetentionCliIo): Promise<number> {
     await prisma.$disconnect().catch(() => undefined);
   }
 }
-

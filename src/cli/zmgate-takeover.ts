@@ -116,7 +116,12 @@ export async function run(argv: string[], io: Partial<Io> = {}): Promise<number>
   try {
     args = parseArgs({
       args: argv,
-      options: { revert: { type: 'boolean' }, passive: { type: 'boolean' }, yes: { type: 'boolean', short: 'y' }, help: { type: 'boolean', short: 'h' } },
+      options: {
+        revert: { type: 'boolean' },
+        passive: { type: 'boolean' },
+        yes: { type: 'boolean', short: 'y' },
+        help: { type: 'boolean', short: 'h' },
+      },
       strict: true,
     }).values;
   } catch (e) {
@@ -149,7 +154,10 @@ export async function run(argv: string[], io: Partial<Io> = {}): Promise<number>
   // ---- checks (nothing changed yet) ----
   const problems: string[] = [];
   if (!revert) {
-    if (!(await healthy(health, 3000))) problems.push(`zmgate does not answer at ${health}: start it in passive mode first (systemctl start zmgate.service)`);
+    if (!(await healthy(health, 3000)))
+      problems.push(
+        `zmgate does not answer at ${health}: start it in passive mode first (systemctl start zmgate.service)`,
+      );
     const user = systemctl(['show', '-p', 'User', '--value', 'zmgate.service']).out.split('\n')[0]?.trim() ?? '';
     let ids;
     try {
@@ -160,14 +168,18 @@ export async function run(argv: string[], io: Partial<Io> = {}): Promise<number>
     if (ids) {
       const events = config.zoneminder.dir_events;
       try {
-        if (!canWrite(events, ids)) problems.push(`the service user ${user || 'root'} cannot write the events directory ${events}`);
+        if (!canWrite(events, ids))
+          problems.push(`the service user ${user || 'root'} cannot write the events directory ${events}`);
       } catch {
         problems.push(`the events directory ${events} does not exist`);
       }
       const socks = config.zoneminder.path_socks;
       if (existsSync(socks)) {
         const gid = statSync(socks).gid;
-        if (ids.uid !== 0 && !ids.gids.includes(gid)) problems.push(`the service user ${user} is not in the stream-socket group (gid ${gid} of ${socks}); add it with usermod -aG`);
+        if (ids.uid !== 0 && !ids.gids.includes(gid))
+          problems.push(
+            `the service user ${user} is not in the stream-socket group (gid ${gid} of ${socks}); add it with usermod -aG`,
+          );
       }
     }
   }
@@ -188,10 +200,12 @@ export async function run(argv: string[], io: Partial<Io> = {}): Promise<number>
     run: () => void;
     undo?: () => void;
   }
-  const sc = (...a: string[]) => () => {
-    const r = systemctl(a);
-    if (!r.ok) throw new StepFailed(`systemctl ${a.join(' ')} failed${r.out ? `: ${r.out.split('\n')[0]}` : ''}`);
-  };
+  const sc =
+    (...a: string[]) =>
+    () => {
+      const r = systemctl(a);
+      if (!r.ok) throw new StepFailed(`systemctl ${a.join(' ')} failed${r.out ? `: ${r.out.split('\n')[0]}` : ''}`);
+    };
   const writeFlag = (value: boolean) => () => {
     mkdirSync(dirname(operatorFile), { recursive: true });
     writeFileSync(operatorFile, setDaemonEnabled(original ?? '', value), { mode: 0o640 });
@@ -204,19 +218,48 @@ export async function run(argv: string[], io: Partial<Io> = {}): Promise<number>
   const restartZmgate: Step = { say: 'restart zmgate.service', skip: flagSet, run: sc('restart', 'zmgate.service') };
   const steps: Step[] = revert
     ? [
-        { say: `set daemon.enabled = false in ${operatorFile}`, skip: flagSet || fileEnabled(original ?? '') === undefined, run: writeFlag(false), undo: restoreFile },
+        {
+          say: `set daemon.enabled = false in ${operatorFile}`,
+          skip: flagSet || fileEnabled(original ?? '') === undefined,
+          run: writeFlag(false),
+          undo: restoreFile,
+        },
         restartZmgate,
-        { say: 'enable zoneminder.service', skip: zmEnabled, run: sc('enable', 'zoneminder.service'), undo: sc('disable', 'zoneminder.service') },
-        { say: 'start zoneminder.service', skip: zmActive, run: sc('start', 'zoneminder.service'), undo: sc('stop', 'zoneminder.service') },
+        {
+          say: 'enable zoneminder.service',
+          skip: zmEnabled,
+          run: sc('enable', 'zoneminder.service'),
+          undo: sc('disable', 'zoneminder.service'),
+        },
+        {
+          say: 'start zoneminder.service',
+          skip: zmActive,
+          run: sc('start', 'zoneminder.service'),
+          undo: sc('stop', 'zoneminder.service'),
+        },
       ]
     : [
-        { say: 'disable zoneminder.service', skip: !zmEnabled, run: sc('disable', 'zoneminder.service'), undo: sc('enable', 'zoneminder.service') },
-        { say: 'stop zoneminder.service', skip: !zmActive, run: sc('stop', 'zoneminder.service'), undo: sc('start', 'zoneminder.service') },
+        {
+          say: 'disable zoneminder.service',
+          skip: !zmEnabled,
+          run: sc('disable', 'zoneminder.service'),
+          undo: sc('enable', 'zoneminder.service'),
+        },
+        {
+          say: 'stop zoneminder.service',
+          skip: !zmActive,
+          run: sc('stop', 'zoneminder.service'),
+          undo: sc('start', 'zoneminder.service'),
+        },
         { say: `set daemon.enabled = true in ${operatorFile}`, skip: flagSet, run: writeFlag(true), undo: restoreFile },
         restartZmgate,
       ];
   const todo = steps.filter((s) => !s.skip);
-  out(revert ? 'Handing daemon supervision back to zoneminder.service:' : 'Taking over daemon supervision from zoneminder.service:');
+  out(
+    revert
+      ? 'Handing daemon supervision back to zoneminder.service:'
+      : 'Taking over daemon supervision from zoneminder.service:',
+  );
   for (const s of steps) out(`  ${s.skip ? '(done already) ' : ''}${s.say}`);
   if (todo.length === 0) {
     out(revert ? 'Already in passive mode; nothing to do.' : 'Already in takeover mode; nothing to do.');
@@ -246,7 +289,8 @@ export async function run(argv: string[], io: Partial<Io> = {}): Promise<number>
       out(`-> ${s.say}`);
       s.run();
       done.push(s);
-      if (s === restartZmgate && !(await healthy(health, 30_000))) throw new StepFailed(`zmgate did not answer at ${health} after the restart`);
+      if (s === restartZmgate && !(await healthy(health, 30_000)))
+        throw new StepFailed(`zmgate did not answer at ${health} after the restart`);
     }
   } catch (e) {
     err(`zmgate-takeover: ${(e as Error).message}; rolling back`);
@@ -265,6 +309,10 @@ export async function run(argv: string[], io: Partial<Io> = {}): Promise<number>
     }
     return EXIT.failure;
   }
-  out(revert ? 'Done: zoneminder.service supervises the daemons (zmgate is passive).' : 'Done: zmgate supervises the daemons (takeover mode).');
+  out(
+    revert
+      ? 'Done: zoneminder.service supervises the daemons (zmgate is passive).'
+      : 'Done: zmgate supervises the daemons (takeover mode).',
+  );
   return EXIT.ok;
 }

@@ -10,7 +10,17 @@ const USAGE =
   '                    [--monitors all|1,2,3] [--topics alarm,event,daemon] [--since EVENT_ID] [--polling]\n' +
   'The password may come from ZMGATE_PASSWORD. Prints one JSON message per line.\n';
 
-const MESSAGES = ['hello', 'alarm', 'event_start', 'event_end', 'monitor_status', 'daemon', 'token_expiring', 'session_ended', 'push_error'];
+const MESSAGES = [
+  'hello',
+  'alarm',
+  'event_start',
+  'event_end',
+  'monitor_status',
+  'daemon',
+  'token_expiring',
+  'session_ended',
+  'push_error',
+];
 
 interface Tokens {
   access_token: string;
@@ -18,10 +28,18 @@ interface Tokens {
 }
 
 async function post(url: string, body: unknown): Promise<Tokens> {
-  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   const json = (await res.json().catch(() => ({}))) as Record<string, unknown>;
-  if (!res.ok) throw new Error(`${new URL(url).pathname}: HTTP ${res.status} ${String(json.error_message ?? '')}`.trim());
-  return { access_token: String(json.access_token), refresh_token: typeof json.refresh_token === 'string' ? json.refresh_token : null };
+  if (!res.ok)
+    throw new Error(`${new URL(url).pathname}: HTTP ${res.status} ${String(json.error_message ?? '')}`.trim());
+  return {
+    access_token: String(json.access_token),
+    refresh_token: typeof json.refresh_token === 'string' ? json.refresh_token : null,
+  };
 }
 
 function line(value: unknown): void {
@@ -73,7 +91,10 @@ export async function run(argv: string[], env: NodeJS.ProcessEnv = process.env):
   try {
     tokens = values.token
       ? { access_token: values.token, refresh_token: null }
-      : await post(`${base}/api/v3/auth/login`, { username: values.user, password: values.password ?? env.ZMGATE_PASSWORD ?? '' });
+      : await post(`${base}/api/v3/auth/login`, {
+          username: values.user,
+          password: values.password ?? env.ZMGATE_PASSWORD ?? '',
+        });
   } catch (err) {
     process.stderr.write(`zmgate-watch: ${(err as Error).message}\n`);
     process.exitCode = 1;
@@ -99,7 +120,9 @@ export async function run(argv: string[], env: NodeJS.ProcessEnv = process.env):
     post(`${base}/api/v3/auth/refresh`, { token: tokens.refresh_token })
       .then((fresh) => {
         tokens = fresh;
-        socket.emit('refresh_token', { token: fresh.access_token }, (ack: unknown) => line({ type: 'refresh_token_ack', ...(ack as object) }));
+        socket.emit('refresh_token', { token: fresh.access_token }, (ack: unknown) =>
+          line({ type: 'refresh_token_ack', ...(ack as object) }),
+        );
       })
       .catch((err: Error) => process.stderr.write(`zmgate-watch: token refresh failed: ${err.message}\n`));
   });
@@ -111,11 +134,15 @@ export async function run(argv: string[], env: NodeJS.ProcessEnv = process.env):
   socket.on('connect', () => {
     socket.emit('subscribe', { monitors, ...(topics ? { topics } : {}) }, (ack: unknown) => {
       line({ type: 'subscribe_ack', ...(ack as object) });
-      if (since !== undefined) socket.emit('replay', { since_event_id: since }, (r: unknown) => line({ type: 'replay_ack', ...(r as object) }));
+      if (since !== undefined)
+        socket.emit('replay', { since_event_id: since }, (r: unknown) =>
+          line({ type: 'replay_ack', ...(r as object) }),
+        );
     });
   });
   socket.on('disconnect', (reason) => {
-    if (!ended) process.stderr.write(`zmgate-watch: disconnected (${reason})${socket.active ? ', reconnecting' : ''}\n`);
+    if (!ended)
+      process.stderr.write(`zmgate-watch: disconnected (${reason})${socket.active ? ', reconnecting' : ''}\n`);
     if (!socket.active && !ended) finish(1);
   });
   const stop = () => finish(0);

@@ -90,8 +90,10 @@ export function checkCombinations(m: Merged): void {
     );
   }
   if (v<boolean>('server.tls.enabled')) {
-    if (v<string>('server.tls.cert_path') === '') fail('server.tls.cert_path', 'must be set when server.tls.enabled is true');
-    if (v<string>('server.tls.key_path') === '') fail('server.tls.key_path', 'must be set when server.tls.enabled is true');
+    if (v<string>('server.tls.cert_path') === '')
+      fail('server.tls.cert_path', 'must be set when server.tls.enabled is true');
+    if (v<string>('server.tls.key_path') === '')
+      fail('server.tls.key_path', 'must be set when server.tls.enabled is true');
   }
   if (v<boolean>('server.acme.enabled')) {
     if (v<string[]>('server.acme.domains').length === 0) {
@@ -106,7 +108,10 @@ export function checkCombinations(m: Merged): void {
     fail('db.pool_min', `must not exceed db.pool_max (${v<number>('db.pool_max')})`);
   }
   if (v<number>('streaming.hls.partial_segment_ms') > v<number>('streaming.hls.segment_duration_seconds') * 1000) {
-    fail('streaming.hls.partial_segment_ms', `must not exceed streaming.hls.segment_duration_seconds (${v<number>('streaming.hls.segment_duration_seconds')} s)`);
+    fail(
+      'streaming.hls.partial_segment_ms',
+      `must not exceed streaming.hls.segment_duration_seconds (${v<number>('streaming.hls.segment_duration_seconds')} s)`,
+    );
   }
   if (v<boolean>('streaming.webrtc.turn.enabled') && v<string>('streaming.webrtc.turn.server') === '') {
     fail('streaming.webrtc.turn.server', 'must be set when streaming.webrtc.turn.enabled is true');

@@ -31,7 +31,13 @@ function describe(value: unknown): string {
 }
 
 /** The one-line start-up error for a bad value; secrets are never echoed. */
-export function badValueError(key: string, source: string, allowed: string, value: unknown, secret = false): ConfigError {
+export function badValueError(
+  key: string,
+  source: string,
+  allowed: string,
+  value: unknown,
+  secret = false,
+): ConfigError {
   return new ConfigError(key, source, secret ? allowed : `${allowed} (got ${describe(value)})`, value);
 }
 
@@ -173,12 +179,20 @@ function indexedList(
   const base = keyToEnvName(key);
   items.sort((a, b) => a.index - b.index);
   if (env[base] !== undefined) {
-    throw new ConfigError(key, `${base} and ${items[0].name} (environment)`, `set either ${base} or ${base}__0, __1, ... but not both`);
+    throw new ConfigError(
+      key,
+      `${base} and ${items[0].name} (environment)`,
+      `set either ${base} or ${base}__0, __1, ... but not both`,
+    );
   }
   const { item } = settingOf(key).type as ListType;
   const values = items.map((it, position) => {
     if (it.index !== position) {
-      throw new ConfigError(key, `${it.name} (environment)`, `list indexes must run 0, 1, 2, ... without gaps (missing ${base}__${position})`);
+      throw new ConfigError(
+        key,
+        `${it.name} (environment)`,
+        `list indexes must run 0, 1, 2, ... without gaps (missing ${base}__${position})`,
+      );
     }
     try {
       return item.parse(it.value, true);

@@ -3,7 +3,14 @@
 // It only reads files and the given environment; notices are returned for the caller to log.
 import { isAbsolute, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { checkCombinations, DEFAULT_SOURCE, dropShadowedSocket, repairBursts, settleOrigins, type Merged } from './checks.js';
+import {
+  checkCombinations,
+  DEFAULT_SOURCE,
+  dropShadowedSocket,
+  repairBursts,
+  settleOrigins,
+  type Merged,
+} from './checks.js';
 import { envEntries, flattenToml, readTomlFile, toLayer, type Layer } from './layers.js';
 import { SETTING_KEYS, SETTINGS, type SettingKey } from './schema.js';
 import { ConfigError, type AppConfig, type ConfigNotice, type LoadedConfig } from './types.js';
@@ -37,7 +44,11 @@ function readProfile(env: NodeJS.ProcessEnv): Profile | null {
   if (value === undefined || value === '') return null;
   const profile = PROFILES.find((p) => p === value);
   if (!profile) {
-    throw new ConfigError('APP_PROFILE', 'environment', `must be one of ${PROFILES.join(', ')} (got ${JSON.stringify(value)})`);
+    throw new ConfigError(
+      'APP_PROFILE',
+      'environment',
+      `must be one of ${PROFILES.join(', ')} (got ${JSON.stringify(value)})`,
+    );
   }
   return profile;
 }
@@ -77,7 +88,13 @@ export function loadConfig(options: LoadOptions = {}): LoadedConfig {
     });
   } else {
     const file = options.defaultOperatorFile ?? DEFAULT_OPERATOR_FILE;
-    addFile(file, () => notices.push({ level: 'info', msg: `no operator configuration at ${file}; using packaged defaults`, source: file }));
+    addFile(file, () =>
+      notices.push({
+        level: 'info',
+        msg: `no operator configuration at ${file}; using packaged defaults`,
+        source: file,
+      }),
+    );
   }
 
   layers.push(toLayer(envEntries(env, notices), notices));
@@ -85,7 +102,8 @@ export function loadConfig(options: LoadOptions = {}): LoadedConfig {
   // Where zm.conf lives is itself a setting, so the layers above decide it; its values then
   // go underneath them all.
   let configPath = SETTINGS['zoneminder.config_path'].default;
-  for (const layer of layers) configPath = (layer.get('zoneminder.config_path')?.value as string | undefined) ?? configPath;
+  for (const layer of layers)
+    configPath = (layer.get('zoneminder.config_path')?.value as string | undefined) ?? configPath;
   const zm = readZmConfFiles(configPath, notices);
   read.unshift(...zm.files);
   layers.unshift(toLayer(zmConfEntries(zm.values), notices));
@@ -96,7 +114,10 @@ export function loadConfig(options: LoadOptions = {}): LoadedConfig {
   dropShadowedSocket(merged, notices);
   checkCombinations(merged);
 
-  notices.push({ level: 'info', msg: `configuration read from: ${read.join(', ')}${profile ? ` (profile ${profile})` : ''}` });
+  notices.push({
+    level: 'info',
+    msg: `configuration read from: ${read.join(', ')}${profile ? ` (profile ${profile})` : ''}`,
+  });
   return { config: build(merged.values, profile), notices, sources: merged.sources };
 }
 

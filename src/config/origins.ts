@@ -4,7 +4,11 @@
 import { BadValue, list, type ListType, type ValueType } from './values.js';
 
 /** Used when no origins are configured: browsers on this machine only. */
-export const DEFAULT_ALLOWED_ORIGINS: readonly string[] = ['http://localhost:*', 'http://127.0.0.1:*', 'http://[::1]:*'];
+export const DEFAULT_ALLOWED_ORIGINS: readonly string[] = [
+  'http://localhost:*',
+  'http://127.0.0.1:*',
+  'http://[::1]:*',
+];
 
 interface OriginParts {
   scheme: string;
@@ -57,8 +61,6 @@ export function originMatcher(allowed: readonly string[]): (origin: string) => b
   return (origin) => {
     const o = splitOrigin(origin);
     if (!o || o.port === '*') return false;
-    return entries.some(
-      (e) => e.scheme === o.scheme && e.host === o.host && (e.port === '*' || e.port === o.port),
-    );
+    return entries.some((e) => e.scheme === o.scheme && e.host === o.host && (e.port === '*' || e.port === o.port));
   };
 }

@@ -3,17 +3,7 @@
 // The mapped type below makes the compiler insist on an entry for every AppConfig leaf.
 import { originList, DEFAULT_ALLOWED_ORIGINS } from './origins.js';
 import type { AppConfig } from './types.js';
-import {
-  absolutePath,
-  bool,
-  int,
-  list,
-  nonEmpty,
-  oneOf,
-  optionalAbsolutePath,
-  str,
-  type ValueType,
-} from './values.js';
+import { absolutePath, bool, int, list, nonEmpty, oneOf, optionalAbsolutePath, str, type ValueType } from './values.js';
 import { durationSetting, floorSetting, overridesSetting, sizeSetting } from './units.js';
 
 /** Everything that files and the environment can set (`profile` comes from APP_PROFILE). */
@@ -60,7 +50,10 @@ const dnsName = str(
   (s) => /^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/i.test(s),
   'must be a DNS name such as cams.example.com',
 );
-const stunUrl = str((s) => /^stuns?:(\[[0-9a-fA-F:.]+\]|[^\s:/?[\]]+)(:\d{1,5})?$/.test(s), 'must be a STUN URL such as stun:stun.example.com:3478');
+const stunUrl = str(
+  (s) => /^stuns?:(\[[0-9a-fA-F:.]+\]|[^\s:/?[\]]+)(:\d{1,5})?$/.test(s),
+  'must be a STUN URL such as stun:stun.example.com:3478',
+);
 const email = str((s) => /^[^\s@,]+@[^\s@,]+\.[^\s@,]+$/.test(s), 'must be an email address such as admin@example.com');
 
 // Limiter burst 0 passes validation on purpose: checks.ts replaces it and reports an error.
@@ -119,7 +112,10 @@ export const SETTINGS: { [P in SettingKey]: Setting<ValueAt<Settings, P>> } = {
   'daemon.server_host': { type: str(), default: '', commentedInBase: true },
   'daemon.stop_grace_secs': { type: seconds(1, 300), default: 10 },
   'daemon.reconcile_interval_secs': { type: seconds(1, 300), default: 3 },
-  'daemon.start_stagger_ms': { type: int(0, 10_000, 'must be an integer number of milliseconds 0..10000'), default: 200 },
+  'daemon.start_stagger_ms': {
+    type: int(0, 10_000, 'must be an integer number of milliseconds 0..10000'),
+    default: 200,
+  },
   'daemon.journal_socket': { type: absolutePath, default: '/run/systemd/journal/socket' },
   'daemon.shim_enabled': { type: bool, default: true },
   'web.enabled': { type: bool, default: false },
@@ -132,8 +128,14 @@ export const SETTINGS: { [P in SettingKey]: Setting<ValueAt<Settings, P>> } = {
   },
   'web.demo_page': { type: bool, default: false },
   'streaming.enabled': { type: bool, default: true },
-  'streaming.hls.segment_duration_seconds': { type: int(1, 30, 'must be an integer number of seconds 1..30'), default: 1 },
-  'streaming.hls.partial_segment_ms': { type: int(50, 5000, 'must be an integer number of milliseconds 50..5000'), default: 200 },
+  'streaming.hls.segment_duration_seconds': {
+    type: int(1, 30, 'must be an integer number of seconds 1..30'),
+    default: 1,
+  },
+  'streaming.hls.partial_segment_ms': {
+    type: int(50, 5000, 'must be an integer number of milliseconds 50..5000'),
+    default: 200,
+  },
   // At least 3: a live playlist must span three target durations (RFC 8216bis §6.2.2).
   'streaming.hls.playlist_size': { type: int(3, 100, 'must be an integer 3..100'), default: 10 },
   'streaming.hls.ll_hls_enabled': { type: bool, default: true },
@@ -144,7 +146,10 @@ export const SETTINGS: { [P in SettingKey]: Setting<ValueAt<Settings, P>> } = {
   'streaming.webrtc.turn.username': { type: str(), default: '' },
   'streaming.webrtc.turn.password': { type: str(), default: '', secret: true },
   'streaming.mjpeg.max_fps': { type: int(1, 30, 'must be an integer number of frames per second 1..30'), default: 5 },
-  'playback.segment_cache_bytes': { type: int(0, 16 * 2 ** 30, 'must be a number of bytes 0..17179869184'), default: 64 * 2 ** 20 },
+  'playback.segment_cache_bytes': {
+    type: int(0, 16 * 2 ** 30, 'must be a number of bytes 0..17179869184'),
+    default: 64 * 2 ** 20,
+  },
   'retention.enabled': { type: bool, default: false },
   'retention.interval_seconds': { type: seconds(10, 86400), default: 300 },
   'retention.free_space_floor': { type: floorSetting, default: '5%' },
@@ -153,7 +158,10 @@ export const SETTINGS: { [P in SettingKey]: Setting<ValueAt<Settings, P>> } = {
   'retention.overrides': { type: overridesSetting, default: [] },
   'push.enabled': { type: bool, default: true },
   'push.alarm_poll_ms': { type: int(20, 5000, 'must be an integer number of milliseconds 20..5000'), default: 100 },
-  'push.event_poll_ms': { type: int(100, 10_000, 'must be an integer number of milliseconds 100..10000'), default: 500 },
+  'push.event_poll_ms': {
+    type: int(100, 10_000, 'must be an integer number of milliseconds 100..10000'),
+    default: 500,
+  },
   'push.status_poll_secs': { type: seconds(1, 3600), default: 5 },
   'push.recheck_secs': { type: seconds(1, 600), default: 2 },
   'push.max_clients': { type: int(1, 100_000), default: 4096 },

@@ -6,8 +6,18 @@ import { BadValue, type ValueType } from './values.js';
 
 const SIZE_UNITS: Record<string, number> = {
   b: 1,
-  k: 1e3, kb: 1e3, m: 1e6, mb: 1e6, g: 1e9, gb: 1e9, t: 1e12, tb: 1e12,
-  kib: 2 ** 10, mib: 2 ** 20, gib: 2 ** 30, tib: 2 ** 40,
+  k: 1e3,
+  kb: 1e3,
+  m: 1e6,
+  mb: 1e6,
+  g: 1e9,
+  gb: 1e9,
+  t: 1e12,
+  tb: 1e12,
+  kib: 2 ** 10,
+  mib: 2 ** 20,
+  gib: 2 ** 30,
+  tib: 2 ** 40,
 };
 
 const DURATION_UNITS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86_400, w: 604_800 };
@@ -43,7 +53,8 @@ export function parseFloor(text: string): FloorValue | null {
   return bytes !== null && bytes > 0 ? { bytes } : null;
 }
 
-export const FLOOR_ALLOWED = 'must be a size such as "50GiB" or "500MB", a percentage of the volume such as "10%", or "" for none';
+export const FLOOR_ALLOWED =
+  'must be a size such as "50GiB" or "500MB", a percentage of the volume such as "10%", or "" for none';
 export const DURATION_ALLOWED = 'must be a duration such as "30d", "12h", "90m" or "2w", or "" for none';
 export const SIZE_ALLOWED = 'must be a size such as "2TiB", "500GB" or "1073741824" (bytes), or "" for none';
 
@@ -63,7 +74,10 @@ export function unitString(check: (s: string) => unknown, allowed: string): Valu
 
 export const floorSetting = unitString(parseFloor, FLOOR_ALLOWED);
 export const durationSetting = unitString(parseDuration, DURATION_ALLOWED);
-export const sizeSetting = unitString((s) => { const b = parseByteSize(s); return b !== null && b > 0 ? b : null; }, SIZE_ALLOWED);
+export const sizeSetting = unitString((s) => {
+  const b = parseByteSize(s);
+  return b !== null && b > 0 ? b : null;
+}, SIZE_ALLOWED);
 
 /** One per-Storage override of the retention limits; absent keys fall back to the defaults. */
 export interface RetentionOverride {
@@ -94,12 +108,18 @@ export const overridesSetting: ValueType<RetentionOverride[]> = {
     const seen = new Set<string>();
     return items.map((item: unknown, i) => {
       const where = `item ${i}`;
-      if (item === null || typeof item !== 'object' || Array.isArray(item)) throw new BadValue(`${where}: ${OVERRIDES_ALLOWED}`);
+      if (item === null || typeof item !== 'object' || Array.isArray(item))
+        throw new BadValue(`${where}: ${OVERRIDES_ALLOWED}`);
       const entry = item as Record<string, unknown>;
-      for (const k of Object.keys(entry)) if (!OVERRIDE_KEYS.has(k)) throw new BadValue(`${where}: unknown key ${JSON.stringify(k.slice(0, 40))}; ${OVERRIDES_ALLOWED}`);
-      const storage = typeof entry.storage === 'number' && Number.isInteger(entry.storage) ? String(entry.storage) : entry.storage;
-      if (typeof storage !== 'string' || storage.trim() === '') throw new BadValue(`${where}: storage must be a Storage Id or Name`);
-      if (seen.has(storage.trim())) throw new BadValue(`${where}: storage ${JSON.stringify(storage.trim())} appears twice`);
+      for (const k of Object.keys(entry))
+        if (!OVERRIDE_KEYS.has(k))
+          throw new BadValue(`${where}: unknown key ${JSON.stringify(k.slice(0, 40))}; ${OVERRIDES_ALLOWED}`);
+      const storage =
+        typeof entry.storage === 'number' && Number.isInteger(entry.storage) ? String(entry.storage) : entry.storage;
+      if (typeof storage !== 'string' || storage.trim() === '')
+        throw new BadValue(`${where}: storage must be a Storage Id or Name`);
+      if (seen.has(storage.trim()))
+        throw new BadValue(`${where}: storage ${JSON.stringify(storage.trim())} appears twice`);
       seen.add(storage.trim());
       const out: RetentionOverride = { storage: storage.trim() };
       const sub: Array<[keyof RetentionOverride & string, ValueType<string>]> = [
@@ -112,7 +132,8 @@ export const overridesSetting: ValueType<RetentionOverride[]> = {
         try {
           (out as unknown as Record<string, string>)[k] = type.parse(entry[k], false);
         } catch (err) {
-          if (err instanceof BadValue) throw new BadValue(`${where} (storage ${JSON.stringify(out.storage)}): ${k} ${err.allowed}`);
+          if (err instanceof BadValue)
+            throw new BadValue(`${where} (storage ${JSON.stringify(out.storage)}): ${k} ${err.allowed}`);
           throw err;
         }
       }

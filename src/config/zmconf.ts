@@ -83,7 +83,10 @@ function errorCode(err: unknown): string | undefined {
 }
 
 /** zm.conf then conf.d/*.conf in name order; later files override earlier ones. */
-export function readZmConfFiles(configPath: string, notices: ConfigNotice[]): { values: Map<string, ZmValue>; files: string[] } {
+export function readZmConfFiles(
+  configPath: string,
+  notices: ConfigNotice[],
+): { values: Map<string, ZmValue>; files: string[] } {
   const values = new Map<string, ZmValue>();
   const files: string[] = [];
   const readOne = (file: string, missing: 'info' | 'silent') => {
@@ -116,10 +119,16 @@ export function readZmConfFiles(configPath: string, notices: ConfigNotice[]): { 
   const confD = join(dirname(configPath), 'conf.d');
   let names: string[] = [];
   try {
-    names = readdirSync(confD).filter((n) => n.endsWith('.conf')).sort();
+    names = readdirSync(confD)
+      .filter((n) => n.endsWith('.conf'))
+      .sort();
   } catch (err) {
     if (errorCode(err) !== 'ENOENT') {
-      notices.push({ level: 'warn', msg: `cannot list ${confD} (${errorCode(err) ?? String(err)}); skipped`, source: confD });
+      notices.push({
+        level: 'warn',
+        msg: `cannot list ${confD} (${errorCode(err) ?? String(err)}); skipped`,
+        source: confD,
+      });
     }
   }
   for (const name of names) readOne(join(confD, name), 'silent');

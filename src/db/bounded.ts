@@ -47,7 +47,8 @@ function boundedConnection(conn: PoolConnection, ms: number): PoolConnection {
           });
       }
       // A destroyed connection is no longer the pool's: releasing it again would be an error.
-      if (prop === 'release' || prop === 'end') return async () => (destroyed ? undefined : (value as Runner).apply(obj, []));
+      if (prop === 'release' || prop === 'end')
+        return async () => (destroyed ? undefined : (value as Runner).apply(obj, []));
       return (value as Runner).bind(obj);
     },
   });

@@ -149,7 +149,9 @@ async function emptyTables(conn: Queryable, live: LiveSchema, tables: readonly s
   const empty = new Set<string>();
   for (const table of tables) {
     if (!live.tables.some((t) => t.name === table)) continue;
-    const [row] = (await conn.query(`SELECT EXISTS (SELECT 1 FROM ${quoteIdent(table)}) AS has`)) as { has: number | bigint }[];
+    const [row] = (await conn.query(`SELECT EXISTS (SELECT 1 FROM ${quoteIdent(table)}) AS has`)) as {
+      has: number | bigint;
+    }[];
     if (!Number(row.has)) empty.add(table);
   }
   return empty;
@@ -160,7 +162,11 @@ export async function migrate(conn: Queryable, mode: MigrationMode, options: Mig
   const release = await takeLock(conn, options.database, options.lockTimeoutSecs ?? 30);
   try {
     const { ctx, spliced, later, clock } = await prepare(conn, mode, options);
-    const preview = await convergeSchema(conn, { database: options.database, dryRun: true, transformSteps: spliced.transform });
+    const preview = await convergeSchema(conn, {
+      database: options.database,
+      dryRun: true,
+      transformSteps: spliced.transform,
+    });
     const plan: MigrationPlan = {
       mode,
       database: options.database,
@@ -207,9 +213,15 @@ export async function migrate(conn: Queryable, mode: MigrationMode, options: Mig
         applied = [...applied, ...ran.applied];
         if (ran.failed) {
           const { step, index, error } = ran.failed;
-          throw new MigrationFailed(`step ${index + offset + 1}/${total} (${step.id}) failed: ${error.message}`, step, applied, ctx.notes, {
-            cause: error,
-          });
+          throw new MigrationFailed(
+            `step ${index + offset + 1}/${total} (${step.id}) failed: ${error.message}`,
+            step,
+            applied,
+            ctx.notes,
+            {
+              cause: error,
+            },
+          );
         }
       }
     } catch (error) {
@@ -230,9 +242,13 @@ export async function migrate(conn: Queryable, mode: MigrationMode, options: Mig
 /** GET_LOCK on a name derived from the database; the lock is the session's, no table is written. */
 async function takeLock(conn: Queryable, database: string, timeoutSecs: number): Promise<() => Promise<void>> {
   const name = `zmgate-migrate-${createHash('sha1').update(database).digest('hex').slice(0, 24)}`;
-  const [row] = (await conn.query('SELECT GET_LOCK(?, ?) AS got', [name, timeoutSecs])) as { got: number | bigint | null }[];
+  const [row] = (await conn.query('SELECT GET_LOCK(?, ?) AS got', [name, timeoutSecs])) as {
+    got: number | bigint | null;
+  }[];
   if (Number(row?.got) !== 1) {
-    throw new Error(`another zmgate migration of database ${database} is running (lock ${name} not free after ${timeoutSecs} s)`);
+    throw new Error(
+      `another zmgate migration of database ${database} is running (lock ${name} not free after ${timeoutSecs} s)`,
+    );
   }
   return async () => {
     await conn.query('SELECT RELEASE_LOCK(?)', [name]).catch(() => {});
@@ -267,7 +283,11 @@ export interface DatabaseStatus {
  * Everything `zmgate-db status` shows. Read-only: the session is put in READ ONLY transaction
  * mode first, so even a bug here could not write; the ledger is never created.
  */
-export async function readStatus(conn: Queryable, database: string, later: readonly LaterMigration[] = LATER_MIGRATIONS): Promise<DatabaseStatus> {
+export async function readStatus(
+  conn: Queryable,
+  database: string,
+  later: readonly LaterMigration[] = LATER_MIGRATIONS,
+): Promise<DatabaseStatus> {
   await conn.query('SET SESSION TRANSACTION READ ONLY');
   try {
     const live = await introspectSchema(conn, database);
@@ -290,7 +310,13 @@ export async function readStatus(conn: Queryable, database: string, later: reado
     // Ids this zmgate does not know (recorded by a newer one).
     for (const row of ledger ?? []) {
       if (!catalogue.some((entry) => entry.id === row.id)) {
-        migrations.push({ id: row.id, name: row.name, kind: 'unknown', state: row.stamped ? 'stamped' : 'applied', appliedAt: row.appliedAt });
+        migrations.push({
+          id: row.id,
+          name: row.name,
+          kind: 'unknown',
+          state: row.stamped ? 'stamped' : 'applied',
+          appliedAt: row.appliedAt,
+        });
       }
     }
     const differences = contents.kind === 'empty' ? [] : diffSchemas(targetSchema(), live, { ignore: () => false });

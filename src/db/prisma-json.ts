@@ -14,7 +14,9 @@ export type JsonValue = string | number | boolean | null | JsonValue[] | { [key:
  * string rather than a silently rounded number.
  */
 export function bigintToJson(value: bigint): number | string {
-  return value >= BigInt(Number.MIN_SAFE_INTEGER) && value <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(value) : value.toString();
+  return value >= BigInt(Number.MIN_SAFE_INTEGER) && value <= BigInt(Number.MAX_SAFE_INTEGER)
+    ? Number(value)
+    : value.toString();
 }
 
 /**
@@ -47,7 +49,8 @@ export function toJson(value: unknown): JsonValue {
   }
   if (value instanceof Date) return toLocalDateTimeString(value);
   if (Decimal.isDecimal(value)) return decimalToString(value);
-  if (value instanceof Uint8Array) return Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString('base64');
+  if (value instanceof Uint8Array)
+    return Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString('base64');
   if (Array.isArray(value)) return value.map(toJson);
   const out: { [key: string]: JsonValue } = {};
   for (const [key, item] of Object.entries(value)) if (item !== undefined) out[key] = toJson(item);

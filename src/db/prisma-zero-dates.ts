@@ -68,7 +68,8 @@ export function joinSetColumns<T>(result: T): T {
       for (const { i } of columns) if (Array.isArray(row[i])) row[i] = row[i].join(',');
     } else if (row && typeof row === 'object') {
       const record = row as Record<string, unknown>;
-      for (const { name } of columns) if (Array.isArray(record[name])) record[name] = (record[name] as string[]).join(',');
+      for (const { name } of columns)
+        if (Array.isArray(record[name])) record[name] = (record[name] as string[]).join(',');
     }
   }
   return result;

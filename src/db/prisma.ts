@@ -34,7 +34,10 @@ export function createAdapter(db: AppConfig['db']): AdapterFactory {
       const pool = withZeroDatesAsNull(withQueryTimeout(createPool(config), db.query_timeout_secs * 1000));
       // The adapter's types are mariadb 3.4's and ours 3.5's: slightly different typings of the
       // same API, so the Pool type is asserted.
-      const factory = new PrismaMariaDb(pool as unknown as AdapterPool, { database: db.database_name, disposeExternalPool: true });
+      const factory = new PrismaMariaDb(pool as unknown as AdapterPool, {
+        database: db.database_name,
+        disposeExternalPool: true,
+      });
       return factory.connect();
     },
   };

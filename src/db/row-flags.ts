@@ -13,4 +13,5 @@ export type ZeroOrOne = number;
 export type ZeroOrOneFlag = ZeroOrOne | boolean;
 
 /** Input flag → 0/1; null/undefined → undefined (no change). */
-export const toBit = (v: number | boolean | null | undefined): number | undefined => (v == null ? undefined : v === true || v === 1 ? 1 : 0);
+export const toBit = (v: number | boolean | null | undefined): number | undefined =>
+  v == null ? undefined : v === true || v === 1 ? 1 : 0;

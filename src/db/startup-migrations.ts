@@ -30,7 +30,8 @@ export function summariseMissing(missing: string[], max = 8): string {
     else if (migration) groups.migrations.push(migration[1]);
     else groups.other.push(line);
   }
-  const list = (names: string[]) => names.slice(0, max).join(', ') + (names.length > max ? `, ... (${names.length} in all)` : '');
+  const list = (names: string[]) =>
+    names.slice(0, max).join(', ') + (names.length > max ? `, ... (${names.length} in all)` : '');
   const parts = [
     groups.tables.length ? `tables ${list(groups.tables)}` : '',
     groups.columns.length ? `columns ${list(groups.columns)}` : '',
@@ -64,7 +65,10 @@ export async function runStartupMigrations(db: AppConfig['db'], log: Logger): Pr
   try {
     const result = await migrate(conn, 'bridge', { database, refuseDestructive: true, lockTimeoutSecs: 10 });
     if (result.applied.length) {
-      log.info({ database, steps: result.applied.map((a) => a.step.id), notes: result.notes }, `database migrations: ${result.applied.length} step(s) applied`);
+      log.info(
+        { database, steps: result.applied.map((a) => a.step.id), notes: result.notes },
+        `database migrations: ${result.applied.length} step(s) applied`,
+      );
     } else {
       log.debug({ database }, 'database migrations: nothing to do');
     }

@@ -41,7 +41,12 @@ function isTsoaValidateError(err: unknown): err is TsoaValidateError {
 
 interface PrismaLikeError extends Error {
   code?: string;
-  meta?: { column_name?: string; target?: unknown; modelName?: string; driverAdapterError?: { cause?: { originalCode?: string; originalMessage?: string; column?: string } } };
+  meta?: {
+    column_name?: string;
+    target?: unknown;
+    modelName?: string;
+    driverAdapterError?: { cause?: { originalCode?: string; originalMessage?: string; column?: string } };
+  };
 }
 
 function isPrismaError(err: unknown): err is PrismaLikeError {
@@ -50,9 +55,10 @@ function isPrismaError(err: unknown): err is PrismaLikeError {
 
 /** A table or column the route needs does not exist yet (start-up migrations could not add it). */
 function schemaIncomplete(): ApiError {
-  return new ServiceUnavailableError('The database schema is incomplete for this route; run `zmgate-db bridge` (after a backup)', [
-    ['database', 'schema incomplete'],
-  ]);
+  return new ServiceUnavailableError(
+    'The database schema is incomplete for this route; run `zmgate-db bridge` (after a backup)',
+    [['database', 'schema incomplete']],
+  );
 }
 
 const ER_NO_SUCH_TABLE = 1146;
@@ -62,11 +68,13 @@ const ER_BAD_FIELD_ERROR = 1054;
 function prismaToApiError(err: PrismaLikeError): ApiError {
   const cause = err.meta?.driverAdapterError?.cause;
   if (err.code === 'P2000' || cause?.originalCode === String(ER_DATA_TOO_LONG)) {
-    const column = err.meta?.column_name ?? cause?.column ?? /column '([^']+)'/.exec(cause?.originalMessage ?? '')?.[1] ?? 'unknown';
+    const column =
+      err.meta?.column_name ?? cause?.column ?? /column '([^']+)'/.exec(cause?.originalMessage ?? '')?.[1] ?? 'unknown';
     return new ValueTooLongError(column);
   }
   // A raw query (P2010) on a table or column that a 1.36 database lacks before the bridge.
-  if (cause?.originalCode === String(ER_NO_SUCH_TABLE) || cause?.originalCode === String(ER_BAD_FIELD_ERROR)) return schemaIncomplete();
+  if (cause?.originalCode === String(ER_NO_SUCH_TABLE) || cause?.originalCode === String(ER_BAD_FIELD_ERROR))
+    return schemaIncomplete();
   switch (err.code) {
     case 'P2021':
     case 'P2022':
@@ -99,15 +107,33 @@ const ER_DATA_TOO_LONG = 1406;
 // Failures that say "the database cannot be reached or does not answer", not "this request is
 // wrong": the driver's connection errors (45001-45065 range: closed, refused, timed out, pool
 // exhausted or closed) and the server's own (too many connections, shutting down, gone away).
-const UNAVAILABLE_ERRNOS = new Set([1040, 1053, 1077, 1152, 1158, 1159, 1160, 1161, 2002, 2003, 2006, 2013, 45001, 45004, 45009, 45012, 45013, 45019, 45026, 45027, 45028, 45035, 45037, 45039, 45042, 45061]);
-const UNAVAILABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENOTFOUND', 'ER_ZMGATE_QUERY_TIMEOUT']);
+const UNAVAILABLE_ERRNOS = new Set([
+  1040, 1053, 1077, 1152, 1158, 1159, 1160, 1161, 2002, 2003, 2006, 2013, 45001, 45004, 45009, 45012, 45013, 45019,
+  45026, 45027, 45028, 45035, 45037, 45039, 45042, 45061,
+]);
+const UNAVAILABLE_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'ENOTFOUND',
+  'ER_ZMGATE_QUERY_TIMEOUT',
+]);
 // Prisma's codes for an unreachable server, a connection that went away, and a pool timeout.
 const UNAVAILABLE_PRISMA = new Set(['P1001', 'P1002', 'P1008', 'P1017', 'P2024']);
 
 /** True when `err` (or anything in its cause chain) says the database is unavailable. */
 export function isDatabaseUnavailable(err: unknown): boolean {
   for (let e: unknown = err, depth = 0; e && typeof e === 'object' && depth < 5; depth++) {
-    const x = e as { errno?: unknown; code?: unknown; fatal?: unknown; name?: unknown; meta?: PrismaLikeError['meta']; cause?: unknown };
+    const x = e as {
+      errno?: unknown;
+      code?: unknown;
+      fatal?: unknown;
+      name?: unknown;
+      meta?: PrismaLikeError['meta'];
+      cause?: unknown;
+    };
     if (typeof x.errno === 'number' && UNAVAILABLE_ERRNOS.has(x.errno)) return true;
     if (typeof x.code === 'string' && (UNAVAILABLE_CODES.has(x.code) || UNAVAILABLE_PRISMA.has(x.code))) return true;
     if (x.fatal === true && x.name === 'SqlError') return true;
@@ -124,7 +150,9 @@ export function toApiError(err: unknown): ApiError {
   if (isDatabaseUnavailable(err)) return new DatabaseUnavailableError();
   const column = unstorableTextColumn(err);
   if (column !== null) {
-    return new InvalidInputError(`Text not storable in ${column}: characters outside the column's character set`, [['field', column]]);
+    return new InvalidInputError(`Text not storable in ${column}: characters outside the column's character set`, [
+      ['field', column],
+    ]);
   }
   if (isCollationMismatch(err)) {
     return new InvalidInputError("Text outside the column's character set", [['field', 'unknown']]);
@@ -138,7 +166,8 @@ export function toApiError(err: unknown): ApiError {
   }
   const bp = err as BodyParserError;
   if (bp instanceof Error && typeof bp.type === 'string') {
-    if (bp.type === 'entity.parse.failed') return new InvalidInputError('Malformed JSON body', [['body', 'malformed JSON']]);
+    if (bp.type === 'entity.parse.failed')
+      return new InvalidInputError('Malformed JSON body', [['body', 'malformed JSON']]);
     if (bp.type === 'entity.too.large') return new PayloadTooLargeError(bp.limit ?? 0);
     if (typeof bp.status === 'number' && bp.status >= 400 && bp.status < 500) {
       return new BadRequestError('Unreadable request body', [['body', bp.type]]);

@@ -16,9 +16,39 @@ import type { ThrowawayMariaDb } from './throwaway-mariadb.js';
 const VIEWER_PASSWORD_HASH = '$2b$10$HY/gdlSZfvBEGQN53TbUteWk5e204EJRcdE.Kdksy3EEfUnu29kmy';
 
 const MONITORS = [
-  { id: 1, name: 'Front Door', fn: 'Modect', analysing: 'Always', recording: 'OnMotion', width: 640, height: 360, colours: 3, host: '192.0.2.10' },
-  { id: 2, name: 'Driveway', fn: 'Record', analysing: 'None', recording: 'Always', width: 640, height: 360, colours: 3, host: '192.0.2.11' },
-  { id: 3, name: 'Backyard', fn: 'Monitor', analysing: 'None', recording: 'None', width: 640, height: 480, colours: 4, host: '192.0.2.12' },
+  {
+    id: 1,
+    name: 'Front Door',
+    fn: 'Modect',
+    analysing: 'Always',
+    recording: 'OnMotion',
+    width: 640,
+    height: 360,
+    colours: 3,
+    host: '192.0.2.10',
+  },
+  {
+    id: 2,
+    name: 'Driveway',
+    fn: 'Record',
+    analysing: 'None',
+    recording: 'Always',
+    width: 640,
+    height: 360,
+    colours: 3,
+    host: '192.0.2.11',
+  },
+  {
+    id: 3,
+    name: 'Backyard',
+    fn: 'Monitor',
+    analysing: 'None',
+    recording: 'None',
+    width: 640,
+    height: 480,
+    colours: 4,
+    host: '192.0.2.12',
+  },
 ] as const;
 
 /** The monitors `npm run demo` runs a simulated camera for (their rows match SIM_CLIP). */
@@ -26,9 +56,21 @@ export const SIMULATED_MONITOR_IDS = [1, 2] as const;
 
 const ZONES = [
   { monitor: 1, name: 'All', type: 'Active', coords: '0.00,0.00 100.00,0.00 100.00,100.00 0.00,100.00', area: 10000 },
-  { monitor: 1, name: 'Porch', type: 'Active', coords: '30.00,55.00 70.00,55.00 70.00,100.00 30.00,100.00', area: 1800 },
+  {
+    monitor: 1,
+    name: 'Porch',
+    type: 'Active',
+    coords: '30.00,55.00 70.00,55.00 70.00,100.00 30.00,100.00',
+    area: 1800,
+  },
   { monitor: 1, name: 'Street', type: 'Inactive', coords: '0.00,0.00 100.00,0.00 100.00,20.00 0.00,20.00', area: 2000 },
-  { monitor: 2, name: 'Drive', type: 'Active', coords: '10.00,40.00 90.00,40.00 100.00,100.00 0.00,100.00', area: 5400 },
+  {
+    monitor: 2,
+    name: 'Drive',
+    type: 'Active',
+    coords: '10.00,40.00 90.00,40.00 100.00,100.00 0.00,100.00',
+    area: 5400,
+  },
 ] as const;
 
 const EVENTS = 20;
@@ -46,7 +88,19 @@ async function insertMonitors(conn: Connection): Promise<void> {
       `INSERT INTO Monitors (Id, Name, Type, \`Function\`, Capturing, Analysing, Recording, Enabled, StorageId, Protocol, Method, Host, Port, Path,
                              Width, Height, Colours, ImageBufferCount, MaxFPS, VideoWriter, OutputContainer, SaveJPEGs, Sequence, Importance)
        VALUES (?, ?, 'Ffmpeg', ?, 'Always', ?, ?, 1, 1, 'rtsp', 'rtpRtsp', ?, '554', ?, ?, ?, ?, 3, 25.00, 2, 'mp4', 0, ?, 'Normal')`,
-      [m.id, m.name, m.fn, m.analysing, m.recording, m.host, `rtsp://${m.host}:554/stream1`, m.width, m.height, m.colours, m.id],
+      [
+        m.id,
+        m.name,
+        m.fn,
+        m.analysing,
+        m.recording,
+        m.host,
+        `rtsp://${m.host}:554/stream1`,
+        m.width,
+        m.height,
+        m.colours,
+        m.id,
+      ],
     );
   }
   await conn.query("INSERT INTO `Groups` (Id, Name, ParentId) VALUES (1, 'Outside', NULL)");
@@ -75,16 +129,33 @@ async function insertEvents(conn: Connection): Promise<void> {
     const length = monitor.recording === 'Always' ? 600 : 20 + (id % 5) * 8;
     const end = new Date(start.getTime() + length * 1000);
     const alarmed = monitor.recording === 'OnMotion';
-    const scores = Array.from({ length: FRAMES_PER_EVENT }, (_, i) => (alarmed && i >= 3 && i <= 6 ? 10 + ((id * 7 + i * 13) % 60) : 0));
+    const scores = Array.from({ length: FRAMES_PER_EVENT }, (_, i) =>
+      alarmed && i >= 3 && i <= 6 ? 10 + ((id * 7 + i * 13) % 60) : 0,
+    );
     const maxScore = Math.max(...scores);
     const alarmFrames = scores.filter((s) => s > 0).length;
     const total = scores.reduce((a, b) => a + b, 0);
     const diskSpace = 1_048_576 * (2 + (id % 7));
     events.push([
-      id, monitor.id, `Event-${id}`, alarmed ? 'Motion' : 'Continuous', alarmed ? `Motion: ${id % 3 ? 'All' : 'Porch'}` : null,
-      localDateTime(start), localDateTime(end), monitor.width, monitor.height, length.toFixed(2), FRAMES_PER_EVENT, alarmFrames,
-      total, alarmFrames ? Math.round(total / alarmFrames) : 0, maxScore, maxScore ? scores.indexOf(maxScore) + 1 : null,
-      `${id}-video.mp4`, id === 3 ? 1 : 0, diskSpace,
+      id,
+      monitor.id,
+      `Event-${id}`,
+      alarmed ? 'Motion' : 'Continuous',
+      alarmed ? `Motion: ${id % 3 ? 'All' : 'Porch'}` : null,
+      localDateTime(start),
+      localDateTime(end),
+      monitor.width,
+      monitor.height,
+      length.toFixed(2),
+      FRAMES_PER_EVENT,
+      alarmFrames,
+      total,
+      alarmFrames ? Math.round(total / alarmFrames) : 0,
+      maxScore,
+      maxScore ? scores.indexOf(maxScore) + 1 : null,
+      `${id}-video.mp4`,
+      id === 3 ? 1 : 0,
+      diskSpace,
     ]);
     for (let f = 1; f <= FRAMES_PER_EVENT; f++) {
       const delta = ((length * (f - 1)) / FRAMES_PER_EVENT).toFixed(2);
@@ -99,17 +170,27 @@ async function insertEvents(conn: Connection): Promise<void> {
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, 0, 1, 0, 1, 'Medium')`,
     events,
   );
-  await conn.batch('INSERT INTO Frames (EventId, FrameId, Type, TimeStamp, Delta, Score) VALUES (?, ?, ?, ?, ?, ?)', frames);
+  await conn.batch(
+    'INSERT INTO Frames (EventId, FrameId, Type, TimeStamp, Delta, Score) VALUES (?, ?, ?, ?, ?, ?)',
+    frames,
+  );
 
   // What zmc and the Events triggers keep in 1.39: the time buckets, the per-monitor summary,
   // the archive table and the storage total.
-  for (const [table, interval] of [['Events_Hour', '1 HOUR'], ['Events_Day', '1 DAY'], ['Events_Week', '1 WEEK'], ['Events_Month', '1 MONTH']]) {
+  for (const [table, interval] of [
+    ['Events_Hour', '1 HOUR'],
+    ['Events_Day', '1 DAY'],
+    ['Events_Week', '1 WEEK'],
+    ['Events_Month', '1 MONTH'],
+  ]) {
     await conn.query(
       `INSERT INTO ${table} (EventId, MonitorId, StartDateTime, DiskSpace)
        SELECT Id, MonitorId, StartDateTime, DiskSpace FROM Events WHERE StartDateTime > NOW() - INTERVAL ${interval}`,
     );
   }
-  await conn.query('INSERT INTO Events_Archived (EventId, MonitorId, DiskSpace) SELECT Id, MonitorId, DiskSpace FROM Events WHERE Archived = 1');
+  await conn.query(
+    'INSERT INTO Events_Archived (EventId, MonitorId, DiskSpace) SELECT Id, MonitorId, DiskSpace FROM Events WHERE Archived = 1',
+  );
   await conn.query(
     `INSERT INTO Event_Summaries (MonitorId, TotalEvents, TotalEventDiskSpace, HourEvents, HourEventDiskSpace, DayEvents, DayEventDiskSpace,
                                   WeekEvents, WeekEventDiskSpace, MonthEvents, MonthEventDiskSpace, ArchivedEvents, ArchivedEventDiskSpace)
@@ -122,7 +203,9 @@ async function insertEvents(conn: Connection): Promise<void> {
             (SELECT COUNT(*) FROM Events_Archived b WHERE b.MonitorId = m.Id), (SELECT COALESCE(SUM(DiskSpace), 0) FROM Events_Archived b WHERE b.MonitorId = m.Id)
        FROM Monitors m`,
   );
-  await conn.query('UPDATE Storage SET DiskSpace = (SELECT SUM(DiskSpace) FROM Events WHERE StorageId = 1) WHERE Id = 1');
+  await conn.query(
+    'UPDATE Storage SET DiskSpace = (SELECT SUM(DiskSpace) FROM Events WHERE StorageId = 1) WHERE Id = 1',
+  );
 }
 
 async function insertViewer(conn: Connection): Promise<void> {
@@ -141,7 +224,11 @@ async function insertViewer(conn: Connection): Promise<void> {
 export async function prepareDemoDatabase(db: ThrowawayMariaDb): Promise<void> {
   await db.createDatabase('zm');
   await db.createUser('zmuser', 'zmpass', 'zm');
-  const conn = await createConnection({ ...db.connectionConfig('zm', 'zmuser', 'zmpass'), bigIntAsNumber: true, insertIdAsNumber: true });
+  const conn = await createConnection({
+    ...db.connectionConfig('zm', 'zmuser', 'zmpass'),
+    bigIntAsNumber: true,
+    insertIdAsNumber: true,
+  });
   try {
     await migrate(conn, 'up', { database: 'zm' });
     await conn.beginTransaction();

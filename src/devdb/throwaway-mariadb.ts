@@ -409,7 +409,9 @@ class Server implements ThrowawayMariaDb {
   private async logTails(errorLogOffset: number): Promise<string> {
     const errorLog = (await readFile(this.errorLog).catch(() => Buffer.alloc(0))).subarray(errorLogOffset);
     const out = await readFile(this.outLog, 'utf8').catch(() => '');
-    return [`--- ${this.errorLog}`, summarize(errorLog.toString('utf8')), `--- ${this.outLog}`, summarize(out)].join('\n');
+    return [`--- ${this.errorLog}`, summarize(errorLog.toString('utf8')), `--- ${this.outLog}`, summarize(out)].join(
+      '\n',
+    );
   }
 }
 
@@ -449,7 +451,12 @@ function pickFreePort(): Promise<number> {
   });
 }
 
-function run(command: string, args: string[], cwd: string, timeoutMs: number): Promise<{ code: number | string; output: string }> {
+function run(
+  command: string,
+  args: string[],
+  cwd: string,
+  timeoutMs: number,
+): Promise<{ code: number | string; output: string }> {
   return new Promise((resolve) => {
     const child = spawn(command, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'], timeout: timeoutMs });
     let output = '';

@@ -60,12 +60,14 @@ export function createApp(services: Services): Express {
   });
   app.use(
     helmet({
-      contentSecurityPolicy: { useDefaults: false, directives: { 'default-src': ["'none'"], 'frame-ancestors': ["'none'"] } },
+      contentSecurityPolicy: {
+        useDefaults: false,
+        directives: { 'default-src': ["'none'"], 'frame-ancestors': ["'none'"] },
+      },
       frameguard: { action: 'deny' },
       referrerPolicy: { policy: 'no-referrer' },
-      strictTransportSecurity: config.server.tls.enabled || config.server.acme.enabled
-        ? { maxAge: 31536000, includeSubDomains: true }
-        : false,
+      strictTransportSecurity:
+        config.server.tls.enabled || config.server.acme.enabled ? { maxAge: 31536000, includeSubDomains: true } : false,
       // Media is fetched cross-origin by <img>/<video> in UIs served elsewhere; CORS still guards reads.
       crossOriginResourcePolicy: { policy: 'cross-origin' },
     }),
@@ -83,7 +85,13 @@ export function createApp(services: Services): Express {
   app.post('/api/v3/auth/login', loginLimiter);
   const passwordLimiter = tokenBucket(config.auth.rate_limit);
   app.put('/api/v3/me/password', passwordLimiter);
-  app.use('/api', express.json({ limit: config.server.middleware.body_limit_bytes, type: ['application/json', 'application/*+json'] }));
+  app.use(
+    '/api',
+    express.json({
+      limit: config.server.middleware.body_limit_bytes,
+      type: ['application/json', 'application/*+json'],
+    }),
+  );
   app.use('/api', jsonDepthLimit());
 
   const spec = openapiDocument();

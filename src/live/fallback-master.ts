@@ -12,7 +12,10 @@ const PLACEHOLDER_BANDWIDTH = 2_000_000;
 export function announcedCodecs(codecs: { video?: CodecInfo; audio?: CodecInfo }): string {
   const safe = (s: string | undefined) => (s && /^[A-Za-z0-9._-]+$/.test(s) ? s : '');
   const video = safe(codecs.video?.codecString) || DEFAULT_VIDEO_CODECS;
-  const audio = codecs.audio && (codecs.audio.codec === 'aac' || codecs.audio.codec === 'opus') ? safe(codecs.audio.codecString) : '';
+  const audio =
+    codecs.audio && (codecs.audio.codec === 'aac' || codecs.audio.codec === 'opus')
+      ? safe(codecs.audio.codecString)
+      : '';
   return audio ? `${video},${audio}` : video;
 }
 

@@ -5,9 +5,7 @@
 // names (`init-<n>.mp4`): after a zmc restart both inits are in the window at once.
 
 export type RequestedName =
-  | { kind: 'current-init' }
-  | { kind: 'packager'; name: string; msn?: number }
-  | { kind: 'invalid' };
+  { kind: 'current-init' } | { kind: 'packager'; name: string; msn?: number } | { kind: 'invalid' };
 
 const pad = (msn: string) => msn.padStart(5, '0');
 
@@ -15,7 +13,10 @@ const pad = (msn: string) => msn.padStart(5, '0');
 export function renameUris(playlist: string): string {
   return playlist
     .replace(/(^|URI=")seg-(\d+)\.m4s/gm, (_m, lead: string, msn: string) => `${lead}segment_${pad(msn)}.m4s`)
-    .replace(/(^|URI=")part-(\d+)\.(\d+)\.m4s/gm, (_m, lead: string, msn: string, part: string) => `${lead}segment_${pad(msn)}.${part}.m4s`);
+    .replace(
+      /(^|URI=")part-(\d+)\.(\d+)\.m4s/gm,
+      (_m, lead: string, msn: string, part: string) => `${lead}segment_${pad(msn)}.${part}.m4s`,
+    );
 }
 
 // `segment_` + a u64 (any number of digits, as the reference), then an optional part index

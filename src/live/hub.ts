@@ -104,7 +104,9 @@ export class LiveHub implements LiveFeeds {
   /** A new HLS session. 409 when one exists (whatever its status), 404 without a stream socket. */
   startHls(monitorId: number): HlsSession {
     if (this.#sessions.has(monitorId)) {
-      throw new ConflictError(`A live session for monitor ${monitorId} already exists`, [['monitor_id', String(monitorId)]]);
+      throw new ConflictError(`A live session for monitor ${monitorId} already exists`, [
+        ['monitor_id', String(monitorId)],
+      ]);
     }
     const feed = this.open(monitorId);
     const { hls } = this.options;
@@ -162,7 +164,14 @@ export class LiveHub implements LiveFeeds {
     if (this.#feeds.get(feed.monitorId) !== feed) return; // already replaced or the hub closed
     this.#feeds.delete(feed.monitorId);
     this.#disarmUnused(feed);
-    feed.client.close().catch((err: Error) => this.options.log.warn({ monitor_id: feed.monitorId, err: { message: err.message } }, 'stream reader close failed'));
+    feed.client
+      .close()
+      .catch((err: Error) =>
+        this.options.log.warn(
+          { monitor_id: feed.monitorId, err: { message: err.message } },
+          'stream reader close failed',
+        ),
+      );
   }
 
   #armUnused(feed: MonitorFeed): void {
@@ -202,7 +211,10 @@ export class LiveHub implements LiveFeeds {
     this.#lastReap = now;
     for (const s of [...this.#sessions.values()]) {
       if (now - s.lastTouch >= idleMs) {
-        this.options.log.info({ monitor_id: s.monitorId, idle_seconds: Math.round((now - s.lastTouch) / 1000) }, 'idle live HLS session stopped');
+        this.options.log.info(
+          { monitor_id: s.monitorId, idle_seconds: Math.round((now - s.lastTouch) / 1000) },
+          'idle live HLS session stopped',
+        );
         this.stopHls(s.monitorId);
       }
     }

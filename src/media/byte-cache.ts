@@ -25,7 +25,8 @@ export class ByteCache {
     /** Larger results are returned but not kept. */
     readonly maxEntryBytes: number = budgetBytes,
   ) {
-    if (!Number.isSafeInteger(budgetBytes) || budgetBytes < 0) throw new RangeError('budgetBytes must be an integer >= 0');
+    if (!Number.isSafeInteger(budgetBytes) || budgetBytes < 0)
+      throw new RangeError('budgetBytes must be an integer >= 0');
   }
 
   get size(): { entries: number; bytes: number } {
@@ -33,7 +34,14 @@ export class ByteCache {
   }
 
   stats(): ByteCacheStats {
-    return { budgetBytes: this.budgetBytes, bytes: this.bytes, entries: this.entries.size, hits: this.hits, misses: this.misses, evictions: this.evictions };
+    return {
+      budgetBytes: this.budgetBytes,
+      bytes: this.bytes,
+      entries: this.entries.size,
+      hits: this.hits,
+      misses: this.misses,
+      evictions: this.evictions,
+    };
   }
 
   get(key: string): Buffer | undefined {

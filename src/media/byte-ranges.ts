@@ -14,10 +14,7 @@ import { pipeline } from 'node:stream';
 import { RangeNotSatisfiableError } from '../errors.js';
 import type { ByteSource } from './byte-source.js';
 
-export type RangeRequest =
-  | { kind: 'none' }
-  | { kind: 'range'; start: number; end: number }
-  | { kind: 'unsatisfiable' };
+export type RangeRequest = { kind: 'none' } | { kind: 'range'; start: number; end: number } | { kind: 'unsatisfiable' };
 
 const SPEC = /^(\d*)-(\d*)$/;
 
@@ -48,10 +45,15 @@ export function parseRange(header: string | undefined, size: number): RangeReque
  * representation. An entity tag must match strongly (a weak tag never does); a date must equal
  * Last-Modified exactly.
  */
-export function ifRangeHolds(header: string | undefined, etag: string | undefined, lastModified: Date | undefined): boolean {
+export function ifRangeHolds(
+  header: string | undefined,
+  etag: string | undefined,
+  lastModified: Date | undefined,
+): boolean {
   if (header === undefined) return true;
   const value = header.trim();
-  if (value.startsWith('"') || value.startsWith('W/')) return etag !== undefined && !value.startsWith('W/') && value === etag;
+  if (value.startsWith('"') || value.startsWith('W/'))
+    return etag !== undefined && !value.startsWith('W/') && value === etag;
   const date = Date.parse(value);
   if (Number.isNaN(date) || !lastModified) return false;
   return Math.floor(date / 1000) === Math.floor(lastModified.getTime() / 1000);
@@ -71,7 +73,8 @@ export interface ServeOptions {
 export function serveBytes(req: Request, res: Response, source: ByteSource, options: ServeOptions): void {
   const { size } = source;
   let range = parseRange(req.headers.range, size);
-  if (range.kind !== 'none' && !ifRangeHolds(header(req, 'if-range'), source.etag, source.lastModified)) range = { kind: 'none' };
+  if (range.kind !== 'none' && !ifRangeHolds(header(req, 'if-range'), source.etag, source.lastModified))
+    range = { kind: 'none' };
 
   res.setHeader('Accept-Ranges', 'bytes');
   if (range.kind === 'unsatisfiable') {

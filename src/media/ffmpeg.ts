@@ -76,7 +76,11 @@ export class FfmpegRunner {
       return Promise.resolve();
     }
     if (this.waiting.length >= this.options.maxQueued) {
-      return Promise.reject(new ServiceUnavailableError('Too many image jobs waiting; try again shortly', [['reason', 'media worker queue full']]));
+      return Promise.reject(
+        new ServiceUnavailableError('Too many image jobs waiting; try again shortly', [
+          ['reason', 'media worker queue full'],
+        ]),
+      );
     }
     return new Promise((resolve) => this.waiting.push(() => resolve()));
   }
@@ -92,10 +96,14 @@ export class FfmpegRunner {
         failure ??= err;
         child.kill('SIGKILL');
       };
-      const timer = setTimeout(() => fail(new FfmpegError(`${binary} timed out after ${this.options.timeoutMs} ms`)), this.options.timeoutMs);
+      const timer = setTimeout(
+        () => fail(new FfmpegError(`${binary} timed out after ${this.options.timeoutMs} ms`)),
+        this.options.timeoutMs,
+      );
       child.stdout!.on('data', (chunk: Buffer) => {
         outBytes += chunk.length;
-        if (outBytes > this.options.maxOutputBytes) return fail(new FfmpegError(`${binary} output exceeds ${this.options.maxOutputBytes} bytes`));
+        if (outBytes > this.options.maxOutputBytes)
+          return fail(new FfmpegError(`${binary} output exceeds ${this.options.maxOutputBytes} bytes`));
         out.push(chunk);
       });
       child.stderr!.on('data', (chunk: Buffer) => {

@@ -51,7 +51,10 @@ export class FfmpegJpegRotator implements JpegRotator {
   async rotateJpeg(jpeg: Buffer, orientation: Orientation): Promise<Buffer> {
     const filter = orientationFilter(orientation);
     if (!filter) return jpeg;
-    return this.runner.ffmpeg(['-f', 'jpeg_pipe', '-i', 'pipe:0', '-vf', filter, '-frames:v', '1', '-q:v', '2', '-f', 'mjpeg', 'pipe:1'], jpeg);
+    return this.runner.ffmpeg(
+      ['-f', 'jpeg_pipe', '-i', 'pipe:0', '-vf', filter, '-frames:v', '1', '-q:v', '2', '-f', 'mjpeg', 'pipe:1'],
+      jpeg,
+    );
   }
 }
 

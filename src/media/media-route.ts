@@ -34,7 +34,22 @@ export interface MediaRoute {
  * A media answer served by a plain express handler: GET, the token also as `?token=`, never
  * compressed, not counted by the global limiter. The operationId is the OpenAPI operation's.
  */
-export function mediaRoute(path: string, policy: string, openapi: OpenApiOperation | undefined, handler: MediaHandler): MediaRoute {
+export function mediaRoute(
+  path: string,
+  policy: string,
+  openapi: OpenApiOperation | undefined,
+  handler: MediaHandler,
+): MediaRoute {
   if (!openapi) throw new Error(`media route ${path} has no OpenAPI operation`);
-  return { path, operationId: String(openapi.operationId), policy, serve: 'express', handler, queryToken: true, compress: false, limited: false, openapi };
+  return {
+    path,
+    operationId: String(openapi.operationId),
+    policy,
+    serve: 'express',
+    handler,
+    queryToken: true,
+    compress: false,
+    limited: false,
+    openapi,
+  };
 }

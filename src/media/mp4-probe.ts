@@ -71,7 +71,10 @@ async function child(h: FileHandle, parent: Box, type: string): Promise<Box | un
 async function timescaleAndDuration(h: FileHandle, box: Box): Promise<{ timescale: number; duration: number }> {
   const b = await readAt(h, box.start, 36);
   if (b.length < 24) return { timescale: 0, duration: 0 };
-  if (b[0] === 1) return b.length < 36 ? { timescale: 0, duration: 0 } : { timescale: b.readUInt32BE(20), duration: Number(b.readBigUInt64BE(24)) };
+  if (b[0] === 1)
+    return b.length < 36
+      ? { timescale: 0, duration: 0 }
+      : { timescale: b.readUInt32BE(20), duration: Number(b.readBigUInt64BE(24)) };
   return { timescale: b.readUInt32BE(12), duration: b.readUInt32BE(16) };
 }
 
@@ -152,13 +155,17 @@ export async function probeMp4Handle(h: FileHandle, size: number): Promise<Mp4In
       const mehd = await child(h, b, 'mehd');
       if (mehd) {
         const m = await readAt(h, mehd.start, 12);
-        if (m.length >= 8) fragmentDuration = m[0] === 1 && m.length >= 12 ? Number(m.readBigUInt64BE(4)) : m.readUInt32BE(4);
+        if (m.length >= 8)
+          fragmentDuration = m[0] === 1 && m.length >= 12 ? Number(m.readBigUInt64BE(4)) : m.readUInt32BE(4);
       }
     }
   }
   const video = tracks.find((t) => t.handler === 'vide');
   const seconds = (d: number, ts: number) => (ts > 0 && d > 0 && d < 0xffffffff ? d / ts : 0);
-  const durationSeconds = seconds(video?.duration ?? 0, video?.timescale ?? 0) || seconds(movie.duration, movie.timescale) || seconds(fragmentDuration, movie.timescale);
+  const durationSeconds =
+    seconds(video?.duration ?? 0, video?.timescale ?? 0) ||
+    seconds(movie.duration, movie.timescale) ||
+    seconds(fragmentDuration, movie.timescale);
   return {
     fragmented,
     codec: (video?.entry && CODECS[video.entry]) || 'Unknown',

@@ -51,7 +51,11 @@ export function layoutOf(initSize: number, sizes: number[]): RemuxLayout {
 
 /** Per-track sample columns, indexed by the sample's index within its track. */
 function columns(file: Mp4File): TrackSamples[] {
-  const out = file.tracks.map((t) => ({ ptsUs: new Array<number>(t.sampleCount), dtsUs: new Array<number>(t.sampleCount), size: new Array<number>(t.sampleCount) }));
+  const out = file.tracks.map((t) => ({
+    ptsUs: new Array<number>(t.sampleCount),
+    dtsUs: new Array<number>(t.sampleCount),
+    size: new Array<number>(t.sampleCount),
+  }));
   for (const s of file.samples()) {
     const c = out[s.track];
     if (!c) continue;
@@ -91,7 +95,12 @@ function runSize(pts: number[], dts: number[], sizes: number[]): { header: numbe
  * prefixes other than 4 bytes, a timescale above 1 MHz, ADTS-framed audio) and must be measured.
  * `adtsAudio` says whether the audio samples carry ADTS headers (the caller reads one to know).
  */
-export function predictRemuxLayout(file: Mp4File, plan: VodSegmentInfo[], initSize: number, adtsAudio: boolean): RemuxLayout | null {
+export function predictRemuxLayout(
+  file: Mp4File,
+  plan: VodSegmentInfo[],
+  initSize: number,
+  adtsAudio: boolean,
+): RemuxLayout | null {
   const vod = file.vod;
   if (!vod || plan.length === 0) return null;
   const video = file.tracks[vod.videoTrack];

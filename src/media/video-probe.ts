@@ -42,15 +42,27 @@ export class VideoProber {
   private async probeUncached(file: string, container: string): Promise<VideoProbe> {
     if (MP4_FAMILY.has(container)) {
       const mp4 = await probeMp4File(file).catch(() => null);
-      if (mp4) return { codec: mp4.codec, width: mp4.width, height: mp4.height, durationSeconds: mp4.durationSeconds, mp4 };
+      if (mp4)
+        return { codec: mp4.codec, width: mp4.width, height: mp4.height, durationSeconds: mp4.durationSeconds, mp4 };
     }
     return this.ffprobe(file);
   }
 
   private async ffprobe(file: string): Promise<VideoProbe> {
     try {
-      const out = await this.runner.ffprobe(['-select_streams', 'v:0', '-show_entries', 'stream=codec_name,width,height:format=duration', '-of', 'json', `file:${file}`]);
-      const json = JSON.parse(out.toString()) as { streams?: Array<{ codec_name?: string; width?: number; height?: number }>; format?: { duration?: string } };
+      const out = await this.runner.ffprobe([
+        '-select_streams',
+        'v:0',
+        '-show_entries',
+        'stream=codec_name,width,height:format=duration',
+        '-of',
+        'json',
+        `file:${file}`,
+      ]);
+      const json = JSON.parse(out.toString()) as {
+        streams?: Array<{ codec_name?: string; width?: number; height?: number }>;
+        format?: { duration?: string };
+      };
       const s = json.streams?.[0];
       if (!s) return UNKNOWN;
       const duration = Number(json.format?.duration);

@@ -10,7 +10,9 @@ const align32 = (v: number) => (v + 31) & ~31;
 
 /** Whether zmc left this slot unturned: a 4:2:2 slot on a ROTATE_90/270 monitor. */
 export function isUnturned422(format: string, orientation: Orientation): boolean {
-  return (format === 'yuv422p' || format === 'yuvj422p') && (orientation === 'ROTATE_90' || orientation === 'ROTATE_270');
+  return (
+    (format === 'yuv422p' || format === 'yuvj422p') && (orientation === 'ROTATE_90' || orientation === 'ROTATE_270')
+  );
 }
 
 /**
@@ -18,7 +20,13 @@ export function isUnturned422(format: string, orientation: Orientation): boolean
  * turned by `orientation` (90 or 270, clockwise as ZoneMinder means them) into a packed 4:2:0
  * image of height×width. Null when `data` is too short for such a picture.
  */
-export function turnUnturned422(data: Uint8Array, format: 'yuv422p' | 'yuvj422p', width: number, height: number, orientation: 'ROTATE_90' | 'ROTATE_270'): RawImage | null {
+export function turnUnturned422(
+  data: Uint8Array,
+  format: 'yuv422p' | 'yuvj422p',
+  width: number,
+  height: number,
+  orientation: 'ROTATE_90' | 'ROTATE_270',
+): RawImage | null {
   const cw = (width + 1) >> 1;
   const ls = [align32(width), align32(cw)];
   const planeY = 0;
@@ -51,5 +59,11 @@ export function turnUnturned422(data: Uint8Array, format: 'yuv422p' | 'yuvj422p'
       out[outV + cy * ocw + cx] = data[planeV + at];
     }
   }
-  return { format: format === 'yuv422p' ? 'yuv420p' : 'yuvj420p', width: w, height: h, data: out, linesize: [w, ocw, ocw] };
+  return {
+    format: format === 'yuv422p' ? 'yuv420p' : 'yuvj420p',
+    width: w,
+    height: h,
+    data: out,
+    linesize: [w, ocw, ocw],
+  };
 }

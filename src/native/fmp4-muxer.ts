@@ -12,7 +12,14 @@ import type { RawFmp4Muxer } from './binding.js';
 import { callNative, loadBinding } from './load.js';
 import { MAX_SAFE_US, MUX_CODECS, toRawTrack } from './mux-track.js';
 import type { CodecInfo, CodecName } from './types.js';
-import { optionalInteger, rejectUnknownKeys, requireBoolean, requireBytes, requireInteger, requireObject } from './validate.js';
+import {
+  optionalInteger,
+  rejectUnknownKeys,
+  requireBoolean,
+  requireBytes,
+  requireInteger,
+  requireObject,
+} from './validate.js';
 
 export type MuxCodec = 'h264' | 'h265' | 'aac' | 'opus';
 
@@ -165,7 +172,8 @@ export class Fmp4Muxer {
     const o = requireObject('options', options);
     rejectUnknownKeys('options', o, ['mode', 'endUs']);
     const mode = o.mode ?? 'all';
-    if (mode !== 'all' && mode !== 'ready') throw new RangeError(`options.mode must be "all" or "ready", got ${JSON.stringify(mode)}`);
+    if (mode !== 'all' && mode !== 'ready')
+      throw new RangeError(`options.mode must be "all" or "ready", got ${JSON.stringify(mode)}`);
     const end = optionalInteger('options.endUs', o.endUs, -MAX_SAFE_US, MAX_SAFE_US);
     return callNative(this.cut, () => this.#native.cut(mode, end ?? null));
   }
@@ -176,6 +184,9 @@ export class Fmp4Muxer {
 
   /** RFC 6381 codec list for an HLS CODECS attribute / MSE type, e.g. "avc1.64001f,mp4a.40.2". */
   codecs(): string {
-    return this.info().tracks.map((t) => t.codecString).filter(Boolean).join(',');
+    return this.info()
+      .tracks.map((t) => t.codecString)
+      .filter(Boolean)
+      .join(',');
   }
 }

@@ -4,7 +4,14 @@
 
 import { callNativeAsync } from './async-call.js';
 import { callNative, loadBinding } from './load.js';
-import { describe, optionalInteger, rejectUnknownKeys, requireBytes, requireInteger, requireObject } from './validate.js';
+import {
+  describe,
+  optionalInteger,
+  rejectUnknownKeys,
+  requireBytes,
+  requireInteger,
+  requireObject,
+} from './validate.js';
 
 /** Pixel formats of shared-memory slots that the encoder takes (FFmpeg's names; yuv* are limited range, yuvj* full). */
 export const PIXEL_FORMATS = [
@@ -59,7 +66,15 @@ export interface JpegHeader {
   mcuHeight: number;
 }
 
-const PACKED_BYTES: Partial<Record<PixelFormat, number>> = { gray8: 1, rgb24: 3, bgr24: 3, rgba: 4, bgra: 4, argb: 4, abgr: 4 };
+const PACKED_BYTES: Partial<Record<PixelFormat, number>> = {
+  gray8: 1,
+  rgb24: 3,
+  bgr24: 3,
+  rgba: 4,
+  bgra: 4,
+  argb: 4,
+  abgr: 4,
+};
 const MAX_SIDE = 65535; // JPEG's 16-bit dimensions
 
 interface Planes {
@@ -92,11 +107,15 @@ function checkImage(image: RawImage): void {
     if (!Array.isArray(o.linesize) || o.linesize.length !== planes.rowBytes.length) {
       throw new TypeError(`image.linesize must be an array of ${planes.rowBytes.length} integer(s) for ${format}`);
     }
-    linesize = o.linesize.map((v: unknown, k) => requireInteger(`image.linesize[${k}]`, v, planes.rowBytes[k]!, 2 ** 31 - 1));
+    linesize = o.linesize.map((v: unknown, k) =>
+      requireInteger(`image.linesize[${k}]`, v, planes.rowBytes[k]!, 2 ** 31 - 1),
+    );
   }
   const needed = linesize.reduce((sum, ls, k) => sum + ls * planes.rows[k]!, 0);
   if (data.length < needed) {
-    throw new RangeError(`image.data holds ${data.length} bytes; a ${width}×${height} ${format} image with linesize [${linesize.join(', ')}] needs ${needed}`);
+    throw new RangeError(
+      `image.data holds ${data.length} bytes; a ${width}×${height} ${format} image with linesize [${linesize.join(', ')}] needs ${needed}`,
+    );
   }
 }
 
@@ -112,7 +131,13 @@ export function encodeJpeg(image: RawImage, options: EncodeJpegOptions = {}): Pr
   const o = requireObject('options', options);
   rejectUnknownKeys('options', o, ['quality']);
   const quality = optionalInteger('options.quality', o.quality, 1, 100) ?? 80;
-  const raw = { format: image.format, width: image.width, height: image.height, data: image.data, linesize: image.linesize };
+  const raw = {
+    format: image.format,
+    width: image.width,
+    height: image.height,
+    data: image.data,
+    linesize: image.linesize,
+  };
   return callNativeAsync(encodeJpeg, () => loadBinding().encodeJpeg(raw, quality));
 }
 
@@ -134,7 +159,11 @@ function asBuffer(bytes: Uint8Array): Buffer {
  * @throws TypeError / RangeError for invalid arguments (synchronously); the promise rejects with
  *   ZmNativeError ERR_ZM_JPEG_DECODE (corrupt data) or ERR_ZM_JPEG_NOT_PERFECT (edges: 'perfect').
  */
-export function transformJpeg(jpeg: Uint8Array, orientation: Orientation, options: TransformJpegOptions = {}): Promise<Buffer> {
+export function transformJpeg(
+  jpeg: Uint8Array,
+  orientation: Orientation,
+  options: TransformJpegOptions = {},
+): Promise<Buffer> {
   const bytes = requireJpeg(jpeg);
   if (typeof orientation !== 'string' || !(ORIENTATIONS as readonly string[]).includes(orientation)) {
     throw new TypeError(`orientation must be one of ${ORIENTATIONS.join(', ')}, got ${describe(orientation)}`);
@@ -142,7 +171,8 @@ export function transformJpeg(jpeg: Uint8Array, orientation: Orientation, option
   const o = requireObject('options', options);
   rejectUnknownKeys('options', o, ['edges']);
   const edges = o.edges ?? 'trim';
-  if (edges !== 'trim' && edges !== 'perfect') throw new TypeError(`options.edges must be 'trim' or 'perfect', got ${describe(edges)}`);
+  if (edges !== 'trim' && edges !== 'perfect')
+    throw new TypeError(`options.edges must be 'trim' or 'perfect', got ${describe(edges)}`);
   if (orientation === 'ROTATE_0') return Promise.resolve(asBuffer(bytes));
   return callNativeAsync(transformJpeg, () => loadBinding().transformJpeg(bytes, orientation, edges));
 }

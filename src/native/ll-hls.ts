@@ -110,13 +110,15 @@ export class LlHlsPackager {
     rejectUnknownKeys('options', o, OPTION_KEYS);
     const part = optionalInteger('options.partTargetMs', o.partTargetMs, 10, 5000) ?? 200;
     const segment = optionalInteger('options.segmentTargetMs', o.segmentTargetMs, 100, 60_000) ?? 1000;
-    if (segment < part) throw new RangeError(`options.segmentTargetMs (${segment}) is below options.partTargetMs (${part})`);
+    if (segment < part)
+      throw new RangeError(`options.segmentTargetMs (${segment}) is below options.partTargetMs (${part})`);
     const raw: RawLlHlsOptions = {
       partTargetUs: part * 1000,
       segmentTargetUs: segment * 1000,
       windowSegments: optionalInteger('options.windowSegments', o.windowSegments, 2, 1000) ?? 6,
       maxBytes: optionalInteger('options.maxBytes', o.maxBytes, 1 << 20, 2 ** 32 - 1) ?? 64 << 20,
-      programDateTime: o.programDateTime === undefined ? false : requireBoolean('options.programDateTime', o.programDateTime),
+      programDateTime:
+        o.programDateTime === undefined ? false : requireBoolean('options.programDateTime', o.programDateTime),
     };
     const binding = loadBinding();
     this.#native = callNative(LlHlsPackager, () => new binding.LlHlsPackager(raw));
@@ -199,7 +201,8 @@ export class LlHlsPackager {
     const o = requireObject('options', options);
     rejectUnknownKeys('options', o, ['query', 'mediaUri']);
     const media = o.mediaUri ?? 'live.m3u8';
-    if (typeof media !== 'string' || !MEDIA_URI.test(media)) throw new TypeError('mediaUri must be a URI without quotes, spaces or control characters');
+    if (typeof media !== 'string' || !MEDIA_URI.test(media))
+      throw new TypeError('mediaUri must be a URI without quotes, spaces or control characters');
     return this.#native.master(requireQuery(o.query), media);
   }
 
@@ -238,7 +241,8 @@ export class LlHlsPackager {
     requireInteger('timeoutMs', timeoutMs, 0, MAX_WAIT_MS);
     const p = part ?? -1;
     if (this.#native.available(msn, p)) return Promise.resolve(true);
-    if (this.#native.tooFarAhead(msn) || timeoutMs === 0 || this.#waiters.size >= MAX_WAITERS) return Promise.resolve(false);
+    if (this.#native.tooFarAhead(msn) || timeoutMs === 0 || this.#waiters.size >= MAX_WAITERS)
+      return Promise.resolve(false);
     return new Promise((resolve) => {
       const waiter: Waiter = {
         msn,
@@ -292,7 +296,13 @@ export class LlHlsPackager {
 
   stats(): LlHlsStats {
     const s = this.#native.stats();
-    const state: LlHlsState = this.#ended ? 'ended' : s.unsupported || this.#unsupported ? 'unsupported' : s.nextMsn > 0 ? 'live' : 'waiting';
+    const state: LlHlsState = this.#ended
+      ? 'ended'
+      : s.unsupported || this.#unsupported
+        ? 'unsupported'
+        : s.nextMsn > 0
+          ? 'live'
+          : 'waiting';
     return { ...s, state, waiting: this.#waiters.size };
   }
 

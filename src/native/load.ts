@@ -55,8 +55,7 @@ function loadFailureMessage(root: string, found: string | undefined, cause: unkn
   // node-gyp-build lets ZMGATE_PREBUILD (named after the package) redirect the search.
   const dir = process.env.ZMGATE_PREBUILD || root;
   const tuple = `${process.platform}-${process.arch}`;
-  const runtime =
-    `Node.js ${process.version} (ABI ${process.versions.modules}, N-API ${process.versions.napi}, ${tuple})`;
+  const runtime = `Node.js ${process.version} (ABI ${process.versions.modules}, N-API ${process.versions.napi}, ${tuple})`;
   const what = found
     ? `The native addon zmgate.node was found at ${found} but could not be loaded into ${runtime}.`
     : `The native addon zmgate.node was not found: it is not built for ${runtime}.`;
@@ -73,7 +72,10 @@ function loadFailureMessage(root: string, found: string | undefined, cause: unkn
 // A native throw has no JS frames of its own; re-capture at the facade boundary so the stack
 // starts at our caller. Done on the failure path only: for a synchronous call the stack at
 // catch time is the stack at call time, and the success path pays nothing.
-export function callNative<T>(api: ((...args: never[]) => unknown) | (abstract new (...args: never[]) => unknown), call: () => T): T {
+export function callNative<T>(
+  api: ((...args: never[]) => unknown) | (abstract new (...args: never[]) => unknown),
+  call: () => T,
+): T {
   try {
     return call();
   } catch (err) {

@@ -93,9 +93,23 @@ function muxTrackOf(t: RawMp4Info['tracks'][number]): MuxTrack | null {
     case 'h264':
     case 'h265':
       if (!config) return null;
-      return { codec: t.codec, extradata: config, width: t.width, height: t.height, timescale: t.timescale <= 1e6 ? t.timescale : undefined, lengthPrefixed: true };
+      return {
+        codec: t.codec,
+        extradata: config,
+        width: t.width,
+        height: t.height,
+        timescale: t.timescale <= 1e6 ? t.timescale : undefined,
+        lengthPrefixed: true,
+      };
     case 'aac':
-      return config ? { codec: 'aac', extradata: config, ...(t.sampleRate ? { sampleRate: t.sampleRate } : {}), ...(t.channels ? { channels: t.channels } : {}) } : null;
+      return config
+        ? {
+            codec: 'aac',
+            extradata: config,
+            ...(t.sampleRate ? { sampleRate: t.sampleRate } : {}),
+            ...(t.channels ? { channels: t.channels } : {}),
+          }
+        : null;
     case 'opus':
       return { codec: 'opus', ...(config ? { extradata: config } : {}) };
     default:
@@ -161,7 +175,8 @@ export class Mp4File {
    *   being written), ERR_ZM_MP4_IO
    */
   static async open(path: string): Promise<Mp4File> {
-    if (typeof path !== 'string' || path === '' || path.includes('\0')) throw new TypeError('path must be a non-empty string without NUL');
+    if (typeof path !== 'string' || path === '' || path.includes('\0'))
+      throw new TypeError('path must be a non-empty string without NUL');
     const binding = loadBinding();
     const native = callNative(Mp4File.open, () => new binding.Mp4File());
     await native.open(path);
@@ -193,7 +208,12 @@ export class Mp4File {
   /** One sample's bytes (pread on the pool). Video comes as [u32 length][NAL]… whatever the file's NAL length size. */
   readSample(sample: Pick<Mp4SampleInfo, 'track' | 'index'>): Promise<Buffer> {
     const track = requireInteger('sample.track', sample?.track, 0, this.tracks.length - 1);
-    const index = requireInteger('sample.index', sample.index, 0, Math.max(0, (this.tracks[track]?.sampleCount ?? 1) - 1));
+    const index = requireInteger(
+      'sample.index',
+      sample.index,
+      0,
+      Math.max(0, (this.tracks[track]?.sampleCount ?? 1) - 1),
+    );
     return this.#live().readSample(track, index);
   }
 
@@ -273,7 +293,14 @@ const CLOSE_GRACE_MS = 30_000;
 // Evicted files close a little later: a caller that just got one from the cache may still be
 // about to start a read on it. Native reads in flight hold their own reference anyway.
 function retire(entry: Cached): void {
-  setTimeout(() => void entry.file.then((f) => f.close(), () => {}), CLOSE_GRACE_MS).unref();
+  setTimeout(
+    () =>
+      void entry.file.then(
+        (f) => f.close(),
+        () => {},
+      ),
+    CLOSE_GRACE_MS,
+  ).unref();
 }
 
 async function cachedFile(path: string): Promise<Mp4File> {
@@ -330,6 +357,10 @@ export async function vodSegment(path: string, index: number, targetSec = DEFAUL
 
 /** Forgets every cached file (tests, shutdown). */
 export function closeCachedMp4Files(): void {
-  for (const { file } of cache.values()) void file.then((f) => f.close(), () => {});
+  for (const { file } of cache.values())
+    void file.then(
+      (f) => f.close(),
+      () => {},
+    );
   cache.clear();
 }

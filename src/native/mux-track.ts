@@ -3,10 +3,28 @@
 
 import type { RawMuxTrack } from './binding.js';
 import type { MuxTrack } from './fmp4-muxer.js';
-import { optionalInteger, rejectUnknownKeys, requireBoolean, requireBytes, requireInteger, requireObject } from './validate.js';
+import {
+  optionalInteger,
+  rejectUnknownKeys,
+  requireBoolean,
+  requireBytes,
+  requireInteger,
+  requireObject,
+} from './validate.js';
 
 export const MUX_CODECS: readonly string[] = ['h264', 'h265', 'aac', 'opus'];
-const TRACK_KEYS = ['codec', 'extradata', 'width', 'height', 'sampleRate', 'channels', 'timescale', 'fps', 'reorderDepth', 'lengthPrefixed'] as const;
+const TRACK_KEYS = [
+  'codec',
+  'extradata',
+  'width',
+  'height',
+  'sampleRate',
+  'channels',
+  'timescale',
+  'fps',
+  'reorderDepth',
+  'lengthPrefixed',
+] as const;
 export const MAX_SAFE_US = Number.MAX_SAFE_INTEGER;
 
 export function toRawTrack(track: MuxTrack, index: number): RawMuxTrack {
@@ -14,8 +32,13 @@ export function toRawTrack(track: MuxTrack, index: number): RawMuxTrack {
   const t = requireObject(name, track);
   rejectUnknownKeys(name, t, TRACK_KEYS);
   if (typeof t.codec !== 'string' || !MUX_CODECS.includes(t.codec)) {
-    const hint = t.codec === 'pcmu' || t.codec === 'pcma' ? ' (G.711 cannot be carried in fMP4 for HLS/MSE: mux the video alone)' : '';
-    throw new RangeError(`${name}.codec must be one of ${MUX_CODECS.join(', ')}, got ${JSON.stringify(t.codec)}${hint}`);
+    const hint =
+      t.codec === 'pcmu' || t.codec === 'pcma'
+        ? ' (G.711 cannot be carried in fMP4 for HLS/MSE: mux the video alone)'
+        : '';
+    throw new RangeError(
+      `${name}.codec must be one of ${MUX_CODECS.join(', ')}, got ${JSON.stringify(t.codec)}${hint}`,
+    );
   }
   const raw: RawMuxTrack = { codec: t.codec };
   if (t.extradata !== undefined) raw.extradata = requireBytes(`${name}.extradata`, t.extradata);

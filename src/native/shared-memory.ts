@@ -102,7 +102,14 @@ export interface SharedMemoryState {
   lastReadTime: number;
   lastViewedTime: number | null;
   lastAnalysisViewedTime: number | null;
-  trigger: { state: 'cancel' | 'on' | 'off' | null; stateId: number; score: number; cause: string; text: string; showText: string };
+  trigger: {
+    state: 'cancel' | 'on' | 'off' | null;
+    stateId: number;
+    score: number;
+    cause: string;
+    text: string;
+    showText: string;
+  };
   /** The image geometry, or null with the reason in geometryError. */
   geometry: ShmGeometry | null;
   geometryError: string | null;
@@ -142,7 +149,16 @@ const ANALYSING: Record<number, AnalysingMode> = { 1: 'None', 2: 'Always' };
 const RECORDING: Record<number, RecordingMode> = { 1: 'None', 2: 'OnMotion', 3: 'Always' };
 const TRIGGER_STATES = ['cancel', 'on', 'off'] as const;
 const TRIGGER_CODES: Record<TriggerAction, number> = { cancel: 0, on: 1, off: 2 };
-const OPTION_KEYS = ['path', 'mapDir', 'monitorId', 'width', 'height', 'imageBufferCount', 'zoneCount', 'maxAttempts'] as const;
+const OPTION_KEYS = [
+  'path',
+  'mapDir',
+  'monitorId',
+  'width',
+  'height',
+  'imageBufferCount',
+  'zoneCount',
+  'maxAttempts',
+] as const;
 
 /** `<mapDir>/zm.mmap.<monitorId>` (docs/zoneminder/shared-memory.md). */
 export function sharedMemoryPath(mapDir: string, monitorId: number): string {
@@ -170,7 +186,8 @@ function resolveOptions(options: SharedMemoryOptions) {
   if (path.includes('\0')) throw new TypeError('shared memory path must not contain NUL');
   const width = optionalInteger('options.width', o.width, 1, 65535);
   const height = optionalInteger('options.height', o.height, 1, 65535);
-  if ((width === undefined) !== (height === undefined)) throw new TypeError('give both options.width and options.height, or neither');
+  if ((width === undefined) !== (height === undefined))
+    throw new TypeError('give both options.width and options.height, or neither');
   const raw = {
     path,
     width,
@@ -220,7 +237,12 @@ function toState(r: RawShmState): SharedMemoryState {
     hue: r.hue,
     colour: r.colour,
     contrast: r.contrast,
-    alarm: { x: r.alarmX < 0 ? null : r.alarmX, y: r.alarmY < 0 ? null : r.alarmY, score: r.lastFrameScore, cause: r.alarmCause },
+    alarm: {
+      x: r.alarmX < 0 ? null : r.alarmX,
+      y: r.alarmY < 0 ? null : r.alarmY,
+      score: r.lastFrameScore,
+      cause: r.alarmCause,
+    },
     lastWriteIndex: r.lastWriteIndex,
     lastReadIndex: r.lastReadIndex,
     imageCount: r.imageCount,

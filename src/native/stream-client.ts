@@ -68,7 +68,15 @@ export interface StreamClientEvents {
 }
 
 const SUN_PATH_MAX = 107; // sockaddr_un.sun_path is 108 bytes including the NUL
-const OPTION_KEYS = ['path', 'socketDir', 'monitorId', 'reconnect', 'stallTimeoutMs', 'maxPendingBytes', 'log'] as const;
+const OPTION_KEYS = [
+  'path',
+  'socketDir',
+  'monitorId',
+  'reconnect',
+  'stallTimeoutMs',
+  'maxPendingBytes',
+  'log',
+] as const;
 
 /** `<socketDir>/stream_<monitorId>.sock` (docs/zoneminder/stream-socket.md). */
 export function streamSocketPath(socketDir: string, monitorId: number): string {
@@ -105,7 +113,8 @@ function resolveOptions(options: StreamClientOptions): RawStreamClientOptions {
     raw.maxDelayMs = optionalInteger('reconnect.maxDelayMs', r.maxDelayMs, 1, 3_600_000);
     const initial = raw.initialDelayMs ?? 500;
     const max = raw.maxDelayMs ?? Math.max(5000, initial);
-    if (max < initial) throw new RangeError(`reconnect.maxDelayMs (${max}) is below reconnect.initialDelayMs (${initial})`);
+    if (max < initial)
+      throw new RangeError(`reconnect.maxDelayMs (${max}) is below reconnect.initialDelayMs (${initial})`);
     raw.maxDelayMs = max;
   }
   raw.stallTimeoutMs = optionalInteger('stallTimeoutMs', o.stallTimeoutMs, 0, 3_600_000);
@@ -176,11 +185,13 @@ export class StreamClient extends EventEmitter<StreamClientEvents> {
     // Only a WeakRef reaches the native callback, so a forgotten client can still be collected.
     const self = new WeakRef(this);
     const binding = loadBinding();
-    this.#native = callNative(StreamClient, () =>
-      new binding.StreamClient(raw, (records) => {
-        const client = self.deref();
-        if (client) client.#dispatch(records as StreamRecord[]);
-      }),
+    this.#native = callNative(
+      StreamClient,
+      () =>
+        new binding.StreamClient(raw, (records) => {
+          const client = self.deref();
+          if (client) client.#dispatch(records as StreamRecord[]);
+        }),
     );
     leaked.register(this, this.#native, this);
     // In a function of its own: closures created here would share this constructor's context with

@@ -14,7 +14,8 @@ export function optionalInteger(name: string, value: unknown, min: number, max: 
 }
 
 export function requireBytes(name: string, value: unknown): Uint8Array {
-  if (!(value instanceof Uint8Array)) throw new TypeError(`${name} must be a Buffer or Uint8Array, got ${describe(value)}`);
+  if (!(value instanceof Uint8Array))
+    throw new TypeError(`${name} must be a Buffer or Uint8Array, got ${describe(value)}`);
   return value;
 }
 
@@ -33,7 +34,8 @@ export function requireObject(name: string, value: unknown): Record<string, unkn
 /** Rejects misspelt options (e.g. `initialDelay` for `initialDelayMs`) instead of ignoring them. */
 export function rejectUnknownKeys(name: string, value: Record<string, unknown>, known: readonly string[]): void {
   for (const key of Object.keys(value)) {
-    if (!known.includes(key)) throw new TypeError(`${name} has an unknown option "${key}" (known: ${known.join(', ')})`);
+    if (!known.includes(key))
+      throw new TypeError(`${name} has an unknown option "${key}" (known: ${known.join(', ')})`);
   }
 }
 

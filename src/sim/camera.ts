@@ -21,7 +21,12 @@ import { SimSharedMemory } from './shm-writer.js';
 import { CODEC_ID, EVENT, MSG, encodeMessage, eventPayload, helloPayload, statsPayload } from './stream-protocol.js';
 
 /** The shipped clip (scripts/make-sim-camera.sh): 640×360, 25 fps, 10 s, 1 s GOP, no B-frames. */
-export const SIM_CLIP = { path: join(packageRoot, 'assets', 'sim', 'camera-640x360.h264'), width: 640, height: 360, fps: 25 } as const;
+export const SIM_CLIP = {
+  path: join(packageRoot, 'assets', 'sim', 'camera-640x360.h264'),
+  width: 640,
+  height: 360,
+  fps: 25,
+} as const;
 
 export interface SimCameraOptions {
   monitorId: number;
@@ -157,28 +162,56 @@ export class SimCamera {
 
   #accept(socket: Socket): void {
     socket.on('error', () => {});
-    const client: Client = { socket, sent: 0, dropped: 0, stats: setInterval(() => this.#send(client, MSG.stats, statsPayload(client.sent, client.dropped)), 5000) };
+    const client: Client = {
+      socket,
+      sent: 0,
+      dropped: 0,
+      stats: setInterval(() => this.#send(client, MSG.stats, statsPayload(client.sent, client.dropped)), 5000),
+    };
     client.stats.unref();
     this.#clients.add(client);
     socket.on('close', () => {
       clearInterval(client.stats);
       this.#clients.delete(client);
     });
-    this.#write(client, encodeMessage({ type: MSG.hello, stream: 0, generation: this.generation }, this.#hello()), true);
+    this.#write(
+      client,
+      encodeMessage({ type: MSG.hello, stream: 0, generation: this.generation }, this.#hello()),
+      true,
+    );
     this.#write(
       client,
       encodeMessage(
         { type: MSG.event, stream: 2, sequence: this.#eventSeq, generation: this.generation },
-        eventPayload(EVENT.snapshot, { wallClockUs: BigInt(Date.now()) * 1000n, stateId: this.#state, stateName: this.#state === STATE.alarm ? 'ALARM' : 'IDLE' }),
+        eventPayload(EVENT.snapshot, {
+          wallClockUs: BigInt(Date.now()) * 1000n,
+          stateId: this.#state,
+          stateName: this.#state === STATE.alarm ? 'ALARM' : 'IDLE',
+        }),
       ),
       true,
     );
     const k = this.#keyframe;
-    if (k) this.#write(client, encodeMessage({ type: MSG.keyframe, stream: 0, flags: 1, sequence: k.seq, generation: this.generation, ptsUs: k.ptsUs }, k.data), true);
+    if (k)
+      this.#write(
+        client,
+        encodeMessage(
+          { type: MSG.keyframe, stream: 0, flags: 1, sequence: k.seq, generation: this.generation, ptsUs: k.ptsUs },
+          k.data,
+        ),
+        true,
+      );
   }
 
   #hello(): Buffer {
-    return helloPayload({ codecId: CODEC_ID.h264, extradata: this.#clip.extradata, width: this.width, height: this.height, fpsNum: SIM_CLIP.fps, fpsDen: 1 });
+    return helloPayload({
+      codecId: CODEC_ID.h264,
+      extradata: this.#clip.extradata,
+      width: this.width,
+      height: this.height,
+      fpsNum: SIM_CLIP.fps,
+      fpsDen: 1,
+    });
   }
 
   #send(client: Client, type: number, payload: Buffer): void {
@@ -208,7 +241,10 @@ export class SimCamera {
     const ptsUs = this.#basePtsUs + Math.round((this.#frame * 1e6) / SIM_CLIP.fps);
     const seq = this.#seq++;
     if (unit.keyframe) this.#keyframe = { data: unit.data, seq, ptsUs };
-    const msg = encodeMessage({ type: MSG.media, stream: 0, flags: unit.keyframe ? 1 : 0, sequence: seq, generation: this.generation, ptsUs }, unit.data);
+    const msg = encodeMessage(
+      { type: MSG.media, stream: 0, flags: unit.keyframe ? 1 : 0, sequence: seq, generation: this.generation, ptsUs },
+      unit.data,
+    );
     for (const c of this.#clients) this.#write(c, msg, false);
     this.#frame++;
     this.#scheduleFrame();
@@ -236,7 +272,10 @@ export class SimCamera {
       stateName: next === STATE.alarm ? 'ALARM' : 'IDLE',
       ...(next === STATE.alarm ? { message: cause } : {}),
     });
-    const msg = encodeMessage({ type: MSG.event, stream: 2, sequence: ++this.#eventSeq, generation: this.generation }, payload);
+    const msg = encodeMessage(
+      { type: MSG.event, stream: 2, sequence: ++this.#eventSeq, generation: this.generation },
+      payload,
+    );
     for (const c of this.#clients) this.#write(c, msg, true);
   }
 }

@@ -30,7 +30,14 @@ export async function run(argv: string[]): Promise<void> {
   const count = Number(values.count);
   const first = Number(values['first-id']);
   const shmFps = Number(values['shm-fps']);
-  if (!values.socks || !values.map || !(count >= 1 && count <= 256) || !(first >= 1) || !(shmFps > 0 && shmFps <= 30) || ![count, first].every(Number.isInteger)) {
+  if (
+    !values.socks ||
+    !values.map ||
+    !(count >= 1 && count <= 256) ||
+    !(first >= 1) ||
+    !(shmFps > 0 && shmFps <= 30) ||
+    ![count, first].every(Number.isInteger)
+  ) {
     process.stderr.write(USAGE);
     process.exitCode = 2;
     return;
@@ -40,8 +47,11 @@ export async function run(argv: string[]): Promise<void> {
   mkdirSync(socketDir, { recursive: true });
   mkdirSync(mapDir, { recursive: true });
   const cameras: SimCamera[] = [];
-  for (let i = 0; i < count; i++) cameras.push(await SimCamera.start({ monitorId: first + i, socketDir, mapDir, shmFps }));
-  process.stderr.write(`zmgate-sim: ${count} camera(s), monitors ${first}..${first + count - 1}; sockets in ${socketDir}, shared memory in ${mapDir}\n`);
+  for (let i = 0; i < count; i++)
+    cameras.push(await SimCamera.start({ monitorId: first + i, socketDir, mapDir, shmFps }));
+  process.stderr.write(
+    `zmgate-sim: ${count} camera(s), monitors ${first}..${first + count - 1}; sockets in ${socketDir}, shared memory in ${mapDir}\n`,
+  );
   const stop = async () => {
     await Promise.all(cameras.map((c) => c.stop()));
     process.exit(0);

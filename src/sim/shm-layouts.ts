@@ -17,7 +17,15 @@ export interface FactsField {
 }
 
 const _ = null;
-const f = (name: string, type: FieldType, length: number, o760: number | null, o768: number | null, o872: number | null, o888: number | null): FactsField => ({
+const f = (
+  name: string,
+  type: FieldType,
+  length: number,
+  o760: number | null,
+  o768: number | null,
+  o872: number | null,
+  o888: number | null,
+): FactsField => ({
   name,
   type,
   length,
@@ -78,8 +86,32 @@ export const TRIGGER_DATA = {
 export const VIDEO_STORE_DATA_SIZE = 4128;
 
 /** docs/zoneminder/shared-memory.md: AVPixelFormat numbers (≥ 1.39.5 per-slot formats) and ZM subpixel orders (1.36/1.38). */
-export const AV_PIX_FMT = { yuv420p: 0, rgb24: 2, bgr24: 3, yuv422p: 4, gray8: 8, yuvj420p: 12, yuvj422p: 13, argb: 25, rgba: 26, abgr: 27, bgra: 28 } as const;
-export const SUBPIX_ORDER = { gray8: 2, bgr24: 5, rgb24: 6, bgra: 7, rgba: 8, abgr: 9, argb: 10, yuv420p: 11, yuvj420p: 12, yuv422p: 13, yuvj422p: 14 } as const;
+export const AV_PIX_FMT = {
+  yuv420p: 0,
+  rgb24: 2,
+  bgr24: 3,
+  yuv422p: 4,
+  gray8: 8,
+  yuvj420p: 12,
+  yuvj422p: 13,
+  argb: 25,
+  rgba: 26,
+  abgr: 27,
+  bgra: 28,
+} as const;
+export const SUBPIX_ORDER = {
+  gray8: 2,
+  bgr24: 5,
+  rgb24: 6,
+  bgra: 7,
+  rgba: 8,
+  abgr: 9,
+  argb: 10,
+  yuv420p: 11,
+  yuvj420p: 12,
+  yuv422p: 13,
+  yuvj422p: 14,
+} as const;
 
 export function factsField(name: string): FactsField {
   const field = SHARED_DATA.find((x) => x.name === name);

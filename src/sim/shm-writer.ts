@@ -35,7 +35,17 @@ export function layout888(width: number, height: number, n: number) {
   const images = align(timestamps + 16 * n, 64);
   const formats = align(images + 2 * n * slotSize, 4);
   const total = LAYOUT + TRIGGER_DATA.size + VIDEO_STORE_DATA_SIZE + 16 * n + 2 * n * slotSize + 4 * n + 4 * n + 63 + 3;
-  return { colours, slotSize, linesize: align(width * colours, 32), trigger, videoStore, timestamps, images, formats, total };
+  return {
+    colours,
+    slotSize,
+    linesize: align(width * colours, 32),
+    trigger,
+    videoStore,
+    timestamps,
+    images,
+    formats,
+    total,
+  };
 }
 
 export type TriggerState = 'cancel' | 'on' | 'off';

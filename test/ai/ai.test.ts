@@ -30,9 +30,21 @@ const dataset = async (name: string, extra: object = {}) => {
 };
 
 test.serial('datasets: create, get, patch, list, delete', async (t) => {
-  const created = await call('POST', '/ai/datasets', { name: 'COCO-t', description: 'objects', version: '2017', num_classes: 80, junk: 1 });
+  const created = await call('POST', '/ai/datasets', {
+    name: 'COCO-t',
+    description: 'objects',
+    version: '2017',
+    num_classes: 80,
+    junk: 1,
+  });
   t.is(created.status, 201);
-  t.deepEqual(created.body, { id: created.body.id, name: 'COCO-t', description: 'objects', version: '2017', num_classes: 80 });
+  t.deepEqual(created.body, {
+    id: created.body.id,
+    name: 'COCO-t',
+    description: 'objects',
+    version: '2017',
+    num_classes: 80,
+  });
   const id = created.body.id;
   t.deepEqual((await call('GET', `/ai/datasets/${id}`)).body, created.body);
   const patched = await call('PATCH', `/ai/datasets/${id}`, { version: null, num_classes: 81 });
@@ -83,7 +95,11 @@ test('deleting a dataset removes its object classes and detaches its models, in 
   t.is((await call('GET', `/ai/object-classes/${c1.body.id}`)).status, 404);
   t.is((await call('GET', `/ai/object-classes/${c2.body.id}`)).status, 404);
   t.is((await call('GET', `/ai/object-classes/${keep.body.id}`)).status, 200);
-  const rows = await db.db.query<{ n: number }>('SELECT COUNT(*) AS n FROM AI_Object_Classes WHERE DatasetId = ?', [ds.id], db.name);
+  const rows = await db.db.query<{ n: number }>(
+    'SELECT COUNT(*) AS n FROM AI_Object_Classes WHERE DatasetId = ?',
+    [ds.id],
+    db.name,
+  );
   t.is(Number(rows[0].n), 0);
   const detached = await call('GET', `/ai/models/${model.body.id}`);
   t.is(detached.status, 200);
@@ -117,10 +133,19 @@ test('models: CRUD with the dataset name resolved on create, get, list and patch
   const id = created.body.id;
   t.deepEqual((await call('GET', `/ai/models/${id}`)).body, created.body);
   const list = await call('GET', '/ai/models?page_size=1000');
-  t.deepEqual(list.body.items.find((m: any) => m.id === id), created.body);
+  t.deepEqual(
+    list.body.items.find((m: any) => m.id === id),
+    created.body,
+  );
   const moved = await call('PATCH', `/ai/models/${id}`, { dataset_id: ds2.id, framework: 'PyTorch', enabled: 0 });
   t.is(moved.status, 200);
-  t.like(moved.body, { dataset_id: ds2.id, dataset_name: 'other-labels', framework: 'PyTorch', enabled: 0, name: 'yolov8n' });
+  t.like(moved.body, {
+    dataset_id: ds2.id,
+    dataset_name: 'other-labels',
+    framework: 'PyTorch',
+    enabled: 0,
+    name: 'yolov8n',
+  });
   const cleared = await call('PATCH', `/ai/models/${id}`, { dataset_id: null, model_path: null });
   t.like(cleared.body, { dataset_id: null, dataset_name: null, model_path: null, version: '8' });
   const bare = await call('POST', '/ai/models', { name: 'bare-model' });
@@ -152,15 +177,29 @@ test('models: unknown dataset → 400 naming dataset_id (create and patch); bad 
 test('object classes: CRUD, dataset filter, unknown dataset → 400, duplicate → 409', async (t) => {
   const a = await dataset('classes-a');
   const b = await dataset('classes-b');
-  const created = await call('POST', '/ai/object-classes', { dataset_id: a.id, class_name: 'dog', class_index: 16, description: 'woof' });
+  const created = await call('POST', '/ai/object-classes', {
+    dataset_id: a.id,
+    class_name: 'dog',
+    class_index: 16,
+    description: 'woof',
+  });
   t.is(created.status, 201);
-  t.deepEqual(created.body, { id: created.body.id, dataset_id: a.id, class_name: 'dog', class_index: 16, description: 'woof' });
+  t.deepEqual(created.body, {
+    id: created.body.id,
+    dataset_id: a.id,
+    class_name: 'dog',
+    class_index: 16,
+    description: 'woof',
+  });
   await call('POST', '/ai/object-classes', { dataset_id: a.id, class_name: 'cat', class_index: 15 });
   await call('POST', '/ai/object-classes', { dataset_id: b.id, class_name: 'dog', class_index: 0 });
   const onlyA = await call('GET', `/ai/object-classes?dataset_id=${a.id}`);
   t.is(onlyA.status, 200);
   t.is(onlyA.body.total, 2);
-  t.deepEqual(onlyA.body.items.map((c: any) => c.class_name), ['cat', 'dog']); // by class index
+  t.deepEqual(
+    onlyA.body.items.map((c: any) => c.class_name),
+    ['cat', 'dog'],
+  ); // by class index
   t.true(onlyA.body.items.every((c: any) => c.dataset_id === a.id));
   const all = await call('GET', '/ai/object-classes?page_size=1000');
   t.true(all.body.total >= 3);
@@ -181,7 +220,11 @@ test('object classes: CRUD, dataset filter, unknown dataset → 400, duplicate �
   const missing = await call('POST', '/ai/object-classes', { class_name: 'x', class_index: 0 });
   t.is(missing.status, 400);
   t.true(fields(missing.body).includes('dataset_id'));
-  const long = await call('POST', '/ai/object-classes', { dataset_id: a.id, class_name: 'c'.repeat(65), class_index: 0 });
+  const long = await call('POST', '/ai/object-classes', {
+    dataset_id: a.id,
+    class_name: 'c'.repeat(65),
+    class_index: 0,
+  });
   t.deepEqual(fields(long.body), ['class_name']);
   t.is((await call('DELETE', `/ai/object-classes/${id}`)).status, 204);
   t.is((await call('GET', `/ai/object-classes/${id}`)).status, 404);
@@ -191,7 +234,8 @@ test('object classes: CRUD, dataset filter, unknown dataset → 400, duplicate �
 
 test('paging: defaults, the 1000 cap and bad values on every AI list', async (t) => {
   const ds = await dataset('paging-ds');
-  for (let i = 0; i < 3; i++) await call('POST', '/ai/object-classes', { dataset_id: ds.id, class_name: `p${i}`, class_index: i });
+  for (let i = 0; i < 3; i++)
+    await call('POST', '/ai/object-classes', { dataset_id: ds.id, class_name: `p${i}`, class_index: i });
   const second = await call('GET', `/ai/object-classes?dataset_id=${ds.id}&page=2&page_size=2`);
   t.deepEqual(
     { ...second.body, items: second.body.items.map((c: any) => c.class_name) },

@@ -23,8 +23,13 @@ const tokens: Record<string, string> = {};
 
 test.before(async () => {
   const db = await zmDatabase('matrix');
-  const all = (level: string) => Object.fromEntries(AREAS.map((a) => [a, a === 'Stream' && level === 'Edit' ? 'View' : level]));
-  for (const [name, level] of [['nobody', 'None'], ['viewer', 'View'], ['editor', 'Edit']]) {
+  const all = (level: string) =>
+    Object.fromEntries(AREAS.map((a) => [a, a === 'Stream' && level === 'Edit' ? 'View' : level]));
+  for (const [name, level] of [
+    ['nobody', 'None'],
+    ['viewer', 'View'],
+    ['editor', 'Edit'],
+  ]) {
     await insertUser(db, { username: name, password: name, stored: bcrypt.hashSync(name, 4), perms: all(level) });
   }
   app = await startTestApp({ db, env: { APP_AUTH__RATE_LIMIT__ENABLED: 'false' } });
@@ -41,11 +46,13 @@ test.before(async () => {
     // The WebRTC WebSocket declares no security, as in the reference surface: its token, Stream
     // View and row checks run at the upgrade (test/live/webrtc-live-hub.test.ts, webrtc-signalling.test.ts), which plain requests never reach.
     // The push socket likewise checks its token in the socket.io handshake (test/push/push.test.ts).
-    METHODS.filter((m) => item[m] && !['webrtcSignalingStream', 'livePushSocket'].includes(item[m].operationId)).map((method) => {
-      const security = item[method].security as Array<Record<string, string[]>> | undefined;
-      const scopes = security && security.length ? security.flatMap((s) => s.jwt ?? ['<not jwt>']) : null;
-      return { method, path, operationId: item[method].operationId, scopes };
-    }),
+    METHODS.filter((m) => item[m] && !['webrtcSignalingStream', 'livePushSocket'].includes(item[m].operationId)).map(
+      (method) => {
+        const security = item[method].security as Array<Record<string, string[]>> | undefined;
+        const scopes = security && security.length ? security.flatMap((s) => s.jwt ?? ['<not jwt>']) : null;
+        return { method, path, operationId: item[method].operationId, scopes };
+      },
+    ),
   );
 });
 test.after.always(async () => app?.close());
@@ -57,7 +64,10 @@ function call(op: Op, token?: string) {
   const write = op.method !== 'get' && op.method !== 'delete';
   return request(url, {
     method: op.method.toUpperCase(),
-    headers: { ...(write ? { 'content-type': 'application/json' } : {}), ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    headers: {
+      ...(write ? { 'content-type': 'application/json' } : {}),
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+    },
     body: write ? '{}' : undefined,
   });
 }
@@ -73,7 +83,10 @@ test('completeness: every operation is public by name or declares exactly one va
       t.truthy(parsePolicy(op.scopes[0]), `${op.operationId}: scope ${op.scopes[0]} is not a policy`);
     }
   }
-  t.deepEqual([...PUBLIC_OPERATIONS].filter((id) => !ops.some((o) => o.operationId === id)), []);
+  t.deepEqual(
+    [...PUBLIC_OPERATIONS].filter((id) => !ops.some((o) => o.operationId === id)),
+    [],
+  );
 });
 
 test('public operations answer without a token', async (t) => {

@@ -32,24 +32,54 @@ test.before(async () => {
   db = await zmDatabase('auth');
   const [{ h }] = await db.db.query<{ h: string }>("SELECT PASSWORD('mysqlpw') AS h");
   const [{ z }] = await db.db.query<{ z: string }>("SELECT PASSWORD('overlaypw') AS z");
-  await insertUser(db, { username: 'admin', password: 'admin', stored: SEED_ADMIN, perms: { Stream: 'View', Events: 'Edit', System: 'Edit', Monitors: 'Create' } });
+  await insertUser(db, {
+    username: 'admin',
+    password: 'admin',
+    stored: SEED_ADMIN,
+    perms: { Stream: 'View', Events: 'Edit', System: 'Edit', Monitors: 'Create' },
+  });
   await insertUser(db, { username: 'rasmus', password: 'rasmuslerdorf', stored: PHP_HASH, perms: { Events: 'View' } });
   await insertUser(db, { username: 'legacy', password: 'mysqlpw', stored: h });
-  await insertUser(db, { username: 'overlay', password: 'overlaypw', stored: `-ZM-${bcrypt.hashSync(z, 4).replace(/^\$2b\$/, '$2a$')}` });
+  await insertUser(db, {
+    username: 'overlay',
+    password: 'overlaypw',
+    stored: `-ZM-${bcrypt.hashSync(z, 4).replace(/^\$2b\$/, '$2a$')}`,
+  });
   await insertUser(db, { username: 'plain', password: 'plainpw', stored: 'plainpw' });
   await insertUser(db, { username: 'off', password: 'x', stored: bcrypt.hashSync('offpw', 4), enabled: 0 });
   await insertUser(db, { username: 'noapi', password: 'x', stored: bcrypt.hashSync('noapipw', 4), apiEnabled: 0 });
-  await insertUser(db, { username: 'twice', password: 'x', stored: bcrypt.hashSync('twicepw', 4), perms: { Events: 'View' } });
+  await insertUser(db, {
+    username: 'twice',
+    password: 'x',
+    stored: bcrypt.hashSync('twicepw', 4),
+    perms: { Events: 'View' },
+  });
   await insertUser(db, { username: 'changer', password: 'x', stored: bcrypt.hashSync('oldpw', 4) });
   await db.db.query("INSERT INTO User_Roles (Name, Events, Control) VALUES ('operators', 'Edit', 'View')", [], db.name);
-  const [{ Id: roleId }] = await db.db.query<{ Id: number }>("SELECT Id FROM User_Roles WHERE Name = 'operators'", [], db.name);
-  await insertUser(db, { username: 'roled', password: 'x', stored: bcrypt.hashSync('roledpw', 4), perms: { Events: 'View' }, roleId });
+  const [{ Id: roleId }] = await db.db.query<{ Id: number }>(
+    "SELECT Id FROM User_Roles WHERE Name = 'operators'",
+    [],
+    db.name,
+  );
+  await insertUser(db, {
+    username: 'roled',
+    password: 'x',
+    stored: bcrypt.hashSync('roledpw', 4),
+    perms: { Events: 'View' },
+    roleId,
+  });
   app = await startTestApp({ db, env: { APP_AUTH__RATE_LIMIT__ENABLED: 'false' } });
 });
 test.after.always(async () => app?.close());
 
 test('every stored password form of ZoneMinder logs in: $2b$, PHP $2y$, *HEX, -ZM- and plain', async (t) => {
-  for (const [user, pw] of [['admin', 'admin'], ['rasmus', 'rasmuslerdorf'], ['legacy', 'mysqlpw'], ['overlay', 'overlaypw'], ['plain', 'plainpw']]) {
+  for (const [user, pw] of [
+    ['admin', 'admin'],
+    ['rasmus', 'rasmuslerdorf'],
+    ['legacy', 'mysqlpw'],
+    ['overlay', 'overlaypw'],
+    ['plain', 'plainpw'],
+  ]) {
     const res = await login(user, pw);
     t.is(res.status, 200, `${user}: ${res.text}`);
     t.is(res.body.token_type, 'Bearer');
@@ -58,13 +88,21 @@ test('every stored password form of ZoneMinder logs in: $2b$, PHP $2y$, *HEX, -Z
   }
   // Legacy forms are replaced by bcrypt after a successful login, and still log in afterwards.
   const rows = await db.db.query<{ Username: string; Password: string }>(
-    "SELECT Username, Password FROM Users WHERE Username IN ('legacy', 'overlay', 'plain')", [], db.name);
+    "SELECT Username, Password FROM Users WHERE Username IN ('legacy', 'overlay', 'plain')",
+    [],
+    db.name,
+  );
   for (const row of rows) t.regex(row.Password, /^\$2[aby]\$/, row.Username);
   t.is((await login('legacy', 'mysqlpw')).status, 200);
 });
 
 test('unknown user, wrong password, disabled and API-disabled accounts get the same 401', async (t) => {
-  const answers = await Promise.all([login('nobody', 'x'), login('admin', 'wrong'), login('off', 'offpw'), login('noapi', 'noapipw')]);
+  const answers = await Promise.all([
+    login('nobody', 'x'),
+    login('admin', 'wrong'),
+    login('off', 'offpw'),
+    login('noapi', 'noapipw'),
+  ]);
   for (const res of answers) {
     t.is(res.status, 401);
     t.deepEqual(res.body, answers[0].body);
@@ -76,7 +114,10 @@ test('login validates its body: missing fields are a 400 naming them', async (t)
   const res = await request(app.api('/auth/login'), json({ username: 'admin' }));
   t.is(res.status, 400);
   t.is(res.body.kind, 'INVALID_INPUT_ERROR');
-  t.true(res.body.details.some(([field]: string[]) => field.includes('password')), JSON.stringify(res.body.details));
+  t.true(
+    res.body.details.some(([field]: string[]) => field.includes('password')),
+    JSON.stringify(res.body.details),
+  );
 });
 
 test('the access token carries the claims v3 clients decode, and /me describes the caller', async (t) => {
@@ -146,7 +187,9 @@ test('expired and tampered tokens are refused with 401', async (t) => {
 
   const { body } = await login('admin', 'admin');
   const [h, p, s] = body.access_token.split('.');
-  const forged = Buffer.from(JSON.stringify({ ...decode(body.access_token), perms: { system: 'Edit' } })).toString('base64url');
+  const forged = Buffer.from(JSON.stringify({ ...decode(body.access_token), perms: { system: 'Edit' } })).toString(
+    'base64url',
+  );
   t.is((await request(app.api('/me'), bearer(`${h}.${forged}.${s}`))).status, 401);
   t.is((await request(app.api('/me'), bearer(`${h}.${p}.${s.slice(0, -2)}AA`))).status, 401);
   const none = `${Buffer.from('{"alg":"none","typ":"JWT"}').toString('base64url')}.${p}.`;
@@ -176,7 +219,11 @@ test('the token query parameter is refused on a non-media route, and accepted on
 test('a password change needs the current password and revokes every token', async (t) => {
   const { body } = await login('changer', 'oldpw');
   const put = (b: unknown, token = body.access_token) =>
-    request(app.api('/me/password'), { method: 'PUT', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: JSON.stringify(b) });
+    request(app.api('/me/password'), {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+      body: JSON.stringify(b),
+    });
   t.is((await put({ current_password: 'nope', new_password: 'newpw' })).status, 401);
   t.is((await put({ current_password: 'oldpw', new_password: '' })).status, 400);
   t.is((await put({ current_password: 'oldpw', new_password: 'x'.repeat(73) })).status, 400);
@@ -189,7 +236,11 @@ test('a password change needs the current password and revokes every token', asy
 
 test('case-insensitive usernames follow ZM_CASE_INSENSITIVE_USERNAMES', async (t) => {
   t.is((await login('ADMIN', 'admin')).status, 401);
-  await db.db.query("INSERT INTO Config (Name, Value, Type, DefaultValue, Hint, Pattern, Format, Prompt, Help, Category, Readonly, Private, System, Requires) VALUES ('ZM_CASE_INSENSITIVE_USERNAMES', '1', 'boolean', '0', '', '', '', '', '', 'system', 0, 0, 0, '')", [], db.name);
+  await db.db.query(
+    "INSERT INTO Config (Name, Value, Type, DefaultValue, Hint, Pattern, Format, Prompt, Help, Category, Readonly, Private, System, Requires) VALUES ('ZM_CASE_INSENSITIVE_USERNAMES', '1', 'boolean', '0', '', '', '', '', '', 'system', 0, 0, 0, '')",
+    [],
+    db.name,
+  );
   try {
     t.is((await login('ADMIN', 'admin')).status, 200);
   } finally {

@@ -1,6 +1,13 @@
 // Row-level ACL rules on a real database, one rule per test (docs/zoneminder/users.md visibility order).
 import test from 'ava';
-import { DbMonitorAcl, canEdit, canSee, isUnrestricted, parseMonitorIds, type Queryable } from '../../src/auth/monitor-acl.js';
+import {
+  DbMonitorAcl,
+  canEdit,
+  canSee,
+  isUnrestricted,
+  parseMonitorIds,
+  type Queryable,
+} from '../../src/auth/monitor-acl.js';
 import type { AuthUser } from '../../src/auth/auth-service.js';
 import { noPermissions } from '../../src/auth/permissions.js';
 import type { FreshDatabase } from '../helpers/mariadb.js';
@@ -40,7 +47,9 @@ async function monitor(name = `m${++counter}`): Promise<number> {
 }
 
 async function group(parentId: number | null = null, members: number[] = []): Promise<number> {
-  const id = Number((await q('INSERT INTO `Groups` (Name, ParentId) VALUES (?, ?) RETURNING Id', [`g${++counter}`, parentId]))[0].Id);
+  const id = Number(
+    (await q('INSERT INTO `Groups` (Name, ParentId) VALUES (?, ?) RETURNING Id', [`g${++counter}`, parentId]))[0].Id,
+  );
   for (const m of members) await q('INSERT INTO Groups_Monitors (GroupId, MonitorId) VALUES (?, ?)', [id, m]);
   return id;
 }
@@ -51,7 +60,9 @@ const groupRow = (u: AuthUser, g: number, p: string) =>
   q('INSERT INTO Groups_Permissions (UserId, GroupId, Permission) VALUES (?, ?, ?)', [u.id, g, p]);
 
 async function role(monitors = 'None'): Promise<number> {
-  return Number((await q('INSERT INTO User_Roles (Name, Monitors) VALUES (?, ?) RETURNING Id', [`r${++counter}`, monitors]))[0].Id);
+  return Number(
+    (await q('INSERT INTO User_Roles (Name, Monitors) VALUES (?, ?) RETURNING Id', [`r${++counter}`, monitors]))[0].Id,
+  );
 }
 
 const fresh = () => new DbMonitorAcl({ query: (sql: string, v?: unknown[]) => q(sql, v) }, { ttlMs: 0 });
@@ -94,7 +105,7 @@ test('direct rows: None hides, View shows read-only, Edit edits; other monitors 
   t.false(canEdit(vs, other), 'Monitors=View area: visible, not editable');
 });
 
-test('group rows cover the group\'s monitors; Edit edits, View reads', async (t) => {
+test("group rows cover the group's monitors; Edit edits, View reads", async (t) => {
   const u = await user('Edit');
   const [a, b, outside] = [await monitor(), await monitor(), await monitor()];
   const gView = await group(null, [a]);
@@ -131,13 +142,22 @@ test('None overrides: any covering group with None hides, unless the monitor row
   t.false(canEdit(scope, shown));
 });
 
-test('role rows apply after the user\'s own rows; the role area fills a None user area', async (t) => {
+test("role rows apply after the user's own rows; the role area fills a None user area", async (t) => {
   const r = await role('View');
   const [byRole, byRoleGroup, ownWins, plain] = [await monitor(), await monitor(), await monitor(), await monitor()];
   await q('INSERT INTO Role_Monitors_Permissions (RoleId, MonitorId, Permission) VALUES (?, ?, ?), (?, ?, ?)', [
-    r, byRole, 'None', r, ownWins, 'None',
+    r,
+    byRole,
+    'None',
+    r,
+    ownWins,
+    'None',
   ]);
-  await q('INSERT INTO Role_Groups_Permissions (RoleId, GroupId, Permission) VALUES (?, ?, ?)', [r, await group(null, [byRoleGroup]), 'None']);
+  await q('INSERT INTO Role_Groups_Permissions (RoleId, GroupId, Permission) VALUES (?, ?, ?)', [
+    r,
+    await group(null, [byRoleGroup]),
+    'None',
+  ]);
   const u = await user('None', { roleId: r });
   await monitorRow(u, ownWins, 'Edit');
   const scope = await fresh().scope(u);

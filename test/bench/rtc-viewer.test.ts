@@ -31,7 +31,9 @@ test('the bench WebRTC viewer receives RTP and maps RTP timestamps to clip frame
   const token = await login(app, 'viewer');
   const frames: number[] = [];
   const url = `${app.url.replace(/^http/, 'ws')}/api/v3/live/1/webrtc/ws?token=${token}`;
-  const viewer = await BenchRtcViewer.connect(url, clipIndex(await mediaClip(LIVE_CLIP)), LIVE_CLIP.fps!, (u) => frames.push(u.frame));
+  const viewer = await BenchRtcViewer.connect(url, clipIndex(await mediaClip(LIVE_CLIP)), LIVE_CLIP.fps!, (u) =>
+    frames.push(u.frame),
+  );
   t.teardown(() => viewer.close());
   t.true(viewer.ready);
   // Until at least one keyframe after the anchor was checked (the clip has one every second or so).
@@ -42,6 +44,9 @@ test('the bench WebRTC viewer receives RTP and maps RTP timestamps to clip frame
   t.is(viewer.reanchored, 0, 'the RTP timestamp mapping agreed with the content of every keyframe');
   t.is(viewer.unmatched, 1, 'only the fast-start keyframe (stamped at the live edge) is not told');
   // Loopback, no B-frames: consecutive frames, in order.
-  t.true(frames.slice(1).every((f, i) => f === frames[i]! + 1), JSON.stringify(frames.slice(0, 30)));
+  t.true(
+    frames.slice(1).every((f, i) => f === frames[i]! + 1),
+    JSON.stringify(frames.slice(0, 30)),
+  );
   t.is(viewer.error, null);
 });

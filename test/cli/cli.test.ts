@@ -18,7 +18,13 @@ const zmgateDb = fileURLToPath(new URL('../../bin/zmgate-db.js', import.meta.url
 const brokenEnv = { PATH: process.env.PATH ?? '', APP_SERVER__PORT: 'not-a-port', APP_DB__HOST: '127.0.0.1:1' };
 
 function cli(bin: string, args: string[], env: Record<string, string> = brokenEnv) {
-  return spawnSync(process.execPath, [bin, ...args], { cwd: root, env, encoding: 'buffer', timeout: 60_000, maxBuffer: 64 << 20 });
+  return spawnSync(process.execPath, [bin, ...args], {
+    cwd: root,
+    env,
+    encoding: 'buffer',
+    timeout: 60_000,
+    maxBuffer: 64 << 20,
+  });
 }
 
 test('-V and --version print the version with no configuration and no database', (t) => {
@@ -117,7 +123,10 @@ test('APP_SERVER__PORT moves the listener; SIGTERM drains and exits 0', async (t
   try {
     let status = 0;
     for (let i = 0; i < 60 && status !== 200; i++) {
-      status = await fetch(`http://127.0.0.1:${port}/api/v3/server/health_check`).then((r) => r.status, () => 0);
+      status = await fetch(`http://127.0.0.1:${port}/api/v3/server/health_check`).then(
+        (r) => r.status,
+        () => 0,
+      );
       if (status !== 200) await new Promise((r) => setTimeout(r, 200));
     }
     t.is(status, 200);
@@ -125,7 +134,10 @@ test('APP_SERVER__PORT moves the listener; SIGTERM drains and exits 0', async (t
     child.kill('SIGTERM');
   }
   t.is(await exited, 0);
-  const records = out.trim().split('\n').map((l) => JSON.parse(l));
+  const records = out
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l));
   t.true(records.some((r) => r.msg === 'listening' && r.port === port));
   t.true(records.some((r) => r.msg === 'stopped'));
 });
@@ -134,17 +146,37 @@ test('server.tls serves HTTPS with the configured certificate; an unreadable one
   const dir = mkdtempSync(join(tmpdir(), 'zmgate-tls-'));
   const cert = join(dir, 'cert.pem');
   const key = join(dir, 'key.pem');
-  const made = spawnSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', key, '-out', cert, '-days', '1', '-subj', '/CN=localhost'], { encoding: 'utf8' });
+  const made = spawnSync(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-keyout',
+      key,
+      '-out',
+      cert,
+      '-days',
+      '1',
+      '-subj',
+      '/CN=localhost',
+    ],
+    { encoding: 'utf8' },
+  );
   t.is(made.status, 0, made.stderr);
   const tlsEnv = { APP_SERVER__TLS__ENABLED: 'true', APP_SERVER__TLS__CERT_PATH: cert, APP_SERVER__TLS__KEY_PATH: key };
   const app = await startTestApp({ db: await freshDatabase('tls'), env: tlsEnv });
   try {
     t.true(app.url.startsWith('https://'));
     const res = await new Promise<{ status: number; hsts: string | undefined }>((resolve, reject) => {
-      https.get(`${app.url}/api/v3/server/health_check`, { rejectUnauthorized: false }, (r) => {
-        r.resume();
-        resolve({ status: r.statusCode ?? 0, hsts: r.headers['strict-transport-security'] as string | undefined });
-      }).on('error', reject);
+      https
+        .get(`${app.url}/api/v3/server/health_check`, { rejectUnauthorized: false }, (r) => {
+          r.resume();
+          resolve({ status: r.statusCode ?? 0, hsts: r.headers['strict-transport-security'] as string | undefined });
+        })
+        .on('error', reject);
     });
     t.is(res.status, 200);
     t.regex(res.hsts ?? '', /max-age=31536000/);

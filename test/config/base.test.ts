@@ -21,7 +21,12 @@ function settingLines(): Map<string, { index: number; commented: boolean; text: 
       return;
     }
     const setting = /^(# )?([a-z0-9_]+) = /.exec(line);
-    if (setting) found.set(`${table}.${setting[2]}`, { index, commented: setting[1] !== undefined, text: line.replace(/^# /, '') });
+    if (setting)
+      found.set(`${table}.${setting[2]}`, {
+        index,
+        commented: setting[1] !== undefined,
+        text: line.replace(/^# /, ''),
+      });
   });
   return found;
 }
@@ -42,11 +47,19 @@ test('base.toml has a line for every setting, preceded by a comment', (t) => {
       t.fail(`${key} missing from base.toml`);
       continue;
     }
-    t.is(line.commented, SETTINGS[key].commentedInBase === true, `${key} commented out iff it has a zm.conf/code fallback`);
+    t.is(
+      line.commented,
+      SETTINGS[key].commentedInBase === true,
+      `${key} commented out iff it has a zm.conf/code fallback`,
+    );
     const before = baseLines[line.index - 1];
     t.true(before.startsWith('#') && !/^# [a-z0-9_]+ = /.test(before), `${key} is preceded by a documenting comment`);
   }
-  t.deepEqual([...lines.keys()].filter((k) => !(SETTING_KEYS as string[]).includes(k)), [], 'no extra keys');
+  t.deepEqual(
+    [...lines.keys()].filter((k) => !(SETTING_KEYS as string[]).includes(k)),
+    [],
+    'no extra keys',
+  );
 });
 
 test('base.toml values equal the built-in defaults', (t) => {
@@ -67,7 +80,10 @@ test('loading base.toml alone warns only about the origins fallback and matches 
   );
   for (const key of SETTING_KEYS) {
     const value = key.split('.').reduce<unknown>((node, part) => (node as Record<string, unknown>)[part], config);
-    const expected = key === 'zoneminder.config_path' ? join(tmpdir(), `zmgate-none-${process.pid}`, 'zm.conf') : SETTINGS[key].default;
+    const expected =
+      key === 'zoneminder.config_path'
+        ? join(tmpdir(), `zmgate-none-${process.pid}`, 'zm.conf')
+        : SETTINGS[key].default;
     t.deepEqual(value, expected, key);
   }
 });

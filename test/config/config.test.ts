@@ -49,7 +49,10 @@ test('layers: zm.conf < base < profile < operator file < environment', (t) => {
   const s = sandbox(t);
   s.write('zm/zm.conf', 'ZM_DB_NAME=zmdb\nZM_DB_USER=zm-user\nZM_DB_PASS=zm-pass\n');
   const configDir = join(s.dir, 'pkg');
-  s.write('pkg/base.toml', '[server]\nport = 1001\naddr = "10.0.0.1"\n[db]\nusername = "base-user"\npassword = "base-pass"\n');
+  s.write(
+    'pkg/base.toml',
+    '[server]\nport = 1001\naddr = "10.0.0.1"\n[db]\nusername = "base-user"\npassword = "base-pass"\n',
+  );
   s.write('pkg/dev.toml', '[server]\nport = 1002\naddr = "10.0.0.2"\n[db]\npassword = "profile-pass"\n');
   const operator = s.write('operator.toml', '[server]\nport = 1003\naddr = "10.0.0.3"\n');
 
@@ -85,7 +88,13 @@ test('packaged base.toml alone gives the documented defaults', (t) => {
   t.deepEqual(config.auth.rate_limit, { enabled: true, rate_limit_period_secs: 2, burst_size: 10 });
   t.is(config.server.acme.challenge, 'tls-alpn-01');
   t.deepEqual(
-    { host: config.db.host, port: config.db.port, socket: config.db.socket, user: config.db.username, name: config.db.database_name },
+    {
+      host: config.db.host,
+      port: config.db.port,
+      socket: config.db.socket,
+      user: config.db.username,
+      name: config.db.database_name,
+    },
     { host: 'localhost', port: 3306, socket: null, user: 'zmuser', name: 'zm' },
   );
   t.is(config.zoneminder.path_socks, '/run/zm');
@@ -143,7 +152,9 @@ test('indexed environment list replaces the whole list', (t) => {
 
 test('indexed list with a gap, or a bad item, is refused naming the variable', (t) => {
   const s = sandbox(t);
-  const gap = configError(() => s.load({ APP_SERVER__ACME__DOMAINS__0: 'a.example.com', APP_SERVER__ACME__DOMAINS__2: 'c.example.com' }));
+  const gap = configError(() =>
+    s.load({ APP_SERVER__ACME__DOMAINS__0: 'a.example.com', APP_SERVER__ACME__DOMAINS__2: 'c.example.com' }),
+  );
   t.is(gap.source, 'APP_SERVER__ACME__DOMAINS__2 (environment)');
   t.regex(gap.message, /missing APP_SERVER__ACME__DOMAINS__1/);
   const bad = configError(() => s.load({ APP_SERVER__ACME__CONTACT_EMAILS__0: 'not-an-email' }));
@@ -231,8 +242,14 @@ test('TLS and ACME together are refused as mutually exclusive', (t) => {
 
 test('TLS needs both paths and ACME needs domains', (t) => {
   const s = sandbox(t);
-  t.is(configError(() => s.load({ APP_SERVER__TLS__ENABLED: 'true', APP_SERVER__TLS__KEY_PATH: '/k.pem' })).key, 'server.tls.cert_path');
-  t.is(configError(() => s.load({ APP_SERVER__TLS__ENABLED: 'true', APP_SERVER__TLS__CERT_PATH: '/c.pem' })).key, 'server.tls.key_path');
+  t.is(
+    configError(() => s.load({ APP_SERVER__TLS__ENABLED: 'true', APP_SERVER__TLS__KEY_PATH: '/k.pem' })).key,
+    'server.tls.cert_path',
+  );
+  t.is(
+    configError(() => s.load({ APP_SERVER__TLS__ENABLED: 'true', APP_SERVER__TLS__CERT_PATH: '/c.pem' })).key,
+    'server.tls.key_path',
+  );
   t.is(configError(() => s.load({ APP_SERVER__ACME__ENABLED: 'true' })).key, 'server.acme.domains');
   const ok = s.load({
     APP_SERVER__ACME__ENABLED: 'true',
@@ -305,7 +322,11 @@ test('stale rtsp_proxy and go2rtc settings are ignored without a word', (t) => {
       'enabled = false',
     ].join('\n'),
   );
-  const loaded = s.load({ ...ORIGINS, APP_STREAMING__GO2RTC_URL: 'http://x', APP_STREAMING__RTSP_PROXY__ENABLED: 'true' });
+  const loaded = s.load({
+    ...ORIGINS,
+    APP_STREAMING__GO2RTC_URL: 'http://x',
+    APP_STREAMING__RTSP_PROXY__ENABLED: 'true',
+  });
   t.deepEqual(problems(loaded), []);
   t.false(loaded.config.streaming.webrtc.turn.enabled);
 });
@@ -329,7 +350,10 @@ test('keys named like Object properties are unknown keys, not a crash', (t) => {
   const s = sandbox(t);
   s.write('etc/prod.toml', 'constructor = 1\n[server]\ntoString = "x"\n');
   const loaded = s.load({ ...ORIGINS, APP_CONSTRUCTOR: '1' });
-  t.deepEqual(problems(loaded).map((n) => n.key), ['constructor', 'server.toString', 'constructor']);
+  t.deepEqual(
+    problems(loaded).map((n) => n.key),
+    ['constructor', 'server.toString', 'constructor'],
+  );
 });
 
 test('APP_PROFILE=prod turns the global limiter on', (t) => {

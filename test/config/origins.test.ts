@@ -4,7 +4,13 @@ import test from 'ava';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ConfigError, DEFAULT_ALLOWED_ORIGINS, loadConfig, originMatcher, type LoadedConfig } from '../../src/config/index.js';
+import {
+  ConfigError,
+  DEFAULT_ALLOWED_ORIGINS,
+  loadConfig,
+  originMatcher,
+  type LoadedConfig,
+} from '../../src/config/index.js';
 
 function sandbox(t: { teardown(fn: () => void): void }) {
   const dir = mkdtempSync(join(tmpdir(), 'zmgate-origins-'));
@@ -29,9 +35,15 @@ const warnings = (l: LoadedConfig) => l.notices.filter((n) => n.level === 'warn'
 
 test('a TOML array is accepted and normalised', (t) => {
   const s = sandbox(t);
-  s.writeOperator('[server]\nallowed_origins = ["https://UI.Example.com", "http://cams.lan:*", "https://x.example.com:443"]\n');
+  s.writeOperator(
+    '[server]\nallowed_origins = ["https://UI.Example.com", "http://cams.lan:*", "https://x.example.com:443"]\n',
+  );
   const loaded = s.load();
-  t.deepEqual(loaded.config.server.allowed_origins, ['https://ui.example.com', 'http://cams.lan:*', 'https://x.example.com']);
+  t.deepEqual(loaded.config.server.allowed_origins, [
+    'https://ui.example.com',
+    'http://cams.lan:*',
+    'https://x.example.com',
+  ]);
   t.is(loaded.sources['server.allowed_origins'], s.operator);
   t.deepEqual(warnings(loaded), []);
 });
@@ -62,7 +74,13 @@ test("a bare '*' is refused, naming server.allowed_origins", (t) => {
 
 test('wildcards other than the port, paths and junk are refused', (t) => {
   const s = sandbox(t);
-  for (const bad of ['https://*.example.com', 'http://localhost:*/', 'https://example.com/app', 'example.com', 'http://a.com:0']) {
+  for (const bad of [
+    'https://*.example.com',
+    'http://localhost:*/',
+    'https://example.com/app',
+    'example.com',
+    'http://a.com:0',
+  ]) {
     s.writeOperator(`[server]\nallowed_origins = ["https://ok.example.com", "${bad}"]\n`);
     const err = t.throws(() => s.load(), { instanceOf: ConfigError }, bad) as ConfigError;
     t.is(err.key, 'server.allowed_origins', bad);
@@ -98,7 +116,10 @@ test('ALLOWED_ORIGINS is honoured with a deprecation warning naming the new vari
   t.is(warned.length, 1);
   t.regex(warned[0].msg, /ALLOWED_ORIGINS is deprecated; use APP_SERVER__ALLOWED_ORIGINS/);
 
-  const both = s.load({ ALLOWED_ORIGINS: 'https://old.example.com', APP_SERVER__ALLOWED_ORIGINS: 'https://new.example.com' });
+  const both = s.load({
+    ALLOWED_ORIGINS: 'https://old.example.com',
+    APP_SERVER__ALLOWED_ORIGINS: 'https://new.example.com',
+  });
   t.deepEqual(both.config.server.allowed_origins, ['https://new.example.com']);
   t.regex(warnings(both)[0].msg, /ALLOWED_ORIGINS is deprecated and ignored/);
 

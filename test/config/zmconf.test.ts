@@ -84,7 +84,10 @@ test('ZM_DB_HOST forms reach db.host, db.port and db.socket', (t) => {
 
 test('conf.d files are read after zm.conf in name order, later ones winning', (t) => {
   const s = sandbox(t);
-  s.write('zm/zm.conf', 'ZM_DB_HOST=localhost\nZM_DB_NAME=zm\nZM_DB_USER=zmuser\nZM_DB_PASS=zmpass\nZM_PATH_MAP=/dev/shm\n');
+  s.write(
+    'zm/zm.conf',
+    'ZM_DB_HOST=localhost\nZM_DB_NAME=zm\nZM_DB_USER=zmuser\nZM_DB_PASS=zmpass\nZM_PATH_MAP=/dev/shm\n',
+  );
   s.write('zm/conf.d/01-system-paths.conf', 'ZM_PATH_SOCKS=/run/zm-a\nZM_PATH_MAP=/dev/shm/a\n');
   const second = s.write('zm/conf.d/02-x.conf', 'ZM_PATH_SOCKS=/run/zm-b\nzm_db_pass="s3cret"\n');
   s.write('zm/conf.d/10-later.conf', 'ZM_DB_USER=late\n');

@@ -39,13 +39,22 @@ function entries(): Array<Record<string, string>> {
   return received
     .split(/(?=^MESSAGE=)/m)
     .filter((e) => e.startsWith('MESSAGE='))
-    .map((e) => Object.fromEntries(e.trim().split('\n').map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)])));
+    .map((e) =>
+      Object.fromEntries(
+        e
+          .trim()
+          .split('\n')
+          .map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]),
+      ),
+    );
 }
 
 test.before(async () => {
   db = await zmDatabase('dmnhang');
   await addUser(db, 'admin', { System: 'Edit' });
-  await sql("INSERT INTO Monitors (Id, Name, Type, Capturing) VALUES (1, 'Beating', 'Ffmpeg', 'Always'), (2, 'Hung', 'Ffmpeg', 'Always')");
+  await sql(
+    "INSERT INTO Monitors (Id, Name, Type, Capturing) VALUES (1, 'Beating', 'Ffmpeg', 'Always'), (2, 'Hung', 'Ffmpeg', 'Always')",
+  );
   await setZmConfig(db, { ZM_WATCH_MAX_DELAY: '2', ZM_WATCH_CHECK_INTERVAL: '1' });
   dirs = takeoverDirs(standInBin({ zmc: RUNS, 'zmstats.pl': RUNS }));
   journal = spawn('socat', ['-u', `UNIX-RECV:${dirs.journal}`, '-'], { stdio: ['ignore', 'pipe', 'inherit'] });
@@ -72,7 +81,8 @@ test.serial('a zmc whose heartbeat stops is restarted with the reason; a beating
   shm(1, now());
   // Monitor 1 keeps beating; monitor 2's heartbeat stops at the value written above.
   beating = setInterval(() => shm(1, now()), 300);
-  const pid = async (key: string) => (await admin('GET', `/daemons/${encodeURIComponent(key)}`)).body.pid as number | undefined;
+  const pid = async (key: string) =>
+    (await admin('GET', `/daemons/${encodeURIComponent(key)}`)).body.pid as number | undefined;
   const first = await pid('zmc -m 2');
   const beatingPid = await pid('zmc -m 1');
   await until(() => entries().some((e) => e.ZMGATE_ACTION === 'hang'), 'a hang restart', 30_000);
@@ -93,12 +103,19 @@ test.serial('supervision events go to the journal with structured fields, not to
   const exit = entries().find((e) => e.ZMGATE_ACTION === 'exit' && e.ZMGATE_DAEMON === 'zmc -m 2');
   t.like(exit, { MESSAGE: "'zmc -m 2' exited, signal 15", ZMGATE_CAUSE: 'exited', PRIORITY: '6' });
   t.true(entries().some((e) => e.ZMGATE_ACTION === 'reconcile'));
-  t.false(app.logs.some((r) => 'supervision' in r), 'nothing duplicated into the service log');
+  t.false(
+    app.logs.some((r) => 'supervision' in r),
+    'nothing duplicated into the service log',
+  );
 });
 
 test('a value with a newline uses the length-prefixed form of the native protocol', (t) => {
   const entry = journalEntry({ priority: 'info', action: 'x', message: 'two\nlines' });
   const len = Buffer.alloc(8);
   len.writeBigUInt64LE(9n);
-  t.true(entry.subarray(0, 8 + 8 + 9 + 1).equals(Buffer.concat([Buffer.from('MESSAGE\n'), len, Buffer.from('two\nlines\n')])));
+  t.true(
+    entry
+      .subarray(0, 8 + 8 + 9 + 1)
+      .equals(Buffer.concat([Buffer.from('MESSAGE\n'), len, Buffer.from('two\nlines\n')])),
+  );
 });

@@ -22,8 +22,12 @@ test.before(async () => {
   await addUser(db, 'admin', { System: 'Edit', Monitors: 'Edit' });
   await addUser(db, 'viewer', { System: 'View', Monitors: 'Edit' });
   await addUser(db, 'other', { Monitors: 'Edit', Events: 'Edit' });
-  await sql("INSERT INTO Monitors (Id, Name, Type, Capturing, Analysing, Recording) VALUES (1, 'One', 'Ffmpeg', 'Always', 'Always', 'Always'), (2, 'Two', 'Ffmpeg', 'Always', 'None', 'None')");
-  await sql("INSERT INTO States (Name, Definition, IsActive) VALUES ('night', '1:None:None:None,2:Always:Always:OnMotion', 0), ('day', '1:Always:Always:Always', 1)");
+  await sql(
+    "INSERT INTO Monitors (Id, Name, Type, Capturing, Analysing, Recording) VALUES (1, 'One', 'Ffmpeg', 'Always', 'Always', 'Always'), (2, 'Two', 'Ffmpeg', 'Always', 'None', 'None')",
+  );
+  await sql(
+    "INSERT INTO States (Name, Definition, IsActive) VALUES ('night', '1:None:None:None,2:Always:Always:OnMotion', 0), ('day', '1:Always:Always:Always', 1)",
+  );
   app = await startTestApp({ db, env: { APP_AUTH__RATE_LIMIT__ENABLED: 'false' } });
   admin = caller(app, await login(app, 'admin'));
   viewer = caller(app, await login(app, 'viewer'));
@@ -68,7 +72,10 @@ test('RBAC: System View reads, System Edit acts, other features and no token are
   for (const path of [...WRITES, '/system/state', '/server/control/restart']) {
     const res = await viewer('POST', path, path === '/system/state' ? { state_name: 'day' } : undefined);
     t.is(res.status, 403, `viewer POST ${path}`);
-    t.deepEqual(res.body.details, [['feature', 'system'], ['required', 'Edit']]);
+    t.deepEqual(res.body.details, [
+      ['feature', 'system'],
+      ['required', 'Edit'],
+    ]);
     t.is((await other('POST', path)).status, 403, path);
     t.is((await request(app.api(path), { method: 'POST' })).status, 401, path);
   }
@@ -88,7 +95,13 @@ test.serial('POST /system/state applies the States row to Monitors and marks it 
     ],
   );
   const states = await sql('SELECT Name, IsActive FROM States ORDER BY Name');
-  t.deepEqual(states.map((s) => [s.Name, s.IsActive]), [['day', 0], ['night', 1]]);
+  t.deepEqual(
+    states.map((s) => [s.Name, s.IsActive]),
+    [
+      ['day', 0],
+      ['night', 1],
+    ],
+  );
 });
 
 test.serial('POST /system/state: unknown state 404, missing name 400, nothing changed', async (t) => {
@@ -99,7 +112,10 @@ test.serial('POST /system/state: unknown state 404, missing name 400, nothing ch
   t.deepEqual(unknown.body.details, [['state_name', 'nope']]);
   const missing = await admin('POST', '/system/state', {});
   t.is(missing.status, 400);
-  t.true(fields(missing.body).some((f) => f.includes('state_name')), JSON.stringify(missing.body.details));
+  t.true(
+    fields(missing.body).some((f) => f.includes('state_name')),
+    JSON.stringify(missing.body.details),
+  );
   t.deepEqual(await sql('SELECT Id, Capturing FROM Monitors ORDER BY Id'), before);
 });
 
@@ -107,7 +123,10 @@ test('PATCH /monitors/{id}/state is 503 in passive mode, 404 for a missing monit
   const res = await admin('PATCH', '/monitors/1/state', { state: 'start' });
   t.is(res.status, 503);
   t.regex(res.body.error_message, /daemon manager not available/i);
-  t.deepEqual(res.body.details, [['monitor_id', '1'], ['state', 'start']]);
+  t.deepEqual(res.body.details, [
+    ['monitor_id', '1'],
+    ['state', 'start'],
+  ]);
   t.is((await admin('PATCH', '/monitors/99/state', { state: 'stop' })).status, 404);
   t.is((await admin('PATCH', '/monitors/1/state', {})).status, 400);
 });

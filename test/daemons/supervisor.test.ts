@@ -12,8 +12,18 @@ import { join } from 'node:path';
 
 const SECOND_MS = 40;
 
-function supervisor(bin: string, journal: RecordingJournal, extra: { maxRestartDelay?: number; stopGraceMs?: number } = {}) {
-  return new Supervisor({ binDir: bin, journal, maxRestartDelay: () => extra.maxRestartDelay ?? 30, stopGraceMs: extra.stopGraceMs ?? 2000, secondMs: SECOND_MS });
+function supervisor(
+  bin: string,
+  journal: RecordingJournal,
+  extra: { maxRestartDelay?: number; stopGraceMs?: number } = {},
+) {
+  return new Supervisor({
+    binDir: bin,
+    journal,
+    maxRestartDelay: () => extra.maxRestartDelay ?? 30,
+    stopGraceMs: extra.stopGraceMs ?? 2000,
+    secondMs: SECOND_MS,
+  });
 }
 
 test('a crash loop restarts at once, then after 5, 10, 20 s and the cap, as zmdc does', async (t) => {
@@ -24,7 +34,10 @@ test('a crash loop restarts at once, then after 5, 10, 20 s and the cap, as zmdc
   t.is(sup.start(id).kind, 'started');
   await until(() => journal.of('restart', id.key).length >= 7, 'seven restarts');
   await sup.close();
-  const delays = journal.of('restart', id.key).slice(0, 7).map((e) => e.extra?.delay_seconds);
+  const delays = journal
+    .of('restart', id.key)
+    .slice(0, 7)
+    .map((e) => e.extra?.delay_seconds);
   t.deepEqual(delays, [0, 5, 10, 20, 30, 30, 30]);
   const exits = journal.of('exit', id.key);
   t.is(exits[0].message, "'zmc -m 1' exited abnormally, exit status 3");
@@ -46,7 +59,13 @@ test('a daemon that ran longer than ZM_MAX_RESTART_DELAY restarts at once every 
   sup.start(daemonId('zmfilter.pl', ['--filter_id=1', '--daemon']));
   await until(() => journal.of('restart').length >= 3, 'three restarts');
   await sup.close();
-  t.deepEqual(journal.of('restart').slice(0, 3).map((e) => e.extra?.delay_seconds), [0, 0, 0]);
+  t.deepEqual(
+    journal
+      .of('restart')
+      .slice(0, 3)
+      .map((e) => e.extra?.delay_seconds),
+    [0, 0, 0],
+  );
 });
 
 test('exit causes are worded as zmdc words them', (t) => {
@@ -85,7 +104,10 @@ test('stop sends TERM; a daemon that ignores TERM gets KILL after the grace and 
   await Promise.all([sup.whenExited(polite.key), sup.whenExited(stubborn.key)]);
   t.is(journal.of('exit', polite.key)[0].message, "'zmstats.pl' exited, signal 15");
   t.is(journal.of('kill', stubborn.key).length, 1);
-  t.is(journal.of('kill', stubborn.key)[0].message, `'zmc -m 2' has not stopped after 0.4 seconds. Sending KILL to pid ${(a as { pid: number }).pid}`);
+  t.is(
+    journal.of('kill', stubborn.key)[0].message,
+    `'zmc -m 2' has not stopped after 0.4 seconds. Sending KILL to pid ${(a as { pid: number }).pid}`,
+  );
   t.is(journal.of('exit', stubborn.key)[0].message, "'zmc -m 2' crashed, signal 9");
   t.false(alive((a as { pid: number }).pid));
   t.is(journal.of('restart').length, 0);
@@ -136,7 +158,9 @@ test('the start-up kill stops only processes running a configured daemon path', 
   const unrelated = start(join(theirs, 'zmc'), '-m', '9');
   await new Promise((r) => setTimeout(r, 300));
   const paths = [join(ours, 'zmc'), join(ours, 'zmfilter.pl')];
-  const found = findDaemonProcesses(paths).map((p) => p.pid).sort();
+  const found = findDaemonProcesses(paths)
+    .map((p) => p.pid)
+    .sort();
   t.deepEqual(found, [leftover.pid!, stubborn.pid!].sort());
   const journal = new RecordingJournal();
   await killLeftovers(paths, journal, 500);

@@ -72,7 +72,9 @@ function setup(extra: Record<string, string> = {}) {
   // The calls that change something (queries left out), with the file lines recorded at restarts.
   const changes = () =>
     existsSync(join(state, 'calls'))
-      ? readFileSync(join(state, 'calls'), 'utf8').split('\n').filter((l) => l && !/^(is-enabled|is-active|show) /.test(l))
+      ? readFileSync(join(state, 'calls'), 'utf8')
+          .split('\n')
+          .filter((l) => l && !/^(is-enabled|is-active|show) /.test(l))
       : [];
   return { file, env, io, lines, changes };
 }
@@ -88,7 +90,12 @@ test('refuses unless root, before touching anything', async (t) => {
 test('take over: disable, stop, flag, restart, in that order; a second run changes nothing; revert undoes it', async (t) => {
   const s = setup();
   t.is(await run(['-y'], s.io), 0, s.lines.join('\n'));
-  t.deepEqual(s.changes(), ['disable zoneminder.service', 'stop zoneminder.service', 'restart zmgate.service', '  file: enabled = true']);
+  t.deepEqual(s.changes(), [
+    'disable zoneminder.service',
+    'stop zoneminder.service',
+    'restart zmgate.service',
+    '  file: enabled = true',
+  ]);
   t.is(readFileSync(s.file, 'utf8'), `${ORIGINAL}\n[daemon]\nenabled = true\n`);
   t.true(s.lines.includes('-> set daemon.enabled = true in ' + s.file));
 
@@ -98,7 +105,12 @@ test('take over: disable, stop, flag, restart, in that order; a second run chang
   t.is(s.changes().length, 4, 'no new changes');
 
   t.is(await run(['--revert', '-y'], s.io), 0, s.lines.join('\n'));
-  t.deepEqual(s.changes().slice(4), ['restart zmgate.service', '  file: enabled = false', 'enable zoneminder.service', 'start zoneminder.service']);
+  t.deepEqual(s.changes().slice(4), [
+    'restart zmgate.service',
+    '  file: enabled = false',
+    'enable zoneminder.service',
+    'start zoneminder.service',
+  ]);
   t.regex(readFileSync(s.file, 'utf8'), /\[daemon\]\nenabled = false\n/);
   s.lines.length = 0;
   t.is(await run(['--passive', '-y'], s.io), 0);
@@ -108,15 +120,28 @@ test('take over: disable, stop, flag, restart, in that order; a second run chang
 test('a failing step rolls back the steps done, in reverse, and restores the file', async (t) => {
   const s = setup({ FAIL: 'restart zmgate.service' });
   t.is(await run(['-y'], s.io), 1);
-  t.deepEqual(s.changes(), ['disable zoneminder.service', 'stop zoneminder.service', 'restart zmgate.service', 'start zoneminder.service', 'enable zoneminder.service', 'restart zmgate.service']);
+  t.deepEqual(s.changes(), [
+    'disable zoneminder.service',
+    'stop zoneminder.service',
+    'restart zmgate.service',
+    'start zoneminder.service',
+    'enable zoneminder.service',
+    'restart zmgate.service',
+  ]);
   t.is(readFileSync(s.file, 'utf8'), ORIGINAL);
-  t.regex(s.lines.join('\n'), /systemctl restart zmgate\.service failed: Job for zmgate\.service failed\.; rolling back/);
+  t.regex(
+    s.lines.join('\n'),
+    /systemctl restart zmgate\.service failed: Job for zmgate\.service failed\.; rolling back/,
+  );
 });
 
 test('checks come first: a service that does not answer refuses with a clear message', async (t) => {
   const s = setup({ APP_SERVER__PORT: '1' });
   t.is(await run(['-y'], s.io), 3);
-  t.regex(s.lines.join('\n'), /check failed: zmgate does not answer at http:\/\/127\.0\.0\.1:1\/api\/v3\/server\/health_check/);
+  t.regex(
+    s.lines.join('\n'),
+    /check failed: zmgate does not answer at http:\/\/127\.0\.0\.1:1\/api\/v3\/server\/health_check/,
+  );
   t.deepEqual(s.changes(), []);
 });
 
@@ -134,7 +159,10 @@ test('without -y an unconfirmed plan changes nothing; usage errors exit 2', asyn
 });
 
 test('setDaemonEnabled edits the [daemon] table in place', (t) => {
-  t.is(setDaemonEnabled('[daemon]\n# c\nenabled = false\n[web]\nenabled = false\n', true), '[daemon]\n# c\nenabled = true\n[web]\nenabled = false\n');
+  t.is(
+    setDaemonEnabled('[daemon]\n# c\nenabled = false\n[web]\nenabled = false\n', true),
+    '[daemon]\n# c\nenabled = true\n[web]\nenabled = false\n',
+  );
   t.is(setDaemonEnabled('[daemon]\nstop_grace_secs = 5\n', true), '[daemon]\nenabled = true\nstop_grace_secs = 5\n');
   t.is(setDaemonEnabled('', true), '\n[daemon]\nenabled = true\n');
 });

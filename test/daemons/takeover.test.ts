@@ -42,27 +42,38 @@ test.before(async () => {
 });
 test.after.always(async () => app?.close());
 
-test.serial('start-up runs what zmpkg.pl would: zmc per capturing monitor (-d for Local), zmcontrol, zmstats', async (t) => {
-  const list = (await admin('GET', '/daemons')).body.daemons as Array<Record<string, any>>;
-  t.deepEqual(
-    list.map((d) => [d.id, d.state]),
-    [
-      ['zmc -d /dev/video0', 'running'],
-      ['zmc -m 1', 'running'],
-      ['zmc -m 4', 'running'],
-      ['zmcontrol.pl --id 4', 'failed'],
-      ['zmstats.pl', 'running'],
-    ],
-  );
-  const one = list.find((d) => d.id === 'zmc -m 1')!;
-  t.deepEqual(Object.keys(one).sort(), ['id', 'monitor_id', 'name', 'pid', 'restart_count', 'state', 'uptime_seconds']);
-  t.like(one, { name: 'zmc -m 1', monitor_id: 1, restart_count: 0 });
-  t.true(alive(one.pid));
-  const local = list.find((d) => d.id === 'zmc -d /dev/video0')!;
-  t.false('monitor_id' in local);
-  const failed = list.find((d) => d.state === 'failed')!;
-  t.deepEqual(Object.keys(failed).sort(), ['id', 'monitor_id', 'name', 'restart_count', 'state']);
-});
+test.serial(
+  'start-up runs what zmpkg.pl would: zmc per capturing monitor (-d for Local), zmcontrol, zmstats',
+  async (t) => {
+    const list = (await admin('GET', '/daemons')).body.daemons as Array<Record<string, any>>;
+    t.deepEqual(
+      list.map((d) => [d.id, d.state]),
+      [
+        ['zmc -d /dev/video0', 'running'],
+        ['zmc -m 1', 'running'],
+        ['zmc -m 4', 'running'],
+        ['zmcontrol.pl --id 4', 'failed'],
+        ['zmstats.pl', 'running'],
+      ],
+    );
+    const one = list.find((d) => d.id === 'zmc -m 1')!;
+    t.deepEqual(Object.keys(one).sort(), [
+      'id',
+      'monitor_id',
+      'name',
+      'pid',
+      'restart_count',
+      'state',
+      'uptime_seconds',
+    ]);
+    t.like(one, { name: 'zmc -m 1', monitor_id: 1, restart_count: 0 });
+    t.true(alive(one.pid));
+    const local = list.find((d) => d.id === 'zmc -d /dev/video0')!;
+    t.false('monitor_id' in local);
+    const failed = list.find((d) => d.state === 'failed')!;
+    t.deepEqual(Object.keys(failed).sort(), ['id', 'monitor_id', 'name', 'restart_count', 'state']);
+  },
+);
 
 test.serial('GET /daemons/{id}: URL-encoded zmdc key; unknown ids are 404 naming the id', async (t) => {
   const one = await admin('GET', '/daemons/zmc%20-m%201');
@@ -81,7 +92,7 @@ test.serial('GET /daemons/{id}: URL-encoded zmdc key; unknown ids are 404 naming
   t.is((await admin('POST', '/daemons/bogus/start')).status, 404);
 });
 
-test.serial('start arguments outside zmdc\'s whitelist are a 400; nothing starts', async (t) => {
+test.serial("start arguments outside zmdc's whitelist are a 400; nothing starts", async (t) => {
   for (const bad of ['-m;1', '$(reboot)', 'a b', '']) {
     const res = await admin('POST', `/daemons/${enc('zmc -m 1')}/start`, { args: [bad] });
     t.is(res.status, 400, bad);
@@ -94,7 +105,10 @@ test.serial('stop, not-running, start, reload and restart over REST; a stopped d
   const key = 'zmc -m 1';
   const before = await daemon(key);
   const stop = await admin('POST', `/daemons/${enc(key)}/stop`);
-  t.deepEqual(stop.body, { success: true, message: `Sent stop signal to ${key} (PID ${before.pid}), waiting for graceful shutdown` });
+  t.deepEqual(stop.body, {
+    success: true,
+    message: `Sent stop signal to ${key} (PID ${before.pid}), waiting for graceful shutdown`,
+  });
   await until(async () => (await daemon(key)).state === 'stopped', 'stopped');
   t.false(alive(before.pid));
   const again = await admin('POST', `/daemons/${enc(key)}/stop`);
@@ -110,8 +124,14 @@ test.serial('stop, not-running, start, reload and restart over REST; a stopped d
   t.true(start.body.success, start.text);
   t.regex(start.body.message, /^Started zmc -m 1 \(PID \d+\)$/);
   const pid = (await daemon(key)).pid;
-  t.deepEqual(await admin('POST', `/daemons/${enc(key)}/start`).then((r) => r.body), { success: true, message: `Daemon ${key} is already running (PID ${pid})` });
-  t.deepEqual((await admin('POST', `/daemons/${enc(key)}/reload`)).body, { success: true, message: `Sent reload signal (SIGHUP) to ${key} (PID ${pid})` });
+  t.deepEqual(await admin('POST', `/daemons/${enc(key)}/start`).then((r) => r.body), {
+    success: true,
+    message: `Daemon ${key} is already running (PID ${pid})`,
+  });
+  t.deepEqual((await admin('POST', `/daemons/${enc(key)}/reload`)).body, {
+    success: true,
+    message: `Sent reload signal (SIGHUP) to ${key} (PID ${pid})`,
+  });
   const restart = await admin('POST', `/daemons/${enc(key)}/restart`);
   t.true(restart.body.success);
   await until(async () => (await daemon(key)).pid !== pid && (await running(key)), 'a new pid');
@@ -131,7 +151,10 @@ test.serial('the reconciler follows Monitors: added, changed and removed monitor
   await until(() => running('zmc -m 7'), 'zmc -m 7 after the INSERT');
   const pid = (await daemon('zmc -m 7')).pid;
   await sql("UPDATE Monitors SET Path = 'rtsp://cam/changed' WHERE Id = 7");
-  await until(async () => (await daemon('zmc -m 7')).pid !== pid && (await running('zmc -m 7')), 'a restart after the change');
+  await until(
+    async () => (await daemon('zmc -m 7')).pid !== pid && (await running('zmc -m 7')),
+    'a restart after the change',
+  );
   t.false(alive(pid));
   const second = (await daemon('zmc -m 7')).pid;
   await sql('DELETE FROM Monitors WHERE Id = 7');
@@ -145,7 +168,7 @@ test.serial('the reconciler follows Monitors: added, changed and removed monitor
   t.pass();
 });
 
-test.serial('PATCH /monitors/{id}/state stops and starts the monitor\'s zmc', async (t) => {
+test.serial("PATCH /monitors/{id}/state stops and starts the monitor's zmc", async (t) => {
   const stop = await admin('PATCH', '/monitors/1/state', { state: 'stop' });
   t.is(stop.status, 200, stop.text);
   t.is(stop.body.id, 1);
@@ -157,7 +180,7 @@ test.serial('PATCH /monitors/{id}/state stops and starts the monitor\'s zmc', as
   t.is((await admin('PATCH', '/monitors/1/state', { state: 'pause' })).status, 400);
 });
 
-test.serial('the zmdc.sock shim answers with zmdc.pl\'s texts', async (t) => {
+test.serial("the zmdc.sock shim answers with zmdc.pl's texts", async (t) => {
   const sock = join(dirs.socks, 'zmdc.sock');
   const pid = (await daemon('zmc -m 1')).pid;
   const time = String.raw`\d\d/\d\d/\d\d \d\d:\d\d:\d\d`;
@@ -170,7 +193,10 @@ test.serial('the zmdc.sock shim answers with zmdc.pl\'s texts', async (t) => {
   const all = await zmdcSend(sock, 'status');
   t.regex(all, new RegExp(`^'zmc -m 1' running since ${time}, pid = ${pid}, valid$`, 'm'));
   t.is(all.split('\n').filter(Boolean).length, 4, all); // the four running daemons
-  t.regex(await zmdcSend(sock, 'start;zmc;-m;1'), new RegExp(`^'zmc -m 1' already running at ${time}, pid = ${pid}\n$`));
+  t.regex(
+    await zmdcSend(sock, 'start;zmc;-m;1'),
+    new RegExp(`^'zmc -m 1' already running at ${time}, pid = ${pid}\n$`),
+  );
   t.regex(await zmdcSend(sock, 'stop;zmc;-m;1'), new RegExp(`^'zmc -m 1' sending stop to pid ${pid} at ${time}\n$`));
   await until(async () => (await daemon('zmc -m 1')).state === 'stopped', 'stopped through the shim');
   t.is(await zmdcSend(sock, 'check;zmc;-m;1'), 'unknown\n');
@@ -205,10 +231,16 @@ test.serial('RBAC in takeover mode: System View reads, Edit acts', async (t) => 
 });
 
 test.serial('/system logrot, shutdown and startup', async (t) => {
-  const states = async () => ((await admin('GET', '/daemons')).body.daemons as Array<{ state: string }>).map((d) => d.state);
+  const states = async () =>
+    ((await admin('GET', '/daemons')).body.daemons as Array<{ state: string }>).map((d) => d.state);
   await until(async () => (await states()).filter((s) => s === 'running').length === 4, 'four running daemons');
-  t.deepEqual((await admin('POST', '/system/logrot')).body, { success: true, message: 'Log rotation triggered: 4 daemons signaled, 0 failed' });
-  const pids = ((await admin('GET', '/daemons')).body.daemons as Array<{ pid?: number }>).map((d) => d.pid).filter(Boolean) as number[];
+  t.deepEqual((await admin('POST', '/system/logrot')).body, {
+    success: true,
+    message: 'Log rotation triggered: 4 daemons signaled, 0 failed',
+  });
+  const pids = ((await admin('GET', '/daemons')).body.daemons as Array<{ pid?: number }>)
+    .map((d) => d.pid)
+    .filter(Boolean) as number[];
   const down = await admin('POST', '/system/shutdown');
   t.deepEqual(down.body, { success: true, message: 'Shutdown complete: 4 of 6 daemons stopped' });
   t.true(pids.every((p) => !alive(p)));
@@ -217,12 +249,17 @@ test.serial('/system logrot, shutdown and startup', async (t) => {
   t.false((await admin('GET', '/system/status')).body.running);
   const up = await admin('POST', '/system/startup');
   t.false(up.body.success);
-  t.is(up.body.message, 'System startup completed: 4 daemons started, 1 failed. Errors: zmcontrol.pl --id 4: Daemon executable zmcontrol.pl not found');
+  t.is(
+    up.body.message,
+    'System startup completed: 4 daemons started, 1 failed. Errors: zmcontrol.pl --id 4: Daemon executable zmcontrol.pl not found',
+  );
   t.is((await admin('GET', '/daemons')).body.daemons.length, 5);
 });
 
 test.serial('stopping the service stops every child', async (t) => {
-  const pids = ((await admin('GET', '/daemons')).body.daemons as Array<{ pid?: number }>).map((d) => d.pid).filter(Boolean) as number[];
+  const pids = ((await admin('GET', '/daemons')).body.daemons as Array<{ pid?: number }>)
+    .map((d) => d.pid)
+    .filter(Boolean) as number[];
   t.is(pids.length, 4);
   await app.close();
   t.true(pids.every((p) => !alive(p)));

@@ -14,11 +14,14 @@ import { dataFingerprint, database136, schemaFingerprint, zmgateDb, zoneminder13
 
 const repo = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const readDump = (version: string) =>
-  fromZoneMinderJson(JSON.parse(readFileSync(path.join(repo, 'data', 'zoneminder', 'schema', `zoneminder-${version}.json`), 'utf8')));
+  fromZoneMinderJson(
+    JSON.parse(readFileSync(path.join(repo, 'data', 'zoneminder', 'schema', `zoneminder-${version}.json`), 'utf8')),
+  );
 const zm136 = readDump('1.36.33');
 const zm139 = readDump('1.39.22');
-const seedConfig = JSON.parse(readFileSync(path.join(repo, 'data', 'zoneminder', 'seed-data', 'zoneminder-1.39.22-config.json'), 'utf8'))
-  .Config as Record<string, string | null>[];
+const seedConfig = JSON.parse(
+  readFileSync(path.join(repo, 'data', 'zoneminder', 'seed-data', 'zoneminder-1.39.22-config.json'), 'utf8'),
+).Config as Record<string, string | null>[];
 
 // Sample data, written as ZoneMinder 1.36 would (as root, with its triggers live).
 const SAMPLE = `
@@ -68,8 +71,13 @@ async function sample136(prefix: string): Promise<{ fresh: FreshDatabase; conn: 
 // Columns whose stored text changes with their 1.39 type or through a data migration; compared
 // on their own below.
 const MIGRATED = new Set([
-  'Zones.Coords', 'Zones.Area', 'Zones.Units', 'Users.Monitors',
-  ...['Min', 'Max'].flatMap((m) => ['Alarm', 'Filter', 'Blob'].flatMap((k) => [`Zones.${m}${k}Pixels`, `ZonePresets.${m}${k}Pixels`])),
+  'Zones.Coords',
+  'Zones.Area',
+  'Zones.Units',
+  'Users.Monitors',
+  ...['Min', 'Max'].flatMap((m) =>
+    ['Alarm', 'Filter', 'Blob'].flatMap((k) => [`Zones.${m}${k}Pixels`, `ZonePresets.${m}${k}Pixels`]),
+  ),
 ]);
 
 /**
@@ -83,15 +91,22 @@ async function preservedRows(conn: Connection, after: boolean): Promise<Record<s
     const renamed = table.name === 'Snapshot_Events' ? 'Snapshots_Events' : table.name;
     const now = after ? renamed : table.name;
     const newTable = zm139.tables.find((t) => t.name === renamed)!;
-    const columns = table.columns.map((c) => c.name).filter((c) => newTable.columns.some((n) => n.name === c) && !MIGRATED.has(`${table.name}.${c}`));
-    const key = table.indexes.find((i) => i.name === 'PRIMARY')!.columns.map((c) => `\`${c}\``).join(', ');
-    const rows = await conn.query(`SELECT ${columns.map((c) => `CAST(\`${c}\` AS CHAR) AS \`${c}\``).join(', ')} FROM \`${now}\` ORDER BY ${key}`);
+    const columns = table.columns
+      .map((c) => c.name)
+      .filter((c) => newTable.columns.some((n) => n.name === c) && !MIGRATED.has(`${table.name}.${c}`));
+    const key = table.indexes
+      .find((i) => i.name === 'PRIMARY')!
+      .columns.map((c) => `\`${c}\``)
+      .join(', ');
+    const rows = await conn.query(
+      `SELECT ${columns.map((c) => `CAST(\`${c}\` AS CHAR) AS \`${c}\``).join(', ')} FROM \`${now}\` ORDER BY ${key}`,
+    );
     out[table.name] = JSON.stringify(rows);
   }
   return out;
 }
 
-test('the fixture is Debian\'s ZoneMinder 1.36.33, with its 13 triggers working', async (t) => {
+test("the fixture is Debian's ZoneMinder 1.36.33, with its 13 triggers working", async (t) => {
   t.regex(zoneminder136Files().packageVersion, /^1\.36\.33/);
   const { fresh, conn } = await sample136('b_fixture');
   try {
@@ -116,7 +131,10 @@ test('bridge brings 1.36.33 to exactly 1.39.22, keeps every row and migrates the
   const { fresh, conn } = await sample136('b_bridge');
   try {
     const rowsBefore = await preservedRows(conn, false);
-    const configBefore = (await conn.query('SELECT Name, Value FROM Config ORDER BY Name')) as { Name: string; Value: string }[];
+    const configBefore = (await conn.query('SELECT Name, Value FROM Config ORDER BY Name')) as {
+      Name: string;
+      Value: string;
+    }[];
     const controlsBefore = await conn.query('SELECT COUNT(*) AS n FROM Controls');
 
     const r = await zmgateDb(['bridge', '--yes', '-u', fresh.userUrl]);
@@ -124,32 +142,54 @@ test('bridge brings 1.36.33 to exactly 1.39.22, keeps every row and migrates the
     // The plan, with the destructive steps marked, then progress, then what was migrated.
     t.regex(r.stdout, /^ZoneMinder 1\.36\.33 \(code 1\.36\.33\) -> 1\.39\.22$/m);
     t.regex(r.stdout, /^plan: \d+ step\(s\), 4 marked ! rewrite or remove data$/m);
-    t.regex(r.stdout, /^ {2}\[ *\d+\/\d+\] rename-table:Snapshot_Events: rename table Snapshot_Events to Snapshots_Events/m);
+    t.regex(
+      r.stdout,
+      /^ {2}\[ *\d+\/\d+\] rename-table:Snapshot_Events: rename table Snapshot_Events to Snapshots_Events/m,
+    );
     t.regex(r.stdout, /^ {2}\[ *\d+\/\d+\] ! data-migration:0003_monitor_ids_to_permissions: /m);
     t.regex(r.stdout, /^ {2}kept: foreign-key Frames: \(EventId\) -> Events\(Id\)/m);
     t.notRegex(r.stdout, /kept: column Users\.MonitorIds/, 'the column the data migration drops is not called kept');
-    t.regex(r.stdout, /^0003_monitor_ids_to_permissions: 3 restricted user\(s\) x 6 monitor\(s\): 4 View\/Edit and 14 None row\(s\); Users\.MonitorIds dropped$/m);
-    t.regex(r.stdout, /^done: \d+ step\(s\) in [\d.]+ s; b_bridge_\w+ is at ZoneMinder 1\.39\.22 \(baseline stamped\)$/m);
+    t.regex(
+      r.stdout,
+      /^0003_monitor_ids_to_permissions: 3 restricted user\(s\) x 6 monitor\(s\): 4 View\/Edit and 14 None row\(s\); Users\.MonitorIds dropped$/m,
+    );
+    t.regex(
+      r.stdout,
+      /^done: \d+ step\(s\) in [\d.]+ s; b_bridge_\w+ is at ZoneMinder 1\.39\.22 \(baseline stamped\)$/m,
+    );
     t.regex(r.stderr, /Back up the database first/);
     t.regex(r.stderr, /^\[ *\d+\/\d+\] ok +data-migration:0002_function_to_modes \(\d+ ms\)$/m);
-    t.regex(r.stderr, /^warning: 0005_zones_pixels_to_percent: zone 4 'Blind' of monitor 6 left in pixels: the monitor has no Width\/Height \(0x0\)$/m);
-    t.regex(r.stderr, /^warning: 0003_monitor_ids_to_permissions: user editor's MonitorIds name monitors that no longer exist \(99\); left out$/m);
+    t.regex(
+      r.stderr,
+      /^warning: 0005_zones_pixels_to_percent: zone 4 'Blind' of monitor 6 left in pixels: the monitor has no Width\/Height \(0x0\)$/m,
+    );
+    t.regex(
+      r.stderr,
+      /^warning: 0003_monitor_ids_to_permissions: user editor's MonitorIds name monitors that no longer exist \(99\); left out$/m,
+    );
 
     // Schema: ZoneMinder's 1.39.22 dump exactly (zmgate_ tables aside) ...
     const live = await introspectSchema(conn, fresh.name);
     t.deepEqual(diffSchemas(zm139, live), []);
     // ... and the full target too, apart from four constraints a 1.36 install has and 1.39 never
     // declares (Frames/Stats -> Events/Monitors/Zones); the converger keeps and reports them.
-    t.deepEqual(diffSchemas(targetSchema(), live, { ignore: () => false, foreignKeys: true, engines: true, triggerBodies: true }), [
-      'table Frames: foreign key (EventId) -> Events(Id) ON DELETE CASCADE ON UPDATE RESTRICT is not expected',
-      'table Stats: foreign key (MonitorId) -> Monitors(Id) ON DELETE CASCADE ON UPDATE RESTRICT is not expected',
-      'table Stats: foreign key (ZoneId) -> Zones(Id) ON DELETE CASCADE ON UPDATE RESTRICT is not expected',
-      'table Stats: foreign key (EventId) -> Events(Id) ON DELETE CASCADE ON UPDATE RESTRICT is not expected',
-    ]);
+    t.deepEqual(
+      diffSchemas(targetSchema(), live, { ignore: () => false, foreignKeys: true, engines: true, triggerBodies: true }),
+      [
+        'table Frames: foreign key (EventId) -> Events(Id) ON DELETE CASCADE ON UPDATE RESTRICT is not expected',
+        'table Stats: foreign key (MonitorId) -> Monitors(Id) ON DELETE CASCADE ON UPDATE RESTRICT is not expected',
+        'table Stats: foreign key (ZoneId) -> Zones(Id) ON DELETE CASCADE ON UPDATE RESTRICT is not expected',
+        'table Stats: foreign key (EventId) -> Events(Id) ON DELETE CASCADE ON UPDATE RESTRICT is not expected',
+      ],
+    );
 
     // Every row kept (events, frames, summaries, monitors, users, groups, snapshots, ...).
     t.deepEqual(await preservedRows(conn, true), rowsBefore);
-    t.deepEqual(await conn.query('SELECT COUNT(*) AS n FROM Controls'), controlsBefore, 'existing seed tables keep their rows');
+    t.deepEqual(
+      await conn.query('SELECT COUNT(*) AS n FROM Controls'),
+      controlsBefore,
+      'existing seed tables keep their rows',
+    );
 
     // Function -> Capturing/Analysing/Recording, exactly docs/zoneminder/database.md.
     t.deepEqual(await conn.query('SELECT `Function`, Capturing, Analysing, Recording FROM Monitors ORDER BY Id'), [
@@ -182,12 +222,29 @@ test('bridge brings 1.36.33 to exactly 1.39.22, keeps every row and migrates the
     ]);
 
     // Zones: pixels -> percent of the monitor size (2 decimals, halves up), Area rescaled.
-    t.deepEqual(await conn.query('SELECT Id, Units, Coords, Area, CAST(MinAlarmPixels AS CHAR) AS MinAlarmPixels FROM Zones ORDER BY Id'), [
-      { Id: 1, Units: 'Percent', Coords: '0.00,0.00 99.95,0.00 99.95,99.91 0.00,99.91', Area: 10000, MinAlarmPixels: '41472.00' },
-      { Id: 2, Units: 'Percent', Coords: '5.21,18.52 26.04,18.52 15.63,64.81', Area: 482, MinAlarmPixels: '2000.00' },
-      { Id: 3, Units: 'Percent', Coords: '0.00,50.00 99.92,50.00 99.92,99.86 0.00,99.86', Area: 5000, MinAlarmPixels: '9216.00' },
-      { Id: 4, Units: 'Pixels', Coords: '0,0 10,0 10,10', Area: 50, MinAlarmPixels: '1.00' },
-    ]);
+    t.deepEqual(
+      await conn.query(
+        'SELECT Id, Units, Coords, Area, CAST(MinAlarmPixels AS CHAR) AS MinAlarmPixels FROM Zones ORDER BY Id',
+      ),
+      [
+        {
+          Id: 1,
+          Units: 'Percent',
+          Coords: '0.00,0.00 99.95,0.00 99.95,99.91 0.00,99.91',
+          Area: 10000,
+          MinAlarmPixels: '41472.00',
+        },
+        { Id: 2, Units: 'Percent', Coords: '5.21,18.52 26.04,18.52 15.63,64.81', Area: 482, MinAlarmPixels: '2000.00' },
+        {
+          Id: 3,
+          Units: 'Percent',
+          Coords: '0.00,50.00 99.92,50.00 99.92,99.86 0.00,99.86',
+          Area: 5000,
+          MinAlarmPixels: '9216.00',
+        },
+        { Id: 4, Units: 'Pixels', Coords: '0,0 10,0 10,10', Area: 50, MinAlarmPixels: '1.00' },
+      ],
+    );
 
     // Filters run at the interval the old global option had.
     const filters = (await conn.query('SELECT DISTINCT ExecuteInterval FROM Filters')) as { ExecuteInterval: number }[];
@@ -205,20 +262,26 @@ test('bridge brings 1.36.33 to exactly 1.39.22, keeps every row and migrates the
     for (const option of seedConfig) {
       const row = config.find((r) => r.Name === option.Name);
       t.truthy(row, option.Name!);
-      if (!configBefore.some((r) => r.Name === option.Name)) t.is(row?.Value, option.Value, `${option.Name} gets its default`);
+      if (!configBefore.some((r) => r.Name === option.Name))
+        t.is(row?.Value, option.Value, `${option.Name} gets its default`);
       t.is(row?.Category, option.Category, `${option.Name} category`);
       t.is(row?.Type, option.Type, `${option.Name} type`);
     }
     t.is(config.length, 259 + 6, "1.36's six retired options are kept");
 
     // Seed rows for the tables the bridge created.
-    t.deepEqual(await conn.query('SELECT (SELECT COUNT(*) FROM AI_Object_Classes) AS classes, (SELECT COUNT(*) FROM Menu_Items) AS menu, (SELECT COUNT(*) FROM EncoderTemplates) AS templates'), [
-      { classes: 80, menu: 15, templates: 14 },
-    ]);
+    t.deepEqual(
+      await conn.query(
+        'SELECT (SELECT COUNT(*) FROM AI_Object_Classes) AS classes, (SELECT COUNT(*) FROM Menu_Items) AS menu, (SELECT COUNT(*) FROM EncoderTemplates) AS templates',
+      ),
+      [{ classes: 80, menu: 15, templates: 14 }],
+    );
 
     // Ledger and log: baseline stamped, the migrations this database needed applied.
     t.deepEqual(
-      ((await conn.query('SELECT id, stamped FROM zmgate_migrations ORDER BY id')) as { id: string; stamped: number }[]).map((row) => `${row.id} ${row.stamped}`),
+      (
+        (await conn.query('SELECT id, stamped FROM zmgate_migrations ORDER BY id')) as { id: string; stamped: number }[]
+      ).map((row) => `${row.id} ${row.stamped}`),
       [
         '0001_baseline_1_39_22 1',
         '0002_function_to_modes 0',
@@ -232,7 +295,9 @@ test('bridge brings 1.36.33 to exactly 1.39.22, keeps every row and migrates the
       ],
     );
     t.deepEqual(
-      await conn.query("SELECT destructive, status FROM zmgate_schema_log WHERE step_id = 'data-migration:0003_monitor_ids_to_permissions'"),
+      await conn.query(
+        "SELECT destructive, status FROM zmgate_schema_log WHERE step_id = 'data-migration:0003_monitor_ids_to_permissions'",
+      ),
       [{ destructive: 1, status: 'ok' }],
     );
 
@@ -272,17 +337,31 @@ test('bridge --dry-run prints the plan and its SQL and changes nothing', async (
 
 test('bridge refuses (exit 3, nothing changed) what it must not touch, and a destructive plan without --yes', async (t) => {
   const cases: [string, (fresh: FreshDatabase) => Promise<void>, RegExp][] = [
-    ['b_empty', async () => {}, /database b_empty_\w+ is empty: nothing to bridge \(use 'zmgate-db up' for a new install\)/],
-    ['b_other', async (f) => f.db.exec('CREATE TABLE notes (id int PRIMARY KEY)', f.name), /does not hold ZoneMinder \(no Config\/Monitors tables\); it has 1 object\(s\): table notes/],
+    [
+      'b_empty',
+      async () => {},
+      /database b_empty_\w+ is empty: nothing to bridge \(use 'zmgate-db up' for a new install\)/,
+    ],
+    [
+      'b_other',
+      async (f) => f.db.exec('CREATE TABLE notes (id int PRIMARY KEY)', f.name),
+      /does not hold ZoneMinder \(no Config\/Monitors tables\); it has 1 object\(s\): table notes/,
+    ],
   ];
   for (const [prefix, setup, message] of cases) {
     const fresh = await freshDatabase(prefix);
     await setup(fresh);
-    const before = await fresh.db.query('SELECT TABLE_NAME FROM information_schema.TABLES WHERE TABLE_SCHEMA = ?', [fresh.name]);
+    const before = await fresh.db.query('SELECT TABLE_NAME FROM information_schema.TABLES WHERE TABLE_SCHEMA = ?', [
+      fresh.name,
+    ]);
     const r = await zmgateDb(['bridge', '--yes', '-u', fresh.userUrl]);
     t.is(r.code, 3, prefix);
     t.regex(r.stderr, message, prefix);
-    t.deepEqual(await fresh.db.query('SELECT TABLE_NAME FROM information_schema.TABLES WHERE TABLE_SCHEMA = ?', [fresh.name]), before, prefix);
+    t.deepEqual(
+      await fresh.db.query('SELECT TABLE_NAME FROM information_schema.TABLES WHERE TABLE_SCHEMA = ?', [fresh.name]),
+      before,
+      prefix,
+    );
   }
 
   const { fresh, conn } = await sample136('b_versions');
@@ -292,7 +371,10 @@ test('bridge refuses (exit 3, nothing changed) what it must not touch, and a des
     const unconfirmed = await zmgateDb(['bridge', '-u', fresh.userUrl]);
     t.is(unconfirmed.code, 3);
     t.regex(unconfirmed.stdout, /^plan: \d+ step\(s\), 4 marked ! rewrite or remove data$/m);
-    t.regex(unconfirmed.stderr, /the plan has 4 destructive step\(s\); re-run with --yes to apply it \(after a backup\)/);
+    t.regex(
+      unconfirmed.stderr,
+      /the plan has 4 destructive step\(s\); re-run with --yes to apply it \(after a backup\)/,
+    );
     t.is(await schemaFingerprint(conn, fresh.name), before.schema);
     t.deepEqual(await dataFingerprint(conn, fresh.name), before.data);
 

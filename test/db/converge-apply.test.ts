@@ -27,7 +27,13 @@ async function converged(prefix: string): Promise<{ conn: Connection; database: 
 }
 
 const fullDiff = (live: Awaited<ReturnType<typeof introspectSchema>>, allowExtraColumns: string[] = []) =>
-  diffSchemas(targetSchema(), live, { ignore: () => false, foreignKeys: true, engines: true, triggerBodies: true, allowExtraColumns });
+  diffSchemas(targetSchema(), live, {
+    ignore: () => false,
+    foreignKeys: true,
+    engines: true,
+    triggerBodies: true,
+    allowExtraColumns,
+  });
 
 test('a failing step stops the run, names the step, leaves the data intact; the next run resumes', async (t) => {
   const { conn, database } = await converged('a_fail');
@@ -36,7 +42,9 @@ test('a failing step stops the run, names the step, leaves the data intact; the 
     await conn.query("ALTER TABLE Events MODIFY Cause varchar(32) NOT NULL DEFAULT ''");
     await conn.query('ALTER TABLE Zones MODIFY MinAlarmPixels int(10) unsigned NULL DEFAULT NULL');
     await conn.query("INSERT INTO Monitors (Id, Name) VALUES (1, 'm')");
-    await conn.query("INSERT INTO Zones (Id, MonitorId, Name, Coords, MinAlarmPixels) VALUES (1, 1, 'z', '0,0', 4000000000)");
+    await conn.query(
+      "INSERT INTO Zones (Id, MonitorId, Name, Coords, MinAlarmPixels) VALUES (1, 1, 'z', '0,0', 4000000000)",
+    );
 
     const progress: StepProgress[] = [];
     const error = await t.throwsAsync(convergeSchema(conn, { database, onProgress: (p) => progress.push(p) }), {
@@ -132,7 +140,9 @@ test('a misplaced column is moved back (AFTER) with its data', async (t) => {
     // Fully reversed, with a row: one column can stay, the other three move.
     await conn.query("INSERT INTO Events_Lock VALUES (7, 'filter', '2026-01-01 10:00:00', '2026-01-01 11:00:00')");
     for (const name of ['LockedBy', 'LockedAt', 'ExpiresAt']) {
-      const [def] = targetSchema().tables.find((x) => x.name === 'Events_Lock')!.columns.filter((c) => c.name === name);
+      const [def] = targetSchema()
+        .tables.find((x) => x.name === 'Events_Lock')!
+        .columns.filter((c) => c.name === name);
       await conn.query(`ALTER TABLE Events_Lock MODIFY ${name} ${def.type} NOT NULL FIRST`);
     }
     const reversed = await convergeSchema(conn, { database });
@@ -150,16 +160,25 @@ test('unknown objects are kept and reported; a foreign key keeps the index it ne
   try {
     await conn.query('ALTER TABLE Monitors ADD COLUMN site_code varchar(8) NULL');
     await conn.query('ALTER TABLE Events ADD KEY scratch_idx (Name)');
-    await conn.query('ALTER TABLE Logs ADD KEY Logs_ServerId_fk (ServerId), ADD CONSTRAINT logs_server FOREIGN KEY (ServerId) REFERENCES Servers (Id)');
+    await conn.query(
+      'ALTER TABLE Logs ADD KEY Logs_ServerId_fk (ServerId), ADD CONSTRAINT logs_server FOREIGN KEY (ServerId) REFERENCES Servers (Id)',
+    );
     await conn.query('CREATE TABLE site_notes (id int PRIMARY KEY, note text)');
-    await conn.query('CREATE TRIGGER site_notes_trg BEFORE INSERT ON site_notes FOR EACH ROW SET NEW.note = UPPER(NEW.note)');
-    await conn.query('CREATE TRIGGER stray_trg AFTER INSERT ON Events FOR EACH ROW UPDATE Monitors SET ZoneCount = 0 WHERE Id = NEW.MonitorId');
+    await conn.query(
+      'CREATE TRIGGER site_notes_trg BEFORE INSERT ON site_notes FOR EACH ROW SET NEW.note = UPPER(NEW.note)',
+    );
+    await conn.query(
+      'CREATE TRIGGER stray_trg AFTER INSERT ON Events FOR EACH ROW UPDATE Monitors SET ZoneCount = 0 WHERE Id = NEW.MonitorId',
+    );
     await conn.query('CREATE VIEW event_names AS SELECT Id, Name FROM Events');
 
     const result = await convergeSchema(conn, { database });
     t.deepEqual(
       result.steps.map((s) => s.description),
-      ['alter table Events: drop index scratch_idx (Name)', 'drop trigger stray_trg (AFTER INSERT on Events), not in the target set'],
+      [
+        'alter table Events: drop index scratch_idx (Name)',
+        'drop trigger stray_trg (AFTER INSERT on Events), not in the target set',
+      ],
     );
     t.deepEqual(result.extras.map((e) => `${e.kind} ${e.name}`).sort(), [
       'column Monitors.site_code',
@@ -186,10 +205,14 @@ test('unknown objects are kept and reported; a foreign key keeps the index it ne
 test('both Snapshot_Events and Snapshots_Events: no rename, a warning, the old table kept', async (t) => {
   const { conn, database } = await converged('a_rename');
   try {
-    await conn.query('CREATE TABLE Snapshot_Events (Id int unsigned NOT NULL AUTO_INCREMENT PRIMARY KEY, SnapshotId int unsigned NOT NULL, EventId bigint unsigned NOT NULL)');
+    await conn.query(
+      'CREATE TABLE Snapshot_Events (Id int unsigned NOT NULL AUTO_INCREMENT PRIMARY KEY, SnapshotId int unsigned NOT NULL, EventId bigint unsigned NOT NULL)',
+    );
     const result = await convergeSchema(conn, { database });
     t.deepEqual(result.steps, []);
-    t.deepEqual(result.warnings, ['both Snapshot_Events and Snapshots_Events exist; Snapshot_Events is left alone (merge its rows by hand)']);
+    t.deepEqual(result.warnings, [
+      'both Snapshot_Events and Snapshots_Events exist; Snapshot_Events is left alone (merge its rows by hand)',
+    ]);
     t.deepEqual(
       result.extras.map((e) => `${e.kind} ${e.name}`),
       ['table Snapshot_Events'],
@@ -211,7 +234,9 @@ test('trigger bodies: a changed body is replaced, a reformatted one is left alon
     );
     // A different statement under the right name.
     await conn.query('DROP TRIGGER Zone_Insert_Trigger');
-    await conn.query('CREATE TRIGGER Zone_Insert_Trigger AFTER INSERT ON Zones FOR EACH ROW UPDATE Monitors SET ZoneCount = 99 WHERE Id = NEW.MonitorId');
+    await conn.query(
+      'CREATE TRIGGER Zone_Insert_Trigger AFTER INSERT ON Zones FOR EACH ROW UPDATE Monitors SET ZoneCount = 99 WHERE Id = NEW.MonitorId',
+    );
 
     const result = await convergeSchema(conn, { database });
     t.deepEqual(
@@ -231,7 +256,9 @@ test('a foreign key with other ON DELETE actions is replaced', async (t) => {
   const { conn, database } = await converged('a_fk');
   try {
     await conn.query('ALTER TABLE Zones DROP FOREIGN KEY Zones_ibfk_1');
-    await conn.query('ALTER TABLE Zones ADD CONSTRAINT Zones_ibfk_1 FOREIGN KEY (MonitorId) REFERENCES Monitors (Id) ON DELETE RESTRICT');
+    await conn.query(
+      'ALTER TABLE Zones ADD CONSTRAINT Zones_ibfk_1 FOREIGN KEY (MonitorId) REFERENCES Monitors (Id) ON DELETE RESTRICT',
+    );
     const result = await convergeSchema(conn, { database });
     t.deepEqual(
       result.steps.map((s) => s.id),
@@ -257,7 +284,9 @@ test('a data migration spliced into the plan runs in place, is logged, and sees 
       description: 'insert a monitor before the Zones table exists',
       sql: ["INSERT INTO Monitors (Id, Name) VALUES (42, 'seeded')"],
       run: async (c) => {
-        const rows = (await c.query("SELECT COUNT(*) AS n FROM information_schema.TABLES WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = 'Zones'")) as { n: number }[];
+        const rows = (await c.query(
+          "SELECT COUNT(*) AS n FROM information_schema.TABLES WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = 'Zones'",
+        )) as { n: number }[];
         seen.push(`zones table exists: ${Number(rows[0].n) > 0}`);
       },
     });
@@ -285,7 +314,14 @@ test('a data migration spliced into the plan runs in place, is logged, and sees 
 
 // Pure parts ---------------------------------------------------------------------------------
 
-const column = (type: string, extra: Partial<ColumnDef> = {}): ColumnDef => ({ name: 'c', type, nullable: true, default: 'NULL', extra: '', ...extra });
+const column = (type: string, extra: Partial<ColumnDef> = {}): ColumnDef => ({
+  name: 'c',
+  type,
+  nullable: true,
+  default: 'NULL',
+  extra: '',
+  ...extra,
+});
 
 test('column change classification: widening is safe, narrowing is flagged with a reason', (t) => {
   const lossless: [string, string][] = [
@@ -302,7 +338,8 @@ test('column change classification: widening is safe, narrowing is flagged with 
     ['datetime', 'datetime(3)'],
     ['text', 'mediumtext'],
   ];
-  for (const [from, to] of lossless) t.deepEqual(assessColumnChange(column(from), column(to)).reasons, [], `${from} -> ${to}`);
+  for (const [from, to] of lossless)
+    t.deepEqual(assessColumnChange(column(from), column(to)).reasons, [], `${from} -> ${to}`);
 
   const lossy: [string, string, RegExp][] = [
     ['int(10) unsigned', 'decimal(10,2) unsigned', /fewer integer digits/],
@@ -324,20 +361,38 @@ test('column change classification: widening is safe, narrowing is flagged with 
 
   const notNull = assessColumnChange(column('int(11)'), column('int(11)', { nullable: false, default: '0' }));
   t.true(notNull.needsNullFill);
-  t.false(assessColumnChange(column('int(11)', { nullable: false, default: '0' }), column('int(11)')).lossy, 'NOT NULL -> NULL is safe');
+  t.false(
+    assessColumnChange(column('int(11)', { nullable: false, default: '0' }), column('int(11)')).lossy,
+    'NOT NULL -> NULL is safe',
+  );
   t.regex(
-    assessColumnChange(column('varchar(32)', { charset: 'utf8mb4', collation: 'utf8mb4_general_ci' }), column('varchar(32)', { charset: 'latin1', collation: 'latin1_bin' }))
-      .reasons.join(' '),
+    assessColumnChange(
+      column('varchar(32)', { charset: 'utf8mb4', collation: 'utf8mb4_general_ci' }),
+      column('varchar(32)', { charset: 'latin1', collation: 'latin1_bin' }),
+    ).reasons.join(' '),
     /utf8mb4 -> latin1/,
   );
 });
 
 test('trigger body normalisation ignores layout, case and comments but not content', (t) => {
   const body = "BEGIN\n  UPDATE Monitors SET ZoneCount = 1 WHERE Name = 'Front';\nEND";
-  t.is(normaliseTriggerBody(body), normaliseTriggerBody("begin update  monitors set zonecount=1 -- note\n where name = 'Front' ; end"));
-  t.is(normaliseTriggerBody(body), normaliseTriggerBody("BEGIN /* c */ UPDATE Monitors SET ZoneCount = 1 WHERE Name = 'Front'; END;"));
-  t.not(normaliseTriggerBody(body), normaliseTriggerBody("BEGIN UPDATE Monitors SET ZoneCount = 1 WHERE Name = 'front'; END"), 'string case counts');
-  t.not(normaliseTriggerBody(body), normaliseTriggerBody("BEGIN UPDATE Monitors SET ZoneCount = 2 WHERE Name = 'Front'; END"));
+  t.is(
+    normaliseTriggerBody(body),
+    normaliseTriggerBody("begin update  monitors set zonecount=1 -- note\n where name = 'Front' ; end"),
+  );
+  t.is(
+    normaliseTriggerBody(body),
+    normaliseTriggerBody("BEGIN /* c */ UPDATE Monitors SET ZoneCount = 1 WHERE Name = 'Front'; END;"),
+  );
+  t.not(
+    normaliseTriggerBody(body),
+    normaliseTriggerBody("BEGIN UPDATE Monitors SET ZoneCount = 1 WHERE Name = 'front'; END"),
+    'string case counts',
+  );
+  t.not(
+    normaliseTriggerBody(body),
+    normaliseTriggerBody("BEGIN UPDATE Monitors SET ZoneCount = 2 WHERE Name = 'Front'; END"),
+  );
 });
 
 test('planning is pure and flavour-aware: MySQL gets DROP + CREATE instead of CREATE OR REPLACE', (t) => {
@@ -352,7 +407,12 @@ test('planning is pure and flavour-aware: MySQL gets DROP + CREATE instead of CR
   const forMySql = planSchema(live, target, { mariadb: false });
   t.deepEqual(
     forMySql.steps.map((s) => s.sql.map((sql) => sql.split('\n')[0])),
-    [['DROP TRIGGER IF EXISTS `event_update_trigger`', 'CREATE TRIGGER `event_update_trigger` AFTER UPDATE ON `Events` FOR EACH ROW']],
+    [
+      [
+        'DROP TRIGGER IF EXISTS `event_update_trigger`',
+        'CREATE TRIGGER `event_update_trigger` AFTER UPDATE ON `Events` FOR EACH ROW',
+      ],
+    ],
   );
   t.deepEqual(planSchema(target, target).steps, [], 'the target against itself: nothing to do');
 });

@@ -8,12 +8,20 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createConnection, type Connection } from 'mariadb';
 import { applySteps, convergeSchema, diffSchemas, introspectSchema, planSchema } from '../../src/db/converge/index.js';
-import { fromZoneMinderJson, targetSchema, type ForeignKeyDef, type SchemaDef, type TriggerDef } from '../../src/db/schema/index.js';
+import {
+  fromZoneMinderJson,
+  targetSchema,
+  type ForeignKeyDef,
+  type SchemaDef,
+  type TriggerDef,
+} from '../../src/db/schema/index.js';
 import { freshDatabase } from '../helpers/mariadb.js';
 
 const repo = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const readDump = (version: string) =>
-  fromZoneMinderJson(JSON.parse(readFileSync(path.join(repo, 'data', 'zoneminder', 'schema', `zoneminder-${version}.json`), 'utf8')));
+  fromZoneMinderJson(
+    JSON.parse(readFileSync(path.join(repo, 'data', 'zoneminder', 'schema', `zoneminder-${version}.json`), 'utf8')),
+  );
 const zm136 = readDump('1.36.33');
 const zm139 = readDump('1.39.22');
 
@@ -48,16 +56,42 @@ END`,
 // constraints (MariaDB keeps their Snapshot_Events_ibfk_* names) and give Zones the one 1.39 has.
 const FKS_136: Record<string, ForeignKeyDef[]> = {
   Snapshot_Events: [
-    { name: 'Snapshot_Events_ibfk_1', columns: ['SnapshotId'], refTable: 'Snapshots', refColumns: ['Id'], onDelete: 'CASCADE', onUpdate: 'RESTRICT' },
-    { name: 'Snapshot_Events_ibfk_2', columns: ['EventId'], refTable: 'Events', refColumns: ['Id'], onDelete: 'CASCADE', onUpdate: 'RESTRICT' },
+    {
+      name: 'Snapshot_Events_ibfk_1',
+      columns: ['SnapshotId'],
+      refTable: 'Snapshots',
+      refColumns: ['Id'],
+      onDelete: 'CASCADE',
+      onUpdate: 'RESTRICT',
+    },
+    {
+      name: 'Snapshot_Events_ibfk_2',
+      columns: ['EventId'],
+      refTable: 'Events',
+      refColumns: ['Id'],
+      onDelete: 'CASCADE',
+      onUpdate: 'RESTRICT',
+    },
   ],
-  Zones: [{ name: 'Zones_ibfk_1', columns: ['MonitorId'], refTable: 'Monitors', refColumns: ['Id'], onDelete: 'CASCADE', onUpdate: 'RESTRICT' }],
+  Zones: [
+    {
+      name: 'Zones_ibfk_1',
+      columns: ['MonitorId'],
+      refTable: 'Monitors',
+      refColumns: ['Id'],
+      onDelete: 'CASCADE',
+      onUpdate: 'RESTRICT',
+    },
+  ],
 };
 
 function schema136(): SchemaDef {
   return {
     tables: zm136.tables.map((table) => ({ ...table, foreignKeys: FKS_136[table.name] ?? [] })),
-    triggers: zm136.triggers.map((trigger): TriggerDef => ({ ...trigger, body: OLD_BODIES[trigger.name] ?? target139.get(trigger.name)?.body })),
+    triggers: zm136.triggers.map((trigger): TriggerDef => ({
+      ...trigger,
+      body: OLD_BODIES[trigger.name] ?? target139.get(trigger.name)?.body,
+    })),
   };
 }
 
@@ -70,15 +104,21 @@ async function database136(prefix: string): Promise<{ conn: Connection; database
   if (!build.ok) throw build.failed!.error;
 
   await conn.query("INSERT INTO Storage (Id, Path, Name) VALUES (1, '/var/cache/zoneminder/events', 'Default')");
-  await conn.query("INSERT INTO Monitors (Id, Name, `Function`, DefaultScale, ONVIF_Options) VALUES (1, 'Front', 'Modect', 100, 'opt')");
+  await conn.query(
+    "INSERT INTO Monitors (Id, Name, `Function`, DefaultScale, ONVIF_Options) VALUES (1, 'Front', 'Modect', 100, 'opt')",
+  );
   await conn.query(
     "INSERT INTO Users (Id, Username, Password, Monitors, MonitorIds) VALUES (1, 'admin', '$2b$12$abc', 'Edit', NULL), (2, 'viewer', 'x', 'View', '1')",
   );
-  await conn.query("INSERT INTO Events (Id, MonitorId, StorageId, Name, Cause, StartDateTime, StateId) VALUES (5, 1, 1, 'Event-5', 'Motion', NOW(), 1)");
+  await conn.query(
+    "INSERT INTO Events (Id, MonitorId, StorageId, Name, Cause, StartDateTime, StateId) VALUES (5, 1, 1, 'Event-5', 'Motion', NOW(), 1)",
+  );
   await conn.query('UPDATE Events SET DiskSpace = 4096 WHERE Id = 5');
   await conn.query("INSERT INTO Snapshots (Id, Name) VALUES (3, 'Porch')");
   await conn.query('INSERT INTO Snapshot_Events (Id, SnapshotId, EventId) VALUES (7, 3, 5), (8, 3, 5)');
-  await conn.query("INSERT INTO Zones (Id, MonitorId, Name, Units, Coords, MinAlarmPixels, MaxAlarmPixels) VALUES (2, 1, 'All', 'Pixels', '0,0 639,0 639,479 0,479', 1234, NULL)");
+  await conn.query(
+    "INSERT INTO Zones (Id, MonitorId, Name, Units, Coords, MinAlarmPixels, MaxAlarmPixels) VALUES (2, 1, 'All', 'Pixels', '0,0 639,0 639,479 0,479', 1234, NULL)",
+  );
   return { conn, database: fresh.name };
 }
 
@@ -107,7 +147,10 @@ test('the plan renames, widens, drops the insert trigger, and never drops a tabl
     t.true(ids.includes('drop-trigger:event_insert_trigger'));
     t.true(ids.includes('replace-trigger:event_update_trigger'));
     t.true(ids.includes('replace-trigger:event_delete_trigger'));
-    t.false(ids.some((id) => id.startsWith('replace-trigger:Events_Hour')), 'unchanged triggers stay');
+    t.false(
+      ids.some((id) => id.startsWith('replace-trigger:Events_Hour')),
+      'unchanged triggers stay',
+    );
     t.false(ids.includes('add-foreign-keys:Snapshots_Events'), 'the renamed table keeps its constraints');
     t.false(ids.includes('add-foreign-keys:Zones'), 'an existing equal constraint is kept');
     t.true(ids.includes('add-foreign-keys:Groups_Monitors'));
@@ -126,7 +169,9 @@ test('the plan renames, widens, drops the insert trigger, and never drops a tabl
     // int(10) unsigned -> decimal(10,2) unsigned holds fewer integer digits: flagged, with why.
     const zones = steps.find((step) => step.id === 'alter-table:Zones')!;
     t.true(zones.destructive);
-    t.true(zones.risks.some((risk) => /Zones\.MinAlarmPixels: int\(10\) unsigned -> decimal\(10,2\) unsigned/.test(risk)));
+    t.true(
+      zones.risks.some((risk) => /Zones\.MinAlarmPixels: int\(10\) unsigned -> decimal\(10,2\) unsigned/.test(risk)),
+    );
     // Users.Username becomes latin1: characters outside latin1 could not be kept.
     const users = steps.find((step) => step.id === 'alter-table:Users')!;
     t.true(users.risks.some((risk) => /Users\.Username: character set utf8mb4 -> latin1/.test(risk)));
@@ -164,7 +209,9 @@ test('converging 1.36.33 gives exactly 1.39.22 and keeps every row', async (t) =
       { Id: 7, SnapshotId: 3, EventId: 5 },
       { Id: 8, SnapshotId: 3, EventId: 5 },
     ]);
-    t.deepEqual(await conn.query('SELECT Cause, DiskSpace FROM Events WHERE Id = 5'), [{ Cause: 'Motion', DiskSpace: 4096 }]);
+    t.deepEqual(await conn.query('SELECT Cause, DiskSpace FROM Events WHERE Id = 5'), [
+      { Cause: 'Motion', DiskSpace: 4096 },
+    ]);
     t.deepEqual(await conn.query('SELECT Username, MonitorIds FROM Users ORDER BY Id'), [
       { Username: 'admin', MonitorIds: null },
       { Username: 'viewer', MonitorIds: '1' },
@@ -186,7 +233,10 @@ test('converging 1.36.33 gives exactly 1.39.22 and keeps every row', async (t) =
     t.is(((await conn.query("SELECT COUNT(*) AS n FROM Users WHERE Username = 'admin'")) as { n: number }[])[0].n, 1);
 
     const again = await convergeSchema(conn, { database });
-    t.deepEqual(again.steps.map((step) => step.description), []);
+    t.deepEqual(
+      again.steps.map((step) => step.description),
+      [],
+    );
     t.deepEqual(
       again.extras.map((extra) => extra.name),
       ['Users.MonitorIds'],

@@ -10,7 +10,9 @@ import { fromZoneMinderJson, targetSchema } from '../../src/db/schema/index.js';
 import { freshDatabase } from '../helpers/mariadb.js';
 
 const repo = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-const dump = JSON.parse(readFileSync(path.join(repo, 'data', 'zoneminder', 'schema', 'zoneminder-1.39.22.json'), 'utf8'));
+const dump = JSON.parse(
+  readFileSync(path.join(repo, 'data', 'zoneminder', 'schema', 'zoneminder-1.39.22.json'), 'utf8'),
+);
 const zm139 = fromZoneMinderJson(dump);
 
 // The service connects as an ordinary user owning its database, not as root.
@@ -28,7 +30,10 @@ test('up on an empty database gives exactly the 1.39.22 schema, and a second run
     t.is(result.applied.length, result.steps.length);
     t.deepEqual(result.extras, []);
     t.deepEqual(result.warnings, []);
-    t.false(result.steps.some((step) => step.destructive), 'nothing destructive on an empty database');
+    t.false(
+      result.steps.some((step) => step.destructive),
+      'nothing destructive on an empty database',
+    );
     t.deepEqual(
       progress.filter((p) => p.phase === 'done').map((p) => p.step.id),
       result.steps.map((step) => step.id),
@@ -39,7 +44,10 @@ test('up on an empty database gives exactly the 1.39.22 schema, and a second run
     // trigger names/tables/timing/events, against ZoneMinder's own dump.
     t.deepEqual(diffSchemas(zm139, live), []);
     // And what the dump does not hold: foreign keys, engines, pinned collations, trigger bodies.
-    t.deepEqual(diffSchemas(targetSchema(), live, { ignore: () => false, foreignKeys: true, engines: true, triggerBodies: true }), []);
+    t.deepEqual(
+      diffSchemas(targetSchema(), live, { ignore: () => false, foreignKeys: true, engines: true, triggerBodies: true }),
+      [],
+    );
     t.is(live.tables.flatMap((table) => table.foreignKeys).length, 29);
     t.deepEqual(
       live.tables.map((table) => table.name).filter((name) => name.startsWith('zmgate_')),
@@ -47,7 +55,10 @@ test('up on an empty database gives exactly the 1.39.22 schema, and a second run
     );
 
     const again = await convergeSchema(conn, { database });
-    t.deepEqual(again.steps.map((step) => step.description), []);
+    t.deepEqual(
+      again.steps.map((step) => step.description),
+      [],
+    );
     t.deepEqual(again.extras, []);
   } finally {
     await conn.end();
@@ -58,7 +69,9 @@ test('every step of the run is logged in zmgate_schema_log', async (t) => {
   const { conn, database } = await connect('uplog');
   try {
     const result = await convergeSchema(conn, { database });
-    const rows = (await conn.query('SELECT run_id, step_id, status, statements FROM zmgate_schema_log ORDER BY id')) as {
+    const rows = (await conn.query(
+      'SELECT run_id, step_id, status, statements FROM zmgate_schema_log ORDER BY id',
+    )) as {
       run_id: string;
       step_id: string;
       status: string;
@@ -69,7 +82,10 @@ test('every step of the run is logged in zmgate_schema_log', async (t) => {
       result.steps.map((step) => step.id),
     );
     t.true(rows.every((row) => row.status === 'ok' && row.run_id === result.runId));
-    t.regex(rows.find((row) => row.step_id === 'create-trigger:event_update_trigger')?.statements ?? '', /^CREATE TRIGGER `event_update_trigger`/);
+    t.regex(
+      rows.find((row) => row.step_id === 'create-trigger:event_update_trigger')?.statements ?? '',
+      /^CREATE TRIGGER `event_update_trigger`/,
+    );
   } finally {
     await conn.end();
   }
@@ -82,7 +98,9 @@ test('a dry run plans the same steps and writes nothing', async (t) => {
     t.is(dry.applied.length, 0);
     t.true(dry.steps.some((step) => step.id === 'create-table:Events'));
     t.true(dry.steps.some((step) => step.id === 'create-trigger:Zone_Insert_Trigger'));
-    const tables = (await conn.query('SELECT COUNT(*) AS n FROM information_schema.TABLES WHERE TABLE_SCHEMA = ?', [database])) as { n: bigint }[];
+    const tables = (await conn.query('SELECT COUNT(*) AS n FROM information_schema.TABLES WHERE TABLE_SCHEMA = ?', [
+      database,
+    ])) as { n: bigint }[];
     t.is(Number(tables[0].n), 0);
 
     const real = await convergeSchema(conn, { database });

@@ -11,7 +11,8 @@ import { MigrationFailed, migrate } from '../../src/db/migrator.js';
 import { freshDatabase, type FreshDatabase } from '../helpers/mariadb.js';
 import { database136, zmgateDb } from '../helpers/zm136.js';
 
-const connect = (fresh: FreshDatabase): Promise<Connection> => createConnection({ ...fresh.userConfig, bigIntAsNumber: true, dateStrings: true });
+const connect = (fresh: FreshDatabase): Promise<Connection> =>
+  createConnection({ ...fresh.userConfig, bigIntAsNumber: true, dateStrings: true });
 
 test('zone arithmetic: percent with 2 decimals, halves rounded up, Area rescaled to a 100 x 100 frame', (t) => {
   t.is(percentOf(0, 640), '0.00');
@@ -89,7 +90,9 @@ test('a 1.38-shaped database: User_Preferences NULL names and duplicates go as i
       { Id: 2, Coords: '0.00,0.00 50.00,0.00 50.00,50.00', Area: 1250, Units: 'Percent' },
     ]);
     t.deepEqual(
-      ((await conn.query('SELECT id, stamped FROM zmgate_migrations ORDER BY id')) as { id: string; stamped: number }[]).map((row) => `${row.id} ${row.stamped}`),
+      (
+        (await conn.query('SELECT id, stamped FROM zmgate_migrations ORDER BY id')) as { id: string; stamped: number }[]
+      ).map((row) => `${row.id} ${row.stamped}`),
       [
         '0001_baseline_1_39_22 1',
         '0002_function_to_modes 1',
@@ -123,9 +126,19 @@ test('a bridge that fails half-way keeps what it did, and the next run continues
 
   const conn = await connect(fresh);
   try {
-    const ledger = async () => ((await conn.query('SELECT id FROM zmgate_migrations ORDER BY id')) as { id: string }[]).map((row) => row.id);
-    t.deepEqual(await ledger(), ['0002_function_to_modes', '0003_monitor_ids_to_permissions', '0004_filter_execute_interval', '0009_users_monitors_create']);
-    t.deepEqual(await conn.query("SELECT Value FROM Config WHERE Name = 'ZM_DYN_DB_VERSION'"), [{ Value: '1.36.33' }], 'raised only by a complete bridge');
+    const ledger = async () =>
+      ((await conn.query('SELECT id FROM zmgate_migrations ORDER BY id')) as { id: string }[]).map((row) => row.id);
+    t.deepEqual(await ledger(), [
+      '0002_function_to_modes',
+      '0003_monitor_ids_to_permissions',
+      '0004_filter_execute_interval',
+      '0009_users_monitors_create',
+    ]);
+    t.deepEqual(
+      await conn.query("SELECT Value FROM Config WHERE Name = 'ZM_DYN_DB_VERSION'"),
+      [{ Value: '1.36.33' }],
+      'raised only by a complete bridge',
+    );
     // An operator changes a mode in between; the resumed run must not map Function again.
     await conn.query("UPDATE Monitors SET Recording = 'None' WHERE Id = 2");
 
@@ -138,7 +151,12 @@ test('a bridge that fails half-way keeps what it did, and the next run continues
     t.false(planned.some((id) => id.startsWith('create-table:') || id.startsWith('alter-table:Monitors')));
     t.deepEqual(
       planned.filter((id) => id.startsWith('data-migration:')),
-      ['data-migration:0005_zones_pixels_to_percent', 'data-migration:0007_config_options', 'data-migration:0008_seed_new_tables', 'data-migration:0001_baseline_1_39_22'],
+      [
+        'data-migration:0005_zones_pixels_to_percent',
+        'data-migration:0007_config_options',
+        'data-migration:0008_seed_new_tables',
+        'data-migration:0001_baseline_1_39_22',
+      ],
     );
     // ... and what the failed run created but did not reach (the seed rows of its new tables) is done now.
     t.deepEqual(await conn.query('SELECT COUNT(*) AS n FROM AI_Object_Classes'), [{ n: 80 }]);
@@ -146,7 +164,9 @@ test('a bridge that fails half-way keeps what it did, and the next run continues
       { Id: 1, Analysing: 'None', Recording: 'OnMotion' },
       { Id: 2, Analysing: 'Always', Recording: 'None' },
     ]);
-    t.deepEqual(await conn.query('SELECT Coords, Area, Units FROM Zones'), [{ Coords: '0.00,0.00 99.84,0.00 99.84,99.79 0.00,99.79', Area: 10000, Units: 'Percent' }]);
+    t.deepEqual(await conn.query('SELECT Coords, Area, Units FROM Zones'), [
+      { Coords: '0.00,0.00 99.84,0.00 99.84,99.79 0.00,99.79', Area: 10000, Units: 'Percent' },
+    ]);
     t.deepEqual(await conn.query('SELECT MonitorId, Permission FROM Monitors_Permissions ORDER BY MonitorId'), [
       { MonitorId: 1, Permission: 'None' },
       { MonitorId: 2, Permission: 'View' },
@@ -163,15 +183,29 @@ test('later migrations run once after the baseline, are recorded, and a failing 
   t.is((await zmgateDb(['up', '-u', fresh.userUrl])).code, 0);
   const conn = await connect(fresh);
   try {
-    const later = [{ id: '0100_test_title', name: 'set a title', sql: ["UPDATE Config SET Value = 'Later' WHERE Name = 'ZM_WEB_TITLE'"] }];
+    const later = [
+      {
+        id: '0100_test_title',
+        name: 'set a title',
+        sql: ["UPDATE Config SET Value = 'Later' WHERE Name = 'ZM_WEB_TITLE'"],
+      },
+    ];
     const first = await migrate(conn, 'bridge', { database: fresh.name, laterMigrations: later });
-    t.deepEqual(first.applied.map((a) => a.step.id), ['data-migration:0100_test_title']);
+    t.deepEqual(
+      first.applied.map((a) => a.step.id),
+      ['data-migration:0100_test_title'],
+    );
     t.deepEqual(await conn.query("SELECT Value FROM Config WHERE Name = 'ZM_WEB_TITLE'"), [{ Value: 'Later' }]);
-    t.deepEqual(await conn.query("SELECT stamped FROM zmgate_migrations WHERE id = '0100_test_title'"), [{ stamped: 0 }]);
+    t.deepEqual(await conn.query("SELECT stamped FROM zmgate_migrations WHERE id = '0100_test_title'"), [
+      { stamped: 0 },
+    ]);
     t.deepEqual((await migrate(conn, 'bridge', { database: fresh.name, laterMigrations: later })).steps, []);
 
     const broken = [{ id: '0101_broken', name: 'fails', sql: ['UPDATE NoSuchTable SET x = 1'] }];
-    const error = await t.throwsAsync(migrate(conn, 'bridge', { database: fresh.name, laterMigrations: [...later, ...broken] }), { instanceOf: MigrationFailed });
+    const error = await t.throwsAsync(
+      migrate(conn, 'bridge', { database: fresh.name, laterMigrations: [...later, ...broken] }),
+      { instanceOf: MigrationFailed },
+    );
     t.is(error?.step?.id, 'data-migration:0101_broken');
     t.regex(error?.message ?? '', /step 1\/1 \(data-migration:0101_broken\) failed: .*NoSuchTable/);
     t.deepEqual(await conn.query("SELECT COUNT(*) AS n FROM zmgate_migrations WHERE id = '0101_broken'"), [{ n: 0 }]);

@@ -100,7 +100,12 @@ test('an Events row round-trips local wall-clock DATETIMEs, a decimal and a BigI
 
     // Filters use the same convention.
     const inRange = await prisma.events.count({
-      where: { StartDateTime: { gte: fromLocalDateTimeString('2026-11-22T08:53:58'), lt: fromLocalDateTimeString('2026-11-22T08:53:59') } },
+      where: {
+        StartDateTime: {
+          gte: fromLocalDateTimeString('2026-11-22T08:53:58'),
+          lt: fromLocalDateTimeString('2026-11-22T08:53:59'),
+        },
+      },
     });
     t.is(inRange, 1);
   } finally {
@@ -157,7 +162,10 @@ test("DATETIME defaults are the database's local clock, not Prisma's UTC now()",
       await prisma.frames.create({ data: { EventId: 1n, FrameId: 1 } });
       await prisma.zmgate_migrations.create({ data: { id: '0001', name: 'test' } });
       const [{ now }] = await fresh.db.query<{ now: string }>("SELECT DATE_FORMAT(NOW(), '%Y-%m-%dT%H:%i:%s') AS now");
-      const stored = [(await prisma.frames.findFirstOrThrow()).TimeStamp, (await prisma.zmgate_migrations.findFirstOrThrow()).applied_at];
+      const stored = [
+        (await prisma.frames.findFirstOrThrow()).TimeStamp,
+        (await prisma.zmgate_migrations.findFirstOrThrow()).applied_at,
+      ];
       for (const value of stored) {
         const skew = Math.abs(value!.getTime() - fromLocalDateTimeString(now).getTime());
         t.true(skew < 60_000, `stored ${toLocalDateTimeString(value)}, database clock ${now}`);
@@ -172,7 +180,11 @@ test("DATETIME defaults are the database's local clock, not Prisma's UTC now()",
 
 test('the client connects over the unix socket when db.socket is set (host and port unused)', async (t) => {
   const server = await sharedMariaDb();
-  const { prisma } = await convergedClient('prisma_socket', server, { socket: server.socket, host: 'nowhere.invalid', port: 1 });
+  const { prisma } = await convergedClient('prisma_socket', server, {
+    socket: server.socket,
+    host: 'nowhere.invalid',
+    port: 1,
+  });
   try {
     const [{ user }] = await prisma.$queryRaw<{ user: string }[]>`SELECT CURRENT_USER() AS user`;
     t.regex(user, /@localhost$/); // socket clients are user@localhost, TCP ones user@127.0.0.1

@@ -30,10 +30,14 @@ const CHILD = `
 
 for (const tz of ['UTC', 'America/New_York']) {
   test(`TZ=${tz}: read and write keep the stored digits`, async (t) => {
-    const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', CHILD], {
-      cwd: repo,
-      env: { ...process.env, TZ: tz },
-    });
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      ['--import', 'tsx', '--input-type=module', '-e', CHILD],
+      {
+        cwd: repo,
+        env: { ...process.env, TZ: tz },
+      },
+    );
     t.deepEqual(JSON.parse(stdout), {
       tz,
       emitted: '2026-11-22T08:53:58',
@@ -59,7 +63,15 @@ test('fromLocalDateTimeString: both separators, date only, fractions; refuses of
   t.is(iso('2026-11-22T08:53:58.123456'), '2026-11-22T08:53:58.123Z');
   t.is(iso('2024-02-29T00:00:00'), '2024-02-29T00:00:00.000Z');
   t.is(fromLocalDateTimeString(null), null);
-  for (const bad of ['2026-11-22T08:53:58Z', '2026-11-22T08:53:58+01:00', '2026-02-29T00:00:00', '2026-13-01', '2026-11-22T24:00:00', '', 'now']) {
+  for (const bad of [
+    '2026-11-22T08:53:58Z',
+    '2026-11-22T08:53:58+01:00',
+    '2026-02-29T00:00:00',
+    '2026-13-01',
+    '2026-11-22T24:00:00',
+    '',
+    'now',
+  ]) {
     t.throws(() => fromLocalDateTimeString(bad), { instanceOf: RangeError }, bad);
   }
 });
@@ -105,8 +117,17 @@ test('toJson: BigInt as a number when safe, Decimal as a plain string, Date as l
 });
 
 test('the zero-date filter: which date texts are valid, and rows are nulled only in date columns', (t) => {
-  for (const good of ['2026-11-22 08:53:58', '2024-02-29 00:00:00', '2026-11-22', '2026-11-22 08:53:58.123']) t.true(isValidDateText(good), good);
-  for (const bad of ['0000-00-00 00:00:00', '0000-00-00', '2024-00-10 10:00:00', '2024-05-00', '2026-02-29 00:00:00', '2026-11-22 25:00:00', 'x']) {
+  for (const good of ['2026-11-22 08:53:58', '2024-02-29 00:00:00', '2026-11-22', '2026-11-22 08:53:58.123'])
+    t.true(isValidDateText(good), good);
+  for (const bad of [
+    '0000-00-00 00:00:00',
+    '0000-00-00',
+    '2024-00-10 10:00:00',
+    '2024-05-00',
+    '2026-02-29 00:00:00',
+    '2026-11-22 25:00:00',
+    'x',
+  ]) {
     t.false(isValidDateText(bad), bad);
   }
   const field = (name: string, type: string) => ({ name: () => name, type });
@@ -117,10 +138,13 @@ test('the zero-date filter: which date texts are valid, and rows are nulled only
     ],
     { meta: [field('a', 'DATETIME'), field('b', 'VAR_STRING'), field('c', 'DATE')] },
   );
-  t.deepEqual([...nullInvalidDates(rows)], [
-    [null, '0000-00-00 00:00:00', '2026-11-22 08:53:58'],
-    [null, 'text', null],
-  ]);
+  t.deepEqual(
+    [...nullInvalidDates(rows)],
+    [
+      [null, '0000-00-00 00:00:00', '2026-11-22 08:53:58'],
+      [null, 'text', null],
+    ],
+  );
   const objects = Object.assign([{ a: '0000-00-00 00:00:00', b: '0000-00-00 00:00:00' }], {
     meta: [field('a', 'TIMESTAMP'), field('b', 'STRING')],
   });

@@ -78,7 +78,9 @@ async function build(statements: string[]): Promise<{ url: string; text: string 
   }
 }
 
-const statements = DDL.split(/;\s*\n/).map((s) => s.trim()).filter(Boolean);
+const statements = DDL.split(/;\s*\n/)
+  .map((s) => s.trim())
+  .filter(Boolean);
 let rendered: Promise<{ url: string; text: string }> | null = null;
 
 /** The hand-made schema, created once per file, read back and rendered. */
@@ -201,9 +203,17 @@ test('`prisma validate` accepts the output and `prisma format` leaves it as it i
 
 /** Runs the Prisma CLI offline (the stub schema engine) on a schema file; returns its output. */
 async function prisma(command: string, schema: string): Promise<string> {
-  const { stdout, stderr } = await promisify(execFile)(path.join(repo, 'node_modules', '.bin', 'prisma'), [command, '--schema', schema], {
-    cwd: repo,
-    env: { ...process.env, PRISMA_SCHEMA_ENGINE_BINARY: path.join(repo, 'prisma', 'offline-schema-engine.sh'), CHECKPOINT_DISABLE: '1' },
-  });
+  const { stdout, stderr } = await promisify(execFile)(
+    path.join(repo, 'node_modules', '.bin', 'prisma'),
+    [command, '--schema', schema],
+    {
+      cwd: repo,
+      env: {
+        ...process.env,
+        PRISMA_SCHEMA_ENGINE_BINARY: path.join(repo, 'prisma', 'offline-schema-engine.sh'),
+        CHECKPOINT_DISABLE: '1',
+      },
+    },
+  );
   return stdout + stderr;
 }

@@ -29,10 +29,14 @@ async function inTempDir<T>(fn: (dir: string) => Promise<T>): Promise<T> {
 }
 
 test('`prisma validate` passes offline on the committed schema (stub schema engine)', async (t) => {
-  const { stdout, stderr } = await run(path.join(repo, 'node_modules', '.bin', 'prisma'), ['validate', '--schema', committed], {
-    cwd: repo,
-    env: offlineEnv,
-  });
+  const { stdout, stderr } = await run(
+    path.join(repo, 'node_modules', '.bin', 'prisma'),
+    ['validate', '--schema', committed],
+    {
+      cwd: repo,
+      env: offlineEnv,
+    },
+  );
   t.regex(stdout + stderr, /The schema at .* is valid/);
 });
 
@@ -40,7 +44,10 @@ test('the committed schema is already formatted as `prisma format` would', async
   await inTempDir(async (dir) => {
     const copy = path.join(dir, 'schema.prisma');
     await copyFile(committed, copy);
-    await run(path.join(repo, 'node_modules', '.bin', 'prisma'), ['format', '--schema', copy], { cwd: repo, env: offlineEnv });
+    await run(path.join(repo, 'node_modules', '.bin', 'prisma'), ['format', '--schema', copy], {
+      cwd: repo,
+      env: offlineEnv,
+    });
     t.is(await readFile(copy, 'utf8'), await readFile(committed, 'utf8'));
   });
 });
@@ -56,7 +63,11 @@ test('`npm run db:introspect` regenerates the committed schema with no differenc
     const a = current.split('\n');
     const b = regenerated.split('\n');
     const line = a.findIndex((text, i) => text !== b[i]);
-    t.is(regenerated, current, `first difference at line ${line + 1}:\n- ${a[line]}\n+ ${b[line]}\nrun: npm run db:introspect`);
+    t.is(
+      regenerated,
+      current,
+      `first difference at line ${line + 1}:\n- ${a[line]}\n+ ${b[line]}\nrun: npm run db:introspect`,
+    );
   });
 });
 

@@ -22,21 +22,56 @@ test('the target equals the 1.39.22 dump: tables, columns, types, defaults, null
 
 test('the comparison notices a difference in each compared field', (t) => {
   const cases: [string, (s: SchemaDef) => void, RegExp][] = [
-    ['type', (s) => (tbl(s, 'Events').columns.find((c) => c.name === 'Cause')!.type = 'varchar(32)'), /Events\.Cause type is varchar\(32\)/],
-    ['null', (s) => (tbl(s, 'Events').columns.find((c) => c.name === 'Cause')!.nullable = false), /Events\.Cause is NOT NULL/],
-    ['default', (s) => (tbl(s, 'Zones').columns.find((c) => c.name === 'Units')!.default = "'Pixels'"), /Zones\.Units default/],
-    ['extra', (s) => (tbl(s, 'Frames').columns.find((c) => c.name === 'TimeStamp')!.extra = ''), /Frames\.TimeStamp extra/],
+    [
+      'type',
+      (s) => (tbl(s, 'Events').columns.find((c) => c.name === 'Cause')!.type = 'varchar(32)'),
+      /Events\.Cause type is varchar\(32\)/,
+    ],
+    [
+      'null',
+      (s) => (tbl(s, 'Events').columns.find((c) => c.name === 'Cause')!.nullable = false),
+      /Events\.Cause is NOT NULL/,
+    ],
+    [
+      'default',
+      (s) => (tbl(s, 'Zones').columns.find((c) => c.name === 'Units')!.default = "'Pixels'"),
+      /Zones\.Units default/,
+    ],
+    [
+      'extra',
+      (s) => (tbl(s, 'Frames').columns.find((c) => c.name === 'TimeStamp')!.extra = ''),
+      /Frames\.TimeStamp extra/,
+    ],
     ['order', (s) => tbl(s, 'Users').columns.reverse(), /Users: column order/],
     ['missing column', (s) => tbl(s, 'Monitors').columns.pop(), /Monitors\.StartupDelay is missing/],
-    ['index', (s) => (tbl(s, 'Events').indexes.find((i) => i.name === 'Events_StartDateTime_idx')!.unique = true), /Events_StartDateTime_idx/],
-    ['table', (s) => s.tables.splice(s.tables.findIndex((x) => x.name === 'Events_Lock'), 1), /Events_Lock is (missing|not expected)/],
-    ['trigger timing', (s) => (s.triggers.find((x) => x.name === 'event_delete_trigger')!.timing = 'AFTER'), /event_delete_trigger fires AFTER/],
+    [
+      'index',
+      (s) => (tbl(s, 'Events').indexes.find((i) => i.name === 'Events_StartDateTime_idx')!.unique = true),
+      /Events_StartDateTime_idx/,
+    ],
+    [
+      'table',
+      (s) =>
+        s.tables.splice(
+          s.tables.findIndex((x) => x.name === 'Events_Lock'),
+          1,
+        ),
+      /Events_Lock is (missing|not expected)/,
+    ],
+    [
+      'trigger timing',
+      (s) => (s.triggers.find((x) => x.name === 'event_delete_trigger')!.timing = 'AFTER'),
+      /event_delete_trigger fires AFTER/,
+    ],
   ];
   for (const [what, mutate, expected] of cases) {
     const changed = targetSchema();
     mutate(changed);
     const diff = diffSchemas(zm139, changed);
-    t.true(diff.some((line) => expected.test(line)), `${what}: ${JSON.stringify(diff)}`);
+    t.true(
+      diff.some((line) => expected.test(line)),
+      `${what}: ${JSON.stringify(diff)}`,
+    );
   }
 });
 
@@ -48,9 +83,17 @@ test('ZoneMinder part: 55 tables and the 12 triggers of 1.39.22, every trigger w
   t.is(target.triggers.length, 12);
   t.deepEqual(
     target.triggers.map((x) => `${x.name} ${x.timing} ${x.event} ${x.table}`).sort(),
-    dump.triggers.map((x: { name: string; timing: string; event: string; table: string }) => `${x.name} ${x.timing} ${x.event} ${x.table}`).sort(),
+    dump.triggers
+      .map(
+        (x: { name: string; timing: string; event: string; table: string }) =>
+          `${x.name} ${x.timing} ${x.event} ${x.table}`,
+      )
+      .sort(),
   );
-  t.false(target.triggers.some((x) => x.name === 'event_insert_trigger'), '1.37.77 removed it');
+  t.false(
+    target.triggers.some((x) => x.name === 'event_insert_trigger'),
+    '1.37.77 removed it',
+  );
   for (const trigger of target.triggers) {
     t.regex(trigger.body ?? '', /^BEGIN\b[\s\S]*\bEND$/, trigger.name);
     // 1.37.69 moved Storage.DiskSpace into code; no 1.39 trigger touches Storage.
@@ -93,7 +136,10 @@ test('29 foreign keys, each served by a declared index and typed like the column
       t.is(from?.type, to?.type, `${label}: type`);
     });
     if (fk.onDelete === 'SET NULL') {
-      t.true(fk.columns.every((column) => table.columns.find((c) => c.name === column)?.nullable), `${label}: SET NULL on a NOT NULL column`);
+      t.true(
+        fk.columns.every((column) => table.columns.find((c) => c.name === column)?.nullable),
+        `${label}: SET NULL on a NOT NULL column`,
+      );
     }
   }
 });
@@ -101,7 +147,9 @@ test('29 foreign keys, each served by a declared index and typed like the column
 test('the pinned column collations are latin1_bin on Users.Username and Tags.Name only', (t) => {
   const pinned = targetSchema()
     .tables.filter((x) => !isServiceObject(x.name))
-    .flatMap((table) => table.columns.filter((c) => c.collation).map((c) => `${table.name}.${c.name} ${c.charset} ${c.collation}`));
+    .flatMap((table) =>
+      table.columns.filter((c) => c.collation).map((c) => `${table.name}.${c.name} ${c.charset} ${c.collation}`),
+    );
   t.deepEqual(pinned.sort(), ['Tags.Name latin1 latin1_bin', 'Users.Username latin1 latin1_bin']);
 });
 
@@ -112,7 +160,10 @@ test('every table renders as CREATE TABLE and every trigger as one CREATE TRIGGE
     t.true(sql.startsWith(`CREATE TABLE \`${table.name}\` (`), table.name);
     t.is((sql.match(/FOREIGN KEY/g) ?? []).length, table.foreignKeys.length, table.name);
   }
-  t.regex(ddl.columnDefinition(tbl(target, 'Events').columns.find((c) => c.name === 'Cause')!), /^`Cause` text NULL DEFAULT NULL$/);
+  t.regex(
+    ddl.columnDefinition(tbl(target, 'Events').columns.find((c) => c.name === 'Cause')!),
+    /^`Cause` text NULL DEFAULT NULL$/,
+  );
   t.regex(
     ddl.columnDefinition(tbl(target, 'Frames').columns.find((c) => c.name === 'TimeStamp')!),
     /^`TimeStamp` timestamp NOT NULL DEFAULT current_timestamp\(\) ON UPDATE current_timestamp\(\)$/,
@@ -120,7 +171,11 @@ test('every table renders as CREATE TABLE and every trigger as one CREATE TRIGGE
   for (const trigger of target.triggers) {
     const sql = ddl.createTrigger(trigger);
     t.notRegex(sql, /DELIMITER/i);
-    t.true(sql.startsWith(`CREATE TRIGGER \`${trigger.name}\` ${trigger.timing} ${trigger.event} ON \`${trigger.table}\` FOR EACH ROW\nBEGIN`));
+    t.true(
+      sql.startsWith(
+        `CREATE TRIGGER \`${trigger.name}\` ${trigger.timing} ${trigger.event} ON \`${trigger.table}\` FOR EACH ROW\nBEGIN`,
+      ),
+    );
   }
 });
 

@@ -91,7 +91,10 @@ test('a 1.36 database is not touched at start-up: the destructive plan is refuse
     t.true(result.missing.includes('table zmgate_migrations is missing'));
     t.true(result.missing.includes('migration 0001_baseline_1_39_22 pending'));
     const warning = records.find((r) => r.level === WARN);
-    t.regex(warning?.msg ?? '', /the schema needs 4 step\(s\) that rewrite or remove data \(.*data-migration:0003_monitor_ids_to_permissions.*\); nothing was changed — run 'zmgate-db bridge' by hand, after a backup/);
+    t.regex(
+      warning?.msg ?? '',
+      /the schema needs 4 step\(s\) that rewrite or remove data \(.*data-migration:0003_monitor_ids_to_permissions.*\); nothing was changed — run 'zmgate-db bridge' by hand, after a backup/,
+    );
     t.is(await schemaFingerprint(conn, fresh.name), before.schema);
     t.deepEqual(await dataFingerprint(conn, fresh.name), before.data);
   } finally {
@@ -110,20 +113,41 @@ test('an up-to-date database: ok, nothing applied; an empty or unreachable one: 
   const e = capturedLog();
   const emptyResult = await runStartupMigrations(dbConfig(empty), e.log);
   t.false(emptyResult.ok);
-  t.regex(e.records.find((r) => r.level === WARN)?.msg ?? '', /database st_empty_\w+ is empty: nothing to bridge \(use 'zmgate-db up' for a new install\)/);
-  t.deepEqual(await empty.db.query('SELECT COUNT(*) AS n FROM information_schema.TABLES WHERE TABLE_SCHEMA = ?', [empty.name]), [{ n: 0 }]);
+  t.regex(
+    e.records.find((r) => r.level === WARN)?.msg ?? '',
+    /database st_empty_\w+ is empty: nothing to bridge \(use 'zmgate-db up' for a new install\)/,
+  );
+  t.deepEqual(
+    await empty.db.query('SELECT COUNT(*) AS n FROM information_schema.TABLES WHERE TABLE_SCHEMA = ?', [empty.name]),
+    [{ n: 0 }],
+  );
 
   const u = capturedLog();
   const unreachable = await runStartupMigrations({ ...dbConfig(empty), port: 1 }, u.log);
   t.deepEqual(unreachable, { ok: false, missing: ['database connection'] });
-  t.regex(u.records.find((r) => r.level === WARN)?.msg ?? '', /database migrations not checked: cannot connect to database st_empty_\w+/);
+  t.regex(
+    u.records.find((r) => r.level === WARN)?.msg ?? '',
+    /database migrations not checked: cannot connect to database st_empty_\w+/,
+  );
 });
 
 test('the warning summary groups what is missing', (t) => {
   t.is(
-    summariseMissing(['table A is missing', 'table B is missing', 'Monitors.X is missing', 'Events.Cause type is text, expected varchar(32)', 'migration 0002_x pending']),
+    summariseMissing([
+      'table A is missing',
+      'table B is missing',
+      'Monitors.X is missing',
+      'Events.Cause type is text, expected varchar(32)',
+      'migration 0002_x pending',
+    ]),
     'tables A, B; columns Monitors.X; 1 other schema difference(s); pending migrations 0002_x',
   );
   t.is(summariseMissing([]), 'nothing');
-  t.is(summariseMissing(Array.from({ length: 10 }, (_, i) => `table T${i} is missing`), 3), 'tables T0, T1, T2, ... (10 in all)');
+  t.is(
+    summariseMissing(
+      Array.from({ length: 10 }, (_, i) => `table T${i} is missing`),
+      3,
+    ),
+    'tables T0, T1, T2, ... (10 in all)',
+  );
 });

@@ -7,9 +7,14 @@ import { createConnection, type Connection } from 'mariadb';
 import { freshDatabase, type FreshDatabase } from '../helpers/mariadb.js';
 import { dataFingerprint, database136, schemaFingerprint, zmgateDb } from '../helpers/zm136.js';
 
-const connect = (fresh: FreshDatabase): Promise<Connection> => createConnection({ ...fresh.userConfig, bigIntAsNumber: true });
+const connect = (fresh: FreshDatabase): Promise<Connection> =>
+  createConnection({ ...fresh.userConfig, bigIntAsNumber: true });
 
-async function unchanged(conn: Connection, database: string, action: () => Promise<void>): Promise<{ schema: boolean; data: boolean }> {
+async function unchanged(
+  conn: Connection,
+  database: string,
+  action: () => Promise<void>,
+): Promise<{ schema: boolean; data: boolean }> {
   const before = { schema: await schemaFingerprint(conn, database), data: await dataFingerprint(conn, database) };
   await action();
   return {
@@ -29,17 +34,34 @@ test('status on ZoneMinder 1.36.33: version, probes, differences, every migratio
       out = r.stdout;
     });
     t.deepEqual(same, { schema: true, data: true });
-    t.regex(out, /^ZoneMinder: {2}1\.36\.33 \(Config\.ZM_DYN_DB_VERSION\); installed code 1\.36\.33 \(ZM_DYN_CURR_VERSION\)$/m);
+    t.regex(
+      out,
+      /^ZoneMinder: {2}1\.36\.33 \(Config\.ZM_DYN_DB_VERSION\); installed code 1\.36\.33 \(ZM_DYN_CURR_VERSION\)$/m,
+    );
     t.regex(out, /^ {2}yes {2}column Users\.MonitorIds {2}=> < 1\.37\.76 \(1\.36 permission model\)$/m);
     t.regex(out, /^ {2}yes {2}trigger event_insert_trigger {2}=> < 1\.37\.77$/m);
     t.regex(out, /^ {2}no {3}column Monitors\.Capturing$/m);
-    t.regex(out, /^schema: {6}\d+ difference\(s\) from ZoneMinder 1\.39\.22 \+ zmgate tables \(run 'zmgate-db bridge'\)$/m);
+    t.regex(
+      out,
+      /^schema: {6}\d+ difference\(s\) from ZoneMinder 1\.39\.22 \+ zmgate tables \(run 'zmgate-db bridge'\)$/m,
+    );
     t.regex(out, /^ {2}table zmgate_migrations is missing$/m);
     t.regex(out, /^migrations: {2}\(no ledger table zmgate_migrations: nothing recorded yet\)$/m);
-    for (const id of ['0001_baseline_1_39_22', '0002_function_to_modes', '0003_monitor_ids_to_permissions', '0005_zones_pixels_to_percent', '0008_seed_new_tables']) {
+    for (const id of [
+      '0001_baseline_1_39_22',
+      '0002_function_to_modes',
+      '0003_monitor_ids_to_permissions',
+      '0005_zones_pixels_to_percent',
+      '0008_seed_new_tables',
+    ]) {
       t.regex(out, new RegExp(`^ {2}${id} +pending$`, 'm'), id);
     }
-    t.deepEqual(await conn.query("SELECT COUNT(*) AS n FROM information_schema.TABLES WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME LIKE 'zmgate%'"), [{ n: 0 }]);
+    t.deepEqual(
+      await conn.query(
+        "SELECT COUNT(*) AS n FROM information_schema.TABLES WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME LIKE 'zmgate%'",
+      ),
+      [{ n: 0 }],
+    );
   } finally {
     await conn.end();
   }
@@ -70,7 +92,10 @@ test('status after up and after bridge lists each migration as applied or stampe
     );
     const again = await zmgateDb(['status', '-u', upped.userUrl]);
     t.regex(again.stdout, /^ {2}0099_future +applied +\S+ \S+ +\(not known to this zmgate\)$/m);
-    t.regex(again.stdout, /^ {2}0002_function_to_modes +applied \(stamped\) +\S+ \S+ +\(changed since it was recorded\)$/m);
+    t.regex(
+      again.stdout,
+      /^ {2}0002_function_to_modes +applied \(stamped\) +\S+ \S+ +\(changed since it was recorded\)$/m,
+    );
   } finally {
     await conn.end();
   }
@@ -79,7 +104,10 @@ test('status after up and after bridge lists each migration as applied or stampe
   const bridged = await database136('s_bridged');
   t.is((await zmgateDb(['bridge', '--yes', '-u', bridged.userUrl])).code, 0);
   const out = (await zmgateDb(['status', '-u', bridged.userUrl])).stdout;
-  t.regex(out, /^ZoneMinder: {2}1\.39\.22 \(Config\.ZM_DYN_DB_VERSION\); installed code 1\.36\.33 \(ZM_DYN_CURR_VERSION\)$/m);
+  t.regex(
+    out,
+    /^ZoneMinder: {2}1\.39\.22 \(Config\.ZM_DYN_DB_VERSION\); installed code 1\.36\.33 \(ZM_DYN_CURR_VERSION\)$/m,
+  );
   t.regex(out, /^ {2}0001_baseline_1_39_22 +applied \(stamped\)/m);
   t.regex(out, /^ {2}0002_function_to_modes +applied +\d{4}-/m);
   t.regex(out, /^ {2}0006_user_preferences_names +applied \(stamped\)/m);
@@ -91,10 +119,16 @@ test('status on an empty database and on one that is not ZoneMinder says so and 
   t.is(r.code, 0, r.stderr);
   t.regex(r.stdout, /^ZoneMinder: {2}none: the database is empty \(create it with 'zmgate-db up'\)$/m);
   t.regex(r.stdout, /^ {2}0001_baseline_1_39_22 +pending$/m);
-  t.deepEqual(await empty.db.query('SELECT COUNT(*) AS n FROM information_schema.TABLES WHERE TABLE_SCHEMA = ?', [empty.name]), [{ n: 0 }]);
+  t.deepEqual(
+    await empty.db.query('SELECT COUNT(*) AS n FROM information_schema.TABLES WHERE TABLE_SCHEMA = ?', [empty.name]),
+    [{ n: 0 }],
+  );
 
   const other = await freshDatabase('s_other');
-  await other.db.exec("CREATE TABLE notes (id int PRIMARY KEY, note text); INSERT INTO notes VALUES (1, 'x')", other.name);
+  await other.db.exec(
+    "CREATE TABLE notes (id int PRIMARY KEY, note text); INSERT INTO notes VALUES (1, 'x')",
+    other.name,
+  );
   const conn = await connect(other);
   try {
     let out = '';

@@ -34,17 +34,21 @@ async function addMonitor(conn: Connection, id: number): Promise<void> {
 }
 
 /** What zmc does when an event starts (1.39: no insert trigger; it writes these rows itself). */
-async function startEvent(conn: Connection, id: number, monitorId: number, diskSpace: number | null = null): Promise<void> {
+async function startEvent(
+  conn: Connection,
+  id: number,
+  monitorId: number,
+  diskSpace: number | null = null,
+): Promise<void> {
   await conn.query(
     "INSERT INTO Events (Id, MonitorId, Name, StartDateTime, StateId, DiskSpace) VALUES (?, ?, 'New Event', NOW(), 1, ?)",
     [id, monitorId, diskSpace],
   );
   for (const bucket of BUCKETS) {
-    await conn.query(`INSERT INTO Events_${bucket} (EventId, MonitorId, StartDateTime, DiskSpace) VALUES (?, ?, NOW(), ?)`, [
-      id,
-      monitorId,
-      diskSpace,
-    ]);
+    await conn.query(
+      `INSERT INTO Events_${bucket} (EventId, MonitorId, StartDateTime, DiskSpace) VALUES (?, ?, NOW(), ?)`,
+      [id, monitorId, diskSpace],
+    );
   }
   await conn.query(
     `INSERT INTO Event_Summaries (MonitorId, TotalEvents, TotalEventDiskSpace, HourEvents, DayEvents, WeekEvents, MonthEvents)
@@ -56,16 +60,18 @@ async function startEvent(conn: Connection, id: number, monitorId: number, diskS
   );
   if (diskSpace !== null) {
     for (const bucket of BUCKETS) {
-      await conn.query(`UPDATE Event_Summaries SET ${bucket}EventDiskSpace = COALESCE(${bucket}EventDiskSpace, 0) + ? WHERE MonitorId = ?`, [
-        diskSpace,
-        monitorId,
-      ]);
+      await conn.query(
+        `UPDATE Event_Summaries SET ${bucket}EventDiskSpace = COALESCE(${bucket}EventDiskSpace, 0) + ? WHERE MonitorId = ?`,
+        [diskSpace, monitorId],
+      );
     }
   }
 }
 
 async function summary(conn: Connection, monitorId: number): Promise<Summary> {
-  const rows = (await conn.query('SELECT * FROM Event_Summaries WHERE MonitorId = ?', [monitorId])) as (Summary & { MonitorId: number })[];
+  const rows = (await conn.query('SELECT * FROM Event_Summaries WHERE MonitorId = ?', [monitorId])) as (Summary & {
+    MonitorId: number;
+  })[];
   const { MonitorId: _ignored, ...rest } = rows[0];
   return rest;
 }
@@ -73,7 +79,9 @@ async function summary(conn: Connection, monitorId: number): Promise<Summary> {
 async function bucketSpace(conn: Connection, eventId: number): Promise<(number | null)[]> {
   const out: (number | null)[] = [];
   for (const bucket of BUCKETS) {
-    const rows = (await conn.query(`SELECT DiskSpace FROM Events_${bucket} WHERE EventId = ?`, [eventId])) as { DiskSpace: number | null }[];
+    const rows = (await conn.query(`SELECT DiskSpace FROM Events_${bucket} WHERE EventId = ?`, [eventId])) as {
+      DiskSpace: number | null;
+    }[];
     out.push(rows.length ? rows[0].DiskSpace : -1);
   }
   return out;
@@ -171,7 +179,9 @@ test('archiving and unarchiving keep Events_Archived and the Archived counters i
     await conn.query('UPDATE Events SET DiskSpace = 500 WHERE Id = 10');
 
     await conn.query('UPDATE Events SET Archived = 1 WHERE Id = 10');
-    t.deepEqual(await conn.query('SELECT EventId, MonitorId, DiskSpace FROM Events_Archived'), [{ EventId: 10, MonitorId: 1, DiskSpace: 500 }]);
+    t.deepEqual(await conn.query('SELECT EventId, MonitorId, DiskSpace FROM Events_Archived'), [
+      { EventId: 10, MonitorId: 1, DiskSpace: 500 },
+    ]);
     let s = await summary(conn, 1);
     t.is(s.ArchivedEvents, 1);
     t.is(s.ArchivedEventDiskSpace, 500);
@@ -209,10 +219,18 @@ test('deleting an event removes its bucket and archive rows and takes it off eve
     await conn.query('UPDATE Events SET DiskSpace = 700 WHERE Id = 11');
     await conn.query('UPDATE Events SET Archived = 1 WHERE Id = 11');
     const before = await summary(conn, 1);
-    t.like(before, { TotalEvents: 2, TotalEventDiskSpace: 1000, HourEvents: 2, HourEventDiskSpace: 1000, ArchivedEvents: 1, ArchivedEventDiskSpace: 700 });
+    t.like(before, {
+      TotalEvents: 2,
+      TotalEventDiskSpace: 1000,
+      HourEvents: 2,
+      HourEventDiskSpace: 1000,
+      ArchivedEvents: 1,
+      ArchivedEventDiskSpace: 700,
+    });
 
     await conn.query('DELETE FROM Events WHERE Id = 11');
-    for (const bucket of BUCKETS) t.is(await count(conn, `SELECT COUNT(*) AS n FROM Events_${bucket} WHERE EventId = 11`, []), 0, bucket);
+    for (const bucket of BUCKETS)
+      t.is(await count(conn, `SELECT COUNT(*) AS n FROM Events_${bucket} WHERE EventId = 11`, []), 0, bucket);
     t.is(await count(conn, 'SELECT COUNT(*) AS n FROM Events_Archived', []), 0);
     t.deepEqual(await summary(conn, 1), {
       TotalEvents: 1,
@@ -258,7 +276,14 @@ test('ageing a bucket (zmstats deleting old rows) decrements only that bucket', 
     t.like(await summary(conn, 1), { MonthEvents: 0, MonthEventDiskSpace: 0, WeekEvents: 1, WeekEventDiskSpace: 250 });
     // The event itself then goes: the remaining buckets and the total drop, nothing goes negative.
     await conn.query('DELETE FROM Events WHERE Id = 10');
-    t.like(await summary(conn, 1), { HourEvents: 0, DayEvents: 0, WeekEvents: 0, MonthEvents: 0, TotalEvents: 0, TotalEventDiskSpace: 0 });
+    t.like(await summary(conn, 1), {
+      HourEvents: 0,
+      DayEvents: 0,
+      WeekEvents: 0,
+      MonthEvents: 0,
+      TotalEvents: 0,
+      TotalEventDiskSpace: 0,
+    });
   } finally {
     await conn.end();
   }
@@ -310,7 +335,9 @@ test('Monitors.ZoneCount follows inserts and deletes of Zones, per monitor', asy
     await addMonitor(conn, 1);
     await addMonitor(conn, 2);
     const zoneCounts = async () =>
-      ((await conn.query('SELECT Id, ZoneCount FROM Monitors ORDER BY Id')) as { Id: number; ZoneCount: number }[]).map((m) => m.ZoneCount);
+      ((await conn.query('SELECT Id, ZoneCount FROM Monitors ORDER BY Id')) as { Id: number; ZoneCount: number }[]).map(
+        (m) => m.ZoneCount,
+      );
     t.deepEqual(await zoneCounts(), [0, 0]);
 
     await conn.query("INSERT INTO Zones (MonitorId, Name, Coords) VALUES (1, 'All', '0,0 100,0 100,100 0,100')");

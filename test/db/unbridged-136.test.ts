@@ -33,13 +33,27 @@ const get = async (path: string) => {
 
 test('before the bridge: version, config, storage, states, logs, the caller and live sources work', async (t) => {
   t.like(await get('/host/getVersion'), { status: 200, body: { db_version: '1.36.33' } });
-  for (const path of ['/configs', '/storage', '/states', '/logs', '/me', '/live/sources']) t.is((await get(path)).status, 200, path);
+  for (const path of ['/configs', '/storage', '/states', '/logs', '/me', '/live/sources'])
+    t.is((await get(path)).status, 200, path);
   // Recorded playback reads only 1.36 columns: a missing event is a plain 404.
   t.like(await get('/events/1/info'), { status: 404, body: { kind: 'EVENT_NOT_FOUND_ERROR' } });
 });
 
 test('routes that need 1.39 tables or columns answer 503 naming `zmgate-db bridge`, not 500', async (t) => {
-  for (const path of ['/monitors', '/monitors/1', '/events', '/events/1', '/users', '/roles', '/tags', '/filters', '/servers', '/monitor-status', '/event-summaries', '/notifications']) {
+  for (const path of [
+    '/monitors',
+    '/monitors/1',
+    '/events',
+    '/events/1',
+    '/users',
+    '/roles',
+    '/tags',
+    '/filters',
+    '/servers',
+    '/monitor-status',
+    '/event-summaries',
+    '/notifications',
+  ]) {
     const res = await get(path);
     t.is(res.status, 503, path);
     t.like(res.body, { kind: 'SERVICE_UNAVAILABLE_ERROR', details: [['database', 'schema incomplete']] }, path);

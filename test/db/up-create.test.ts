@@ -26,9 +26,15 @@ test('up creates a missing database it may create, reports it, and fills it', as
   t.is(r.code, 0, r.stderr);
   t.regex(r.stderr, new RegExp(`^created database ${name} \\(utf8mb4\\)$`, 'm'));
   t.regex(r.stdout, /^done: \d+ step\(s\) .* is at ZoneMinder 1\.39\.22 \(baseline applied\)$/m);
-  const [tables] = await server.query<{ n: number }>('SELECT COUNT(*) AS n FROM information_schema.TABLES WHERE TABLE_SCHEMA = ?', [name]);
+  const [tables] = await server.query<{ n: number }>(
+    'SELECT COUNT(*) AS n FROM information_schema.TABLES WHERE TABLE_SCHEMA = ?',
+    [name],
+  );
   t.is(Number(tables!.n), 57);
-  const [charset] = await server.query<{ c: string }>('SELECT DEFAULT_CHARACTER_SET_NAME AS c FROM information_schema.SCHEMATA WHERE SCHEMA_NAME = ?', [name]);
+  const [charset] = await server.query<{ c: string }>(
+    'SELECT DEFAULT_CHARACTER_SET_NAME AS c FROM information_schema.SCHEMATA WHERE SCHEMA_NAME = ?',
+    [name],
+  );
   t.is(charset!.c, 'utf8mb4');
 
   // Now it exists and is not empty: refused as before.
@@ -53,7 +59,12 @@ test('a user who may not create the database gets the statements to run as root'
   const name = newName('up_denied');
   const r = await zmgateDb(['up', '-u', server.url(name, other.user, other.password)]);
   t.is(r.code, 1);
-  t.regex(r.stderr, new RegExp(`fix: as the server's root .*CREATE DATABASE IF NOT EXISTS \`${name}\` .*GRANT ALL PRIVILEGES ON \`${name}\`\\.\\* TO '${other.user}'@'localhost'`));
+  t.regex(
+    r.stderr,
+    new RegExp(
+      `fix: as the server's root .*CREATE DATABASE IF NOT EXISTS \`${name}\` .*GRANT ALL PRIVILEGES ON \`${name}\`\\.\\* TO '${other.user}'@'localhost'`,
+    ),
+  );
   t.false(await databaseExists(name));
 });
 

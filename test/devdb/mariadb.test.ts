@@ -79,8 +79,11 @@ test('exec runs several statements; query binds parameters', async (t) => {
   );
   const rows = await db.query<{ n: number }>('SELECT COUNT(*) AS n FROM Monitors', [], name);
   t.deepEqual(rows, [{ n: 2 }]);
-  const named = await db.query<{ Id: number }>('SELECT Id FROM Monitors WHERE Name = ?', ["back door"], name);
-  t.deepEqual(named.map((r) => r.Id), [2]);
+  const named = await db.query<{ Id: number }>('SELECT Id FROM Monitors WHERE Name = ?', ['back door'], name);
+  t.deepEqual(
+    named.map((r) => r.Id),
+    [2],
+  );
   // Statements are not silently dropped after an error.
   await t.throwsAsync(db.exec('INSERT INTO Monitors VALUES (3, NULL); INSERT INTO Monitors VALUES (4, "x")', name));
   t.deepEqual(await db.query('SELECT Id FROM Monitors WHERE Id > 2', [], name), []);

@@ -2,15 +2,40 @@
 // Event_Summaries and Storage.DiskSpace, and injected failures before, during and after the
 // transaction (nothing may be lost).
 import test from 'ava';
-import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readlinkSync, writeFileSync, symlinkSync } from 'node:fs';
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readlinkSync,
+  writeFileSync,
+  symlinkSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
 import { createLogger } from '../../src/log.js';
-import { EventDeletion, nodeDeletionFs, TRASH_PREFIX, type DeletionFs } from '../../src/features/events/event-deletion.js';
+import {
+  EventDeletion,
+  nodeDeletionFs,
+  TRASH_PREFIX,
+  type DeletionFs,
+} from '../../src/features/events/event-deletion.js';
 import { eventPaths } from '../../src/features/events/event-paths.js';
 import { startTestApp } from '../helpers/app.js';
-import { caller, insertEvent, insertEventUsers, insertMonitor, insertStorage, login, prismaFor, sql, summary, type EventSeed } from '../helpers/events.js';
+import {
+  caller,
+  insertEvent,
+  insertEventUsers,
+  insertMonitor,
+  insertStorage,
+  login,
+  prismaFor,
+  sql,
+  summary,
+  type EventSeed,
+} from '../helpers/events.js';
 import type { FreshDatabase } from '../helpers/mariadb.js';
 import { zmDatabase } from '../helpers/zmdb.js';
 import type { PrismaClient } from '../../src/db/prisma.js';
@@ -61,9 +86,20 @@ async function seedEvent(seed: Omit<EventSeed, 'monitorId'> & { monitorId?: numb
   await insertMonitor(db, monitorId).catch(() => {});
   const summaryBefore = await summary(db, monitorId);
   const diskSpace = seed.diskSpace === undefined ? 4096 : seed.diskSpace;
-  const id = await insertEvent(db, { start: '2026-03-04 05:06:07', end: '2026-03-04 05:07:00', ...seed, monitorId, diskSpace });
+  const id = await insertEvent(db, {
+    start: '2026-03-04 05:06:07',
+    end: '2026-03-04 05:07:00',
+    ...seed,
+    monitorId,
+    diskSpace,
+  });
   for (const bucket of ['Hour', 'Day', 'Week', 'Month']) {
-    await sql(db, `INSERT INTO Events_${bucket} (EventId, MonitorId, StartDateTime, DiskSpace) VALUES (?, ?, ?, ?)`, [id, monitorId, '2026-03-04 05:06:07', diskSpace]);
+    await sql(db, `INSERT INTO Events_${bucket} (EventId, MonitorId, StartDateTime, DiskSpace) VALUES (?, ?, ?, ?)`, [
+      id,
+      monitorId,
+      '2026-03-04 05:06:07',
+      diskSpace,
+    ]);
   }
   await sql(
     db,
@@ -73,13 +109,26 @@ async function seedEvent(seed: Omit<EventSeed, 'monitorId'> & { monitorId?: numb
      WeekEvents = WeekEvents + 1, WeekEventDiskSpace = WeekEventDiskSpace + VALUES(WeekEventDiskSpace), MonthEvents = MonthEvents + 1, MonthEventDiskSpace = MonthEventDiskSpace + VALUES(MonthEventDiskSpace)`,
     [monitorId, diskSpace ?? 0, diskSpace ?? 0, diskSpace ?? 0, diskSpace ?? 0, diskSpace ?? 0],
   );
-  for (let f = 1; f <= 3; f++) await sql(db, 'INSERT INTO Frames (EventId, FrameId, Type, Score, Delta) VALUES (?, ?, ?, 0, 0)', [id, f, 'Normal']);
+  for (let f = 1; f <= 3; f++)
+    await sql(db, 'INSERT INTO Frames (EventId, FrameId, Type, Score, Delta) VALUES (?, ?, ?, 0, 0)', [
+      id,
+      f,
+      'Normal',
+    ]);
   await sql(db, 'INSERT INTO Stats (MonitorId, ZoneId, EventId, FrameId) VALUES (?, 1, ?, 1)', [monitorId, id]);
-  await sql(db, 'INSERT INTO Event_Data (EventId, MonitorId, Timestamp, Data) VALUES (?, ?, NOW(), ?)', [id, monitorId, '{}']);
+  await sql(db, 'INSERT INTO Event_Data (EventId, MonitorId, Timestamp, Data) VALUES (?, ?, NOW(), ?)', [
+    id,
+    monitorId,
+    '{}',
+  ]);
   await sql(db, 'INSERT IGNORE INTO Tags (Id, Name) VALUES (1, ?)', ['person']);
   await sql(db, 'INSERT INTO Events_Tags (TagId, EventId) VALUES (1, ?)', [id]);
 
-  const [row] = await sql(db, "SELECT DATE_FORMAT(e.StartDateTime, '%Y-%m-%dT%H:%i:%sZ') AS start, e.Scheme, s.Path FROM Events e LEFT JOIN Storage s ON s.Id = e.StorageId WHERE e.Id = ?", [id]);
+  const [row] = await sql(
+    db,
+    "SELECT DATE_FORMAT(e.StartDateTime, '%Y-%m-%dT%H:%i:%sZ') AS start, e.Scheme, s.Path FROM Events e LEFT JOIN Storage s ON s.Id = e.StorageId WHERE e.Id = ?",
+    [id],
+  );
   const start = row.start ? new Date(row.start) : null; // a wall-clock Date: UTC fields = stored digits
   const paths = eventPaths({ id, monitorId, startDateTime: start, scheme: row.Scheme }, row.Path ?? dirOf('default'));
   if (withFiles) {
@@ -94,14 +143,26 @@ async function seedEvent(seed: Omit<EventSeed, 'monitorId'> & { monitorId?: numb
 
 async function rowCounts(id: number): Promise<Record<string, number>> {
   const out: Record<string, number> = {};
-  for (const [table, col] of [['Events', 'Id'], ['Frames', 'EventId'], ['Stats', 'EventId'], ['Event_Data', 'EventId'], ['Events_Tags', 'EventId'], ['Events_Hour', 'EventId'], ['Events_Day', 'EventId'], ['Events_Week', 'EventId'], ['Events_Month', 'EventId'], ['Events_Archived', 'EventId']]) {
+  for (const [table, col] of [
+    ['Events', 'Id'],
+    ['Frames', 'EventId'],
+    ['Stats', 'EventId'],
+    ['Event_Data', 'EventId'],
+    ['Events_Tags', 'EventId'],
+    ['Events_Hour', 'EventId'],
+    ['Events_Day', 'EventId'],
+    ['Events_Week', 'EventId'],
+    ['Events_Month', 'EventId'],
+    ['Events_Archived', 'EventId'],
+  ]) {
     const [r] = await sql(db, `SELECT COUNT(*) AS n FROM ${table} WHERE ${col} = ?`, [id]);
     out[table] = Number(r.n);
   }
   return out;
 }
 const allZero = (counts: Record<string, number>) => Object.values(counts).every((n) => n === 0);
-const storageSpace = async (id: number) => Number((await sql(db, 'SELECT DiskSpace FROM Storage WHERE Id = ?', [id]))[0].DiskSpace);
+const storageSpace = async (id: number) =>
+  Number((await sql(db, 'SELECT DiskSpace FROM Storage WHERE Id = ?', [id]))[0].DiskSpace);
 const trashLeft = (dir: string) => existsSync(dir) && readdirSync(dir).some((name) => name.startsWith(TRASH_PREFIX));
 
 test('Deep: rows, directory, marker symlink and empty parents go; summaries and Storage.DiskSpace follow', async (t) => {
@@ -117,9 +178,26 @@ test('Deep: rows, directory, marker symlink and empty parents go; summaries and 
   t.throws(() => lstatSync(ev.paths.deepMarker!), undefined, 'the marker symlink is gone');
   t.false(existsSync(path.join(dirOf('deep'), String(ev.monitorId), '26')), 'empty parents up to yy are removed');
   t.true(existsSync(ev.paths.monitorDir), 'the monitor folder stays');
-  t.deepEqual(await summary(db, ev.monitorId), { ...ev.summaryBefore, MonitorId: ev.monitorId, TotalEvents: 0, TotalEventDiskSpace: 0, HourEvents: 0, HourEventDiskSpace: 0, DayEvents: 0, DayEventDiskSpace: 0, WeekEvents: 0, WeekEventDiskSpace: 0, MonthEvents: 0, MonthEventDiskSpace: 0, ArchivedEvents: null, ArchivedEventDiskSpace: null });
+  t.deepEqual(await summary(db, ev.monitorId), {
+    ...ev.summaryBefore,
+    MonitorId: ev.monitorId,
+    TotalEvents: 0,
+    TotalEventDiskSpace: 0,
+    HourEvents: 0,
+    HourEventDiskSpace: 0,
+    DayEvents: 0,
+    DayEventDiskSpace: 0,
+    WeekEvents: 0,
+    WeekEventDiskSpace: 0,
+    MonthEvents: 0,
+    MonthEventDiskSpace: 0,
+    ArchivedEvents: null,
+    ArchivedEventDiskSpace: null,
+  });
   t.is(await storageSpace(11), spaceBefore - 5000);
-  t.true(logs.some((l) => l.msg === 'event deleted' && l.event_id === ev.id && l.reason === 'test' && l.files === 'removed'));
+  t.true(
+    logs.some((l) => l.msg === 'event deleted' && l.event_id === ev.id && l.reason === 'test' && l.files === 'removed'),
+  );
 });
 
 test('Medium: the event folder goes; the day folder stays while another event uses it', async (t) => {
@@ -133,7 +211,10 @@ test('Medium: the event folder goes; the day folder stays while another event us
   t.is((await rowCounts(b.id)).Frames, 3);
   t.is((await summary(db, monitorId))?.TotalEvents, 1, 'only one event came off the summary');
   await deletion().delete(BigInt(b.id), { reason: 'test' });
-  t.false(existsSync(path.join(dirOf('medium'), String(monitorId), '2026-03-04')), 'the day folder goes with its last event');
+  t.false(
+    existsSync(path.join(dirOf('medium'), String(monitorId), '2026-03-04')),
+    'the day folder goes with its last event',
+  );
   t.true(existsSync(path.join(dirOf('medium'), String(monitorId))));
   t.false(trashLeft(path.join(dirOf('medium'), String(monitorId))));
 });
@@ -185,17 +266,28 @@ test('open, archived, locked and lock-held events are refused with 409; rows and
     const ev = await seedEvent({ storageId: 2, scheme: 'Medium', ...seed });
     const err = await t.throwsAsync(deletion().delete(BigInt(ev.id), { reason: 'test' }));
     t.like(err, { status: 409, kind: 'CONFLICT_ERROR' }, reason);
-    t.deepEqual((err as any).details, [['event_id', String(ev.id)], ['reason', reason]]);
+    t.deepEqual((err as any).details, [
+      ['event_id', String(ev.id)],
+      ['reason', reason],
+    ]);
     t.is((await rowCounts(ev.id)).Frames, 3);
     t.true(existsSync(path.join(ev.paths.eventDir, 'snapshot.jpg')));
   }
   const held = await seedEvent({ storageId: 2, scheme: 'Medium' });
-  await sql(db, "INSERT INTO Events_Lock (EventId, LockedBy, LockedAt, ExpiresAt) VALUES (?, 'zmfilter', NOW(), NOW() + INTERVAL 1 HOUR)", [held.id]);
+  await sql(
+    db,
+    "INSERT INTO Events_Lock (EventId, LockedBy, LockedAt, ExpiresAt) VALUES (?, 'zmfilter', NOW(), NOW() + INTERVAL 1 HOUR)",
+    [held.id],
+  );
   t.like(await t.throwsAsync(deletion().delete(BigInt(held.id), { reason: 'test' })), { status: 409 });
   t.true(existsSync(held.paths.eventDir), 'the directory was moved back');
   t.false(trashLeft(path.dirname(held.paths.eventDir)));
   await sql(db, 'UPDATE Events_Lock SET ExpiresAt = NOW() - INTERVAL 1 MINUTE WHERE EventId = ?', [held.id]);
-  t.is((await deletion().delete(BigInt(held.id), { reason: 'test' })).files, 'removed', 'an expired lock does not hold');
+  t.is(
+    (await deletion().delete(BigInt(held.id), { reason: 'test' })).files,
+    'removed',
+    'an expired lock does not hold',
+  );
   t.is(Number((await sql(db, 'SELECT COUNT(*) AS n FROM Events_Lock WHERE EventId = ?', [held.id]))[0].n), 0);
 });
 
@@ -268,7 +360,10 @@ test('if the directory cannot be moved back after a failed transaction, that is 
 
 test('two deletions of one event at once: one wins, the other is refused; nothing is left behind', async (t) => {
   const ev = await seedEvent({ storageId: 2, scheme: 'Medium' });
-  const results = await Promise.allSettled([deletion().delete(BigInt(ev.id), { reason: 'a' }), deletion().delete(BigInt(ev.id), { reason: 'b' })]);
+  const results = await Promise.allSettled([
+    deletion().delete(BigInt(ev.id), { reason: 'a' }),
+    deletion().delete(BigInt(ev.id), { reason: 'b' }),
+  ]);
   t.is(results.filter((r) => r.status === 'fulfilled').length, 1);
   const refused = results.find((r) => r.status === 'rejected') as PromiseRejectedResult;
   t.true([404, 409].includes(refused.reason.status));
@@ -277,7 +372,10 @@ test('two deletions of one event at once: one wins, the other is refused; nothin
 });
 
 test('DELETE /api/v3/events/{id} uses this path: rows and the event directory go', async (t) => {
-  const app = await startTestApp({ db, env: { APP_AUTH__RATE_LIMIT__ENABLED: 'false', APP_ZONEMINDER__DIR_EVENTS: dirOf('default') } });
+  const app = await startTestApp({
+    db,
+    env: { APP_AUTH__RATE_LIMIT__ENABLED: 'false', APP_ZONEMINDER__DIR_EVENTS: dirOf('default') },
+  });
   try {
     await insertEventUsers(db);
     const call = caller(app, await login(app, 'evedit'));
@@ -286,7 +384,16 @@ test('DELETE /api/v3/events/{id} uses this path: rows and the event directory go
     t.is(res.status, 204, res.text);
     t.false(existsSync(ev.paths.eventDir));
     t.true(allZero(await rowCounts(ev.id)));
-    t.true(app.logs.some((l) => l.msg === 'event deleted' && l.event_id === ev.id && l.reason === 'api' && l.actor === 'evedit' && l.files === 'removed'));
+    t.true(
+      app.logs.some(
+        (l) =>
+          l.msg === 'event deleted' &&
+          l.event_id === ev.id &&
+          l.reason === 'api' &&
+          l.actor === 'evedit' &&
+          l.files === 'removed',
+      ),
+    );
     const open = await seedEvent({ storageId: 0, scheme: 'Shallow', end: null });
     t.is((await call('DELETE', `/events/${open.id}`)).status, 409);
     t.true(existsSync(open.paths.eventDir));

@@ -2,7 +2,16 @@
 // ZM_TIMEZONE, tags), validation, permissions, and the two count routes.
 import test from 'ava';
 import { startTestApp, type TestApp } from '../helpers/app.js';
-import { caller, insertEvent, insertEventUsers, insertMonitor, insertStorage, login, sql, summary } from '../helpers/events.js';
+import {
+  caller,
+  insertEvent,
+  insertEventUsers,
+  insertMonitor,
+  insertStorage,
+  login,
+  sql,
+  summary,
+} from '../helpers/events.js';
 import { isEnvelope } from '../helpers/http.js';
 import { parseEventTime, ZoneClock } from '../../src/features/events/event-time.js';
 import type { FreshDatabase } from '../helpers/mariadb.js';
@@ -22,7 +31,10 @@ test.before(async () => {
   await insertMonitor(db, 1);
   await insertMonitor(db, 2);
   await insertStorage(db, { id: 3, path: '/nonexistent/zm-events', scheme: 'Deep' });
-  app = await startTestApp({ db, env: { APP_AUTH__RATE_LIMIT__ENABLED: 'false', APP_ZONEMINDER__DIR_EVENTS: '/nonexistent/events' } });
+  app = await startTestApp({
+    db,
+    env: { APP_AUTH__RATE_LIMIT__ENABLED: 'false', APP_ZONEMINDER__DIR_EVENTS: '/nonexistent/events' },
+  });
   call = caller(app, await login(app, 'evedit'));
   viewer = await login(app, 'evview');
   nobody = await login(app, 'evnone');
@@ -41,7 +53,11 @@ test('get: every EventResponse field, length as a 2-place string, times as UTC w
     diskSpace: 1234,
     storageId: null,
   });
-  await sql(db, 'UPDATE Events SET Latitude = 52.5, Longitude = -13.25, SaveJPEGs = 3, Videoed = 1, DefaultVideo = ? WHERE Id = ?', [`${id}-video.mp4`, id]);
+  await sql(
+    db,
+    'UPDATE Events SET Latitude = 52.5, Longitude = -13.25, SaveJPEGs = 3, Videoed = 1, DefaultVideo = ? WHERE Id = ?',
+    [`${id}-video.mp4`, id],
+  );
   const res = await call('GET', `/events/${id}`);
   t.is(res.status, 200);
   t.deepEqual(res.body, {
@@ -94,9 +110,15 @@ test('tags are listed as {id, name}', async (t) => {
   await sql(db, "INSERT INTO Tags (Id, Name) VALUES (71, 'person'), (72, 'car')");
   await sql(db, 'INSERT INTO Events_Tags (TagId, EventId) VALUES (71, ?), (72, ?)', [id, id]);
   const res = await call('GET', `/events/${id}`);
-  t.deepEqual(res.body.tags, [{ id: 72, name: 'car' }, { id: 71, name: 'person' }]);
+  t.deepEqual(res.body.tags, [
+    { id: 72, name: 'car' },
+    { id: 71, name: 'person' },
+  ]);
   const list = await call('GET', `/events?monitor_id=2&tag_id=71`);
-  t.deepEqual(list.body.items.map((e: any) => e.id), [id]);
+  t.deepEqual(
+    list.body.items.map((e: any) => e.id),
+    [id],
+  );
   t.deepEqual(list.body.items[0].tags.length, 2);
 });
 
@@ -127,10 +149,29 @@ test('create: 201 with the event, bucket rows and Event_Summaries counters', asy
     unknown_key: 'ignored',
   });
   t.is(res.status, 201, res.text);
-  t.like(res.body, { monitor_id: 2, storage_id: 3, name: 'Made by API', cause: 'API', width: 640, height: 480, length: '12.50', orientation: 'ROTATE_90', scheme: 'Deep', frames: 0, archived: 0 });
+  t.like(res.body, {
+    monitor_id: 2,
+    storage_id: 3,
+    name: 'Made by API',
+    cause: 'API',
+    width: 640,
+    height: 480,
+    length: '12.50',
+    orientation: 'ROTATE_90',
+    scheme: 'Deep',
+    frames: 0,
+    archived: 0,
+  });
   t.regex(res.body.start_date_time, /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/);
-  t.true(Math.abs(Date.parse(res.body.start_date_time) - (Date.now() - 60_000)) < 5_000, 'the instant survives the round trip');
-  const buckets = await sql(db, 'SELECT (SELECT COUNT(*) FROM Events_Hour WHERE EventId = ?) AS h, (SELECT COUNT(*) FROM Events_Month WHERE EventId = ?) AS m', [res.body.id, res.body.id]);
+  t.true(
+    Math.abs(Date.parse(res.body.start_date_time) - (Date.now() - 60_000)) < 5_000,
+    'the instant survives the round trip',
+  );
+  const buckets = await sql(
+    db,
+    'SELECT (SELECT COUNT(*) FROM Events_Hour WHERE EventId = ?) AS h, (SELECT COUNT(*) FROM Events_Month WHERE EventId = ?) AS m',
+    [res.body.id, res.body.id],
+  );
   t.deepEqual([Number(buckets[0].h), Number(buckets[0].m)], [1, 1]);
   const after = await summary(db, 2);
   t.is(after?.TotalEvents, (before?.TotalEvents ?? 0) + 1);
@@ -138,18 +179,47 @@ test('create: 201 with the event, bucket rows and Event_Summaries counters', asy
 });
 
 test('create: an old start goes into no recent bucket; start defaults to now', async (t) => {
-  const old = await call('POST', '/events', { monitor_id: 1, storage_id: 0, name: 'old', width: 1, height: 1, length: '1', orientation: 'ROTATE_0', start_date_time: '2020-01-01T00:00:00' });
+  const old = await call('POST', '/events', {
+    monitor_id: 1,
+    storage_id: 0,
+    name: 'old',
+    width: 1,
+    height: 1,
+    length: '1',
+    orientation: 'ROTATE_0',
+    start_date_time: '2020-01-01T00:00:00',
+  });
   t.is(old.status, 201);
-  const [row] = await sql(db, 'SELECT (SELECT COUNT(*) FROM Events_Month WHERE EventId = ?) AS m, StartDateTime FROM Events WHERE Id = ?', [old.body.id, old.body.id]);
+  const [row] = await sql(
+    db,
+    'SELECT (SELECT COUNT(*) FROM Events_Month WHERE EventId = ?) AS m, StartDateTime FROM Events WHERE Id = ?',
+    [old.body.id, old.body.id],
+  );
   t.is(Number(row.m), 0);
   t.is(old.body.start_date_time, '2019-12-31T23:00:00Z', 'a naive time is ZoneMinder local time');
   t.is(old.body.end_date_time, null);
-  const now = await call('POST', '/events', { monitor_id: 1, storage_id: 0, name: 'now', width: 1, height: 1, length: '0', orientation: 'ROTATE_0' });
+  const now = await call('POST', '/events', {
+    monitor_id: 1,
+    storage_id: 0,
+    name: 'now',
+    width: 1,
+    height: 1,
+    length: '0',
+    orientation: 'ROTATE_0',
+  });
   t.true(Math.abs(Date.parse(now.body.start_date_time) - Date.now()) < 5_000);
 });
 
 test('create: validation names the field', async (t) => {
-  const base = { monitor_id: 1, storage_id: 0, name: 'x', width: 1, height: 1, length: '1.00', orientation: 'ROTATE_0' };
+  const base = {
+    monitor_id: 1,
+    storage_id: 0,
+    name: 'x',
+    width: 1,
+    height: 1,
+    length: '1.00',
+    orientation: 'ROTATE_0',
+  };
   const cases: Array<[Record<string, unknown>, string]> = [
     [{ ...base, monitor_id: 999 }, 'monitor_id'],
     [{ ...base, storage_id: 99 }, 'storage_id'],
@@ -166,15 +236,33 @@ test('create: validation names the field', async (t) => {
   for (const [body, field] of cases) {
     const res = await call('POST', '/events', body);
     t.is(res.status, 400, `${field}: ${res.text}`);
-    t.true(res.body.details.some(([f]: string[]) => f.includes(field)), `${field}: ${JSON.stringify(res.body.details)}`);
+    t.true(
+      res.body.details.some(([f]: string[]) => f.includes(field)),
+      `${field}: ${JSON.stringify(res.body.details)}`,
+    );
   }
 });
 
 test('patch: partial update, booleans stored as 0/1, null clears notes, archive maintains Events_Archived', async (t) => {
   const id = await insertEvent(db, { monitorId: 1, name: 'before', notes: 'n', cause: 'c' });
-  const res = await call('PATCH', `/events/${id}`, { archived: true, locked: true, notes: null, emailed: true, orientation: 'FlipHori' });
+  const res = await call('PATCH', `/events/${id}`, {
+    archived: true,
+    locked: true,
+    notes: null,
+    emailed: true,
+    orientation: 'FlipHori',
+  });
   t.is(res.status, 200, res.text);
-  t.like(res.body, { id, name: 'before', cause: 'c', notes: null, archived: 1, locked: 1, emailed: 1, orientation: 'FLIP_HORI' });
+  t.like(res.body, {
+    id,
+    name: 'before',
+    cause: 'c',
+    notes: null,
+    archived: 1,
+    locked: 1,
+    emailed: 1,
+    orientation: 'FLIP_HORI',
+  });
   const [arch] = await sql(db, 'SELECT COUNT(*) AS n FROM Events_Archived WHERE EventId = ?', [id]);
   t.is(Number(arch.n), 1);
   const renamed = await call('PATCH', `/events/${id}`, { name: 'after', name_extra: 1 });
@@ -201,14 +289,20 @@ test('delete: 204 with no body removes the event (files on a missing directory a
   t.is(res.status, 204, res.text);
   t.is(res.text, '');
   t.is((await call('GET', `/events/${id}`)).status, 404);
-  t.true(app.logs.some((l) => l.msg === 'event deleted' && l.event_id === id && l.reason === 'api' && l.actor === 'evedit'));
+  t.true(
+    app.logs.some((l) => l.msg === 'event deleted' && l.event_id === id && l.reason === 'api' && l.actor === 'evedit'),
+  );
 });
 
 test('permissions: View reads but cannot write; None gets 403', async (t) => {
   const id = await insertEvent(db, { monitorId: 1 });
   t.is((await call('GET', `/events/${id}`, undefined, viewer)).status, 200);
   t.is((await call('GET', '/events', undefined, viewer)).status, 200);
-  for (const [method, path] of [['PATCH', `/events/${id}`], ['DELETE', `/events/${id}`], ['POST', '/events']]) {
+  for (const [method, path] of [
+    ['PATCH', `/events/${id}`],
+    ['DELETE', `/events/${id}`],
+    ['POST', '/events'],
+  ]) {
     const res = await call(method, path, method === 'DELETE' ? undefined : {}, viewer);
     t.is(res.status, 403, `${method} ${path}`);
   }
@@ -225,7 +319,8 @@ test('counts: per ZoneMinder-local hour as UTC Z; by monitor lists every monitor
   try {
     const c = caller(capp, await login(capp, 'evview'));
     // "now" as Kolkata wall clock (+05:30), minus 30 minutes and minus 3 hours, plus one very old.
-    const wall = (msAgo: number) => new Date(Date.now() + 5.5 * 3_600_000 - msAgo).toISOString().slice(0, 19).replace('T', ' ');
+    const wall = (msAgo: number) =>
+      new Date(Date.now() + 5.5 * 3_600_000 - msAgo).toISOString().slice(0, 19).replace('T', ' ');
     await insertEvent(cdb, { monitorId: 1, start: wall(30 * 60_000) });
     await insertEvent(cdb, { monitorId: 1, start: wall(30 * 60_000 + 1000) });
     await insertEvent(cdb, { monitorId: 2, start: wall(3 * 3_600_000) });
@@ -233,14 +328,27 @@ test('counts: per ZoneMinder-local hour as UTC Z; by monitor lists every monitor
     const counts = await c('GET', '/events/counts/24');
     t.is(counts.status, 200);
     t.is(counts.body.hours, 24);
-    t.is(counts.body.counts.reduce((s: number, x: any) => s + x.count, 0), 3);
+    t.is(
+      counts.body.counts.reduce((s: number, x: any) => s + x.count, 0),
+      3,
+    );
     for (const bucket of counts.body.counts) {
       t.regex(bucket.date, /^\d{4}-\d{2}-\d{2}T\d{2}:30:00Z$/, 'a Kolkata hour starts at :30 UTC');
     }
     const byMonitor = await c('GET', '/events/counts-by-monitor/1');
-    t.deepEqual(byMonitor.body, { hours: 1, counts: [{ monitor_id: 1, count: 2 }, { monitor_id: 2, count: 0 }, { monitor_id: 3, count: 0 }] });
+    t.deepEqual(byMonitor.body, {
+      hours: 1,
+      counts: [
+        { monitor_id: 1, count: 2 },
+        { monitor_id: 2, count: 0 },
+        { monitor_id: 3, count: 0 },
+      ],
+    });
     const week = await c('GET', '/events/counts-by-monitor/168');
-    t.deepEqual(week.body.counts.map((x: any) => x.count), [2, 1, 0]);
+    t.deepEqual(
+      week.body.counts.map((x: any) => x.count),
+      [2, 1, 0],
+    );
     for (const bad of ['0', '-5', '87601', 'abc']) {
       const res = await c('GET', `/events/counts/${bad}`);
       t.is(res.status, 400, bad);
@@ -265,7 +373,15 @@ test('ZoneClock: DST gaps move forward, repeated hours take the earlier instant,
   t.is(p('2026-01-15T10:00:00-0800'), '2026-01-15T19:00:00.000Z');
   t.is(p('2026-01-15T10:00'), '2026-01-15T10:00:00.000Z');
   t.is(p('2026-01-15T10:00:00.1234567Z'), '2026-01-15T11:00:00.123Z');
-  for (const bad of ['2026-02-29T00:00:00', '2026-01-15T24:00:00', '2026-1-5', '20260115T100000', 'now', '2026-01-15T10:00:00+24:00', '']) {
+  for (const bad of [
+    '2026-02-29T00:00:00',
+    '2026-01-15T24:00:00',
+    '2026-1-5',
+    '20260115T100000',
+    'now',
+    '2026-01-15T10:00:00+24:00',
+    '',
+  ]) {
     t.is(p(bad), null, bad);
   }
 });

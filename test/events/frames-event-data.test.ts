@@ -4,7 +4,17 @@ import test from 'ava';
 import { EventDataService } from '../../src/features/events/event-data-service.js';
 import { FramesService } from '../../src/features/events/frames-service.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
-import { caller, insertEvent, insertEventUsers, insertMonitor, login, prismaFor, someUser, sql, stubAcl } from '../helpers/events.js';
+import {
+  caller,
+  insertEvent,
+  insertEventUsers,
+  insertMonitor,
+  login,
+  prismaFor,
+  someUser,
+  sql,
+  stubAcl,
+} from '../helpers/events.js';
 import type { FreshDatabase } from '../helpers/mariadb.js';
 import { zmDatabase } from '../helpers/zmdb.js';
 
@@ -28,12 +38,34 @@ test.before(async () => {
   ev2 = await insertEvent(db, { monitorId: 2 });
   ev3 = await insertEvent(db, { monitorId: 3 });
   for (let f = 1; f <= 7; f++) {
-    await sql(db, 'INSERT INTO Frames (EventId, FrameId, Type, Score, TimeStamp, Delta) VALUES (?, ?, ?, ?, ?, ?)', [ev1, f, f === 4 ? 'Alarm' : 'Normal', f * 3, `2026-01-15 10:00:0${f}`, (f - 1) * 0.5]);
+    await sql(db, 'INSERT INTO Frames (EventId, FrameId, Type, Score, TimeStamp, Delta) VALUES (?, ?, ?, ?, ?, ?)', [
+      ev1,
+      f,
+      f === 4 ? 'Alarm' : 'Normal',
+      f * 3,
+      `2026-01-15 10:00:0${f}`,
+      (f - 1) * 0.5,
+    ]);
   }
-  await sql(db, 'INSERT INTO Frames (EventId, FrameId, Type, Score, TimeStamp, Delta) VALUES (?, 1, ?, 0, ?, 0)', [ev2, 'Bulk', '2026-01-15 11:00:00']);
-  await sql(db, 'INSERT INTO Event_Data (EventId, MonitorId, FrameId, Timestamp, Data) VALUES (?, 1, 4, ?, ?), (?, NULL, NULL, ?, ?), (NULL, 2, NULL, ?, ?)', [
-    ev1, '2026-01-15 10:00:04.250', '{"label":"person"}', ev2, '2026-01-15 11:00:00', 'on ev2', '2026-01-15 12:00:00', 'monitor 2 only',
+  await sql(db, 'INSERT INTO Frames (EventId, FrameId, Type, Score, TimeStamp, Delta) VALUES (?, 1, ?, 0, ?, 0)', [
+    ev2,
+    'Bulk',
+    '2026-01-15 11:00:00',
   ]);
+  await sql(
+    db,
+    'INSERT INTO Event_Data (EventId, MonitorId, FrameId, Timestamp, Data) VALUES (?, 1, 4, ?, ?), (?, NULL, NULL, ?, ?), (NULL, 2, NULL, ?, ?)',
+    [
+      ev1,
+      '2026-01-15 10:00:04.250',
+      '{"label":"person"}',
+      ev2,
+      '2026-01-15 11:00:00',
+      'on ev2',
+      '2026-01-15 12:00:00',
+      'monitor 2 only',
+    ],
+  );
   app = await startTestApp({ db, env: { APP_AUTH__RATE_LIMIT__ENABLED: 'false' } });
   call = caller(app, await login(app, 'evedit'));
   viewer = await login(app, 'evview');
@@ -41,29 +73,61 @@ test.before(async () => {
 });
 test.after.always(async () => app?.close());
 
-test.serial('frames: an event\'s frames in order with the reference fields', async (t) => {
+test.serial("frames: an event's frames in order with the reference fields", async (t) => {
   const res = await call('GET', `/frames?event_id=${ev1}&page=1&page_size=500`);
   t.is(res.status, 200);
   t.like(res.body, { total: 7, per_page: 500, current_page: 1, last_page: 1 });
-  t.deepEqual(res.body.items.map((f: any) => f.frame_id), [1, 2, 3, 4, 5, 6, 7]);
+  t.deepEqual(
+    res.body.items.map((f: any) => f.frame_id),
+    [1, 2, 3, 4, 5, 6, 7],
+  );
   const fourth = res.body.items[3];
   t.deepEqual(Object.keys(fourth).sort(), ['delta', 'event_id', 'frame_id', 'id', 'score', 'time_stamp', 'type']);
-  t.like(fourth, { event_id: ev1, frame_id: 4, type: 'Alarm', score: 12, time_stamp: '2026-01-15T10:00:04', delta: '1.50' });
+  t.like(fourth, {
+    event_id: ev1,
+    frame_id: 4,
+    type: 'Alarm',
+    score: 12,
+    time_stamp: '2026-01-15T10:00:04',
+    delta: '1.50',
+  });
   t.deepEqual((await call('GET', `/frames/${fourth.id}`)).body, fourth);
   const paged = await call('GET', `/frames?event_id=${ev1}&page=2&page_size=3`);
   t.like(paged.body, { total: 7, last_page: 3, current_page: 2 });
-  t.deepEqual(paged.body.items.map((f: any) => f.frame_id), [4, 5, 6]);
+  t.deepEqual(
+    paged.body.items.map((f: any) => f.frame_id),
+    [4, 5, 6],
+  );
   t.is((await call('GET', '/frames')).body.total, 8);
   t.deepEqual((await call('GET', '/frames?event_id=999999')).body.items, []);
 });
 
 test('frames: create, patch, delete, and their errors', async (t) => {
-  const created = await call('POST', '/frames', { event_id: ev3, frame_id: 8, type: 'Bulk', score: 1, time_stamp: '2026-01-15T10:00:09', delta: '4.25', extra: true });
+  const created = await call('POST', '/frames', {
+    event_id: ev3,
+    frame_id: 8,
+    type: 'Bulk',
+    score: 1,
+    time_stamp: '2026-01-15T10:00:09',
+    delta: '4.25',
+    extra: true,
+  });
   t.is(created.status, 201, created.text);
-  t.like(created.body, { event_id: ev3, frame_id: 8, type: 'Bulk', score: 1, time_stamp: '2026-01-15T10:00:09', delta: '4.25' });
+  t.like(created.body, {
+    event_id: ev3,
+    frame_id: 8,
+    type: 'Bulk',
+    score: 1,
+    time_stamp: '2026-01-15T10:00:09',
+    delta: '4.25',
+  });
   const patched = await call('PATCH', `/frames/${created.body.id}`, { type: 'Alarm', score: 99 });
   t.like(patched.body, { type: 'Alarm', score: 99, frame_id: 8 });
-  t.like((await call('PATCH', `/frames/${created.body.id}`, { type: 'Normal' })).body, { type: 'Normal', score: 99 }, 'score kept when absent');
+  t.like(
+    (await call('PATCH', `/frames/${created.body.id}`, { type: 'Normal' })).body,
+    { type: 'Normal', score: 99 },
+    'score kept when absent',
+  );
   t.is((await call('DELETE', `/frames/${created.body.id}`)).status, 204);
   t.is((await call('GET', `/frames/${created.body.id}`)).status, 404);
   t.is((await call('DELETE', `/frames/${created.body.id}`)).status, 404);
@@ -85,7 +149,10 @@ test('frames: create, patch, delete, and their errors', async (t) => {
   for (const [body, field] of cases) {
     const res = await call('POST', '/frames', body);
     t.is(res.status, 400, `${field}: ${res.text}`);
-    t.true(res.body.details.some(([f]: string[]) => f.includes(field)), `${field}: ${JSON.stringify(res.body.details)}`);
+    t.true(
+      res.body.details.some(([f]: string[]) => f.includes(field)),
+      `${field}: ${JSON.stringify(res.body.details)}`,
+    );
   }
   t.is((await call('PATCH', `/frames/1`, { score: 1 })).status, 400, 'type is required on update, as in the reference');
 });
@@ -95,8 +162,20 @@ test.serial('event data: list by event, get, create (monitor taken from the even
   t.is(list.status, 200);
   t.is(list.body.total, 1);
   t.is((await call('GET', '/event-data')).body.total, 3);
-  t.deepEqual(list.body.items[0], { id: list.body.items[0].id, event_id: ev1, monitor_id: 1, frame_id: 4, timestamp: '2026-01-15T10:00:04.250', data: '{"label":"person"}' });
-  const created = await call('POST', '/event-data', { event_id: ev3, frame_id: 1, timestamp: '2026-01-15T11:00:01', data: 'x' });
+  t.deepEqual(list.body.items[0], {
+    id: list.body.items[0].id,
+    event_id: ev1,
+    monitor_id: 1,
+    frame_id: 4,
+    timestamp: '2026-01-15T10:00:04.250',
+    data: '{"label":"person"}',
+  });
+  const created = await call('POST', '/event-data', {
+    event_id: ev3,
+    frame_id: 1,
+    timestamp: '2026-01-15T11:00:01',
+    data: 'x',
+  });
   t.is(created.status, 201, created.text);
   t.like(created.body, { event_id: ev3, monitor_id: 3, frame_id: 1, timestamp: '2026-01-15T11:00:01', data: 'x' });
   t.deepEqual((await call('GET', `/event-data/${created.body.id}`)).body, created.body);
@@ -115,7 +194,10 @@ test.serial('event data: list by event, get, create (monitor taken from the even
   ] as Array<[Record<string, unknown>, string]>) {
     const res = await call('POST', '/event-data', body);
     t.is(res.status, 400, `${field}: ${res.text}`);
-    t.true(res.body.details.some(([f]: string[]) => f.includes(field)), `${field}: ${JSON.stringify(res.body.details)}`);
+    t.true(
+      res.body.details.some(([f]: string[]) => f.includes(field)),
+      `${field}: ${JSON.stringify(res.body.details)}`,
+    );
   }
 });
 
@@ -140,19 +222,41 @@ test('row ACL: frames and event data of hidden monitors are not there', async (t
     const [{ Id: hiddenFrame }] = await sql(db, 'SELECT Id FROM Frames WHERE EventId = ?', [ev2]);
     t.like(await t.throwsAsync(frames.get(someUser, Number(hiddenFrame))), { status: 404 });
     t.like(await t.throwsAsync(frames.remove(someUser, Number(hiddenFrame))), { status: 404 });
-    t.like(await t.throwsAsync(frames.create(someUser, { event_id: ev2, frame_id: 2, type: 'Normal', score: 0, time_stamp: '2026-01-15T10:00:00', delta: '0' })), { status: 400 });
+    t.like(
+      await t.throwsAsync(
+        frames.create(someUser, {
+          event_id: ev2,
+          frame_id: 2,
+          type: 'Normal',
+          score: 0,
+          time_stamp: '2026-01-15T10:00:00',
+          delta: '0',
+        }),
+      ),
+      { status: 400 },
+    );
     t.is((await new FramesService(prisma, stubAcl([])).list(someUser, undefined)).total, 0);
 
     const data = new EventDataService(prisma, stubAcl([2]));
     const visible = await data.list(someUser, undefined);
-    t.deepEqual(visible.items.map((d) => d.data).sort(), ['monitor 2 only', 'on ev2'], 'MonitorId, else the event\'s monitor');
+    t.deepEqual(
+      visible.items.map((d) => d.data).sort(),
+      ['monitor 2 only', 'on ev2'],
+      "MonitorId, else the event's monitor",
+    );
     t.is(visible.total, 2);
     t.like(await data.list(someUser, ev1), { items: [], total: 0 });
     const [{ Id: hiddenData }] = await sql(db, 'SELECT Id FROM Event_Data WHERE EventId = ?', [ev1]);
     t.like(await t.throwsAsync(data.get(someUser, Number(hiddenData))), { status: 404 });
     t.like(await t.throwsAsync(data.update(someUser, Number(hiddenData), { data: 'x' })), { status: 404 });
-    t.like(await t.throwsAsync(data.create(someUser, { timestamp: '2026-01-15T10:00:00' })), { status: 400 }, 'a restricted caller must tie the row to a monitor');
-    t.like(await t.throwsAsync(data.create(someUser, { monitor_id: 1, timestamp: '2026-01-15T10:00:00' })), { status: 400 });
+    t.like(
+      await t.throwsAsync(data.create(someUser, { timestamp: '2026-01-15T10:00:00' })),
+      { status: 400 },
+      'a restricted caller must tie the row to a monitor',
+    );
+    t.like(await t.throwsAsync(data.create(someUser, { monitor_id: 1, timestamp: '2026-01-15T10:00:00' })), {
+      status: 400,
+    });
     t.is((await new EventDataService(prisma, stubAcl(null)).list(someUser, undefined)).total >= 3, true);
   } finally {
     await prisma.$disconnect();

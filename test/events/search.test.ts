@@ -21,13 +21,46 @@ test.before(async () => {
   await sql(db, "INSERT INTO Config (Name, Value, Type) VALUES ('ZM_TIMEZONE', 'UTC', 'string')");
   await insertMonitor(db, 1);
   await insertMonitor(db, 2);
-  e.named = await insertEvent(db, { monitorId: 1, name: 'Person at front door', cause: 'Motion', notes: 'Motion: Door', start: '2026-01-10 08:00:00' });
-  e.noted = await insertEvent(db, { monitorId: 1, name: 'Event-2', cause: 'Motion', notes: 'Motion: Front detected:person:93%', start: '2026-01-11 08:00:00' });
-  e.car = await insertEvent(db, { monitorId: 1, name: 'Event-3', cause: 'Forced Web', notes: 'car in 100%_driveway', start: '2026-01-12 08:00:00' });
-  e.hidden = await insertEvent(db, { monitorId: 2, name: 'Person in garage', cause: 'Motion', notes: null, start: '2026-01-13 08:00:00' });
-  e.detected = await insertEvent(db, { monitorId: 1, name: 'Event-5', cause: 'Motion', notes: 'Motion: Yard', start: '2026-01-14 08:00:00' });
+  e.named = await insertEvent(db, {
+    monitorId: 1,
+    name: 'Person at front door',
+    cause: 'Motion',
+    notes: 'Motion: Door',
+    start: '2026-01-10 08:00:00',
+  });
+  e.noted = await insertEvent(db, {
+    monitorId: 1,
+    name: 'Event-2',
+    cause: 'Motion',
+    notes: 'Motion: Front detected:person:93%',
+    start: '2026-01-11 08:00:00',
+  });
+  e.car = await insertEvent(db, {
+    monitorId: 1,
+    name: 'Event-3',
+    cause: 'Forced Web',
+    notes: 'car in 100%_driveway',
+    start: '2026-01-12 08:00:00',
+  });
+  e.hidden = await insertEvent(db, {
+    monitorId: 2,
+    name: 'Person in garage',
+    cause: 'Motion',
+    notes: null,
+    start: '2026-01-13 08:00:00',
+  });
+  e.detected = await insertEvent(db, {
+    monitorId: 1,
+    name: 'Event-5',
+    cause: 'Motion',
+    notes: 'Motion: Yard',
+    start: '2026-01-14 08:00:00',
+  });
   await sql(db, "INSERT INTO AI_Datasets (Id, Name, NumClasses) VALUES (1, 'COCO', 2)");
-  await sql(db, "INSERT INTO AI_Object_Classes (Id, DatasetId, ClassName, ClassIndex) VALUES (1, 1, 'dog', 0), (2, 1, 'person', 1)");
+  await sql(
+    db,
+    "INSERT INTO AI_Object_Classes (Id, DatasetId, ClassName, ClassIndex) VALUES (1, 1, 'dog', 0), (2, 1, 'person', 1)",
+  );
   await sql(db, 'INSERT INTO AI_Detections (EventId, ObjectClassId, Confidence) VALUES (?, 1, 0.9)', [e.detected]);
   await addUser(db, 'qedit', { Events: 'View' });
   const limitedId = await addUser(db, 'qlimited', { Events: 'View', Monitors: 'View' });
@@ -52,7 +85,11 @@ test('every word must occur in name, cause or notes; name hits rank first; citat
   t.is(body.backend, 'sql');
   t.is(body.answer, null);
   t.is(body.count, 3);
-  t.deepEqual(body.citations.map((c: any) => c.event_id), [e.hidden, e.named, e.noted], 'name hits (newest first), then notes hits');
+  t.deepEqual(
+    body.citations.map((c: any) => c.event_id),
+    [e.hidden, e.named, e.noted],
+    'name hits (newest first), then notes hits',
+  );
   t.deepEqual(body.citations[2], {
     event_id: e.noted,
     score: Math.round((1 / 6) * 1000) / 1000,
@@ -68,7 +105,11 @@ test('every word must occur in name, cause or notes; name hits rank first; citat
 
 test('filters: monitor_id, from/to (Unix seconds), class (detections or notes), k and count', async (t) => {
   t.deepEqual(await hits('q=motion&monitor_id=2'), [e.hidden]);
-  t.deepEqual(await hits(`q=motion&from=${unix('2026-01-11T00:00:00')}&to=${unix('2026-01-13T08:00:00')}`), [e.noted, e.hidden], 'cause + notes outrank cause alone');
+  t.deepEqual(
+    await hits(`q=motion&from=${unix('2026-01-11T00:00:00')}&to=${unix('2026-01-13T08:00:00')}`),
+    [e.noted, e.hidden],
+    'cause + notes outrank cause alone',
+  );
   t.deepEqual(await hits('q=motion&class=dog'), [e.detected], 'an AI detection of the class');
   t.deepEqual(await hits('q=motion&class=person'), [e.noted], 'the class named in the notes');
   const k = await search('q=motion&k=2');
@@ -111,7 +152,10 @@ test('validation: 400 naming the parameter', async (t) => {
 
 test('row ACL: events of hidden monitors are neither cited nor counted', async (t) => {
   const body = await search('q=person', limited);
-  t.deepEqual(body.citations.map((c: any) => c.event_id), [e.named, e.noted]);
+  t.deepEqual(
+    body.citations.map((c: any) => c.event_id),
+    [e.named, e.noted],
+  );
   t.is(body.count, 2);
   t.deepEqual(await hits('q=garage', limited), []);
   t.deepEqual(await hits('q=motion&monitor_id=2', limited), []);

@@ -47,13 +47,21 @@ test.before(async () => {
 test.after.always(async () => app?.close());
 
 test('snapshots: create (creator from the token), get, patch, list, delete', async (t) => {
-  const created = await snap('POST', '/snapshots', { name: 'Burglary', description: 'Night of 3 May', created_by: 4242 });
+  const created = await snap('POST', '/snapshots', {
+    name: 'Burglary',
+    description: 'Night of 3 May',
+    created_by: 4242,
+  });
   t.is(created.status, 201);
   t.like(created.body, { name: 'Burglary', description: 'Night of 3 May', created_by: snapId });
   t.regex(created.body.created_on, LOCAL);
   const id = created.body.id;
   t.deepEqual((await snap('GET', `/snapshots/${id}`)).body, created.body);
-  const patched = await snap('PATCH', `/snapshots/${id}`, { description: null, created_by: 4242, created_on: '2026-05-03T23:10:00' });
+  const patched = await snap('PATCH', `/snapshots/${id}`, {
+    description: null,
+    created_by: 4242,
+    created_on: '2026-05-03T23:10:00',
+  });
   t.is(patched.status, 200);
   t.deepEqual(patched.body, { ...created.body, description: null, created_on: '2026-05-03T23:10:00' });
   const list = await snapView('GET', '/snapshots?page_size=1000&per_page=1');
@@ -95,10 +103,16 @@ test('snapshot events: add, list, get, delete; hidden events behave as missing',
   const b = await snap('POST', '/snapshots-events', { snapshot_id: snapshot, event_id: e.hidden });
   t.is(b.status, 201);
   const all = await snap('GET', `/snapshots-events?snapshot_id=${snapshot}`);
-  t.deepEqual(all.body.items.map((x: any) => x.event_id), [e.visible, e.hidden]);
+  t.deepEqual(
+    all.body.items.map((x: any) => x.event_id),
+    [e.visible, e.hidden],
+  );
   t.is(all.body.total, 2);
   const restricted = await limited('GET', `/snapshots-events?snapshot_id=${snapshot}`);
-  t.deepEqual(restricted.body.items.map((x: any) => x.event_id), [e.visible]);
+  t.deepEqual(
+    restricted.body.items.map((x: any) => x.event_id),
+    [e.visible],
+  );
   t.is(restricted.body.total, 1);
   t.is((await limited('GET', `/snapshots-events/${b.body.id}`)).status, 404);
   t.is((await limited('DELETE', `/snapshots-events/${b.body.id}`)).status, 404);
@@ -159,26 +173,60 @@ test('reports: CreatedBy comes from the token even when the body names someone e
     created_by: snapId,
   });
   t.is(updated.status, 200);
-  t.like(updated.body, { name: 'Weekly', start_date_time: '2026-01-06T00:00:00', end_date_time: '2026-01-13T00:00:00', interval: 604800, created_by: sysId });
+  t.like(updated.body, {
+    name: 'Weekly',
+    start_date_time: '2026-01-06T00:00:00',
+    end_date_time: '2026-01-13T00:00:00',
+    interval: 604800,
+    created_by: sysId,
+  });
 });
 
 test('reports: filter_id must exist; times are local, or instants converted; CRUD and paging', async (t) => {
-  const [{ Id: filterId }] = await sql(db, "INSERT INTO Filters (Name, Query_json) VALUES ('r', '{\"terms\":[]}') RETURNING Id");
-  const created = await sys('POST', '/reports', { name: 'F', filter_id: Number(filterId), start_date_time: '2026-01-05T00:00:00', end_date_time: '2026-01-05T00:00:00' });
+  const [{ Id: filterId }] = await sql(
+    db,
+    "INSERT INTO Filters (Name, Query_json) VALUES ('r', '{\"terms\":[]}') RETURNING Id",
+  );
+  const created = await sys('POST', '/reports', {
+    name: 'F',
+    filter_id: Number(filterId),
+    start_date_time: '2026-01-05T00:00:00',
+    end_date_time: '2026-01-05T00:00:00',
+  });
   t.is(created.status, 201);
   t.is(created.body.filter_id, Number(filterId));
   const id = created.body.id;
-  const cleared = await sys('PATCH', `/reports/${id}`, { start_date_time: '2026-01-05T00:00:00', end_date_time: '2026-01-06T00:00:00', filter_id: null, name: null });
+  const cleared = await sys('PATCH', `/reports/${id}`, {
+    start_date_time: '2026-01-05T00:00:00',
+    end_date_time: '2026-01-06T00:00:00',
+    filter_id: null,
+    name: null,
+  });
   t.like(cleared.body, { filter_id: null, name: null });
   t.deepEqual((await sysView('GET', `/reports/${id}`)).body, cleared.body);
-  const instants = await sys('PATCH', `/reports/${id}`, { start_date_time: '2026-01-05T00:00:00Z', end_date_time: '2026-01-05T12:00:00+02:00' });
-  t.like(instants.body, { start_date_time: '2026-01-05T01:00:00', end_date_time: '2026-01-05T11:00:00' }, 'instants become ZoneMinder (Berlin) local time');
+  const instants = await sys('PATCH', `/reports/${id}`, {
+    start_date_time: '2026-01-05T00:00:00Z',
+    end_date_time: '2026-01-05T12:00:00+02:00',
+  });
+  t.like(
+    instants.body,
+    { start_date_time: '2026-01-05T01:00:00', end_date_time: '2026-01-05T11:00:00' },
+    'instants become ZoneMinder (Berlin) local time',
+  );
   const list = await sysView('GET', '/reports?page_size=1000');
   t.true(list.body.items.some((x: any) => x.id === id));
   t.is((await sys('GET', '/reports?page_size=1001')).status, 400);
   t.is((await sys('DELETE', `/reports/${id}`)).status, 204);
   t.is((await sys('GET', `/reports/${id}`)).status, 404);
-  t.is((await sys('PATCH', `/reports/${id}`, { start_date_time: '2026-01-05T00:00:00', end_date_time: '2026-01-06T00:00:00' })).status, 404);
+  t.is(
+    (
+      await sys('PATCH', `/reports/${id}`, {
+        start_date_time: '2026-01-05T00:00:00',
+        end_date_time: '2026-01-06T00:00:00',
+      })
+    ).status,
+    404,
+  );
   t.is((await sys('DELETE', `/reports/${id}`)).status, 404);
 });
 
@@ -198,13 +246,25 @@ test('reports: validation → 400 naming the field', async (t) => {
     t.true(fields(res.body).includes(field), `${JSON.stringify(body)} → ${JSON.stringify(res.body.details)}`);
   }
   const id = (await sys('POST', '/reports', ok)).body.id;
-  t.is((await sys('PATCH', `/reports/${id}`, { name: 'no times' })).status, 400, 'an update gives both times, as in the reference');
+  t.is(
+    (await sys('PATCH', `/reports/${id}`, { name: 'no times' })).status,
+    400,
+    'an update gives both times, as in the reference',
+  );
   t.is((await sys('GET', '/reports/abc')).status, 400);
 });
 
 test('the System gate on reports', async (t) => {
   t.is((await sysView('GET', '/reports')).status, 200);
-  t.is((await sysView('POST', '/reports', { start_date_time: '2026-01-05T00:00:00', end_date_time: '2026-01-06T00:00:00' })).status, 403);
+  t.is(
+    (
+      await sysView('POST', '/reports', {
+        start_date_time: '2026-01-05T00:00:00',
+        end_date_time: '2026-01-06T00:00:00',
+      })
+    ).status,
+    403,
+  );
   t.is((await snap('GET', '/reports')).status, 403);
   t.is((await nobody('GET', '/reports')).status, 403);
 });

@@ -6,7 +6,16 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { EventSummariesService } from '../../src/features/events/event-summaries-service.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
-import { caller, insertEventUsers, insertMonitor, login, prismaFor, someUser, sql, stubAcl } from '../helpers/events.js';
+import {
+  caller,
+  insertEventUsers,
+  insertMonitor,
+  login,
+  prismaFor,
+  someUser,
+  sql,
+  stubAcl,
+} from '../helpers/events.js';
 import type { FreshDatabase } from '../helpers/mariadb.js';
 import { zmDatabase } from '../helpers/zmdb.js';
 
@@ -51,22 +60,38 @@ test('list: every monitor in order, NULL counters as 0, a monitor without a row 
     archived_events: 5,
     archived_event_disk_space: 500,
   });
-  t.like(res.body.items[1], { monitor_id: 2, total_events: 7, total_event_disk_space: 0, hour_events: 0, day_events: 1 });
+  t.like(res.body.items[1], {
+    monitor_id: 2,
+    total_events: 7,
+    total_event_disk_space: 0,
+    hour_events: 0,
+    day_events: 1,
+  });
   t.like(res.body.items[2], { monitor_id: 3, total_events: 0, month_event_disk_space: 0 });
-  t.deepEqual(res.body.items.map((s: any) => s.monitor_id), [1, 2, 3]);
+  t.deepEqual(
+    res.body.items.map((s: any) => s.monitor_id),
+    [1, 2, 3],
+  );
 });
 
 test('list paging', async (t) => {
   const p2 = await call('GET', '/event-summaries?page=2&page_size=2');
   t.like(p2.body, { total: 3, per_page: 2, current_page: 2, last_page: 2 });
-  t.deepEqual(p2.body.items.map((s: any) => s.monitor_id), [3]);
+  t.deepEqual(
+    p2.body.items.map((s: any) => s.monitor_id),
+    [3],
+  );
   t.is((await call('GET', '/event-summaries?page_size=1001')).status, 400);
   t.is((await call('GET', '/event-summaries?page_size=1000')).status, 200);
   t.is((await call('GET', '/event-summaries?per_page=1')).body.per_page, 25);
 });
 
 test('by monitor: the summary, zeros without a row, 404 MONITOR_NOT_FOUND for a missing or deleted monitor', async (t) => {
-  t.like((await call('GET', '/event-summaries/1')).body, { monitor_id: 1, total_events: 10, archived_event_disk_space: 500 });
+  t.like((await call('GET', '/event-summaries/1')).body, {
+    monitor_id: 1,
+    total_events: 10,
+    archived_event_disk_space: 500,
+  });
   t.like((await call('GET', '/event-summaries/3')).body, { monitor_id: 3, total_events: 0 });
   for (const id of [99, 4]) {
     const res = await call('GET', `/event-summaries/${id}`);
@@ -88,7 +113,10 @@ test('row ACL: only visible monitors are listed; a hidden one is a 404', async (
   try {
     const limited = new EventSummariesService(prisma, stubAcl([2, 3]));
     const page = await limited.list(someUser);
-    t.deepEqual(page.items.map((s) => s.monitor_id), [2, 3]);
+    t.deepEqual(
+      page.items.map((s) => s.monitor_id),
+      [2, 3],
+    );
     t.is(page.total, 2);
     t.like(await t.throwsAsync(limited.get(someUser, 1)), { status: 404, kind: 'MONITOR_NOT_FOUND_ERROR' });
     t.is((await limited.get(someUser, 2)).total_events, 7);
@@ -100,12 +128,17 @@ test('row ACL: only visible monitors are listed; a hidden one is a 404', async (
 
 // Coverage: every reference operation of the event families is served with the same method,
 // path and operationId, declares the Events policy, and accepts every reference query parameter.
-const FAMILY = /^\/api\/v3\/(events(\/\{id\}|\/counts\/\{hours\}|\/counts-by-monitor\/\{hours\})?|frames(\/\{id\})?|event-data(\/\{id\})?|event-summaries(\/\{monitor_id\})?)$/;
+const FAMILY =
+  /^\/api\/v3\/(events(\/\{id\}|\/counts\/\{hours\}|\/counts-by-monitor\/\{hours\})?|frames(\/\{id\})?|event-data(\/\{id\})?|event-summaries(\/\{monitor_id\})?)$/;
 
 test('coverage: the events, frames, event-data and event-summaries operations of the reference surface', async (t) => {
   const here = path.dirname(fileURLToPath(import.meta.url));
-  const surface = JSON.parse(readFileSync(path.join(here, '..', '..', 'data', 'contract', 'v3-reference-surface.json'), 'utf8'));
-  const reference = (surface.operations as Array<{ method: string; path: string; operationId: string; params: string[] }>).filter((op) => FAMILY.test(op.path));
+  const surface = JSON.parse(
+    readFileSync(path.join(here, '..', '..', 'data', 'contract', 'v3-reference-surface.json'), 'utf8'),
+  );
+  const reference = (
+    surface.operations as Array<{ method: string; path: string; operationId: string; params: string[] }>
+  ).filter((op) => FAMILY.test(op.path));
   t.is(reference.length, 19, 'events 7, frames 5, event-data 5, event-summaries 2');
   const served = await (await fetch(`${app.url}/api-docs/openapi.json`)).json();
   for (const ref of reference) {

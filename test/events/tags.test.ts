@@ -58,7 +58,16 @@ test('create, get, patch and delete a tag; the creator is the caller', async (t)
   t.is(dated.body.create_date, '2025-06-01T12:30:00');
 
   const got = await call('GET', `/tags/${created.body.id}`);
-  t.deepEqual(got.body, { id: created.body.id, name: 'Café', create_date: created.body.create_date, events: [], total_events: 0, current_page: 1, last_page: 1, per_page: 25 });
+  t.deepEqual(got.body, {
+    id: created.body.id,
+    name: 'Café',
+    create_date: created.body.create_date,
+    events: [],
+    total_events: 0,
+    current_page: 1,
+    last_page: 1,
+    per_page: 25,
+  });
   const patched = await call('PATCH', `/tags/${created.body.id}`, { name: 'Cafe' });
   t.is(patched.status, 200);
   t.like(patched.body, { id: created.body.id, name: 'Cafe', create_date: created.body.create_date });
@@ -103,11 +112,17 @@ test('tag detail: visible events newest first, paged; event_count counts visible
   t.is(full.body.total_events, 3);
   const page2 = await call('GET', `/tags/${id}?page=2&page_size=2`);
   t.like(page2.body, { total_events: 3, current_page: 2, last_page: 2, per_page: 2 });
-  t.deepEqual(page2.body.events.map((x: any) => x.id), [e.old]);
+  t.deepEqual(
+    page2.body.events.map((x: any) => x.id),
+    [e.old],
+  );
   t.is((await call('GET', `/tags/${id}?page_size=1001`)).status, 400);
 
   const restricted = await limited('GET', `/tags/${id}`);
-  t.deepEqual(restricted.body.events.map((x: any) => x.id), [e.new, e.old]);
+  t.deepEqual(
+    restricted.body.events.map((x: any) => x.id),
+    [e.new, e.old],
+  );
   t.is(restricted.body.total_events, 2);
   const count = async (as: Call) => {
     const list = await as('GET', '/tags?page_size=1000');
@@ -152,11 +167,20 @@ test('assign a tag: the assigner comes from the token; unknown or hidden event/t
 test('assignments: list with filters, get and delete; hidden events behave as missing', async (t) => {
   const tag = await tagWithEvents('Rows', [e.old, e.hidden]);
   const list = await call('GET', `/events-tags?tag_id=${tag}`);
-  t.deepEqual(list.body.items.map((x: any) => x.event_id), [e.old, e.hidden].sort((a, b) => a - b));
+  t.deepEqual(
+    list.body.items.map((x: any) => x.event_id),
+    [e.old, e.hidden].sort((a, b) => a - b),
+  );
   t.is(list.body.total, 2);
   const byEvent = await call('GET', `/events-tags?event_id=${e.hidden}&tag_id=${tag}`);
-  t.deepEqual(byEvent.body.items.map((x: any) => [x.tag_id, x.event_id]), [[tag, e.hidden]]);
-  t.deepEqual((await limited('GET', `/events-tags?tag_id=${tag}`)).body.items.map((x: any) => x.event_id), [e.old]);
+  t.deepEqual(
+    byEvent.body.items.map((x: any) => [x.tag_id, x.event_id]),
+    [[tag, e.hidden]],
+  );
+  t.deepEqual(
+    (await limited('GET', `/events-tags?tag_id=${tag}`)).body.items.map((x: any) => x.event_id),
+    [e.old],
+  );
 
   const got = await call('GET', `/events-tags/${tag}/${e.hidden}`);
   t.is(got.status, 200);

@@ -31,15 +31,29 @@ test.before(async () => {
 test.after.always(async () => app?.close());
 
 const r = (field: string, op: string, value?: unknown) => ({ field, op, ...(value !== undefined && { value }) });
-const stored = async (id: number) => JSON.parse((await sql(db, 'SELECT Query_json FROM Filters WHERE Id = ?', [id]))[0].Query_json);
+const stored = async (id: number) =>
+  JSON.parse((await sql(db, 'SELECT Query_json FROM Filters WHERE Id = ?', [id]))[0].Query_json);
 
 test.serial('create from the tree: stored as ZoneMinder terms, answered with both forms and every field', async (t) => {
   const filter = {
-    where: { match: 'all', rules: [r('monitor_id', 'in', [1, 2]), { match: 'any', rules: [r('name', 'like', 'door'), r('max_score', 'gte', 50)] }] },
+    where: {
+      match: 'all',
+      rules: [
+        r('monitor_id', 'in', [1, 2]),
+        { match: 'any', rules: [r('name', 'like', 'door'), r('max_score', 'gte', 50)] },
+      ],
+    },
     sort: { field: 'start_time', dir: 'asc' },
     limit: 10,
   };
-  const res = await call('POST', '/filters', { name: 'Doors', filter, auto_archive: 1, email_format: 'Summary', background: 1, extra: 'ignored' });
+  const res = await call('POST', '/filters', {
+    name: 'Doors',
+    filter,
+    auto_archive: 1,
+    email_format: 'Summary',
+    background: 1,
+    extra: 'ignored',
+  });
   t.is(res.status, 201);
   const zm = {
     terms: [
@@ -54,7 +68,13 @@ test.serial('create from the tree: stored as ZoneMinder terms, answered with bot
   t.deepEqual(await stored(res.body.id), zm);
   t.deepEqual(JSON.parse(res.body.query_json), zm);
   t.deepEqual(res.body.filter, {
-    where: { match: 'all', rules: [r('monitor_id', 'in', ['1', '2']), { match: 'any', rules: [r('name', 'like', 'door'), r('max_score', 'gte', '50')] }] },
+    where: {
+      match: 'all',
+      rules: [
+        r('monitor_id', 'in', ['1', '2']),
+        { match: 'any', rules: [r('name', 'like', 'door'), r('max_score', 'gte', '50')] },
+      ],
+    },
     sort: { field: 'start_time', dir: 'asc' },
     limit: 10,
   });
@@ -118,19 +138,38 @@ test('create from query_json: validated, stored normalised, skip_locked kept; th
   });
   t.deepEqual(res.body.filter.where, {
     match: 'any',
-    rules: [{ match: 'all', rules: [r('archived', 'eq', '0'), r('end_time', 'is_not_null', null)] }, r('start_time', 'gte', '-1 day')],
+    rules: [
+      { match: 'all', rules: [r('archived', 'eq', '0'), r('end_time', 'is_not_null', null)] },
+      r('start_time', 'gte', '-1 day'),
+    ],
   });
-  const both = await call('POST', '/filters', { name: 'Both', query_json: queryJson, filter: { where: r('id', 'eq', 7) } });
+  const both = await call('POST', '/filters', {
+    name: 'Both',
+    query_json: queryJson,
+    filter: { where: r('id', 'eq', 7) },
+  });
   t.is(both.status, 201);
   t.deepEqual((await stored(both.body.id)).terms, [{ attr: 'Id', op: '=', val: '7' }]);
 });
 
 test('a filter written by ZoneMinder with attributes the tree lacks: query_json as stored, filter null', async (t) => {
-  const raw = '{"sort_field":"Id","terms":[{"val":0,"attr":"Archived","op":"="},{"cnj":"and","val":95,"attr":"DiskPercent","op":">="}],"limit":100,"sort_asc":1}';
-  const [{ Id }] = await sql(db, "INSERT INTO Filters (Name, Query_json, AutoDelete, Background) VALUES ('PurgeWhenFull', ?, 1, 1) RETURNING Id", [raw]);
+  const raw =
+    '{"sort_field":"Id","terms":[{"val":0,"attr":"Archived","op":"="},{"cnj":"and","val":95,"attr":"DiskPercent","op":">="}],"limit":100,"sort_asc":1}';
+  const [{ Id }] = await sql(
+    db,
+    "INSERT INTO Filters (Name, Query_json, AutoDelete, Background) VALUES ('PurgeWhenFull', ?, 1, 1) RETURNING Id",
+    [raw],
+  );
   const res = await call('GET', `/filters/${Id}`);
   t.is(res.status, 200);
-  t.like(res.body, { name: 'PurgeWhenFull', query_json: raw, filter: null, auto_delete: 1, background: 1, user_id: null });
+  t.like(res.body, {
+    name: 'PurgeWhenFull',
+    query_json: raw,
+    filter: null,
+    auto_delete: 1,
+    background: 1,
+    user_id: null,
+  });
   // Updating other fields keeps ZoneMinder's query untouched.
   const renamed = await call('PUT', `/filters/${Id}`, { name: 'Purge' });
   t.is(renamed.status, 200);
@@ -138,12 +177,19 @@ test('a filter written by ZoneMinder with attributes the tree lacks: query_json 
 });
 
 test('PUT is partial; a new condition replaces the stored one; null clears texts and keeps flags', async (t) => {
-  const created = await call('POST', '/filters', { name: 'Partial', filter: { where: r('monitor_id', 'eq', 1) }, auto_email: 1, email_to: 'a@example.org' });
+  const created = await call('POST', '/filters', {
+    name: 'Partial',
+    filter: { where: r('monitor_id', 'eq', 1) },
+    auto_email: 1,
+    email_to: 'a@example.org',
+  });
   const id = created.body.id;
   const renamed = await call('PUT', `/filters/${id}`, { name: 'Partial 2', email_to: null, auto_email: null });
   t.is(renamed.status, 200);
   t.like(renamed.body, { name: 'Partial 2', email_to: null, auto_email: 1, query_json: created.body.query_json });
-  const requeried = await call('PUT', `/filters/${id}`, { query_json: '{"terms":[{"attr":"MonitorName","op":"=~","val":"^Front"}]}' });
+  const requeried = await call('PUT', `/filters/${id}`, {
+    query_json: '{"terms":[{"attr":"MonitorName","op":"=~","val":"^Front"}]}',
+  });
   t.deepEqual(requeried.body.filter.where, { match: 'all', rules: [r('monitor_name', 'regexp', '^Front')] });
   t.deepEqual((await stored(id)).terms, [{ attr: 'MonitorName', op: '=~', val: '^Front' }]);
   t.is((await call('PUT', '/filters/999999', { name: 'x' })).status, 404);
@@ -151,7 +197,8 @@ test('PUT is partial; a new condition replaces the stored one; null clears texts
 
 test('delete, then 404; list pages in Id order', async (t) => {
   const ids: number[] = [];
-  for (const name of ['L1', 'L2', 'L3']) ids.push((await call('POST', '/filters', { name, filter: { where: { rules: [] } } })).body.id);
+  for (const name of ['L1', 'L2', 'L3'])
+    ids.push((await call('POST', '/filters', { name, filter: { where: { rules: [] } } })).body.id);
   const del = await call('DELETE', `/filters/${ids[1]}`);
   t.is(del.status, 204);
   t.is(del.text, '');
@@ -161,23 +208,36 @@ test('delete, then 404; list pages in Id order', async (t) => {
   t.is(list.status, 200);
   const listed = list.body.items.map((f: any) => f.id);
   t.true(listed.includes(ids[0]) && listed.includes(ids[2]) && !listed.includes(ids[1]));
-  t.deepEqual(listed, [...listed].sort((a: number, b: number) => a - b));
+  t.deepEqual(
+    listed,
+    [...listed].sort((a: number, b: number) => a - b),
+  );
   const page = await call('GET', '/filters?page=2&page_size=1');
   t.like(page.body, { per_page: 1, current_page: 2, last_page: list.body.total });
   t.is((await call('GET', '/filters?page_size=1001')).status, 400);
 });
 
 test('values zmfilter.pl would splice into SQL unescaped are refused on save (preview takes them)', async (t) => {
-  const res = await call('POST', '/filters', { name: 'Quote', filter: { where: { rules: [r('name', 'eq', "'; DROP TABLE Events; --")] } } });
+  const res = await call('POST', '/filters', {
+    name: 'Quote',
+    filter: { where: { rules: [r('name', 'eq', "'; DROP TABLE Events; --")] } },
+  });
   t.is(res.status, 400);
   t.deepEqual(fields(res.body), ['filter.where.rules[0].value']);
-  const viaZm = await call('POST', '/filters', { name: 'Quote', query_json: JSON.stringify({ terms: [{ attr: 'Cause', op: 'LIKE', val: 'a,b' }] }) });
+  const viaZm = await call('POST', '/filters', {
+    name: 'Quote',
+    query_json: JSON.stringify({ terms: [{ attr: 'Cause', op: 'LIKE', val: 'a,b' }] }),
+  });
   t.is(viaZm.status, 400);
   t.deepEqual(fields(viaZm.body), ['query_json']);
   t.regex(viaZm.body.details[0][1], /terms|rules\[0\]/);
   const [{ n }] = await sql(db, "SELECT COUNT(*) AS n FROM Filters WHERE Name = 'Quote'");
   t.is(Number(n), 0);
-  t.is((await call('POST', '/filters/preview', { where: { rules: [r('name', 'eq', "'; DROP TABLE Events; --")] } })).status, 200);
+  t.is(
+    (await call('POST', '/filters/preview', { where: { rules: [r('name', 'eq', "'; DROP TABLE Events; --")] } }))
+      .status,
+    200,
+  );
 });
 
 test('validation: 400 naming the field', async (t) => {
@@ -187,7 +247,10 @@ test('validation: 400 naming the field', async (t) => {
     [{ name: 'x'.repeat(65), filter: { where: { rules: [] } } }, 'name'],
     [{ name: 'x', filter: { where: { rules: [r('password', 'eq', 1)] } } }, 'filter.where.rules[0].field'],
     [{ name: 'x', filter: { where: { rules: [r('id', 'between', 1)] } } }, 'filter.where.rules[0].op'],
-    [{ name: 'x', filter: { where: { rules: [r('start_time', 'gte', 'last tuesday')] } } }, 'filter.where.rules[0].value'],
+    [
+      { name: 'x', filter: { where: { rules: [r('start_time', 'gte', 'last tuesday')] } } },
+      'filter.where.rules[0].value',
+    ],
     [{ name: 'x', filter: { where: { rules: [r('name', 'regexp', '[')] } } }, 'filter.where.rules[0].value'],
     [{ name: 'x', query_json: '{"terms":[{"attr":"SystemLoad","op":">","val":5}]}' }, 'query_json.terms[0].attr'],
     [{ name: 'x', query_json: '{"terms":[{"attr":"Id","op":"LIKE","val":5}]}' }, 'query_json.terms[0].op'],
@@ -212,11 +275,19 @@ test('auto_execute and auto_execute_cmd need System Edit', async (t) => {
   const denied = await call('POST', '/filters', { ...base, auto_execute: 1, auto_execute_cmd: '/bin/true' });
   t.is(denied.status, 403);
   t.deepEqual(fields(denied.body), ['auto_execute', 'auto_execute_cmd']);
-  const created = await admin('POST', '/filters', { ...base, auto_execute: 1, auto_execute_cmd: '/usr/local/bin/notify' });
+  const created = await admin('POST', '/filters', {
+    ...base,
+    auto_execute: 1,
+    auto_execute_cmd: '/usr/local/bin/notify',
+  });
   t.is(created.status, 201);
   t.like(created.body, { auto_execute: 1, auto_execute_cmd: '/usr/local/bin/notify' });
   t.is((await call('PUT', `/filters/${created.body.id}`, { auto_execute_cmd: 'rm -rf /' })).status, 403);
-  t.is((await call('PUT', `/filters/${created.body.id}`, { name: 'Exec renamed', auto_execute: 0 })).status, 200, 'other edits and turning it off are fine');
+  t.is(
+    (await call('PUT', `/filters/${created.body.id}`, { name: 'Exec renamed', auto_execute: 0 })).status,
+    200,
+    'other edits and turning it off are fine',
+  );
   t.is((await call('POST', '/filters', { ...base, auto_execute_cmd: 'x'.repeat(256) })).status, 400, 'tinytext bound');
 });
 
@@ -224,7 +295,11 @@ test('the Events gate: View reads, Edit writes, None nothing', async (t) => {
   const id = (await call('POST', '/filters', { name: 'Gate', filter: { where: { rules: [] } } })).body.id;
   t.is((await viewer('GET', '/filters')).status, 200);
   t.is((await viewer('GET', `/filters/${id}`)).status, 200);
-  for (const [method, path] of [['POST', '/filters'], ['PUT', `/filters/${id}`], ['DELETE', `/filters/${id}`]]) {
+  for (const [method, path] of [
+    ['POST', '/filters'],
+    ['PUT', `/filters/${id}`],
+    ['DELETE', `/filters/${id}`],
+  ]) {
     const res = await viewer(method, path, method === 'DELETE' ? undefined : { name: 'x' });
     t.is(res.status, 403, `${method} ${path}`);
   }

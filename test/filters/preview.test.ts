@@ -27,10 +27,53 @@ test.before(async () => {
   await insertMonitor(db, 1, 'Front cam');
   await insertMonitor(db, 2, 'Garage cam');
   await insertMonitor(db, 3, 'Yard cam');
-  e.front = await insertEvent(db, { monitorId: 1, name: 'Front door', cause: 'Motion', notes: 'Motion: Zone1 detected:person', start: '2026-01-10 08:00:00', end: '2026-01-10 08:01:00', length: '60.00', maxScore: 20, diskSpace: 1000 });
-  e.back = await insertEvent(db, { monitorId: 1, name: 'Back yard', cause: 'Signal', notes: null, start: '2026-01-11 09:00:00', end: null, length: '0.00', frames: null, alarmFrames: null, maxScore: 5, archived: 1, diskSpace: null });
-  e.hostile = await insertEvent(db, { monitorId: 2, name: "O'Brien; DROP", cause: 'Forced Web', notes: '100% sure_thing', start: '2026-01-12 10:00:00', end: '2026-01-12 10:00:30', length: '30.50', maxScore: 90, diskSpace: 5000 });
-  e.unicode = await insertEvent(db, { monitorId: 3, name: 'Café ☕', cause: 'Motion', notes: 'xzy ünïcödé', start: wall(-3_600_000), end: wall(-3_500_000), length: '100.00', maxScore: 50, diskSpace: 10 });
+  e.front = await insertEvent(db, {
+    monitorId: 1,
+    name: 'Front door',
+    cause: 'Motion',
+    notes: 'Motion: Zone1 detected:person',
+    start: '2026-01-10 08:00:00',
+    end: '2026-01-10 08:01:00',
+    length: '60.00',
+    maxScore: 20,
+    diskSpace: 1000,
+  });
+  e.back = await insertEvent(db, {
+    monitorId: 1,
+    name: 'Back yard',
+    cause: 'Signal',
+    notes: null,
+    start: '2026-01-11 09:00:00',
+    end: null,
+    length: '0.00',
+    frames: null,
+    alarmFrames: null,
+    maxScore: 5,
+    archived: 1,
+    diskSpace: null,
+  });
+  e.hostile = await insertEvent(db, {
+    monitorId: 2,
+    name: "O'Brien; DROP",
+    cause: 'Forced Web',
+    notes: '100% sure_thing',
+    start: '2026-01-12 10:00:00',
+    end: '2026-01-12 10:00:30',
+    length: '30.50',
+    maxScore: 90,
+    diskSpace: 5000,
+  });
+  e.unicode = await insertEvent(db, {
+    monitorId: 3,
+    name: 'Café ☕',
+    cause: 'Motion',
+    notes: 'xzy ünïcödé',
+    start: wall(-3_600_000),
+    end: wall(-3_500_000),
+    length: '100.00',
+    maxScore: 50,
+    diskSpace: 10,
+  });
   await addUser(db, 'fview', { Events: 'View' });
   await addUser(db, 'fnone', { Events: 'None', System: 'Edit' });
   const limited = await addUser(db, 'flimited', { Events: 'View', Monitors: 'View' });
@@ -60,15 +103,28 @@ const sorted = (list: number[]) => [...list].sort((a, b) => a - b);
 test('an empty root matches every event, newest first, as EventResponse items', async (t) => {
   const res = await call('POST', '/filters/preview', { where: all() });
   t.is(res.status, 200);
-  t.deepEqual(res.body.items.map((x: any) => x.id), [e.unicode, e.hostile, e.back, e.front]);
+  t.deepEqual(
+    res.body.items.map((x: any) => x.id),
+    [e.unicode, e.hostile, e.back, e.front],
+  );
   t.like(res.body, { total: 4, per_page: 25, current_page: 1, last_page: 1 });
   const front = res.body.items.find((x: any) => x.id === e.front);
-  t.like(front, { monitor_id: 1, name: 'Front door', length: '60.00', start_date_time: '2026-01-10T08:00:00Z', disk_space: 1000 });
+  t.like(front, {
+    monitor_id: 1,
+    name: 'Front door',
+    length: '60.00',
+    start_date_time: '2026-01-10T08:00:00Z',
+    disk_space: 1000,
+  });
 });
 
 test('eq and ne on numbers, text and times', async (t) => {
   t.deepEqual(sorted(await ids(all(r('monitor_id', 'eq', 1)))), [e.front, e.back]);
-  t.deepEqual(sorted(await ids(all(r('monitor_id', 'eq', '1')))), [e.front, e.back], 'numbers may come as strings (ZoneMinder does)');
+  t.deepEqual(
+    sorted(await ids(all(r('monitor_id', 'eq', '1')))),
+    [e.front, e.back],
+    'numbers may come as strings (ZoneMinder does)',
+  );
   t.deepEqual(await ids(all(r('archived', 'eq', true))), [e.back]);
   t.deepEqual(await ids(all(r('name', 'eq', 'front door'))), [e.front], 'the column collation decides case');
   t.deepEqual(await ids(all(r('start_time', 'eq', '2026-01-10T08:00:00'))), [e.front]);
@@ -104,7 +160,11 @@ test('regexp and not_regexp use MariaDB REGEXP; a bad pattern is a 400 naming th
   t.is(res.status, 400);
   t.is(res.body.kind, 'INVALID_INPUT_ERROR');
   t.deepEqual(fields(res.body), ['where.rules[0].value']);
-  t.is((await call('POST', '/filters/preview', { where: all(r('max_score', 'regexp', '9')) })).status, 400, 'regexp applies to text fields');
+  t.is(
+    (await call('POST', '/filters/preview', { where: all(r('max_score', 'regexp', '9')) })).status,
+    400,
+    'regexp applies to text fields',
+  );
 });
 
 test('in and not_in take lists or comma-separated strings', async (t) => {
@@ -118,7 +178,15 @@ test('in and not_in take lists or comma-separated strings', async (t) => {
     t.is(res.status, 400, JSON.stringify(value));
     t.deepEqual(fields(res.body), ['where.rules[0].value']);
   }
-  const tooMany = await call('POST', '/filters/preview', { where: all(r('monitor_id', 'in', Array.from({ length: 1001 }, (_, i) => i))) });
+  const tooMany = await call('POST', '/filters/preview', {
+    where: all(
+      r(
+        'monitor_id',
+        'in',
+        Array.from({ length: 1001 }, (_, i) => i),
+      ),
+    ),
+  });
   t.is(tooMany.status, 400);
 });
 
@@ -130,7 +198,10 @@ test('is_null and is_not_null ignore the value', async (t) => {
 });
 
 test('groups: any/all nest with the meaning of the tree', async (t) => {
-  t.deepEqual(sorted(await ids(any(r('monitor_id', 'eq', 3), r('max_score', 'gte', 90)))), sorted([e.hostile, e.unicode]));
+  t.deepEqual(
+    sorted(await ids(any(r('monitor_id', 'eq', 3), r('max_score', 'gte', 90)))),
+    sorted([e.hostile, e.unicode]),
+  );
   const nested = all(r('cause', 'eq', 'Motion'), any(r('monitor_id', 'eq', 1), r('max_score', 'gte', 50)));
   t.deepEqual(sorted(await ids(nested)), sorted([e.front, e.unicode]));
   t.deepEqual(await ids(all(r('cause', 'eq', 'Motion'), any(r('monitor_id', 'eq', 2), r('archived', 'eq', 1)))), []);
@@ -143,7 +214,9 @@ test('groups: any/all nest with the meaning of the tree', async (t) => {
 test('relative times: now and -N unit; anything else is a 400', async (t) => {
   t.deepEqual(await ids(all(r('start_time', 'gte', '-2 hours'))), [e.unicode]);
   t.deepEqual(await ids(all(r('start_time', 'gte', '-1 day'), r('end_time', 'lte', 'now'))), [e.unicode]);
-  t.deepEqual(await ids(all(r('start_time', 'gte', '-90 minutes'), r('start_time', 'lte', '-30 minutes'))), [e.unicode]);
+  t.deepEqual(await ids(all(r('start_time', 'gte', '-90 minutes'), r('start_time', 'lte', '-30 minutes'))), [
+    e.unicode,
+  ]);
   t.deepEqual(sorted(await ids(all(r('start_time', 'lt', '-1 week')))), sorted([e.front, e.back, e.hostile]));
   t.is((await ids(all(r('start_time', 'gte', '-1200 months')))).length, 4);
   for (const bad of ['-1 fortnight', 'yesterday', 'last monday', '2026-13-01', '1 day', 'now-1', '']) {
@@ -155,13 +228,32 @@ test('relative times: now and -N unit; anything else is a 400', async (t) => {
 
 test('sort and limit', async (t) => {
   t.deepEqual(await ids(all(), { sort: { field: 'max_score', dir: 'asc' } }), [e.back, e.front, e.unicode, e.hostile]);
-  t.deepEqual(await ids(all(), { sort: { field: 'monitor_name', dir: 'desc' } }).then((l) => l.slice(0, 1)), [e.unicode], 'Yard cam sorts last');
-  t.deepEqual(await ids(all(), { sort: { field: 'id' } }), [e.unicode, e.hostile, e.back, e.front], 'dir defaults to desc');
-  const limited = await call('POST', '/filters/preview?page_size=1&page=2', { where: all(), sort: { field: 'id', dir: 'asc' }, limit: 2 });
+  t.deepEqual(
+    await ids(all(), { sort: { field: 'monitor_name', dir: 'desc' } }).then((l) => l.slice(0, 1)),
+    [e.unicode],
+    'Yard cam sorts last',
+  );
+  t.deepEqual(
+    await ids(all(), { sort: { field: 'id' } }),
+    [e.unicode, e.hostile, e.back, e.front],
+    'dir defaults to desc',
+  );
+  const limited = await call('POST', '/filters/preview?page_size=1&page=2', {
+    where: all(),
+    sort: { field: 'id', dir: 'asc' },
+    limit: 2,
+  });
   t.is(limited.status, 200);
-  t.deepEqual(limited.body.items.map((x: any) => x.id), [e.back]);
+  t.deepEqual(
+    limited.body.items.map((x: any) => x.id),
+    [e.back],
+  );
   t.like(limited.body, { total: 2, last_page: 2 });
-  const beyond = await call('POST', '/filters/preview?page_size=1&page=3', { where: all(), sort: { field: 'id', dir: 'asc' }, limit: 2 });
+  const beyond = await call('POST', '/filters/preview?page_size=1&page=3', {
+    where: all(),
+    sort: { field: 'id', dir: 'asc' },
+    limit: 2,
+  });
   t.deepEqual(beyond.body.items, []);
   t.is((await call('POST', '/filters/preview', { where: all(), sort: { field: 'password' } })).status, 400);
   t.is((await call('POST', '/filters/preview', { where: all(), limit: -1 })).status, 400);
@@ -222,7 +314,9 @@ test('validation: unknown field or operator, wrong operator for the field, bad v
   t.is(abyss.status, 400, 'any nesting is refused with a 400, never a stack overflow');
   // JSON this deep is refused as a whole before the filter's own shape check sees it.
   t.deepEqual(fields(abyss.body), ['body']);
-  const wide = await call('POST', '/filters/preview', { where: any(...Array.from({ length: 500 }, (_, i) => r('id', 'eq', i))) });
+  const wide = await call('POST', '/filters/preview', {
+    where: any(...Array.from({ length: 500 }, (_, i) => r('id', 'eq', i))),
+  });
   t.is(wide.status, 400, 'the tree size is bounded');
 });
 

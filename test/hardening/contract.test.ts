@@ -18,30 +18,34 @@ test.before(async () => {
 });
 test.after.always(async () => app?.close());
 
-test.serial('GET /me and refresh are not throttled like the login; the password change has its own bucket', async (t) => {
-  const tokens = await request(app.api('/auth/login'), {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ username: 'admin', password: 'admin' }),
-  });
-  t.is(tokens.status, 200);
-  const me = caller(app, tokens.body.access_token);
-  const statuses = [];
-  for (let i = 0; i < 15; i++) statuses.push((await me('GET', '/me')).status);
-  t.deepEqual(statuses, Array(15).fill(200));
-  const refreshed = await request(app.api('/auth/refresh'), {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ token: tokens.body.refresh_token }),
-  });
-  t.is(refreshed.status, 200, refreshed.text);
-  // Eleven wrong current passwords: the 11th is 429, and GET /me still answers.
-  const changes = [];
-  for (let i = 0; i < 11; i++) changes.push((await me('PUT', '/me/password', { current_password: 'wrong', new_password: 'x' })).status);
-  t.is(changes[10], 429);
-  t.false(changes.slice(0, 10).includes(429));
-  t.is((await caller(app, refreshed.body.access_token)('GET', '/me')).status, 200);
-});
+test.serial(
+  'GET /me and refresh are not throttled like the login; the password change has its own bucket',
+  async (t) => {
+    const tokens = await request(app.api('/auth/login'), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username: 'admin', password: 'admin' }),
+    });
+    t.is(tokens.status, 200);
+    const me = caller(app, tokens.body.access_token);
+    const statuses = [];
+    for (let i = 0; i < 15; i++) statuses.push((await me('GET', '/me')).status);
+    t.deepEqual(statuses, Array(15).fill(200));
+    const refreshed = await request(app.api('/auth/refresh'), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ token: tokens.body.refresh_token }),
+    });
+    t.is(refreshed.status, 200, refreshed.text);
+    // Eleven wrong current passwords: the 11th is 429, and GET /me still answers.
+    const changes = [];
+    for (let i = 0; i < 11; i++)
+      changes.push((await me('PUT', '/me/password', { current_password: 'wrong', new_password: 'x' })).status);
+    t.is(changes[10], 429);
+    t.false(changes.slice(0, 10).includes(429));
+    t.is((await caller(app, refreshed.body.access_token)('GET', '/me')).status, 200);
+  },
+);
 
 test('every status a validation answers is documented, e.g. GET /logs/-1 400', async (t) => {
   const token = await login(app, 'admin').catch(() => null);

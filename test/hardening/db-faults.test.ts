@@ -34,7 +34,10 @@ const mariadbdPid = () => Number(readFileSync(join(server.baseDir, 'mariadbd.pid
 
 /** A request that must come back: a hang fails the test instead of stalling it. */
 const get = (path: string, auth = true) =>
-  request(app.api(path), { headers: auth ? { authorization: `Bearer ${token}` } : {}, signal: AbortSignal.timeout(20_000) });
+  request(app.api(path), {
+    headers: auth ? { authorization: `Bearer ${token}` } : {},
+    signal: AbortSignal.timeout(20_000),
+  });
 
 const ROUTES = ['/monitors', '/events', '/configs', '/users', '/logs', '/me'];
 

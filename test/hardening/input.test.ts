@@ -27,7 +27,14 @@ function site(charset: 'latin1' | 'utf8mb4'): Promise<Site> {
         [],
         db.name,
       );
-      await addUser(db, 'admin', { System: 'Edit', Monitors: 'Edit', Events: 'Edit', Stream: 'View', Snapshots: 'Edit', Groups: 'Edit' });
+      await addUser(db, 'admin', {
+        System: 'Edit',
+        Monitors: 'Edit',
+        Events: 'Edit',
+        Stream: 'View',
+        Snapshots: 'Edit',
+        Groups: 'Edit',
+      });
       const app = await startTestApp({ db, env: { APP_AUTH__RATE_LIMIT__ENABLED: 'false' } });
       return { app, admin: caller(app, await login(app, 'admin')) };
     })();
@@ -43,7 +50,11 @@ test.after.always(async () => {
 const NON_LATIN1 = 'Łukasz 東京 🎥';
 
 const postJson = (app: TestApp, path: string, body: unknown) =>
-  request(app.api(path), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  request(app.api(path), {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
 
 function noServerError(t: ExecutionContext, res: { status: number; text: string }, what: string): void {
   t.true(res.status < 500, `${what}: ${res.status} ${res.text.slice(0, 300)}`);
@@ -115,7 +126,10 @@ test('a corrupt compressed body is 400 and logs at most a line', async (t) => {
     // Other tests share the app: only this request's records count.
     const written = app.logs.filter((r) => r.req_id === reqId && r.level >= 40);
     t.true(written.length <= 1, `${encoding}: ${JSON.stringify(written).slice(0, 500)}`);
-    t.true(JSON.stringify(written).length < 600, `${encoding}: log too long: ${JSON.stringify(written).slice(0, 1500)}`);
+    t.true(
+      JSON.stringify(written).length < 600,
+      `${encoding}: log too long: ${JSON.stringify(written).slice(0, 1500)}`,
+    );
   }
   // A well-formed gzip body still works.
   const ok = await request(app.api('/auth/login'), {
@@ -129,7 +143,17 @@ test('a corrupt compressed body is 400 and logs at most a line', async (t) => {
 test('path ids beyond the integer types are 400 or 404', async (t) => {
   const { admin } = await site('utf8mb4');
   const huge = ['9223372036854775808', '18446744073709551616', '99999999999999999999999'];
-  const paths = ['/filters/{id}', '/logs/{id}', '/reports/{id}', '/snapshots/{id}', '/snapshots-events/{id}', '/users/{id}', '/events/{id}', '/tags/{id}', '/monitors/{id}'];
+  const paths = [
+    '/filters/{id}',
+    '/logs/{id}',
+    '/reports/{id}',
+    '/snapshots/{id}',
+    '/snapshots-events/{id}',
+    '/users/{id}',
+    '/events/{id}',
+    '/tags/{id}',
+    '/monitors/{id}',
+  ];
   for (const path of paths) {
     for (const id of huge) {
       const res = await admin('GET', path.replace('{id}', id));
@@ -140,7 +164,11 @@ test('path ids beyond the integer types are 400 or 404', async (t) => {
   const body = await admin('POST', '/snapshots', { name: 'x', created_by: 2147483648 });
   t.is(body.status, 400, body.text);
   t.deepEqual(body.body.details, [['created_by', 'integer out of range for its format']]);
-  for (const query of ['/events?monitor_id=3000000000', '/logs?server_id=3000000000', '/search?q=x&monitor_id=3000000000']) {
+  for (const query of [
+    '/events?monitor_id=3000000000',
+    '/logs?server_id=3000000000',
+    '/search?q=x&monitor_id=3000000000',
+  ]) {
     const res = await admin('GET', query);
     t.true(res.status === 400 || res.status === 404, `${query}: ${res.status} ${res.text.slice(0, 200)}`);
   }

@@ -20,7 +20,11 @@ export interface AclApp {
 /** A monitor ACL for tests: `scope` is required; groups are unrestricted unless given. */
 export type TestAcl = Pick<MonitorAcl, 'scope'> & Partial<MonitorAcl>;
 
-export async function startAppWithAcl(db: FreshDatabase, testAcl: TestAcl, env: Record<string, string> = {}): Promise<AclApp> {
+export async function startAppWithAcl(
+  db: FreshDatabase,
+  testAcl: TestAcl,
+  env: Record<string, string> = {},
+): Promise<AclApp> {
   const open = new AllowAllMonitorAcl();
   const acl: MonitorAcl = {
     scope: testAcl.scope,

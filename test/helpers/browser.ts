@@ -46,15 +46,28 @@ export interface HlsPlayed {
  * 127.0.0.1 origin, sending `Authorization: Bearer <token>`, at `rate` × speed until it ends
  * (or `timeoutMs` passes). Opens and closes its own page and page server.
  */
-export async function hlsPlayToEnd(browser: Browser, playlistUrl: string, token: string, rate = 4, timeoutMs = 60_000): Promise<HlsPlayed> {
+export async function hlsPlayToEnd(
+  browser: Browser,
+  playlistUrl: string,
+  token: string,
+  rate = 4,
+  timeoutMs = 60_000,
+): Promise<HlsPlayed> {
   const { createRequire } = await import('node:module');
   const { readFileSync } = await import('node:fs');
   const http = await import('node:http');
   const path = await import('node:path');
-  const script = readFileSync(path.join(path.dirname(createRequire(import.meta.url).resolve('hls.js/package.json')), 'dist', 'hls.min.js'));
+  const script = readFileSync(
+    path.join(path.dirname(createRequire(import.meta.url).resolve('hls.js/package.json')), 'dist', 'hls.min.js'),
+  );
   const server = http.createServer((req, res) => {
     if (req.url === '/hls.min.js') res.writeHead(200, { 'content-type': 'text/javascript' }).end(script);
-    else res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>player</title><script src="/hls.min.js"></script><video id="v" muted playsinline></video>');
+    else
+      res
+        .writeHead(200, { 'content-type': 'text/html' })
+        .end(
+          '<!doctype html><title>player</title><script src="/hls.min.js"></script><video id="v" muted playsinline></video>',
+        );
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const page = await browser.newPage();

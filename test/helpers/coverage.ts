@@ -38,7 +38,11 @@ export async function servedDocument(baseUrl: string): Promise<any> {
 
 function resolve(doc: any, schema: any): any {
   let s = schema;
-  for (let i = 0; s?.$ref && i < 10; i++) s = s.$ref.split('/').slice(1).reduce((n: any, k: string) => n?.[k], doc);
+  for (let i = 0; s?.$ref && i < 10; i++)
+    s = s.$ref
+      .split('/')
+      .slice(1)
+      .reduce((n: any, k: string) => n?.[k], doc);
   return s ?? {};
 }
 
@@ -55,7 +59,8 @@ export function objectSchema(doc: any, schema: any): any {
 export function servedTypes(doc: any, schema: any): Set<string> {
   const s = resolve(doc, schema);
   const out = new Set<string>();
-  for (const alt of [...(s.anyOf ?? []), ...(s.oneOf ?? []), ...(s.allOf ?? [])]) for (const t of servedTypes(doc, alt)) out.add(t);
+  for (const alt of [...(s.anyOf ?? []), ...(s.oneOf ?? []), ...(s.allOf ?? [])])
+    for (const t of servedTypes(doc, alt)) out.add(t);
   for (const t of Array.isArray(s.type) ? s.type : s.type ? [s.type] : []) out.add(t);
   if (s.enum && !s.type) out.add(typeof s.enum[0]);
   if (s.properties && !s.type) out.add('object');
@@ -64,12 +69,17 @@ export function servedTypes(doc: any, schema: any): Set<string> {
 
 /** The non-null JSON type of a reference field spec ("integer(format=int32) | null ?", "AxisRange", …). */
 function referenceType(spec: string): string | null {
-  const part = spec.replace(/\?$/, '').split('|').map((p) => p.trim()).find((p) => p !== 'null') ?? 'null';
+  const part =
+    spec
+      .replace(/\?$/, '')
+      .split('|')
+      .map((p) => p.trim())
+      .find((p) => p !== 'null') ?? 'null';
   const base = /^[a-z]+/.exec(part)?.[0];
   if (base === 'any') return null;
   if (base) return base;
   const named = reference.schemas[part];
-  return named?.type ? /^[a-z]+/.exec(named.type)?.[0] ?? 'object' : 'object';
+  return named?.type ? (/^[a-z]+/.exec(named.type)?.[0] ?? 'object') : 'object';
 }
 
 /** Fields of a reference schema, following `A & object` aliases. */
@@ -80,7 +90,14 @@ function referenceFields(name: string): Record<string, string> | undefined {
   return alias ? referenceFields(alias) : undefined;
 }
 
-function checkFields(t: ExecutionContext, doc: any, where: string, refSchema: string, served: any, response: boolean): void {
+function checkFields(
+  t: ExecutionContext,
+  doc: any,
+  where: string,
+  refSchema: string,
+  served: any,
+  response: boolean,
+): void {
   const refFields = referenceFields(refSchema);
   if (!refFields) return;
   const mine = objectSchema(doc, served);
@@ -88,13 +105,21 @@ function checkFields(t: ExecutionContext, doc: any, where: string, refSchema: st
   for (const [name, spec] of Object.entries(refFields)) {
     t.truthy(props[name], `${where}: field ${name} missing`);
     if (!props[name]) continue;
-    if (response && !spec.endsWith('?')) t.true((mine.required ?? []).includes(name), `${where}: field ${name} must be required`);
+    if (response && !spec.endsWith('?'))
+      t.true((mine.required ?? []).includes(name), `${where}: field ${name} must be required`);
     const want = referenceType(spec);
     if (!want) continue;
     const got = servedTypes(doc, props[name]);
-    t.true(got.has(want) || (want === 'number' && got.has('integer')), `${where}.${name}: ${[...got].join('|')} vs reference ${spec}`);
+    t.true(
+      got.has(want) || (want === 'number' && got.has('integer')),
+      `${where}.${name}: ${[...got].join('|')} vs reference ${spec}`,
+    );
     // Nested reference objects are checked field by field too.
-    const nested = spec.replace(/\?$/, '').split('|').map((p) => p.trim()).find((p) => reference.schemas[p]);
+    const nested = spec
+      .replace(/\?$/, '')
+      .split('|')
+      .map((p) => p.trim())
+      .find((p) => reference.schemas[p]);
     if (nested) checkFields(t, doc, `${where}.${name}`, nested, props[name], response);
   }
 }
@@ -177,7 +202,11 @@ export function registerCoverage(test: TestFn, families: Family[], count: number
 
   test(`the reference lists ${count} operations of these families (${note})`, (t) => {
     t.is(ops.length, count);
-    for (const [re] of families) t.true(ops.some((op) => re.test(op.path)), `${re} matches no reference operation`);
+    for (const [re] of families)
+      t.true(
+        ops.some((op) => re.test(op.path)),
+        `${re} matches no reference operation`,
+      );
   });
   for (const op of ops) test(`${op.operationId}: ${op.method} ${op.path}`, (t) => checkOperation(t, doc, op, op.scope));
   return () => doc;

@@ -27,7 +27,10 @@ export class RecordingJournal extends SupervisionJournal {
   readonly events: Array<SupervisionEvent & { at: number }> = [];
 
   constructor() {
-    super(createLogger({ level: 'fatal', stream: new Writable({ write: (_c, _e, done) => done() }) }), '/nonexistent/journal.sock');
+    super(
+      createLogger({ level: 'fatal', stream: new Writable({ write: (_c, _e, done) => done() }) }),
+      '/nonexistent/journal.sock',
+    );
   }
 
   override record(event: SupervisionEvent): void {

@@ -12,21 +12,29 @@ export async function sql(db: FreshDatabase, text: string, params: unknown[] = [
   return db.db.query(text, params, db.name);
 }
 
-export async function insertMonitor(db: FreshDatabase, id: number, name = `Cam ${id}`, extra: Record<string, unknown> = {}): Promise<void> {
+export async function insertMonitor(
+  db: FreshDatabase,
+  id: number,
+  name = `Cam ${id}`,
+  extra: Record<string, unknown> = {},
+): Promise<void> {
   const cols = ['Id', 'Name', ...Object.keys(extra)];
-  await sql(db, `INSERT INTO Monitors (${cols.join(', ')}) VALUES (${cols.map(() => '?').join(', ')})`, [id, name, ...Object.values(extra)]);
+  await sql(db, `INSERT INTO Monitors (${cols.join(', ')}) VALUES (${cols.map(() => '?').join(', ')})`, [
+    id,
+    name,
+    ...Object.values(extra),
+  ]);
 }
 
-export async function insertStorage(db: FreshDatabase, s: { id: number; path: string; scheme?: string; doDelete?: number; type?: string; diskSpace?: number | null }): Promise<void> {
-  await sql(db, 'INSERT INTO Storage (Id, Path, Name, Scheme, DoDelete, Type, DiskSpace) VALUES (?, ?, ?, ?, ?, ?, ?)', [
-    s.id,
-    s.path,
-    `Storage ${s.id}`,
-    s.scheme ?? 'Medium',
-    s.doDelete ?? 1,
-    s.type ?? 'local',
-    s.diskSpace ?? null,
-  ]);
+export async function insertStorage(
+  db: FreshDatabase,
+  s: { id: number; path: string; scheme?: string; doDelete?: number; type?: string; diskSpace?: number | null },
+): Promise<void> {
+  await sql(
+    db,
+    'INSERT INTO Storage (Id, Path, Name, Scheme, DoDelete, Type, DiskSpace) VALUES (?, ?, ?, ?, ?, ?, ?)',
+    [s.id, s.path, `Storage ${s.id}`, s.scheme ?? 'Medium', s.doDelete ?? 1, s.type ?? 'local', s.diskSpace ?? null],
+  );
 }
 
 export interface EventSeed {
@@ -74,14 +82,27 @@ export async function insertEvent(db: FreshDatabase, e: EventSeed): Promise<numb
     StateId: 0,
   };
   const cols = Object.keys(row);
-  const [{ Id }] = await sql(db, `INSERT INTO Events (${cols.join(', ')}) VALUES (${cols.map(() => '?').join(', ')}) RETURNING Id`, Object.values(row));
+  const [{ Id }] = await sql(
+    db,
+    `INSERT INTO Events (${cols.join(', ')}) VALUES (${cols.map(() => '?').join(', ')}) RETURNING Id`,
+    Object.values(row),
+  );
   return Number(Id);
 }
 
 /** Creates users named after their permission level on Events (password = name). */
 export async function insertEventUsers(db: FreshDatabase): Promise<void> {
-  for (const [name, level] of [['evedit', 'Edit'], ['evview', 'View'], ['evnone', 'None']] as const) {
-    await insertUser(db, { username: name, password: name, stored: bcrypt.hashSync(name, 4), perms: { Events: level, Monitors: 'View' } });
+  for (const [name, level] of [
+    ['evedit', 'Edit'],
+    ['evview', 'View'],
+    ['evnone', 'None'],
+  ] as const) {
+    await insertUser(db, {
+      username: name,
+      password: name,
+      stored: bcrypt.hashSync(name, 4),
+      perms: { Events: level, Monitors: 'View' },
+    });
   }
 }
 
@@ -111,18 +132,34 @@ export function prismaFor(db: FreshDatabase): PrismaClient {
 /** A MonitorAcl that returns a fixed scope, for ACL tests at the service level. */
 export function stubAcl(visible: number[] | null): MonitorAcl {
   const scope: MonitorScope = { visible: visible ? new Set(visible) : null, editable: null };
-  return { scope: async () => scope, groupScope: async () => ({ visible: null, editable: null }), invalidate: () => undefined };
+  return {
+    scope: async () => scope,
+    groupScope: async () => ({ visible: null, editable: null }),
+    invalidate: () => undefined,
+  };
 }
 
 export const someUser: AuthUser = {
   id: 1,
   username: 'tester',
-  perms: { system: 'Edit', stream: 'View', events: 'Edit', control: 'Edit', monitors: 'Edit', groups: 'Edit', devices: 'Edit', snapshots: 'Edit' } as AuthUser['perms'],
+  perms: {
+    system: 'Edit',
+    stream: 'View',
+    events: 'Edit',
+    control: 'Edit',
+    monitors: 'Edit',
+    groups: 'Edit',
+    devices: 'Edit',
+    snapshots: 'Edit',
+  } as AuthUser['perms'],
   issuedAt: 0,
   expiresAt: 0,
 };
 
-export async function summary(db: FreshDatabase, monitorId: number): Promise<Record<string, number | null> | undefined> {
+export async function summary(
+  db: FreshDatabase,
+  monitorId: number,
+): Promise<Record<string, number | null> | undefined> {
   const [row] = await sql(db, 'SELECT * FROM Event_Summaries WHERE MonitorId = ?', [monitorId]);
   if (!row) return undefined;
   return Object.fromEntries(Object.entries(row).map(([k, v]) => [k, v === null ? null : Number(v)]));

@@ -14,11 +14,26 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 
-import { EVENT, MSG, encodeMessage, eventPayload, helloPayload, type EventFields } from '../../src/sim/stream-protocol.js';
+import {
+  EVENT,
+  MSG,
+  encodeMessage,
+  eventPayload,
+  helloPayload,
+  type EventFields,
+} from '../../src/sim/stream-protocol.js';
 import type { MediaClip, MediaFrame } from './media.js';
 
 // The wire encoders are shared with the simulated camera (src/sim/stream-protocol.ts).
-export { EVENT, MSG, encodeMessage, eventPayload, helloPayload, type EventFields, type Header } from '../../src/sim/stream-protocol.js';
+export {
+  EVENT,
+  MSG,
+  encodeMessage,
+  eventPayload,
+  helloPayload,
+  type EventFields,
+  type Header,
+} from '../../src/sim/stream-protocol.js';
 
 export interface FakeZmcOptions {
   clip: MediaClip;
@@ -111,7 +126,15 @@ export class FakeZmc {
   }
 
   sendEvent(code: number, fields: EventFields = {}, sequence = 1): void {
-    for (const c of this.#live()) this.#write(c, encodeMessage({ type: MSG.event, stream: 2, sequence, generation: this.generation }, eventPayload(code, fields)), true);
+    for (const c of this.#live())
+      this.#write(
+        c,
+        encodeMessage(
+          { type: MSG.event, stream: 2, sequence, generation: this.generation },
+          eventPayload(code, fields),
+        ),
+        true,
+      );
   }
 
   sendRaw(bytes: Buffer): void {
@@ -133,7 +156,8 @@ export class FakeZmc {
   async waitForConnections(n: number, timeoutMs = 10_000): Promise<void> {
     const deadline = Date.now() + timeoutMs;
     while (this.accepted < n) {
-      if (Date.now() > deadline) throw new Error(`fake zmc: ${this.accepted} of ${n} connections after ${timeoutMs} ms`);
+      if (Date.now() > deadline)
+        throw new Error(`fake zmc: ${this.accepted} of ${n} connections after ${timeoutMs} ms`);
       await sleep(5);
     }
   }
@@ -150,8 +174,17 @@ export class FakeZmc {
 
   #sendHellos(c: Connection): void {
     const { clip } = this.#options;
-    this.#write(c, encodeMessage({ type: MSG.hello, stream: 0, generation: this.generation }, helloPayload(clip.video)), true);
-    if (clip.audio) this.#write(c, encodeMessage({ type: MSG.hello, stream: 1, generation: this.generation }, helloPayload(clip.audio)), true);
+    this.#write(
+      c,
+      encodeMessage({ type: MSG.hello, stream: 0, generation: this.generation }, helloPayload(clip.video)),
+      true,
+    );
+    if (clip.audio)
+      this.#write(
+        c,
+        encodeMessage({ type: MSG.hello, stream: 1, generation: this.generation }, helloPayload(clip.audio)),
+        true,
+      );
   }
 
   // Control messages are always queued (as zmc does); media is dropped when over the queue limit.
@@ -171,13 +204,34 @@ export class FakeZmc {
     const first = this.connections.length === 1;
     const o = this.#options;
     this.#sendHellos(c);
-    this.#write(c, encodeMessage({ type: MSG.event, stream: 2, sequence: 0, generation: this.generation }, eventPayload(EVENT.snapshot, { stateName: 'IDLE', stateId: 1 })), true);
+    this.#write(
+      c,
+      encodeMessage(
+        { type: MSG.event, stream: 2, sequence: 0, generation: this.generation },
+        eventPayload(EVENT.snapshot, { stateName: 'IDLE', stateId: 1 }),
+      ),
+      true,
+    );
     let start = 0;
     if (o.joinAt) {
       const video = o.clip.video.frames;
       let k = o.joinAt;
       while (k > 0 && !video[k].keyframe) k--;
-      this.#write(c, encodeMessage({ type: MSG.keyframe, stream: 0, flags: 1, sequence: k, generation: this.generation, ptsUs: this.pts(video[k].ptsUs) }, video[k].data), true);
+      this.#write(
+        c,
+        encodeMessage(
+          {
+            type: MSG.keyframe,
+            stream: 0,
+            flags: 1,
+            sequence: k,
+            generation: this.generation,
+            ptsUs: this.pts(video[k].ptsUs),
+          },
+          video[k].data,
+        ),
+        true,
+      );
       start = this.#items.findIndex((it) => it.stream === 0 && it.index === o.joinAt);
       c.seq[0] = o.joinAt;
     }
@@ -204,7 +258,14 @@ export class FakeZmc {
           c.skipToKeyframe = false;
         }
         const msg = encodeMessage(
-          { type: MSG.media, stream, flags: frame.keyframe && stream === 0 ? 1 : 0, sequence: c.seq[stream]++, generation: this.generation, ptsUs: this.pts(frame.ptsUs) },
+          {
+            type: MSG.media,
+            stream,
+            flags: frame.keyframe && stream === 0 ? 1 : 0,
+            sequence: c.seq[stream]++,
+            generation: this.generation,
+            ptsUs: this.pts(frame.ptsUs),
+          },
           frame.data,
         );
         const flushed = this.#write(c, msg, false);
@@ -214,7 +275,8 @@ export class FakeZmc {
           break;
         }
         // Without a queue limit, honour back-pressure instead of buffering without bound.
-        if (!flushed && o.maxQueueBytes === undefined && !c.closed) await Promise.race([once(c.socket, 'drain'), once(c.socket, 'close')]).catch(() => {}); // 'error' rejects: the peer went away
+        if (!flushed && o.maxQueueBytes === undefined && !c.closed)
+          await Promise.race([once(c.socket, 'drain'), once(c.socket, 'close')]).catch(() => {}); // 'error' rejects: the peer went away
         if (o.maxQueueBytes !== undefined && i % 8 === 0) await sleep(1); // let the socket drain meanwhile
       }
       c.finished = true;

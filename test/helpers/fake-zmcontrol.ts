@@ -31,7 +31,8 @@ export async function startFakeZmControl(dir: string, monitorId: number): Promis
     async waitFor(count, timeoutMs = 3000) {
       const deadline = Date.now() + timeoutMs;
       while (messages.length < count) {
-        if (Date.now() > deadline) throw new Error(`expected ${count} zmcontrol messages, got ${messages.length}: ${JSON.stringify(messages)}`);
+        if (Date.now() > deadline)
+          throw new Error(`expected ${count} zmcontrol messages, got ${messages.length}: ${JSON.stringify(messages)}`);
         await sleep(5);
       }
       return messages.slice();

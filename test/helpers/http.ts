@@ -19,7 +19,9 @@ export async function request<T = any>(url: string, init: RequestInit = {}): Pro
 }
 
 /** Asserts the AppResponseError envelope shape; returns it for further checks. */
-export function isEnvelope(body: any): body is { kind: string; error_message: string; code: number | null; details: string[][] } {
+export function isEnvelope(
+  body: any,
+): body is { kind: string; error_message: string; code: number | null; details: string[][] } {
   return (
     body !== null &&
     typeof body === 'object' &&

@@ -25,7 +25,11 @@ export interface LiveFixture {
 }
 
 /** Fake zmcs for `socketMonitors` (realtime pace), and shared-memory files for `shmMonitors`. */
-export async function liveFixture(socketMonitors: number[], shmMonitors: number[] = [], spec: ClipSpec = LIVE_CLIP): Promise<LiveFixture> {
+export async function liveFixture(
+  socketMonitors: number[],
+  shmMonitors: number[] = [],
+  spec: ClipSpec = LIVE_CLIP,
+): Promise<LiveFixture> {
   const sockDir = mkdtempSync(join(tmpdir(), 'zm_live_'));
   const mapDir = mkdtempSync(join(tmpdir(), 'zm_map_'));
   for (const id of shmMonitors) writeFileSync(join(mapDir, `zm.mmap.${id}`), Buffer.alloc(4096));
@@ -53,10 +57,19 @@ export async function liveFixture(socketMonitors: number[], shmMonitors: number[
 }
 
 export function liveEnv(f: LiveFixture, extra: Record<string, string> = {}): Record<string, string> {
-  return { APP_ZONEMINDER__PATH_SOCKS: f.sockDir, APP_ZONEMINDER__PATH_MAP: f.mapDir, APP_AUTH__RATE_LIMIT__ENABLED: 'false', ...extra };
+  return {
+    APP_ZONEMINDER__PATH_SOCKS: f.sockDir,
+    APP_ZONEMINDER__PATH_MAP: f.mapDir,
+    APP_AUTH__RATE_LIMIT__ENABLED: 'false',
+    ...extra,
+  };
 }
 
-export async function startLiveApp(db: FreshDatabase, f: LiveFixture, extra: Record<string, string> = {}): Promise<TestApp> {
+export async function startLiveApp(
+  db: FreshDatabase,
+  f: LiveFixture,
+  extra: Record<string, string> = {},
+): Promise<TestApp> {
   return startTestApp({ db, env: liveEnv(f, extra) });
 }
 

@@ -27,12 +27,20 @@ export function poolFor(db: FreshDatabase): DbPool {
 
 /** Sets a ZoneMinder Config row (created when missing). */
 export async function setZmConfig(db: FreshDatabase, name: string, value: string): Promise<void> {
-  await sql(db, "INSERT INTO Config (Name, Value, Type, Category) VALUES (?, ?, 'string', 'system') ON DUPLICATE KEY UPDATE Value = VALUES(Value)", [name, value]);
+  await sql(
+    db,
+    "INSERT INTO Config (Name, Value, Type, Category) VALUES (?, ?, 'string', 'system') ON DUPLICATE KEY UPDATE Value = VALUES(Value)",
+    [name, value],
+  );
 }
 
 /** A checksum of every row of every table (and the row counts), to prove a dry run wrote nothing. */
 export async function databaseChecksum(db: FreshDatabase): Promise<Record<string, string>> {
-  const tables = await sql(db, "SELECT TABLE_NAME AS t FROM information_schema.TABLES WHERE TABLE_SCHEMA = ? AND TABLE_TYPE = 'BASE TABLE' ORDER BY TABLE_NAME", [db.name]);
+  const tables = await sql(
+    db,
+    "SELECT TABLE_NAME AS t FROM information_schema.TABLES WHERE TABLE_SCHEMA = ? AND TABLE_TYPE = 'BASE TABLE' ORDER BY TABLE_NAME",
+    [db.name],
+  );
   const out: Record<string, string> = {};
   for (const { t } of tables) {
     const [row] = await sql(db, `CHECKSUM TABLE \`${t}\` EXTENDED`);

@@ -51,7 +51,11 @@ let counter = 0;
  */
 export async function freshDatabase(prefix: string, db?: ThrowawayMariaDb): Promise<FreshDatabase> {
   const server = db ?? (await sharedMariaDb());
-  const clean = prefix.toLowerCase().replace(/[^a-z0-9_]/g, '_').slice(0, 32) || 'db';
+  const clean =
+    prefix
+      .toLowerCase()
+      .replace(/[^a-z0-9_]/g, '_')
+      .slice(0, 32) || 'db';
   const unique = `${process.pid}_${++counter}`;
   const name = `${clean}_${unique}`;
   const user = `u_${unique}`; // user names are limited (80 chars) and show up in errors; keep short

@@ -89,7 +89,13 @@ interface Index {
 const CODEC_IDS = { h264: 27, h265: 173, aac: 86018, pcmu: 65542 } as const;
 
 function videoArgs(s: MediaClip['spec']): string[] {
-  const common = ['-g', String(s.gopFrames), '-pix_fmt', 'yuv420p', ...(s.bitrate ? ['-b:v', s.bitrate, '-maxrate', s.bitrate, '-bufsize', s.bitrate] : [])];
+  const common = [
+    '-g',
+    String(s.gopFrames),
+    '-pix_fmt',
+    'yuv420p',
+    ...(s.bitrate ? ['-b:v', s.bitrate, '-maxrate', s.bitrate, '-bufsize', s.bitrate] : []),
+  ];
   switch (s.video) {
     case 'h264-baseline':
       return ['-c:v', 'libx264', '-profile:v', 'baseline', '-bf', '0', ...common];
@@ -103,7 +109,9 @@ function videoArgs(s: MediaClip['spec']): string[] {
 }
 
 function audioArgs(kind: AudioKind): string[] {
-  return kind === 'aac' ? ['-c:a', 'aac', '-b:a', '64k', '-ar', '48000', '-ac', '2'] : ['-c:a', 'pcm_mulaw', '-ar', '8000', '-ac', '1'];
+  return kind === 'aac'
+    ? ['-c:a', 'aac', '-b:a', '64k', '-ar', '48000', '-ac', '2']
+    : ['-c:a', 'pcm_mulaw', '-ar', '8000', '-ac', '1'];
 }
 
 async function ffmpegVersion(): Promise<string> {
@@ -136,7 +144,16 @@ interface ProbePacket {
 }
 
 async function probePackets(file: string, format?: string): Promise<ProbePacket[]> {
-  const args = ['-v', 'error', ...(format ? ['-f', format] : []), '-show_entries', 'packet=stream_index,pts,dts,flags,size,pos', '-of', 'json', file];
+  const args = [
+    '-v',
+    'error',
+    ...(format ? ['-f', format] : []),
+    '-show_entries',
+    'packet=stream_index,pts,dts,flags,size,pos',
+    '-of',
+    'json',
+    file,
+  ];
   const { stdout } = await run('ffprobe', args, { maxBuffer: 256 << 20 });
   return (JSON.parse(stdout) as { packets: ProbePacket[] }).packets;
 }
@@ -199,18 +216,54 @@ async function build(spec: MediaClip['spec'], dir: string): Promise<Index> {
   const mov = join(dir, 'clip.mov');
   const source = `testsrc=size=${spec.width}x${spec.height}:rate=${spec.fps}${spec.noise ? ',noise=alls=20:allf=t+u' : ''}`;
   const inputs = ['-f', 'lavfi', '-i', source];
-  if (spec.audio) inputs.push('-f', 'lavfi', '-i', `sine=frequency=440:sample_rate=${spec.audio === 'aac' ? 48000 : 8000}`);
+  if (spec.audio)
+    inputs.push('-f', 'lavfi', '-i', `sine=frequency=440:sample_rate=${spec.audio === 'aac' ? 48000 : 8000}`);
   await run('ffmpeg', [
-    '-v', 'error', '-y', ...inputs, '-t', String(spec.seconds),
-    '-map', '0:v', ...(spec.audio ? ['-map', '1:a'] : []),
-    ...videoArgs(spec), ...(spec.audio ? audioArgs(spec.audio) : []), mov,
+    '-v',
+    'error',
+    '-y',
+    ...inputs,
+    '-t',
+    String(spec.seconds),
+    '-map',
+    '0:v',
+    ...(spec.audio ? ['-map', '1:a'] : []),
+    ...videoArgs(spec),
+    ...(spec.audio ? audioArgs(spec.audio) : []),
+    mov,
   ]);
   const vcodec = spec.video === 'h265' ? 'h265' : 'h264';
   const esFormat = vcodec === 'h265' ? 'hevc' : 'h264';
-  await run('ffmpeg', ['-v', 'error', '-y', '-i', mov, '-map', '0:v', '-c', 'copy', '-f', esFormat, join(dir, 'video.es')]);
+  await run('ffmpeg', [
+    '-v',
+    'error',
+    '-y',
+    '-i',
+    mov,
+    '-map',
+    '0:v',
+    '-c',
+    'copy',
+    '-f',
+    esFormat,
+    join(dir, 'video.es'),
+  ]);
   if (spec.audio) {
     const fmt = spec.audio === 'aac' ? 'adts' : 'mulaw';
-    await run('ffmpeg', ['-v', 'error', '-y', '-i', mov, '-map', '0:a', '-c', 'copy', '-f', fmt, join(dir, 'audio.raw')]);
+    await run('ffmpeg', [
+      '-v',
+      'error',
+      '-y',
+      '-i',
+      mov,
+      '-map',
+      '0:a',
+      '-c',
+      'copy',
+      '-f',
+      fmt,
+      join(dir, 'audio.raw'),
+    ]);
   }
 
   const streams = await probeStreams(mov);
@@ -220,7 +273,9 @@ async function build(spec: MediaClip['spec'], dir: string): Promise<Index> {
   const vPackets = packets.filter((p) => p.stream_index === vs.index);
   const esPackets = await probePackets(join(dir, 'video.es'), esFormat);
   if (esPackets.length !== vPackets.length) {
-    throw new Error(`media helper: ${esPackets.length} access units in the elementary stream, ${vPackets.length} packets in the .mov`);
+    throw new Error(
+      `media helper: ${esPackets.length} access units in the elementary stream, ${vPackets.length} packets in the .mov`,
+    );
   }
   const es = await readFile(join(dir, 'video.es'));
   const vFrames: IndexFrame[] = vPackets.map((p, i) => ({
@@ -295,7 +350,12 @@ async function loadTrack(dir: string, t: IndexTrack): Promise<MediaTrack> {
   return {
     ...rest,
     extradata: Buffer.from(extradata, 'hex'),
-    frames: frames.map((f) => ({ ptsUs: f.ptsUs, dtsUs: f.dtsUs, keyframe: f.keyframe, data: bytes.subarray(f.offset, f.offset + f.size) })),
+    frames: frames.map((f) => ({
+      ptsUs: f.ptsUs,
+      dtsUs: f.dtsUs,
+      keyframe: f.keyframe,
+      data: bytes.subarray(f.offset, f.offset + f.size),
+    })),
   };
 }
 
@@ -303,7 +363,15 @@ async function loadTrack(dir: string, t: IndexTrack): Promise<MediaTrack> {
 export async function mediaClip(spec: ClipSpec): Promise<MediaClip> {
   const s = normalise(spec);
   const key = createHash('sha256')
-    .update(JSON.stringify({ v: CACHE_VERSION, s, video: videoArgs(s), audio: s.audio ? audioArgs(s.audio) : null, ffmpeg: await ffmpegVersion() }))
+    .update(
+      JSON.stringify({
+        v: CACHE_VERSION,
+        s,
+        video: videoArgs(s),
+        audio: s.audio ? audioArgs(s.audio) : null,
+        ffmpeg: await ffmpegVersion(),
+      }),
+    )
     .digest('hex')
     .slice(0, 24);
   const root = join(process.env.ZMGATE_MEDIA_CACHE ?? join(tmpdir(), 'zmgate-media-cache'));
@@ -333,10 +401,24 @@ export async function mediaClip(spec: ClipSpec): Promise<MediaClip> {
 }
 
 /** ffprobe of a file: error output of ffprobe and of a full ffmpeg decode (empty when clean), frames and duration of its first video stream. */
-export async function probeFile(file: string): Promise<{ errors: string; frames: number; durationUs: number; width: number; height: number; codec: string; audioFrames: number }> {
+export async function probeFile(file: string): Promise<{
+  errors: string;
+  frames: number;
+  durationUs: number;
+  width: number;
+  height: number;
+  codec: string;
+  audioFrames: number;
+}> {
   // Errors from probing and from decoding every frame.
-  const errorsOf = (cmd: string, args: string[]) => run(cmd, args).then((r) => r.stderr, (e: { stderr?: string }) => e.stderr ?? String(e));
-  const errors = (await errorsOf('ffprobe', ['-v', 'error', file])) + (await errorsOf('ffmpeg', ['-v', 'error', '-i', file, '-f', 'null', '-']));
+  const errorsOf = (cmd: string, args: string[]) =>
+    run(cmd, args).then(
+      (r) => r.stderr,
+      (e: { stderr?: string }) => e.stderr ?? String(e),
+    );
+  const errors =
+    (await errorsOf('ffprobe', ['-v', 'error', file])) +
+    (await errorsOf('ffmpeg', ['-v', 'error', '-i', file, '-f', 'null', '-']));
   const packets = await probePackets(file);
   const streams = await probeStreams(file);
   const v = streams.find((s) => s.codec_type === 'video');
@@ -344,7 +426,17 @@ export async function probeFile(file: string): Promise<{ errors: string; frames:
   const vp = packets.filter((p) => p.stream_index === v?.index);
   const toUs = timeBaseUs(v?.time_base ?? '1/90000');
   const pts = vp.map((p) => toUs(p.pts ?? 0));
-  const { stdout } = await run('ffprobe', ['-v', 'error', '-select_streams', 'v:0', '-show_entries', 'packet=duration', '-of', 'csv=p=0', file]);
+  const { stdout } = await run('ffprobe', [
+    '-v',
+    'error',
+    '-select_streams',
+    'v:0',
+    '-show_entries',
+    'packet=duration',
+    '-of',
+    'csv=p=0',
+    file,
+  ]);
   const lastDuration = toUs(Number(stdout.trim().split('\n').at(-1) ?? 0));
   return {
     errors: errors.trim(),
@@ -362,8 +454,22 @@ export async function probeFile(file: string): Promise<{ errors: string; frames:
  * zmc's Orientation), or null when the matrix is the identity (ffprobe then shows none).
  */
 export async function displayMatrixOf(file: string): Promise<{ rotation: number; matrix: string } | null> {
-  const { stdout } = await run('ffprobe', ['-v', 'error', '-select_streams', 'v:0', '-show_entries', 'stream_side_data_list', '-of', 'json', file]);
-  const streams = (JSON.parse(stdout) as { streams: Array<{ side_data_list?: Array<{ side_data_type: string; displaymatrix?: string; rotation?: number }> }> }).streams;
+  const { stdout } = await run('ffprobe', [
+    '-v',
+    'error',
+    '-select_streams',
+    'v:0',
+    '-show_entries',
+    'stream_side_data_list',
+    '-of',
+    'json',
+    file,
+  ]);
+  const streams = (
+    JSON.parse(stdout) as {
+      streams: Array<{ side_data_list?: Array<{ side_data_type: string; displaymatrix?: string; rotation?: number }> }>;
+    }
+  ).streams;
   const side = streams[0]?.side_data_list?.find((s) => s.side_data_type === 'Display Matrix');
   return side ? { rotation: side.rotation ?? 0, matrix: side.displaymatrix ?? '' } : null;
 }

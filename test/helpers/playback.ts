@@ -3,7 +3,16 @@
 // Deep, Medium and Shallow schemes, with Events/Frames rows to match.
 import { execFile } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  renameSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -15,7 +24,12 @@ import { createPrismaClient } from '../../src/db/prisma.js';
 import { fromLocalDateTimeString } from '../../src/db/datetime.js';
 import { createApp } from '../../src/http/app.js';
 import { createLogger } from '../../src/log.js';
-import { AppPlayback, createPlayback, type Playback, type PlaybackParts } from '../../src/features/playback/playback.js';
+import {
+  AppPlayback,
+  createPlayback,
+  type Playback,
+  type PlaybackParts,
+} from '../../src/features/playback/playback.js';
 import { createServices } from '../../src/app/services.js';
 import { testEnv } from './app.js';
 import { eventPaths, type EventScheme } from '../../src/features/events/event-paths.js';
@@ -41,19 +55,133 @@ export const CLIP_SECONDS = 3;
 /** ffmpeg commands per fixture file; the output path is appended. */
 const RECIPES: Record<string, string[]> = {
   // zmc 1.36 style: a plain MP4, moov at the end.
-  'h264.mp4': ['-f', 'lavfi', '-i', `testsrc=size=640x360:rate=15`, '-t', String(CLIP_SECONDS), '-c:v', 'libx264', '-profile:v', 'baseline', '-pix_fmt', 'yuv420p', '-g', '15'],
+  'h264.mp4': [
+    '-f',
+    'lavfi',
+    '-i',
+    `testsrc=size=640x360:rate=15`,
+    '-t',
+    String(CLIP_SECONDS),
+    '-c:v',
+    'libx264',
+    '-profile:v',
+    'baseline',
+    '-pix_fmt',
+    'yuv420p',
+    '-g',
+    '15',
+  ],
   // zmc 1.39 style: fragmented MP4.
-  'h264-frag.mp4': ['-f', 'lavfi', '-i', `testsrc=size=640x360:rate=15`, '-t', String(CLIP_SECONDS), '-c:v', 'libx264', '-pix_fmt', 'yuv420p', '-g', '15', '-movflags', 'frag_keyframe+empty_moov+default_base_moof'],
+  'h264-frag.mp4': [
+    '-f',
+    'lavfi',
+    '-i',
+    `testsrc=size=640x360:rate=15`,
+    '-t',
+    String(CLIP_SECONDS),
+    '-c:v',
+    'libx264',
+    '-pix_fmt',
+    'yuv420p',
+    '-g',
+    '15',
+    '-movflags',
+    'frag_keyframe+empty_moov+default_base_moof',
+  ],
   // Remux/HLS fixtures: B-frames with AAC (composition offsets, an edit list, audio priming), 9 s
   // so the ~4 s VOD plan has three segments; and a 10 s fragmented file for events in progress.
   'h264-bf-aac.mp4': [
-    '-f', 'lavfi', '-i', 'testsrc=size=320x240:rate=15', '-f', 'lavfi', '-i', 'sine=frequency=440:sample_rate=48000', '-t', '9',
-    '-map', '0:v', '-map', '1:a', '-c:v', 'libx264', '-profile:v', 'high', '-bf', '2', '-g', '15', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-b:a', '32k',
+    '-f',
+    'lavfi',
+    '-i',
+    'testsrc=size=320x240:rate=15',
+    '-f',
+    'lavfi',
+    '-i',
+    'sine=frequency=440:sample_rate=48000',
+    '-t',
+    '9',
+    '-map',
+    '0:v',
+    '-map',
+    '1:a',
+    '-c:v',
+    'libx264',
+    '-profile:v',
+    'high',
+    '-bf',
+    '2',
+    '-g',
+    '15',
+    '-pix_fmt',
+    'yuv420p',
+    '-c:a',
+    'aac',
+    '-b:a',
+    '32k',
   ],
-  'h264-frag-long.mp4': ['-f', 'lavfi', '-i', 'testsrc=size=320x240:rate=10', '-t', '10', '-c:v', 'libx264', '-pix_fmt', 'yuv420p', '-g', '10', '-movflags', 'frag_keyframe+empty_moov+default_base_moof'],
-  'h265.mp4': ['-f', 'lavfi', '-i', 'testsrc=size=640x360:rate=15', '-t', '2', '-c:v', 'libx265', '-tag:v', 'hvc1', '-x265-params', 'log-level=none', '-pix_fmt', 'yuv420p'],
-  'h264.mkv': ['-f', 'lavfi', '-i', 'testsrc=size=640x360:rate=15', '-t', '2', '-c:v', 'libx264', '-pix_fmt', 'yuv420p', '-f', 'matroska'],
-  'vp8.webm': ['-f', 'lavfi', '-i', 'testsrc=size=320x240:rate=10', '-t', '1', '-c:v', 'libvpx', '-deadline', 'realtime', '-b:v', '200k', '-f', 'webm'],
+  'h264-frag-long.mp4': [
+    '-f',
+    'lavfi',
+    '-i',
+    'testsrc=size=320x240:rate=10',
+    '-t',
+    '10',
+    '-c:v',
+    'libx264',
+    '-pix_fmt',
+    'yuv420p',
+    '-g',
+    '10',
+    '-movflags',
+    'frag_keyframe+empty_moov+default_base_moof',
+  ],
+  'h265.mp4': [
+    '-f',
+    'lavfi',
+    '-i',
+    'testsrc=size=640x360:rate=15',
+    '-t',
+    '2',
+    '-c:v',
+    'libx265',
+    '-tag:v',
+    'hvc1',
+    '-x265-params',
+    'log-level=none',
+    '-pix_fmt',
+    'yuv420p',
+  ],
+  'h264.mkv': [
+    '-f',
+    'lavfi',
+    '-i',
+    'testsrc=size=640x360:rate=15',
+    '-t',
+    '2',
+    '-c:v',
+    'libx264',
+    '-pix_fmt',
+    'yuv420p',
+    '-f',
+    'matroska',
+  ],
+  'vp8.webm': [
+    '-f',
+    'lavfi',
+    '-i',
+    'testsrc=size=320x240:rate=10',
+    '-t',
+    '1',
+    '-c:v',
+    'libvpx',
+    '-deadline',
+    'realtime',
+    '-b:v',
+    '200k',
+    '-f',
+    'webm',
+  ],
   // A grey clip with the red marker top-left, and the same clip as zmc's encoder would write it
   // after turning each image (ROTATE_90, ROTATE_180, FLIP_HORI): the marker tells how a frame taken
   // from it was turned.
@@ -82,12 +210,36 @@ const DERIVED: Record<string, { from: string; args: string[] }> = {
 function markerClip(turn: string | null): string[] {
   const { width, height } = SIZES.video;
   const vf = `drawbox=x=0:y=0:w=40:h=20:color=red:t=fill${turn ? `,${turn}` : ''}`;
-  return ['-f', 'lavfi', '-i', `color=c=gray:s=${width}x${height}:r=15:d=2`, '-vf', vf, '-c:v', 'libx264', '-pix_fmt', 'yuv420p', '-g', '15'];
+  return [
+    '-f',
+    'lavfi',
+    '-i',
+    `color=c=gray:s=${width}x${height}:r=15:d=2`,
+    '-vf',
+    vf,
+    '-c:v',
+    'libx264',
+    '-pix_fmt',
+    'yuv420p',
+    '-g',
+    '15',
+  ];
 }
 
 /** A grey still with a red 40x20 marker in its top-left corner, so a test can tell how it was turned. */
 function still(size: { width: number; height: number }): string[] {
-  return ['-f', 'lavfi', '-i', `color=c=gray:s=${size.width}x${size.height}:d=1,drawbox=x=0:y=0:w=40:h=20:color=red:t=fill`, '-frames:v', '1', '-q:v', '3', '-f', 'mjpeg'];
+  return [
+    '-f',
+    'lavfi',
+    '-i',
+    `color=c=gray:s=${size.width}x${size.height}:d=1,drawbox=x=0:y=0:w=40:h=20:color=red:t=fill`,
+    '-frames:v',
+    '1',
+    '-q:v',
+    '3',
+    '-f',
+    'mjpeg',
+  ];
 }
 
 let ffmpegVersion: Promise<string> | undefined;
@@ -98,7 +250,10 @@ export async function fixture(name: keyof typeof RECIPES | string): Promise<stri
   const recipe = derived ? ['-i', await fixture(derived.from), ...derived.args] : RECIPES[name];
   if (!recipe) throw new Error(`no fixture ${name}`);
   ffmpegVersion ??= run('ffmpeg', ['-version']).then((r) => r.stdout.split('\n')[0]);
-  const key = createHash('sha256').update(JSON.stringify([recipe, await ffmpegVersion])).digest('hex').slice(0, 16);
+  const key = createHash('sha256')
+    .update(JSON.stringify([recipe, await ffmpegVersion]))
+    .digest('hex')
+    .slice(0, 16);
   const dir = path.join(tmpdir(), 'zmgate-playback-fixtures');
   const file = path.join(dir, `${key}-${name}`);
   if (!existsSync(file)) {
@@ -111,11 +266,18 @@ export async function fixture(name: keyof typeof RECIPES | string): Promise<stri
 }
 
 /** Where the red marker of a fixture still ended up after a transform (null: not in a corner). */
-export async function markerCorner(jpeg: Buffer): Promise<{ width: number; height: number; corner: 'top-left' | 'top-right' | 'bottom-left' | 'bottom-right' | null }> {
+export async function markerCorner(jpeg: Buffer): Promise<{
+  width: number;
+  height: number;
+  corner: 'top-left' | 'top-right' | 'bottom-left' | 'bottom-right' | null;
+}> {
   const { width, height } = await probeBuffer(jpeg);
   const rgb = await new Promise<Buffer>((resolve, reject) => {
-    const child = execFile('ffmpeg', ['-v', 'error', '-f', 'jpeg_pipe', '-i', 'pipe:0', '-f', 'rawvideo', '-pix_fmt', 'rgb24', 'pipe:1'], { encoding: 'buffer', maxBuffer: 64 << 20 }, (err, stdout) =>
-      err ? reject(err) : resolve(stdout),
+    const child = execFile(
+      'ffmpeg',
+      ['-v', 'error', '-f', 'jpeg_pipe', '-i', 'pipe:0', '-f', 'rawvideo', '-pix_fmt', 'rgb24', 'pipe:1'],
+      { encoding: 'buffer', maxBuffer: 64 << 20 },
+      (err, stdout) => (err ? reject(err) : resolve(stdout)),
     );
     child.stdin!.end(jpeg);
   });
@@ -138,7 +300,17 @@ export async function probeBuffer(data: Buffer): Promise<{ width: number; height
   const file = path.join(tmpdir(), `zmgate-probe-${process.pid}-${randomBytes(6).toString('hex')}`);
   writeFileSync(file, data);
   try {
-    const { stdout } = await run('ffprobe', ['-v', 'error', '-select_streams', 'v:0', '-show_entries', 'stream=codec_name,width,height', '-of', 'json', file]);
+    const { stdout } = await run('ffprobe', [
+      '-v',
+      'error',
+      '-select_streams',
+      'v:0',
+      '-show_entries',
+      'stream=codec_name,width,height',
+      '-of',
+      'json',
+      file,
+    ]);
     const s = JSON.parse(stdout).streams[0];
     return { width: s.width, height: s.height, codec: s.codec_name };
   } finally {
@@ -192,7 +364,11 @@ export interface MediaEvent {
 }
 
 /** Inserts the event row and lays out its directory as zmc would. */
-export async function insertMediaEvent(db: FreshDatabase, roots: StorageRoots, seed: MediaEventSeed): Promise<MediaEvent> {
+export async function insertMediaEvent(
+  db: FreshDatabase,
+  roots: StorageRoots,
+  seed: MediaEventSeed,
+): Promise<MediaEvent> {
   const scheme = seed.scheme ?? 'Medium';
   const storageId = seed.storageId ?? roots.byScheme[scheme].id;
   const root = storageId === 0 ? roots.defaultDir : Object.values(roots.byScheme).find((s) => s.id === storageId)!.root;
@@ -207,7 +383,9 @@ export async function insertMediaEvent(db: FreshDatabase, roots: StorageRoots, s
     id,
   ]);
   // The stored digits as the wall-clock Date zmgate computes paths from (src/db/datetime.ts).
-  const [row] = await sql(db, "SELECT DATE_FORMAT(StartDateTime, '%Y-%m-%d %H:%i:%s') AS s FROM Events WHERE Id = ?", [id]);
+  const [row] = await sql(db, "SELECT DATE_FORMAT(StartDateTime, '%Y-%m-%d %H:%i:%s') AS s FROM Events WHERE Id = ?", [
+    id,
+  ]);
   const start = row.s ? fromLocalDateTimeString(row.s as string) : null;
   const paths = eventPaths({ id, monitorId, startDateTime: start, scheme }, root);
   mkdirSync(paths.eventDir, { recursive: true });
@@ -219,14 +397,24 @@ export async function insertMediaEvent(db: FreshDatabase, roots: StorageRoots, s
     else writeFileSync(target, content.text);
   }
   for (const [frameId, delta] of seed.frameRows ?? []) {
-    await sql(db, 'INSERT INTO Frames (EventId, FrameId, Type, Score, Delta) VALUES (?, ?, ?, 0, ?)', [id, frameId, 'Normal', delta]);
+    await sql(db, 'INSERT INTO Frames (EventId, FrameId, Type, Score, Delta) VALUES (?, ?, ?, 0, ?)', [
+      id,
+      frameId,
+      'Normal',
+      delta,
+    ]);
   }
   return { id, dir: paths.eventDir };
 }
 
 /** `n` capture JPEGs named as zmc does (`%05d-capture.jpg`). */
-export function captures(numbers: number[], kind: 'capture' | 'analyse' = 'capture'): Record<string, { fixture: string }> {
-  return Object.fromEntries(numbers.map((n) => [`${String(n).padStart(5, '0')}-${kind}.jpg`, { fixture: `${kind}.jpg` }]));
+export function captures(
+  numbers: number[],
+  kind: 'capture' | 'analyse' = 'capture',
+): Record<string, { fixture: string }> {
+  return Object.fromEntries(
+    numbers.map((n) => [`${String(n).padStart(5, '0')}-${kind}.jpg`, { fixture: `${kind}.jpg` }]),
+  );
 }
 
 export async function bytesOf(res: Response): Promise<Buffer> {
@@ -241,7 +429,11 @@ export interface PlaybackApp {
 }
 
 /** The app with chosen playback parts (runner, rotator, remuxer): the seams the tests exercise. */
-export async function startPlaybackApp(db: FreshDatabase, env: Record<string, string>, parts: Partial<PlaybackParts>): Promise<PlaybackApp> {
+export async function startPlaybackApp(
+  db: FreshDatabase,
+  env: Record<string, string>,
+  parts: Partial<PlaybackParts>,
+): Promise<PlaybackApp> {
   const { config } = loadConfig({ env: testEnv({ db, env }), defaultOperatorFile: '/nonexistent/prod.toml' });
   const log = createLogger({ level: 'fatal' });
   const pool = createPool(config.db);

@@ -3,7 +3,17 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { io, type Socket } from 'socket.io-client';
 
-export const PUSH_MESSAGES = ['hello', 'alarm', 'event_start', 'event_end', 'monitor_status', 'daemon', 'token_expiring', 'session_ended', 'push_error'];
+export const PUSH_MESSAGES = [
+  'hello',
+  'alarm',
+  'event_start',
+  'event_end',
+  'monitor_status',
+  'daemon',
+  'token_expiring',
+  'session_ended',
+  'push_error',
+];
 
 export interface Received {
   name: string;
@@ -32,7 +42,8 @@ export class PushClient {
       reconnection: false,
       forceNew: true,
     });
-    for (const name of PUSH_MESSAGES) this.socket.on(name, (body: unknown) => this.received.push({ name, body, at: Date.now() }));
+    for (const name of PUSH_MESSAGES)
+      this.socket.on(name, (body: unknown) => this.received.push({ name, body, at: Date.now() }));
     this.socket.on('disconnect', (reason) => (this.disconnectReason = reason));
   }
 
@@ -60,7 +71,10 @@ export class PushClient {
     for (;;) {
       const hit = this.received.find((r) => r.name === name && pred(r.body));
       if (hit) return hit.body;
-      if (Date.now() > end) throw new Error(`no ${name} message within ${timeoutMs} ms; got ${JSON.stringify(this.received.map((r) => r.name))}`);
+      if (Date.now() > end)
+        throw new Error(
+          `no ${name} message within ${timeoutMs} ms; got ${JSON.stringify(this.received.map((r) => r.name))}`,
+        );
       await sleep(10);
     }
   }

@@ -24,13 +24,18 @@ function check(node: any, value: unknown, at: string): string[] {
   const actual = typeOf(value);
   if (node.type) {
     const types: string[] = Array.isArray(node.type) ? node.type : [node.type];
-    if (!types.includes(actual) && !(actual === 'integer' && types.includes('number'))) return [`${at}: ${actual}, expected ${types.join('|')}`];
+    if (!types.includes(actual) && !(actual === 'integer' && types.includes('number')))
+      return [`${at}: ${actual}, expected ${types.join('|')}`];
   }
   if ('const' in node && value !== node.const) problems.push(`${at}: expected ${JSON.stringify(node.const)}`);
-  if (node.enum && !node.enum.includes(value)) problems.push(`${at}: ${JSON.stringify(value)} not in ${JSON.stringify(node.enum)}`);
-  if (node.pattern && typeof value === 'string' && !new RegExp(node.pattern).test(value)) problems.push(`${at}: ${value} does not match ${node.pattern}`);
-  if (node.minimum !== undefined && typeof value === 'number' && value < node.minimum) problems.push(`${at}: below ${node.minimum}`);
-  if (node.items && Array.isArray(value)) value.forEach((v, i) => problems.push(...check(node.items, v, `${at}[${i}]`)));
+  if (node.enum && !node.enum.includes(value))
+    problems.push(`${at}: ${JSON.stringify(value)} not in ${JSON.stringify(node.enum)}`);
+  if (node.pattern && typeof value === 'string' && !new RegExp(node.pattern).test(value))
+    problems.push(`${at}: ${value} does not match ${node.pattern}`);
+  if (node.minimum !== undefined && typeof value === 'number' && value < node.minimum)
+    problems.push(`${at}: below ${node.minimum}`);
+  if (node.items && Array.isArray(value))
+    value.forEach((v, i) => problems.push(...check(node.items, v, `${at}[${i}]`)));
   if (node.properties && actual === 'object') {
     const obj = value as Record<string, unknown>;
     for (const key of node.required ?? []) if (!(key in obj)) problems.push(`${at}.${key}: missing`);

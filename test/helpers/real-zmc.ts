@@ -44,12 +44,20 @@ export class RealZm {
 
   constructor(db: FreshDatabase) {
     const base = mkdtempSync(path.join('/dev/shm', 'zmgate-realzmc-'));
-    this.paths = { base, events: path.join(base, 'events'), map: path.join(base, 'map'), socks: path.join(base, 'socks'), logs: path.join(base, 'logs') };
-    for (const dir of [this.paths.events, this.paths.map, this.paths.socks, this.paths.logs, path.join(base, 'swap')]) mkdirSync(dir, { recursive: true });
+    this.paths = {
+      base,
+      events: path.join(base, 'events'),
+      map: path.join(base, 'map'),
+      socks: path.join(base, 'socks'),
+      logs: path.join(base, 'logs'),
+    };
+    for (const dir of [this.paths.events, this.paths.map, this.paths.socks, this.paths.logs, path.join(base, 'swap')])
+      mkdirSync(dir, { recursive: true });
     this.confD = path.join(base, 'conf.d');
     mkdirSync(this.confD);
     if (existsSync(SYSTEM_CONF_D)) {
-      for (const name of readdirSync(SYSTEM_CONF_D)) if (name.endsWith('.conf')) cpSync(path.join(SYSTEM_CONF_D, name), path.join(this.confD, name));
+      for (const name of readdirSync(SYSTEM_CONF_D))
+        if (name.endsWith('.conf')) cpSync(path.join(SYSTEM_CONF_D, name), path.join(this.confD, name));
     }
     // Read last (names sort after the package's), so these win.
     writeFileSync(
@@ -72,7 +80,11 @@ export class RealZm {
   /** `command ...args` seeing this test's conf.d (in a private mount namespace). */
   spawn(command: string, args: string[]): ChildProcess {
     const script = 'mount --bind "$1" /etc/zm/conf.d && shift && exec "$@"';
-    return spawn('unshare', ['--mount', '--propagation', 'private', 'sh', '-c', script, 'sh', this.confD, command, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    return spawn(
+      'unshare',
+      ['--mount', '--propagation', 'private', 'sh', '-c', script, 'sh', this.confD, command, ...args],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
   }
 
   /**
@@ -92,7 +104,8 @@ export class RealZm {
   start(monitorId: number): ChildProcess {
     const child = this.spawn(ZMC, ['-m', String(monitorId)]);
     this.output.set(monitorId, '');
-    const keep = (data: Buffer) => this.output.set(monitorId, `${this.output.get(monitorId)}${data.toString()}`.slice(-8000));
+    const keep = (data: Buffer) =>
+      this.output.set(monitorId, `${this.output.get(monitorId)}${data.toString()}`.slice(-8000));
     child.stdout!.on('data', keep);
     child.stderr!.on('data', keep);
     this.children.set(monitorId, child);
@@ -126,7 +139,11 @@ export class RealZm {
 }
 
 /** Polls `check` every 250 ms until it returns a value (not null/undefined/false) or `ms` pass. */
-export async function waitFor<T>(what: string, ms: number, check: () => Promise<T | null | undefined | false> | T | null | undefined | false): Promise<T> {
+export async function waitFor<T>(
+  what: string,
+  ms: number,
+  check: () => Promise<T | null | undefined | false> | T | null | undefined | false,
+): Promise<T> {
   const until = Date.now() + ms;
   for (;;) {
     const value = await check();

@@ -14,7 +14,12 @@ export interface ApiBase {
 export type Call = (method: string, path: string, body?: unknown) => Promise<JsonResponse<any>>;
 
 /** Inserts a user whose password equals the username. Returns the user's id. */
-export function addUser(db: FreshDatabase, username: string, perms: TestUser['perms'], extra: Partial<TestUser> = {}): Promise<number> {
+export function addUser(
+  db: FreshDatabase,
+  username: string,
+  perms: TestUser['perms'],
+  extra: Partial<TestUser> = {},
+): Promise<number> {
   return insertUser(db, { username, password: username, stored: bcrypt.hashSync(username, 4), perms, ...extra });
 }
 
@@ -33,13 +38,17 @@ export function caller(app: ApiBase, token: string): Call {
   return (method, path, body) =>
     request(app.api(path), {
       method,
-      headers: { authorization: `Bearer ${token}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+      headers: {
+        authorization: `Bearer ${token}`,
+        ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+      },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
 }
 
 /** The field names of an error envelope's details. */
-export const fields = (body: any): string[] => (Array.isArray(body?.details) ? body.details.map((d: string[]) => d[0]) : []);
+export const fields = (body: any): string[] =>
+  Array.isArray(body?.details) ? body.details.map((d: string[]) => d[0]) : [];
 
 /**
  * The paging contract of a list route: defaults (page 1, 25 rows), page 0 read as 1, a second
@@ -56,9 +65,20 @@ export async function checkPaging(t: ExecutionContext, call: Call, path: string)
   t.is(first.body.items.length, Math.min(25, total));
   const second = await call('GET', q('page=2&page_size=2'));
   t.like(second.body, { total, per_page: 2, current_page: 2, last_page: Math.ceil(total / 2) });
-  t.deepEqual(second.body.items, (await call('GET', q('page_size=1000'))).body.items.slice(2, 4), `${path}: page 2 = rows 3-4`);
+  t.deepEqual(
+    second.body.items,
+    (await call('GET', q('page_size=1000'))).body.items.slice(2, 4),
+    `${path}: page 2 = rows 3-4`,
+  );
   t.is((await call('GET', q('page=0&page_size=1'))).body.current_page, 1);
-  for (const bad of ['page_size=1001', 'page_size=abc', 'page_size=-1', 'page=-1', 'page=x', 'page=99999999999999999999']) {
+  for (const bad of [
+    'page_size=1001',
+    'page_size=abc',
+    'page_size=-1',
+    'page=-1',
+    'page=x',
+    'page=99999999999999999999',
+  ]) {
     const res = await call('GET', q(bad));
     t.is(res.status, 400, `${path} ${bad}`);
     t.is(res.body.kind, 'INVALID_INPUT_ERROR');
@@ -67,7 +87,13 @@ export async function checkPaging(t: ExecutionContext, call: Call, path: string)
 }
 
 /** Path ids that are not int32 integers >= 0 are a 400 naming the parameter on every method (never a 500). */
-export async function checkBadIds(t: ExecutionContext, call: Call, base: string, param = 'id', bad = ['abc', '-1', '1.5', '2147483648', '99999999999999999999']): Promise<void> {
+export async function checkBadIds(
+  t: ExecutionContext,
+  call: Call,
+  base: string,
+  param = 'id',
+  bad = ['abc', '-1', '1.5', '2147483648', '99999999999999999999'],
+): Promise<void> {
   for (const method of ['GET', 'PATCH', 'DELETE']) {
     for (const id of bad) {
       const res = await call(method, `${base}/${id}`, method === 'PATCH' ? {} : undefined);

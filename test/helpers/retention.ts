@@ -3,7 +3,16 @@
 // (an ffmpeg-made mp4 and JPEG stills) or plain bytes of a chosen size.
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -28,8 +37,32 @@ export function realMedia(): Promise<RealMedia> {
     const dir = await mkdtemp(path.join(tmpdir(), 'zmgate-ret-media-'));
     const mp4 = path.join(dir, 'clip.mp4');
     const jpg = path.join(dir, 'still.jpg');
-    await run('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc=size=320x240:rate=10:duration=1', '-c:v', 'libx264', '-pix_fmt', 'yuv420p', mp4]);
-    await run('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc=size=320x240:rate=1:duration=1', '-frames:v', '1', jpg]);
+    await run('ffmpeg', [
+      '-v',
+      'error',
+      '-y',
+      '-f',
+      'lavfi',
+      '-i',
+      'testsrc=size=320x240:rate=10:duration=1',
+      '-c:v',
+      'libx264',
+      '-pix_fmt',
+      'yuv420p',
+      mp4,
+    ]);
+    await run('ffmpeg', [
+      '-v',
+      'error',
+      '-y',
+      '-f',
+      'lavfi',
+      '-i',
+      'testsrc=size=320x240:rate=1:duration=1',
+      '-frames:v',
+      '1',
+      jpg,
+    ]);
     return { mp4: await readFile(mp4), jpeg: await readFile(jpg) };
   })();
   return media;
@@ -61,7 +94,8 @@ export async function seedTreeEvent(db: FreshDatabase, root: string, e: TreeEven
     mkdirSync(paths.eventDir, { recursive: true });
     if (e.media) {
       writeFileSync(path.join(paths.eventDir, `${id}-video.mp4`), e.media.real.mp4);
-      for (let i = 1; i <= e.media.stills; i++) writeFileSync(path.join(paths.eventDir, `${String(i).padStart(5, '0')}-capture.jpg`), e.media.real.jpeg);
+      for (let i = 1; i <= e.media.stills; i++)
+        writeFileSync(path.join(paths.eventDir, `${String(i).padStart(5, '0')}-capture.jpg`), e.media.real.jpeg);
       writeFileSync(path.join(paths.eventDir, 'snapshot.jpg'), e.media.real.jpeg);
     } else {
       writeFileSync(path.join(paths.eventDir, `${id}-video.mp4`), Buffer.alloc(e.fill ?? 4096, id % 251));
@@ -94,7 +128,21 @@ export function treeListing(dir: string): Map<string, string> {
 
 /** CHECKSUM TABLE over the tables a deletion touches: equal checksums, equal rows. */
 export async function rowChecksums(db: FreshDatabase): Promise<Record<string, string>> {
-  const tables = ['Events', 'Frames', 'Stats', 'Event_Data', 'Events_Tags', 'Events_Hour', 'Events_Day', 'Events_Week', 'Events_Month', 'Events_Archived', 'Event_Summaries', 'Storage', 'Logs'];
+  const tables = [
+    'Events',
+    'Frames',
+    'Stats',
+    'Event_Data',
+    'Events_Tags',
+    'Events_Hour',
+    'Events_Day',
+    'Events_Week',
+    'Events_Month',
+    'Events_Archived',
+    'Event_Summaries',
+    'Storage',
+    'Logs',
+  ];
   const rows = await sql(db, `CHECKSUM TABLE ${tables.join(', ')}`);
   return Object.fromEntries(rows.map((r: any) => [String(r.Table).split('.').pop(), String(r.Checksum)]));
 }

@@ -18,7 +18,11 @@ export class NodeViewer {
   readonly states: string[] = [];
   #tracks: ndc.Track[] = [];
 
-  constructor(readonly signal: SignalClient, readonly sessionId: string, shape: CandidateShape = 'flat') {
+  constructor(
+    readonly signal: SignalClient,
+    readonly sessionId: string,
+    shape: CandidateShape = 'flat',
+  ) {
     this.pc = new ndc.PeerConnection('viewer', { iceServers: [], bindAddress: '127.0.0.1' });
     this.pc.onStateChange((s) => this.states.push(s));
     this.pc.onLocalDescription((sdp, type) => {
@@ -30,7 +34,9 @@ export class NodeViewer {
       else signal.send({ type: 'icecandidate', candidate: { ...init, usernameFragment: null } });
     });
     if (shape === 'json') {
-      this.pc.onGatheringStateChange((state) => state === 'complete' && signal.send({ type: 'icecandidate', candidate: null }));
+      this.pc.onGatheringStateChange(
+        (state) => state === 'complete' && signal.send({ type: 'icecandidate', candidate: null }),
+      );
     }
     this.pc.onTrack((track) => {
       this.#tracks.push(holdTrack(track));

@@ -20,7 +20,14 @@ export function parseRtp(b: Buffer): RtpPacket | null {
   if (b[0] & 0x10) offset += 4 + b.readUInt16BE(offset + 2) * 4; // header extension
   let end = b.length;
   if (b[0] & 0x20) end -= b[b.length - 1]; // padding
-  return { payloadType: pt, marker: (b[1] & 0x80) !== 0, sequence: b.readUInt16BE(2), timestamp: b.readUInt32BE(4), ssrc: b.readUInt32BE(8), payload: b.subarray(offset, end) };
+  return {
+    payloadType: pt,
+    marker: (b[1] & 0x80) !== 0,
+    sequence: b.readUInt16BE(2),
+    timestamp: b.readUInt32BE(4),
+    ssrc: b.readUInt32BE(8),
+    payload: b.subarray(offset, end),
+  };
 }
 
 const START = Buffer.from([0, 0, 0, 1]);
@@ -38,7 +45,7 @@ export class H264Depacketizer {
     const type = p.payload[0] & 0x1f;
     if (type >= 1 && type <= 23) this.#nals.push(p.payload);
     else if (type === 24) {
-      for (let off = 1; off + 2 <= p.payload.length; ) {
+      for (let off = 1; off + 2 <= p.payload.length;) {
         const size = p.payload.readUInt16BE(off);
         this.#nals.push(p.payload.subarray(off + 2, off + 2 + size));
         off += 2 + size;
@@ -58,7 +65,11 @@ export class H264Depacketizer {
   #flush(): void {
     if (this.#nals.length && this.#timestamp !== null) {
       const keyframe = this.#nals.some((n) => (n[0] & 0x1f) === 5);
-      this.units.push({ timestamp: this.#timestamp, data: Buffer.concat(this.#nals.flatMap((n) => [START, n])), keyframe });
+      this.units.push({
+        timestamp: this.#timestamp,
+        data: Buffer.concat(this.#nals.flatMap((n) => [START, n])),
+        keyframe,
+      });
     }
     this.#nals = [];
   }
@@ -76,7 +87,7 @@ export class H265Depacketizer {
     this.#timestamp = p.timestamp;
     const type = (p.payload[0] >> 1) & 0x3f;
     if (type === 48) {
-      for (let off = 2; off + 2 <= p.payload.length; ) {
+      for (let off = 2; off + 2 <= p.payload.length;) {
         const size = p.payload.readUInt16BE(off);
         this.#nals.push(p.payload.subarray(off + 2, off + 2 + size));
         off += 2 + size;
@@ -99,7 +110,11 @@ export class H265Depacketizer {
         const t = (n[0] >> 1) & 0x3f;
         return t >= 16 && t <= 21;
       });
-      this.units.push({ timestamp: this.#timestamp, data: Buffer.concat(this.#nals.flatMap((n) => [START, n])), keyframe });
+      this.units.push({
+        timestamp: this.#timestamp,
+        data: Buffer.concat(this.#nals.flatMap((n) => [START, n])),
+        keyframe,
+      });
     }
     this.#nals = [];
   }

@@ -5,7 +5,15 @@
 import { renameSync, writeFileSync } from 'node:fs';
 
 import type { PixelFormat } from '../../src/native/index.js';
-import { AV_PIX_FMT, type ShmLayoutSize, SHARED_DATA, SUBPIX_ORDER, TRIGGER_DATA, VIDEO_STORE_DATA_SIZE, factsField } from './shm-layouts.js';
+import {
+  AV_PIX_FMT,
+  type ShmLayoutSize,
+  SHARED_DATA,
+  SUBPIX_ORDER,
+  TRIGGER_DATA,
+  VIDEO_STORE_DATA_SIZE,
+  factsField,
+} from './shm-layouts.js';
 
 /** How the part after TriggerData is arranged (docs/zoneminder/shared-memory.md); 872 is either 1.38 or 1.39 (≤ .16, fork). */
 export type ShmVariant = '1.36' | '1.36.34' | '1.38' | '1.39' | '1.39.17';
@@ -35,7 +43,14 @@ export interface ShmFixture {
   variant: ShmVariant;
   colours: number;
   slotSize: number;
-  offsets: { trigger: number; zoneScores: number | null; videoStore: number; timestamps: number; images: number; formats: number | null };
+  offsets: {
+    trigger: number;
+    zoneScores: number | null;
+    videoStore: number;
+    timestamps: number;
+    images: number;
+    formats: number | null;
+  };
   /** Row strides of the slot images (packed rows, or 32-aligned for 1.39). */
   linesize: number[];
   /** Exactly the bytes of the image in a slot (all planes, padding included). */
@@ -43,7 +58,15 @@ export interface ShmFixture {
 }
 
 const align = (v: number, a: number) => Math.ceil(v / a) * a;
-const PACKED_COLOURS: Partial<Record<PixelFormat, number>> = { gray8: 1, rgb24: 3, bgr24: 3, rgba: 4, bgra: 4, argb: 4, abgr: 4 };
+const PACKED_COLOURS: Partial<Record<PixelFormat, number>> = {
+  gray8: 1,
+  rgb24: 3,
+  bgr24: 3,
+  rgba: 4,
+  bgra: 4,
+  argb: 4,
+  abgr: 4,
+};
 
 /** The test picture: four quadrants (red, green, blue, and a grey that depends on the slot). */
 export function patternRgb(x: number, y: number, width: number, height: number, slot = 0): [number, number, number] {
@@ -82,10 +105,20 @@ export function planesOf(format: PixelFormat, width: number, height: number, row
 /** The test picture in `format`, planes back to back; row padding filled with 0x5A. */
 export function patternImage(format: PixelFormat, width: number, height: number, rowAlign = 1, slot = 0): Buffer {
   const planes = planesOf(format, width, height, rowAlign);
-  const out = Buffer.alloc(planes.reduce((s, p) => s + p.linesize * p.rows, 0), 0x5a);
+  const out = Buffer.alloc(
+    planes.reduce((s, p) => s + p.linesize * p.rows, 0),
+    0x5a,
+  );
   if (planes.length === 1) {
     const bpp = PACKED_COLOURS[format]!;
-    const order: Record<string, string> = { rgb24: 'RGB', bgr24: 'BGR', rgba: 'RGBA', bgra: 'BGRA', argb: 'ARGB', abgr: 'ABGR' };
+    const order: Record<string, string> = {
+      rgb24: 'RGB',
+      bgr24: 'BGR',
+      rgba: 'RGBA',
+      bgra: 'BGRA',
+      argb: 'ARGB',
+      abgr: 'ABGR',
+    };
     for (let y = 0; y < height; y++) {
       for (let x = 0; x < width; x++) {
         const [r, g, b] = patternRgb(x, y, width, height, slot);
@@ -107,7 +140,8 @@ export function patternImage(format: PixelFormat, width: number, height: number,
   const crAt = cbAt + cbPlane.linesize * cbPlane.rows;
   const sy = height / cbPlane.rows; // 2 for 4:2:0, 1 for 4:2:2
   for (let y = 0; y < height; y++) {
-    for (let x = 0; x < width; x++) out[y * luma.linesize + x] = rgbToYuv(patternRgb(x, y, width, height, slot), limited)[0];
+    for (let x = 0; x < width; x++)
+      out[y * luma.linesize + x] = rgbToYuv(patternRgb(x, y, width, height, slot), limited)[0];
   }
   for (let y = 0; y < cbPlane.rows; y++) {
     for (let x = 0; x < cbPlane.rowBytes; x++) {
@@ -167,7 +201,8 @@ export function buildShm(spec: ShmFixtureSpec): ShmFixture {
   const n = spec.imageBufferCount;
   const packed = variant === '1.36' || variant === '1.36.34' || variant === '1.38';
   const colours = packed ? PACKED_COLOURS[spec.format] : (spec.colours ?? 3);
-  if (colours === undefined) throw new Error(`a ${variant} fixture needs an RGB-family or gray8 format, not ${spec.format}`);
+  if (colours === undefined)
+    throw new Error(`a ${variant} fixture needs an RGB-family or gray8 format, not ${spec.format}`);
   const z = variant.startsWith('1.36') ? 0 : (spec.zoneCount ?? 0);
   const { width: w, height: h } = spec;
   const imagesize = w * h * colours;

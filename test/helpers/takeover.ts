@@ -38,7 +38,11 @@ export function takeoverEnv(dirs: TakeoverDirs, extra: Record<string, string> = 
   };
 }
 
-export function startTakeoverApp(db: FreshDatabase, dirs: TakeoverDirs, extra: Record<string, string> = {}): Promise<TestApp> {
+export function startTakeoverApp(
+  db: FreshDatabase,
+  dirs: TakeoverDirs,
+  extra: Record<string, string> = {},
+): Promise<TestApp> {
   return startTestApp({ db, env: takeoverEnv(dirs, extra) });
 }
 
@@ -58,6 +62,10 @@ export function zmdcSend(socketPath: string, message: string): Promise<string> {
 /** Inserts Config rows (Name, Value) the way ZoneMinder stores them. */
 export async function setZmConfig(db: FreshDatabase, values: Record<string, string>): Promise<void> {
   for (const [name, value] of Object.entries(values)) {
-    await db.db.query("INSERT INTO Config (Name, Value, Type) VALUES (?, ?, 'integer') ON DUPLICATE KEY UPDATE Value = VALUES(Value)", [name, value], db.name);
+    await db.db.query(
+      "INSERT INTO Config (Name, Value, Type) VALUES (?, ?, 'integer') ON DUPLICATE KEY UPDATE Value = VALUES(Value)",
+      [name, value],
+      db.name,
+    );
   }
 }

@@ -28,7 +28,14 @@ export class TestLiveFeeds implements LiveFeeds {
     if (existing && !existing.client.closed) return existing;
     const path = streamSocketPath(this.socketDir, monitorId);
     if (!existsSync(path)) {
-      throw new NotFoundError(`Monitor ${monitorId} not found`, [['monitor_id', String(monitorId)], ['reason', 'stream socket not available']], 'MONITOR');
+      throw new NotFoundError(
+        `Monitor ${monitorId} not found`,
+        [
+          ['monitor_id', String(monitorId)],
+          ['reason', 'stream socket not available'],
+        ],
+        'MONITOR',
+      );
     }
     const client = new StreamClient({ path, reconnect: { initialDelayMs: 100, maxDelayMs: 400 } });
     const viewers: Array<{ kind: ViewerKind; audio: boolean }> = [];
@@ -75,9 +82,15 @@ export interface WebRtcApp {
 export async function startWebRtcApp(
   db: FreshDatabase,
   socketDir: string,
-  options: Partial<Pick<WebRtcServiceOptions, 'timeouts' | 'streamingEnabled' | 'maxSessions'>> & { env?: Record<string, string>; feeds?: LiveFeeds | null } = {},
+  options: Partial<Pick<WebRtcServiceOptions, 'timeouts' | 'streamingEnabled' | 'maxSessions'>> & {
+    env?: Record<string, string>;
+    feeds?: LiveFeeds | null;
+  } = {},
 ): Promise<WebRtcApp> {
-  const { config } = loadConfig({ env: testEnv({ db, env: options.env }), defaultOperatorFile: '/nonexistent/prod.toml' });
+  const { config } = loadConfig({
+    env: testEnv({ db, env: options.env }),
+    defaultOperatorFile: '/nonexistent/prod.toml',
+  });
   const log = createLogger({ level: 'fatal' });
   const pool = createPool(config.db);
   const prisma = createPrismaClient(config.db);
@@ -99,7 +112,8 @@ export async function startWebRtcApp(
   const { port } = server.address() as AddressInfo;
   return {
     api: (path) => `http://127.0.0.1:${port}/api/v3${path}`,
-    ws: (id, token) => `ws://127.0.0.1:${port}/api/v3/live/${id}/webrtc/ws${token === undefined ? '' : `?token=${encodeURIComponent(token)}`}`,
+    ws: (id, token) =>
+      `ws://127.0.0.1:${port}/api/v3/live/${id}/webrtc/ws${token === undefined ? '' : `?token=${encodeURIComponent(token)}`}`,
     feeds,
     webrtc,
     async close() {

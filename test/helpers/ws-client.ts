@@ -69,9 +69,11 @@ export class SignalClient {
     for (;;) {
       const hit = this.messages.slice(from).find((m) => m.type === type);
       if (hit) return hit;
-      if (this.closed) throw new Error(`socket closed (${this.closed.code} ${this.closed.reason}) before a ${type} message`);
+      if (this.closed)
+        throw new Error(`socket closed (${this.closed.code} ${this.closed.reason}) before a ${type} message`);
       const left = deadline - Date.now();
-      if (left <= 0) throw new Error(`no ${type} message within ${ms} ms; got ${JSON.stringify(this.messages.map((m) => m.type))}`);
+      if (left <= 0)
+        throw new Error(`no ${type} message within ${ms} ms; got ${JSON.stringify(this.messages.map((m) => m.type))}`);
       await new Promise<void>((resolve) => {
         const t = setTimeout(resolve, left);
         this.#waiters.push(() => {

@@ -8,7 +8,17 @@
 // it is committed. When it cannot be fetched the tests fail with the reason; they never skip.
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync, cpSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+  cpSync,
+} from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { introspectSchema, type Queryable } from '../../src/db/converge/index.js';
@@ -118,7 +128,9 @@ export function load136(fresh: FreshDatabase): void {
     timeout: 60_000,
   });
   if (r.status !== 0) {
-    throw new Error(`loading zm_create.sql into ${fresh.name} failed (${r.error?.message ?? `exit ${r.status}`}): ${r.stderr}`);
+    throw new Error(
+      `loading zm_create.sql into ${fresh.name} failed (${r.error?.message ?? `exit ${r.status}`}): ${r.stderr}`,
+    );
   }
 }
 
@@ -154,7 +166,9 @@ export async function zmgateDb(args: string[], env: Record<string, string> = {})
 /** A hash of everything information_schema says about the schema (tables, columns, indexes, keys, triggers with bodies, views). */
 export async function schemaFingerprint(conn: Queryable, database: string): Promise<string> {
   const live = await introspectSchema(conn, database);
-  return createHash('sha256').update(JSON.stringify({ tables: live.tables, views: live.views, triggers: live.triggers })).digest('hex');
+  return createHash('sha256')
+    .update(JSON.stringify({ tables: live.tables, views: live.views, triggers: live.triggers }))
+    .digest('hex');
 }
 
 /** CHECKSUM TABLE of every base table: equal before and after means no row changed. */
@@ -164,7 +178,9 @@ export async function dataFingerprint(conn: Queryable, database: string): Promis
     [database],
   )) as { name: string }[];
   if (!tables.length) return {};
-  const rows = (await conn.query(`CHECKSUM TABLE ${tables.map((t) => `\`${database}\`.\`${t.name}\``).join(', ')}`)) as {
+  const rows = (await conn.query(
+    `CHECKSUM TABLE ${tables.map((t) => `\`${database}\`.\`${t.name}\``).join(', ')}`,
+  )) as {
     Table: string;
     Checksum: unknown;
   }[];

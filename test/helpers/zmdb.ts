@@ -14,7 +14,8 @@ export async function zmDatabase(
   options: { charset?: 'latin1' | 'utf8mb4'; server?: ThrowawayMariaDb } = {},
 ): Promise<FreshDatabase> {
   const db = await freshDatabase(prefix, options.server);
-  if (options.charset === 'latin1') await db.db.exec(`ALTER DATABASE \`${db.name}\` CHARACTER SET latin1 COLLATE latin1_swedish_ci`);
+  if (options.charset === 'latin1')
+    await db.db.exec(`ALTER DATABASE \`${db.name}\` CHARACTER SET latin1 COLLATE latin1_swedish_ci`);
   const conn = await createConnection(db.db.connectionConfig(db.name));
   try {
     await convergeSchema(conn, { database: db.name });
@@ -29,7 +30,9 @@ export interface TestUser {
   password: string;
   /** Stored form; defaults to a bcrypt hash computed by the caller. */
   stored: string;
-  perms?: Partial<Record<'Stream' | 'Events' | 'Control' | 'Monitors' | 'Groups' | 'Devices' | 'Snapshots' | 'System', string>>;
+  perms?: Partial<
+    Record<'Stream' | 'Events' | 'Control' | 'Monitors' | 'Groups' | 'Devices' | 'Snapshots' | 'System', string>
+  >;
   enabled?: number;
   apiEnabled?: number;
   roleId?: number | null;
@@ -38,7 +41,14 @@ export interface TestUser {
 export async function insertUser(db: FreshDatabase, user: TestUser): Promise<number> {
   const perms = user.perms ?? {};
   const cols = ['Username', 'Password', 'Enabled', 'APIEnabled', 'RoleId', ...Object.keys(perms)];
-  const values = [user.username, user.stored, user.enabled ?? 1, user.apiEnabled ?? 1, user.roleId ?? null, ...Object.values(perms)];
+  const values = [
+    user.username,
+    user.stored,
+    user.enabled ?? 1,
+    user.apiEnabled ?? 1,
+    user.roleId ?? null,
+    ...Object.values(perms),
+  ];
   await db.db.query(
     `INSERT INTO Users (${cols.map((c) => `\`${c}\``).join(', ')}) VALUES (${cols.map(() => '?').join(', ')})`,
     values,

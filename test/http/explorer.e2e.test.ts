@@ -16,7 +16,7 @@ test('the API explorer renders in Chromium and requests nothing from other hosts
     t.is(res?.status(), 200);
     t.is(new URL(page.url()).pathname, '/swagger-ui/');
     await page.waitForSelector('.information-container .title', { timeout: 30_000 });
-    t.regex(await page.textContent('.information-container .title') ?? '', /zmgate/);
+    t.regex((await page.textContent('.information-container .title')) ?? '', /zmgate/);
     await page.click('#operations-tag-Server', { timeout: 30_000 });
     await page.waitForSelector('[data-path="/api/v3/server/health_check"]', { timeout: 30_000 });
     const origin = new URL(app.url).origin;

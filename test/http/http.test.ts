@@ -10,7 +10,7 @@ let app: TestApp;
 test.before(async () => {
   const db = await freshDatabase('http');
   await db.db.exec(
-    "CREATE TABLE Config (Name varchar(32) PRIMARY KEY, Value text NOT NULL); " +
+    'CREATE TABLE Config (Name varchar(32) PRIMARY KEY, Value text NOT NULL); ' +
       "INSERT INTO Config VALUES ('ZM_DYN_CURR_VERSION', '1.36.33'), ('ZM_DYN_DB_VERSION', '1.36.33')",
     db.name,
   );
@@ -108,7 +108,13 @@ test('JSON is compressed on request; streaming paths never are', async (t) => {
       { getHeader: (h: string) => (h.toLowerCase() === 'content-type' ? 'application/json' : undefined) } as any,
     );
   t.true(asked('/api/v3/monitors?page=1'));
-  for (const media of ['/api/v3/live/1/hls/live.m3u8', '/api/v3/events/7/video', '/api/v3/events/7/stream/video.mp4', '/api/v3/events/7/thumbnail', '/api/v3/monitors/2/snapshot?token=x']) {
+  for (const media of [
+    '/api/v3/live/1/hls/live.m3u8',
+    '/api/v3/events/7/video',
+    '/api/v3/events/7/stream/video.mp4',
+    '/api/v3/events/7/thumbnail',
+    '/api/v3/monitors/2/snapshot?token=x',
+  ]) {
     t.false(asked(media), media);
   }
 });
@@ -176,7 +182,11 @@ test('the global per-IP limiter answers 429 with Retry-After and skips streaming
     const limited = await request(own.api('/host/getVersion'));
     t.is(limited.body.kind, 'TOO_MANY_REQUESTS_ERROR');
     t.truthy(Number(limited.headers.get('retry-after')) >= 1);
-    t.is((await request(own.api('/live/1/hls/live.m3u8'))).status, 401, 'streaming path is not limited (refused for the missing token, not 429)');
+    t.is(
+      (await request(own.api('/live/1/hls/live.m3u8'))).status,
+      401,
+      'streaming path is not limited (refused for the missing token, not 429)',
+    );
   } finally {
     await own.close();
   }

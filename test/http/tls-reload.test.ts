@@ -15,8 +15,27 @@ import { startTestApp } from '../helpers/app.js';
 function selfSigned(dir: string, cn: string): { cert: string; key: string } {
   const cert = join(dir, `${cn}.crt`);
   const key = join(dir, `${cn}.key`);
-  execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-days', '2',
-    '-subj', `/CN=${cn}`, '-keyout', key, '-out', cert], { stdio: 'ignore' });
+  execFileSync(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'ec',
+      '-pkeyopt',
+      'ec_paramgen_curve:P-256',
+      '-nodes',
+      '-days',
+      '2',
+      '-subj',
+      `/CN=${cn}`,
+      '-keyout',
+      key,
+      '-out',
+      cert,
+    ],
+    { stdio: 'ignore' },
+  );
   return { cert, key };
 }
 
@@ -54,7 +73,11 @@ test('SIGHUP swaps the certificate for new connections without dropping open one
   copyFileSync(first.cert, live.cert);
   copyFileSync(first.key, live.key);
   const app = await startTestApp({
-    env: { APP_SERVER__TLS__ENABLED: 'true', APP_SERVER__TLS__CERT_PATH: live.cert, APP_SERVER__TLS__KEY_PATH: live.key },
+    env: {
+      APP_SERVER__TLS__ENABLED: 'true',
+      APP_SERVER__TLS__CERT_PATH: live.cert,
+      APP_SERVER__TLS__KEY_PATH: live.key,
+    },
   });
   t.teardown(() => app.close());
   t.true(app.url.startsWith('https://'));

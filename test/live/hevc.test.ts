@@ -28,7 +28,16 @@ test.after.always(async () => {
 test('HEVC: CODECS hvc1 in the master playlist, H265 in /live/sources, ffprobe-readable init + segment', async (t) => {
   const token = await login(app, 'viewer');
   const h = { authorization: `Bearer ${token}` };
-  t.is((await fetch(app.api('/live/1/start'), { method: 'POST', headers: { ...h, 'content-type': 'application/json' }, body: '{}' })).status, 200);
+  t.is(
+    (
+      await fetch(app.api('/live/1/start'), {
+        method: 'POST',
+        headers: { ...h, 'content-type': 'application/json' },
+        body: '{}',
+      })
+    ).status,
+    200,
+  );
   let text = '';
   for (let i = 0; i < 100 && playlistParts(text).segments.length < 1; i++) {
     text = await (await fetch(app.api('/live/1/hls/live.m3u8'), { headers: h })).text();
@@ -41,7 +50,10 @@ test('HEVC: CODECS hvc1 in the master playlist, H265 in /live/sources, ffprobe-r
   t.regex(master, /RESOLUTION=320x180/);
 
   const sources = await (await fetch(app.api('/live/sources'), { headers: h })).json();
-  t.like(sources.sources.find((s: any) => s.monitor_id === 1), { codec: 'H265', active: true });
+  t.like(
+    sources.sources.find((s: any) => s.monitor_id === 1),
+    { codec: 'H265', active: true },
+  );
 
   const init = Buffer.from(await (await fetch(app.api('/live/1/hls/init.mp4'), { headers: h })).arrayBuffer());
   t.true(init.includes(Buffer.from('hvc1')) && init.includes(Buffer.from('hvcC')), 'hvc1 sample entry with hvcC');

@@ -49,7 +49,13 @@ interface PlayerState {
 async function openPlayer(id: number, config: Record<string, unknown>): Promise<Page> {
   const page = await browser.newPage();
   const pageUrl = `${app.url}/__live_test__/player.html`;
-  await page.route(pageUrl, (route) => route.fulfill({ status: 200, contentType: 'text/html', body: '<!doctype html><video id="v" muted autoplay playsinline></video>' }));
+  await page.route(pageUrl, (route) =>
+    route.fulfill({
+      status: 200,
+      contentType: 'text/html',
+      body: '<!doctype html><video id="v" muted autoplay playsinline></video>',
+    }),
+  );
   await page.goto(pageUrl);
   await page.addScriptTag({ path: HLS_JS });
   // A string, not a function: tsx would wrap named functions in a helper the page does not have.
@@ -85,7 +91,12 @@ function state(page: Page): Promise<PlayerState> {
 }
 
 /** Polls the player until `cond` holds (or fails after `timeoutMs` with the last state). */
-async function until(page: Page, what: string, cond: (s: PlayerState) => boolean, timeoutMs = 25_000): Promise<PlayerState> {
+async function until(
+  page: Page,
+  what: string,
+  cond: (s: PlayerState) => boolean,
+  timeoutMs = 25_000,
+): Promise<PlayerState> {
   const deadline = Date.now() + timeoutMs;
   let s = await state(page);
   while (!cond(s)) {
@@ -97,7 +108,11 @@ async function until(page: Page, what: string, cond: (s: PlayerState) => boolean
 }
 
 async function start(id: number): Promise<void> {
-  const res = await fetch(app.api(`/live/${id}/start`), { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify({ enable_hls: true }) });
+  const res = await fetch(app.api(`/live/${id}/start`), {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ enable_hls: true }),
+  });
   if (res.status !== 200 && res.status !== 409) throw new Error(`start: ${res.status}`);
 }
 
@@ -120,15 +135,25 @@ test.serial('hls.js (the v3 client configuration) plays live LL-HLS and recovers
     t.is(playing.fatal, null);
     t.is(playing.width, 320);
     const later = await until(page, 'advancing', (s) => s.currentTime > playing.currentTime + 2);
-    t.log(`v3 client config (liveSyncDuration 3): ${later.latency?.toFixed(2)} s behind live at currentTime ${later.currentTime.toFixed(2)}`);
-    t.true(requests.some((p) => /\/segment_\d+\.\d+\.m4s$/.test(p)), 'hls.js loads partial segments');
+    t.log(
+      `v3 client config (liveSyncDuration 3): ${later.latency?.toFixed(2)} s behind live at currentTime ${later.currentTime.toFixed(2)}`,
+    );
+    t.true(
+      requests.some((p) => /\/segment_\d+\.\d+\.m4s$/.test(p)),
+      'hls.js loads partial segments',
+    );
 
     await fx.restart(1);
     const restartedAt = (await state(page)).currentTime;
     const recovered = await until(page, 'playing after the restart', (s) => s.currentTime > restartedAt + 4, 40_000);
     t.is(recovered.fatal, null, recovered.errors.join(' '));
-    t.true(requests.some((p) => p.endsWith('/hls/init-1.mp4')), 'the new init segment after the discontinuity was loaded');
-    t.log(`after the restart: ${recovered.latency?.toFixed(2)} s behind live; hls.js errors on the way: ${recovered.errors.join(', ') || 'none'}`);
+    t.true(
+      requests.some((p) => p.endsWith('/hls/init-1.mp4')),
+      'the new init segment after the discontinuity was loaded',
+    );
+    t.log(
+      `after the restart: ${recovered.latency?.toFixed(2)} s behind live; hls.js errors on the way: ${recovered.errors.join(', ') || 'none'}`,
+    );
   } finally {
     await page.close();
   }

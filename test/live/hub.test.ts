@@ -12,10 +12,22 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-const HLS = { segment_duration_seconds: 1, partial_segment_ms: 200, playlist_size: 6, ll_hls_enabled: true, idle_timeout_seconds: 90 };
+const HLS = {
+  segment_duration_seconds: 1,
+  partial_segment_ms: 200,
+  playlist_size: 6,
+  ll_hls_enabled: true,
+  idle_timeout_seconds: 90,
+};
 
 function hub(t: any, dir: string, extra: Partial<LiveHubOptions> = {}): LiveHub {
-  const h = new LiveHub({ socketDir: dir, hls: HLS, log: createLogger({ level: 'fatal' }), reconnect: { initialDelayMs: 50, maxDelayMs: 200 }, ...extra });
+  const h = new LiveHub({
+    socketDir: dir,
+    hls: HLS,
+    log: createLogger({ level: 'fatal' }),
+    reconnect: { initialDelayMs: 50, maxDelayMs: 200 },
+    ...extra,
+  });
   t.teardown(() => h.close());
   return h;
 }
@@ -48,7 +60,11 @@ test('open without a socket is 404 MONITOR_NOT_FOUND naming the reason', (t) => 
 });
 
 test('one reader per monitor, shared and counted; closed when the last viewer lets go', async (t) => {
-  const zmc = await FakeZmc.start({ clip: await mediaClip({ video: 'h264-baseline', seconds: 4 }), pace: 'realtime', monitorId: 3 });
+  const zmc = await FakeZmc.start({
+    clip: await mediaClip({ video: 'h264-baseline', seconds: 4 }),
+    pace: 'realtime',
+    monitorId: 3,
+  });
   t.teardown(() => zmc.close());
   const h = hub(t, zmc.dir);
   const a = h.open(3);
@@ -58,7 +74,14 @@ test('one reader per monitor, shared and counted; closed when the last viewer le
   const releaseB = b.retain('mjpeg');
   await zmc.waitForConnections(1);
   await until('connected', () => h.sources()[0]?.active === true);
-  t.like(h.sources()[0], { monitor_id: 3, codec: 'H264', active: true, video_subscribers: 2, audio_subscribers: 1, has_audio: false });
+  t.like(h.sources()[0], {
+    monitor_id: 3,
+    codec: 'H264',
+    active: true,
+    video_subscribers: 2,
+    audio_subscribers: 1,
+    has_audio: false,
+  });
   releaseA();
   releaseA(); // a second call is harmless
   t.like(h.sources()[0], { video_subscribers: 1, audio_subscribers: 0 });
@@ -120,9 +143,18 @@ test('an HLS session goes starting → active, packages parts, survives a zmc re
 });
 
 test('idle sessions are reaped; touched ones are kept', async (t) => {
-  const zmc = await FakeZmc.start({ clip: await mediaClip({ video: 'h264-baseline', seconds: 4 }), pace: 'realtime', monitorId: 1 });
+  const zmc = await FakeZmc.start({
+    clip: await mediaClip({ video: 'h264-baseline', seconds: 4 }),
+    pace: 'realtime',
+    monitorId: 1,
+  });
   t.teardown(() => zmc.close());
-  const zmc2 = await FakeZmc.start({ clip: await mediaClip({ video: 'h264-baseline', seconds: 4 }), pace: 'realtime', monitorId: 2, dir: zmc.dir });
+  const zmc2 = await FakeZmc.start({
+    clip: await mediaClip({ video: 'h264-baseline', seconds: 4 }),
+    pace: 'realtime',
+    monitorId: 2,
+    dir: zmc.dir,
+  });
   t.teardown(() => zmc2.close());
   const h = hub(t, zmc.dir, { hls: { ...HLS, idle_timeout_seconds: 1 }, reapIntervalMs: 200 });
   const idle = h.startHls(1);

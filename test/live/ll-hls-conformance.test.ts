@@ -30,7 +30,8 @@ interface Playlist {
   lines: string[];
 }
 
-const attrs = (s: string) => Object.fromEntries(s.split(/,(?=[A-Z-]+=)/).map((kv) => kv.split(/=(.*)/s).slice(0, 2) as [string, string]));
+const attrs = (s: string) =>
+  Object.fromEntries(s.split(/,(?=[A-Z-]+=)/).map((kv) => kv.split(/=(.*)/s).slice(0, 2) as [string, string]));
 const unquote = (s: string | undefined) => (s ?? '').replace(/^"|"$/g, '');
 
 function parse(text: string): Playlist {
@@ -78,7 +79,15 @@ function jitter(seed: number): () => number {
 
 function codecRecords(clip: MediaClip): StreamRecord[] {
   const v = clip.video;
-  return [{ type: 'codec', stream: 'video', generation: 1, inBand: false, codec: { ...describeCodec('h264', v.extradata)!, codecId: v.codecId, extradata: v.extradata } }];
+  return [
+    {
+      type: 'codec',
+      stream: 'video',
+      generation: 1,
+      inBand: false,
+      codec: { ...describeCodec('h264', v.extradata)!, codecId: v.codecId, extradata: v.extradata },
+    },
+  ];
 }
 
 interface Phase {
@@ -111,7 +120,10 @@ function conformance(t: ExecutionContext, packager: LlHlsPackager) {
     first ??= p;
     t.is(p.targetDuration, first.targetDuration, `${where}: TARGETDURATION never changes`);
     t.is(p.partTarget, first.partTarget, `${where}: PART-TARGET never changes`);
-    t.true(p.partHoldBack >= 3 * p.partTarget - 1e-9, `${where}: PART-HOLD-BACK ${p.partHoldBack} vs PART-TARGET ${p.partTarget}`);
+    t.true(
+      p.partHoldBack >= 3 * p.partTarget - 1e-9,
+      `${where}: PART-HOLD-BACK ${p.partHoldBack} vs PART-TARGET ${p.partTarget}`,
+    );
     t.true(p.mediaSequence >= lastMediaSequence, `${where}: MEDIA-SEQUENCE does not go back`);
     lastMediaSequence = p.mediaSequence;
     if (!p.lines.includes('#EXT-X-INDEPENDENT-SEGMENTS')) sawNonIndependentSegment = true;
@@ -119,29 +131,40 @@ function conformance(t: ExecutionContext, packager: LlHlsPackager) {
 
     for (const s of p.segments) {
       for (const part of s.parts) {
-        t.true(part.duration > 0 && part.duration <= p.partTarget, `${where}: ${part.uri} lasts ${part.duration} > PART-TARGET ${p.partTarget}`);
+        t.true(
+          part.duration > 0 && part.duration <= p.partTarget,
+          `${where}: ${part.uri} lasts ${part.duration} > PART-TARGET ${p.partTarget}`,
+        );
         t.truthy(packager.get(part.uri.split('?')[0]!), `${where}: ${part.uri} can be fetched`);
       }
       t.is(ccOf.get(s.msn) ?? s.cc, s.cc, `${where}: segment ${s.msn} keeps its discontinuity sequence`);
       ccOf.set(s.msn, s.cc);
       if (s.extinf === undefined) continue;
       t.is(s.uri, `seg-${s.msn}.m4s?s=1`);
-      t.true(Math.round(s.extinf) <= p.targetDuration, `${where}: EXTINF ${s.extinf} rounds above TARGETDURATION ${p.targetDuration}`);
+      t.true(
+        Math.round(s.extinf) <= p.targetDuration,
+        `${where}: EXTINF ${s.extinf} rounds above TARGETDURATION ${p.targetDuration}`,
+      );
       t.is(extinfOf.get(s.msn) ?? s.extinf, s.extinf, `${where}: segment ${s.msn} keeps its EXTINF`);
       extinfOf.set(s.msn, s.extinf);
       if (s.parts.length > 0) {
         const sum = s.parts.reduce((a, x) => a + x.duration, 0);
-        t.true(Math.abs(sum - s.extinf) <= 1e-5 * (s.parts.length + 1), `${where}: segment ${s.msn} parts sum to ${sum}, EXTINF ${s.extinf}`);
+        t.true(
+          Math.abs(sum - s.extinf) <= 1e-5 * (s.parts.length + 1),
+          `${where}: segment ${s.msn} parts sum to ${sum}, EXTINF ${s.extinf}`,
+        );
       }
     }
     // The preload hint names the part after the last one listed.
     const last = p.segments.at(-1)!;
-    const expected = last.extinf === undefined ? `part-${last.msn}.${last.parts.length}.m4s?s=1` : `part-${last.msn + 1}.0.m4s?s=1`;
+    const expected =
+      last.extinf === undefined ? `part-${last.msn}.${last.parts.length}.m4s?s=1` : `part-${last.msn + 1}.0.m4s?s=1`;
     t.is(p.hint, expected, `${where}: preload hint`);
     // After the last URI line only the preload hint (or rendition reports) may follow.
     let lastUri = p.lines.length - 1;
     while (lastUri >= 0 && p.lines[lastUri]!.startsWith('#') && !/^#EXT-X-PART:/.test(p.lines[lastUri]!)) lastUri--;
-    for (const l of p.lines.slice(lastUri + 1)) t.regex(l, /^#EXT-X-(PRELOAD-HINT|RENDITION-REPORT):/, `${where}: trailing tag`);
+    for (const l of p.lines.slice(lastUri + 1))
+      t.regex(l, /^#EXT-X-(PRELOAD-HINT|RENDITION-REPORT):/, `${where}: trailing tag`);
   };
 
   return {
@@ -185,7 +208,17 @@ test('the playlist stays RFC 8216bis-conformant across reloads: jitter, a genera
     if (n > 0) packager.pushRecords([{ type: 'generation', previous: n, current: n + 1 }, ...codecRecords(clip)]);
     for (let i = 0; i < phase.frames; i++) {
       const f = frames[i]!;
-      packager.push({ type: 'media', stream: 'video', sequence: seq++, generation: n + 1, ptsUs, keyframe: f.keyframe && i % phase.gop === 0, cached: false, gap: 0, data: f.data });
+      packager.push({
+        type: 'media',
+        stream: 'video',
+        sequence: seq++,
+        generation: n + 1,
+        ptsUs,
+        keyframe: f.keyframe && i % phase.gop === 0,
+        cached: false,
+        gap: 0,
+        data: f.data,
+      });
       ptsUs += phase.intervalUs + Math.round(rnd() * phase.jitterUs);
       if (i % 6 === 5) reload(`phase ${n} frame ${i}`);
     }
@@ -210,7 +243,14 @@ test('the playlist stays RFC 8216bis-conformant across reloads: jitter, a genera
 test('B-frames with jittered capture times: parts stay within PART-TARGET across reloads', async (t) => {
   // Decode order differs from presentation order: each frame's jittered capture time is looked
   // up by its presentation index, as a camera's timestamps would be.
-  const clip = await mediaClip({ video: 'h264-high-bframes', width: 160, height: 96, fps: 10, seconds: 4, gopFrames: 10 });
+  const clip = await mediaClip({
+    video: 'h264-high-bframes',
+    width: 160,
+    height: 96,
+    fps: 10,
+    seconds: 4,
+    gopFrames: 10,
+  });
   const frames = clip.video.frames;
   const rnd = jitter(11);
   const capture: number[] = [];
@@ -220,10 +260,23 @@ test('B-frames with jittered capture times: parts stay within PART-TARGET across
   packager.pushRecords([{ type: 'connected', attempt: 1 }, ...codecRecords(clip)]);
   frames.forEach((f, i) => {
     const ptsUs = capture[Math.round(f.ptsUs / 100_000)]!;
-    packager.push({ type: 'media', stream: 'video', sequence: i, generation: 1, ptsUs, keyframe: f.keyframe, cached: false, gap: 0, data: f.data });
+    packager.push({
+      type: 'media',
+      stream: 'video',
+      sequence: i,
+      generation: 1,
+      ptsUs,
+      keyframe: f.keyframe,
+      cached: false,
+      gap: 0,
+      data: f.data,
+    });
     if (i % 4 === 3) check.reload(`frame ${i}`);
   });
-  t.true(frames.some((f, i) => i > 0 && f.ptsUs < frames[i - 1]!.ptsUs), 'the clip has B-frames');
+  t.true(
+    frames.some((f, i) => i > 0 && f.ptsUs < frames[i - 1]!.ptsUs),
+    'the clip has B-frames',
+  );
   t.true(check.reloads >= 8);
   t.is(packager.stats().stalls, 0);
 });
@@ -236,7 +289,17 @@ test('a restart at a frame rate too low for the advertised PART-TARGET starts a 
   const feed = (generation: number, intervalUs: number, count: number) => {
     for (let i = 0; i < count; i++) {
       const f = clip.video.frames[i]!;
-      packager.push({ type: 'media', stream: 'video', sequence: seq++, generation, ptsUs, keyframe: f.keyframe, cached: false, gap: 0, data: f.data });
+      packager.push({
+        type: 'media',
+        stream: 'video',
+        sequence: seq++,
+        generation,
+        ptsUs,
+        keyframe: f.keyframe,
+        cached: false,
+        gap: 0,
+        data: f.data,
+      });
       ptsUs += intervalUs;
     }
   };

@@ -28,7 +28,11 @@ let db: FreshDatabase;
 const tokens: Record<string, string> = {};
 
 const nowS = () => Math.floor(Date.now() / 1000);
-const capturing = (extra: Record<string, number> = {}) => ({ heartbeat_time: nowS(), startup_time: nowS() - 60, ...extra });
+const capturing = (extra: Record<string, number> = {}) => ({
+  heartbeat_time: nowS(),
+  startup_time: nowS() - 60,
+  ...extra,
+});
 
 function shm(id: number, spec: Partial<ShmFixtureSpec> & Pick<ShmFixtureSpec, 'layout' | 'format'>) {
   return writeShmFixture(sharedMemoryPath(mapDir, id), {
@@ -62,12 +66,22 @@ test.before(async () => {
   await add('nostream', { Stream: 'None', Monitors: 'Edit' });
   const limited = await add('limited', { Stream: 'View', Monitors: 'Edit' });
   for (const m of LAYOUT_MONITORS) {
-    await sql('INSERT INTO Monitors (Id, Name, Width, Height, ImageBufferCount) VALUES (?, ?, ?, ?, 3)', [m.id, m.name, W, H]);
+    await sql('INSERT INTO Monitors (Id, Name, Width, Height, ImageBufferCount) VALUES (?, ?, ?, ?, 3)', [
+      m.id,
+      m.name,
+      W,
+      H,
+    ]);
     shm(m.id, m.spec as ShmFixtureSpec);
   }
   // 10: Orientation tests; 11: no file; 12: Capturing None; 13: stale heartbeat; 14: no image yet; 15: valid 0; 16: hidden for `limited`.
   for (const id of [10, 11, 12, 13, 14, 15, 16]) {
-    await sql('INSERT INTO Monitors (Id, Name, Width, Height, ImageBufferCount) VALUES (?, ?, ?, ?, 3)', [id, `m${id}`, W, H]);
+    await sql('INSERT INTO Monitors (Id, Name, Width, Height, ImageBufferCount) VALUES (?, ?, ?, ?, 3)', [
+      id,
+      `m${id}`,
+      W,
+      H,
+    ]);
   }
   shm(10, { layout: 888, format: 'rgb24' });
   shm(12, { layout: 888, format: 'rgb24', fields: { capturing: 1 } });
@@ -97,7 +111,11 @@ async function decode(jpeg: Buffer): Promise<{ width: number; height: number; at
   try {
     const file = join(dir, 'in.jpg');
     writeFileSync(file, jpeg);
-    const { stdout } = await run('ffprobe', ['-v', 'error', '-select_streams', 'v:0', '-show_entries', 'stream=width,height', '-of', 'csv=p=0', file], { encoding: 'utf8' });
+    const { stdout } = await run(
+      'ffprobe',
+      ['-v', 'error', '-select_streams', 'v:0', '-show_entries', 'stream=width,height', '-of', 'csv=p=0', file],
+      { encoding: 'utf8' },
+    );
     const [width, height] = stdout.trim().split(',').map(Number) as [number, number];
     const raw = join(dir, 'out.rgb');
     await run('ffmpeg', ['-v', 'error', '-i', file, '-f', 'rawvideo', '-pix_fmt', 'rgb24', raw]);
@@ -137,15 +155,18 @@ for (const m of LAYOUT_MONITORS) {
 // written (the test picture at the turned size); the snapshot must read it at that size and
 // serve it as it is: turned once, by zmc, never a second time.
 for (const orientation of ['ROTATE_0', 'ROTATE_90', 'ROTATE_180', 'ROTATE_270', 'FLIP_HORI', 'FLIP_VERT']) {
-  test.serial(`snapshot with Orientation ${orientation}: read at the turned size, served as zmc turned it`, async (t) => {
-    const swap = orientation === 'ROTATE_90' || orientation === 'ROTATE_270';
-    const [w, h] = swap ? [H, W] : [W, H];
-    shm(10, { layout: 888, format: 'rgb24', width: w, height: h });
-    await sql('UPDATE Monitors SET Orientation = ? WHERE Id = 10', [orientation]); // read on every request
-    const res = await snapshot(10);
-    t.is(res.status, 200, await res.clone().text());
-    t.deepEqual(await corners(Buffer.from(await res.arrayBuffer())), { width: w, height: h, tl: 'red', tr: 'green' });
-  });
+  test.serial(
+    `snapshot with Orientation ${orientation}: read at the turned size, served as zmc turned it`,
+    async (t) => {
+      const swap = orientation === 'ROTATE_90' || orientation === 'ROTATE_270';
+      const [w, h] = swap ? [H, W] : [W, H];
+      shm(10, { layout: 888, format: 'rgb24', width: w, height: h });
+      await sql('UPDATE Monitors SET Orientation = ? WHERE Id = 10', [orientation]); // read on every request
+      const res = await snapshot(10);
+      t.is(res.status, 200, await res.clone().text());
+      t.deepEqual(await corners(Buffer.from(await res.arrayBuffer())), { width: w, height: h, tl: 'red', tr: 'green' });
+    },
+  );
 }
 
 test.serial('the same bytes twice for one image (no per-request variation)', async (t) => {
@@ -195,9 +216,20 @@ test('snapshot access: 401 without a token, ?token= accepted, 403 without Stream
   for (const bad of ['abc', '-1', '2147483648']) {
     const res = await snapshot(bad);
     t.is(res.status, 400, bad);
-    t.deepEqual((await res.json()).details.map((d: string[]) => d[0]), ['monitor_id']);
+    t.deepEqual(
+      (await res.json()).details.map((d: string[]) => d[0]),
+      ['monitor_id'],
+    );
   }
-  t.is((await fetch(app.api('/monitors/5/snapshot'), { method: 'POST', headers: { authorization: `Bearer ${tokens.full}` } })).status, 405);
+  t.is(
+    (
+      await fetch(app.api('/monitors/5/snapshot'), {
+        method: 'POST',
+        headers: { authorization: `Bearer ${tokens.full}` },
+      })
+    ).status,
+    405,
+  );
 });
 
 // ------------------------------------------------------------------------------------------
@@ -205,8 +237,17 @@ test('snapshot access: 401 without a token, ?token= accepted, 403 without Stream
 
 function triggerOf(id: number, layout: number) {
   const b = readFileSync(sharedMemoryPath(mapDir, id));
-  const str = (at: number, n: number) => b.subarray(at, at + n).toString('utf8').replace(/\0.*$/s, '');
-  return { state: b.readUInt32LE(layout + 4), score: b.readUInt32LE(layout + 8), cause: str(layout + 16, 32), text: str(layout + 48, 256) };
+  const str = (at: number, n: number) =>
+    b
+      .subarray(at, at + n)
+      .toString('utf8')
+      .replace(/\0.*$/s, '');
+  return {
+    state: b.readUInt32LE(layout + 4),
+    score: b.readUInt32LE(layout + 8),
+    cause: str(layout + 16, 32),
+    text: str(layout + 48, 256),
+  };
 }
 
 for (const [id, layout] of [
@@ -216,7 +257,12 @@ for (const [id, layout] of [
 ] as const) {
   test.serial(`alarm on / off / cancel / status write TriggerData of layout ${layout}`, async (t) => {
     const call = caller(app, tokens.full);
-    const on = await call('PATCH', `/monitors/${id}/alarm`, { action: 'on', cause: 'API', score: 77, text: 'forced by test' });
+    const on = await call('PATCH', `/monitors/${id}/alarm`, {
+      action: 'on',
+      cause: 'API',
+      score: 77,
+      text: 'forced by test',
+    });
     t.is(on.status, 200, on.text);
     t.is(on.body.id, id);
     t.deepEqual(triggerOf(id, layout), { state: 1, score: 77, cause: 'API', text: 'forced by test' });
@@ -245,10 +291,17 @@ test('alarm: 503 when not capturing, 404 hidden, 403 for Monitors View, 400 bad 
   const view = caller(app, tokens.viewonly);
   t.is((await view('PATCH', '/monitors/2/alarm', { action: 'on' })).status, 403);
   t.is(triggerOf(2, 768).state, 0);
-  t.is((await view('PATCH', '/monitors/2/alarm', { action: 'status' })).status, 403, 'PATCH needs Monitors Edit, status included');
+  t.is(
+    (await view('PATCH', '/monitors/2/alarm', { action: 'status' })).status,
+    403,
+    'PATCH needs Monitors Edit, status included',
+  );
   const long = await full('PATCH', '/monitors/2/alarm', { action: 'on', cause: 'ü'.repeat(20) });
   t.is(long.status, 400, 'cause of 20 characters but 40 bytes');
-  t.deepEqual(long.body.details.map((d: string[]) => d[0]), ['cause']);
+  t.deepEqual(
+    long.body.details.map((d: string[]) => d[0]),
+    ['cause'],
+  );
   t.is((await full('PATCH', '/monitors/2/alarm', { action: 'explode' })).status, 400);
   t.is(triggerOf(2, 768).state, 0);
 });

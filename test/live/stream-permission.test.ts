@@ -42,7 +42,14 @@ const rawChildScript = (addon: string, path: string) => `
 `;
 
 function nobodyCanRead(...paths: string[]): boolean {
-  const probe = spawnSync(process.execPath, ['-e', `for (const p of ${JSON.stringify(paths)}) require('node:fs').accessSync(p, require('node:fs').constants.R_OK)`], { uid: NOBODY, gid: NOBODY });
+  const probe = spawnSync(
+    process.execPath,
+    [
+      '-e',
+      `for (const p of ${JSON.stringify(paths)}) require('node:fs').accessSync(p, require('node:fs').constants.R_OK)`,
+    ],
+    { uid: NOBODY, gid: NOBODY },
+  );
   return probe.status === 0;
 }
 
@@ -56,12 +63,22 @@ test('a socket the service user may not open gives ERR_ZM_STREAM_SOCKET_PERMISSI
     rmSync(dir, { recursive: true, force: true });
   });
 
-  let result: Pick<StreamDisconnect, 'code' | 'message' | 'reason'> & { errorName?: string; errorCode?: string; logged: string[] };
+  let result: Pick<StreamDisconnect, 'code' | 'message' | 'reason'> & {
+    errorName?: string;
+    errorCode?: string;
+    logged: string[];
+  };
   if (process.getuid?.() === 0) {
     chmodSync(zmc.path, 0o660);
     let args = ['--import', 'tsx', '--input-type=module', '-e', childScript(zmc.path)];
     let cwd = PACKAGE_ROOT;
-    if (!nobodyCanRead(join(PACKAGE_ROOT, 'src', 'native', 'index.ts'), join(PACKAGE_ROOT, 'node_modules', 'tsx', 'package.json'), nativeInfo().path)) {
+    if (
+      !nobodyCanRead(
+        join(PACKAGE_ROOT, 'src', 'native', 'index.ts'),
+        join(PACKAGE_ROOT, 'node_modules', 'tsx', 'package.json'),
+        nativeInfo().path,
+      )
+    ) {
       const addon = join(dir, 'zmgate.node');
       copyFileSync(nativeInfo().path, addon);
       chmodSync(addon, 0o755);
@@ -85,7 +102,14 @@ test('a socket the service user may not open gives ERR_ZM_STREAM_SOCKET_PERMISSI
     const client = new StreamClient({ path: zmc.path, log: { warn: (_f, m) => logged.push(m), info: () => {} } });
     t.teardown(() => client.close());
     const d = await new Promise<StreamDisconnect>((resolve) => client.once('disconnected', resolve));
-    result = { code: d.code, message: d.message, reason: d.reason, errorName: d.error?.name, errorCode: d.error?.code, logged };
+    result = {
+      code: d.code,
+      message: d.message,
+      reason: d.reason,
+      errorName: d.error?.name,
+      errorCode: d.error?.code,
+      logged,
+    };
   }
 
   t.is(result.reason, 'connect');

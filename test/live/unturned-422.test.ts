@@ -31,10 +31,30 @@ let token: string;
 /** The camera's picture (grey, red marker top-left) as packed planes in `format`. */
 async function picture(format: string, turn: string | null = null): Promise<Buffer> {
   const vf = `drawbox=x=0:y=0:w=40:h=20:color=red:t=fill${turn ? `,${turn}` : ''}`;
-  const { stdout } = await run('ffmpeg', ['-v', 'error', '-f', 'lavfi', '-i', `color=c=gray:s=${W}x${H}:d=1`, '-vf', vf, '-frames:v', '1', '-pix_fmt', format, '-f', 'rawvideo', 'pipe:1'], {
-    encoding: 'buffer',
-    maxBuffer: 1 << 20,
-  });
+  const { stdout } = await run(
+    'ffmpeg',
+    [
+      '-v',
+      'error',
+      '-f',
+      'lavfi',
+      '-i',
+      `color=c=gray:s=${W}x${H}:d=1`,
+      '-vf',
+      vf,
+      '-frames:v',
+      '1',
+      '-pix_fmt',
+      format,
+      '-f',
+      'rawvideo',
+      'pipe:1',
+    ],
+    {
+      encoding: 'buffer',
+      maxBuffer: 1 << 20,
+    },
+  );
   return stdout as unknown as Buffer;
 }
 
@@ -58,10 +78,23 @@ function shmWith(id: number, format: 'yuv422p' | 'yuvj422p' | 'yuv420p', bytes: 
 
 test.before(async () => {
   db = await zmDatabase('unturned422');
-  await insertUser(db, { username: 'viewer', password: 'viewer', stored: bcrypt.hashSync('viewer', 4), perms: { Stream: 'View', Monitors: 'View' } });
-  const monitors: Array<[number, string]> = [[1, 'ROTATE_90'], [2, 'ROTATE_270'], [3, 'ROTATE_90']];
+  await insertUser(db, {
+    username: 'viewer',
+    password: 'viewer',
+    stored: bcrypt.hashSync('viewer', 4),
+    perms: { Stream: 'View', Monitors: 'View' },
+  });
+  const monitors: Array<[number, string]> = [
+    [1, 'ROTATE_90'],
+    [2, 'ROTATE_270'],
+    [3, 'ROTATE_90'],
+  ];
   for (const [id, o] of monitors) {
-    await db.db.query('INSERT INTO Monitors (Id, Name, Width, Height, Orientation, ImageBufferCount) VALUES (?, ?, ?, ?, ?, 3)', [id, `m${id}`, W, H, o], db.name);
+    await db.db.query(
+      'INSERT INTO Monitors (Id, Name, Width, Height, Orientation, ImageBufferCount) VALUES (?, ?, ?, ?, ?, 3)',
+      [id, `m${id}`, W, H, o],
+      db.name,
+    );
   }
   shmWith(1, 'yuv422p', await picture('yuv422p'));
   shmWith(2, 'yuvj422p', await picture('yuvj422p'));
@@ -70,7 +103,13 @@ test.before(async () => {
   const padded = Buffer.alloc(96 * 128 + 2 * 64 * 64);
   turned.copy(padded, 0, 0, 96 * 128);
   for (let plane = 0; plane < 2; plane++) {
-    for (let row = 0; row < 64; row++) turned.copy(padded, 96 * 128 + plane * 64 * 64 + row * 64, 96 * 128 + plane * 48 * 64 + row * 48, 96 * 128 + plane * 48 * 64 + row * 48 + 48);
+    for (let row = 0; row < 64; row++)
+      turned.copy(
+        padded,
+        96 * 128 + plane * 64 * 64 + row * 64,
+        96 * 128 + plane * 48 * 64 + row * 48,
+        96 * 128 + plane * 48 * 64 + row * 48 + 48,
+      );
   }
   shmWith(3, 'yuv420p', padded);
   app = await startTestApp({ db, env: { APP_AUTH__RATE_LIMIT__ENABLED: 'false', APP_ZONEMINDER__PATH_MAP: mapDir } });

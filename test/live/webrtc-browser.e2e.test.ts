@@ -67,7 +67,10 @@ async function until(page: Page, check: (s: PageStats) => boolean, ms: number, w
   for (;;) {
     const s = await stats(page);
     if (check(s)) return s;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(s)}; messages ${JSON.stringify(await view(page, 'messages'))}; errors ${JSON.stringify(await view(page, 'errors'))}`);
+    if (Date.now() > deadline)
+      throw new Error(
+        `timed out waiting for ${what}: ${JSON.stringify(s)}; messages ${JSON.stringify(await view(page, 'messages'))}; errors ${JSON.stringify(await view(page, 'errors'))}`,
+      );
     await sleep(200);
   }
 }
@@ -75,7 +78,12 @@ async function until(page: Page, check: (s: PageStats) => boolean, ms: number, w
 test.serial('Chromium connects, decodes H.264 and PCMU, and keeps decoding after zmc restarts', async (t) => {
   const page = await openView(1);
   t.teardown(() => page.close());
-  const first = await until(page, (s) => s.state === 'connected' && s.framesDecoded > 0, 15_000, 'connected + framesDecoded > 0');
+  const first = await until(
+    page,
+    (s) => s.state === 'connected' && s.framesDecoded > 0,
+    15_000,
+    'connected + framesDecoded > 0',
+  );
   t.is(first.state, 'connected');
   t.true(first.framesDecoded > 0);
   t.is(first.codec, 'video/H264');
@@ -91,7 +99,12 @@ test.serial('Chromium connects, decodes H.264 and PCMU, and keeps decoding after
   // zmc restarts: its socket disappears and comes back; the clip (and its clock) starts over.
   const before = await until(page, (s) => s.framesDecoded > 30, 10_000, '30 frames');
   await fixture.restart(1);
-  const after = await until(page, (s) => s.framesDecoded > before.framesDecoded + 45, 15_000, 'decoding after the restart');
+  const after = await until(
+    page,
+    (s) => s.framesDecoded > before.framesDecoded + 45,
+    15_000,
+    'decoding after the restart',
+  );
   t.is(after.state, 'connected', 'the same peer connection');
   t.true(after.framesDecoded > before.framesDecoded + 45);
   t.deepEqual(await view<string[]>(page, 'errors'), []);
@@ -102,7 +115,12 @@ test.serial('Chromium connects, decodes H.264 and PCMU, and keeps decoding after
 test.serial('an AAC monitor is video only: has_audio false, one video track, frames decoded', async (t) => {
   const page = await openView(2);
   t.teardown(() => page.close());
-  const s = await until(page, (x) => x.state === 'connected' && x.framesDecoded > 0, 15_000, 'connected + framesDecoded > 0');
+  const s = await until(
+    page,
+    (x) => x.state === 'connected' && x.framesDecoded > 0,
+    15_000,
+    'connected + framesDecoded > 0',
+  );
   t.true(s.framesDecoded > 0);
   // Chromium answers with one H.264 entry (42e01f); the high-profile bitstream decodes all the same.
   t.is(s.codec, 'video/H264');
@@ -111,25 +129,45 @@ test.serial('an AAC monitor is video only: has_audio false, one video track, fra
   t.is(s.audioPackets, 0);
 });
 
-test.serial('as the reference client: Google STUN (offline), toJSON() trickle, null end-of-candidates, mDNS host candidates', async (t) => {
-  const real = await launchChromium({ mdnsCandidates: true });
-  t.teardown(() => real.close());
-  const page = await openView(1, REAL_CLIENT, real);
-  // Unreachable STUN only delays Chromium's own gathering; connecting does not wait for it.
-  const s = await until(page, (x) => x.state === 'connected' && x.framesDecoded > 0, 20_000, 'connected + framesDecoded > 0');
-  t.true(s.framesDecoded > 0);
-  t.is(s.codec, 'video/H264');
-  t.like(await view<{ has_audio: boolean }>(page, 'ready'), { has_audio: true, monitor_id: 1 });
-  t.deepEqual([...new Set(await view<string[]>(page, 'streamIds'))], ['zm-live-1']);
-  t.deepEqual(await view<string[]>(page, 'errors'), []);
-  const sent = await view<Array<string | null>>(page, 'sentCandidates');
-  t.true(sent.some((c) => typeof c === 'string' && /\.local /.test(c)), `mDNS host candidates were sent: ${JSON.stringify(sent)}`);
-  // Gathering ends (the STUN servers time out) with the null end-of-candidates; the session survives it.
-  const deadline = Date.now() + 20_000;
-  while (!(await view<Array<string | null>>(page, 'sentCandidates')).includes(null) && Date.now() < deadline) await sleep(250);
-  t.true((await view<Array<string | null>>(page, 'sentCandidates')).includes(null), 'the null end-of-candidates was sent');
-  const later = await until(page, (x) => x.framesDecoded > s.framesDecoded + 10, 10_000, 'decoding after end-of-candidates');
-  t.is(later.state, 'connected');
-  t.deepEqual(await view<string[]>(page, 'errors'), []);
-  t.is(await view<number | null>(page, 'closed'), null);
-});
+test.serial(
+  'as the reference client: Google STUN (offline), toJSON() trickle, null end-of-candidates, mDNS host candidates',
+  async (t) => {
+    const real = await launchChromium({ mdnsCandidates: true });
+    t.teardown(() => real.close());
+    const page = await openView(1, REAL_CLIENT, real);
+    // Unreachable STUN only delays Chromium's own gathering; connecting does not wait for it.
+    const s = await until(
+      page,
+      (x) => x.state === 'connected' && x.framesDecoded > 0,
+      20_000,
+      'connected + framesDecoded > 0',
+    );
+    t.true(s.framesDecoded > 0);
+    t.is(s.codec, 'video/H264');
+    t.like(await view<{ has_audio: boolean }>(page, 'ready'), { has_audio: true, monitor_id: 1 });
+    t.deepEqual([...new Set(await view<string[]>(page, 'streamIds'))], ['zm-live-1']);
+    t.deepEqual(await view<string[]>(page, 'errors'), []);
+    const sent = await view<Array<string | null>>(page, 'sentCandidates');
+    t.true(
+      sent.some((c) => typeof c === 'string' && /\.local /.test(c)),
+      `mDNS host candidates were sent: ${JSON.stringify(sent)}`,
+    );
+    // Gathering ends (the STUN servers time out) with the null end-of-candidates; the session survives it.
+    const deadline = Date.now() + 20_000;
+    while (!(await view<Array<string | null>>(page, 'sentCandidates')).includes(null) && Date.now() < deadline)
+      await sleep(250);
+    t.true(
+      (await view<Array<string | null>>(page, 'sentCandidates')).includes(null),
+      'the null end-of-candidates was sent',
+    );
+    const later = await until(
+      page,
+      (x) => x.framesDecoded > s.framesDecoded + 10,
+      10_000,
+      'decoding after end-of-candidates',
+    );
+    t.is(later.state, 'connected');
+    t.deepEqual(await view<string[]>(page, 'errors'), []);
+    t.is(await view<number | null>(page, 'closed'), null);
+  },
+);

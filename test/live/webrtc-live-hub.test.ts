@@ -20,12 +20,20 @@ let app: TestApp;
 let token: string;
 let call: Call;
 
-const wsUrl = (a: TestApp, id: number, tok?: string) => `${a.url.replace(/^http/, 'ws')}/api/v3/live/${id}/webrtc/ws${tok ? `?token=${tok}` : ''}`;
+const wsUrl = (a: TestApp, id: number, tok?: string) =>
+  `${a.url.replace(/^http/, 'ws')}/api/v3/live/${id}/webrtc/ws${tok ? `?token=${tok}` : ''}`;
 
 test.before(async () => {
   db = await zmDatabase('webrtc_hub');
   await seedLive(db, 2);
-  fixture = await liveFixture([1], [], { video: 'h264-baseline', audio: 'pcmu', width: 320, height: 180, fps: 25, seconds: 30 });
+  fixture = await liveFixture([1], [], {
+    video: 'h264-baseline',
+    audio: 'pcmu',
+    width: 320,
+    height: 180,
+    fps: 25,
+    seconds: 30,
+  });
   app = await startTestApp({ db, env: liveEnv(fixture) });
   token = await login(app, 'viewer');
   call = caller(app, token);
@@ -46,33 +54,52 @@ async function until<T>(read: () => Promise<T>, check: (v: T) => boolean, ms: nu
   }
 }
 
-const source = async (id: number) => ((await call('GET', '/live/sources')).body.sources as any[]).find((s) => s.monitor_id === id);
+const source = async (id: number) =>
+  ((await call('GET', '/live/sources')).body.sources as any[]).find((s) => s.monitor_id === id);
 
-test.serial('a viewer through the real server: media, /live/sources counts, /stats timings, release on close', async (t) => {
-  t.is((await call('POST', '/live/1/start', {})).status, 200, 'an HLS session, so /stats answers');
-  const signal = await SignalClient.connect(wsUrl(app, 1, token));
-  const viewer = await NodeViewer.answer(signal);
-  t.teardown(() => viewer.close());
-  t.like(await signal.next('ready'), { monitor_id: 1, has_audio: true });
-  await until(async () => viewer.packets.video.length, (n) => n > 20, 10_000, 'video RTP');
-  await until(async () => viewer.packets.audio.length, (n) => n > 5, 10_000, 'audio RTP');
+test.serial(
+  'a viewer through the real server: media, /live/sources counts, /stats timings, release on close',
+  async (t) => {
+    t.is((await call('POST', '/live/1/start', {})).status, 200, 'an HLS session, so /stats answers');
+    const signal = await SignalClient.connect(wsUrl(app, 1, token));
+    const viewer = await NodeViewer.answer(signal);
+    t.teardown(() => viewer.close());
+    t.like(await signal.next('ready'), { monitor_id: 1, has_audio: true });
+    await until(
+      async () => viewer.packets.video.length,
+      (n) => n > 20,
+      10_000,
+      'video RTP',
+    );
+    await until(
+      async () => viewer.packets.audio.length,
+      (n) => n > 5,
+      10_000,
+      'audio RTP',
+    );
 
-  const row = await source(1);
-  t.like(row, { monitor_id: 1, codec: 'H264', has_audio: true, audio_subscribers: 1 });
-  t.true(row.video_subscribers >= 2, 'the HLS session and the WebRTC viewer');
-  const stats = (await call('GET', '/live/1/stats')).body;
-  t.true(stats.protocols.webrtc);
-  const s = stats.webrtc_startup;
-  t.is(typeof s.warm_start, 'boolean');
-  for (const k of ['get_source_ms', 'offer_ms', 'connected_ms', 'first_rtp_ms']) t.is(typeof s[k], 'number', k);
-  t.true(s.get_source_ms <= s.offer_ms && s.offer_ms <= s.connected_ms && s.connected_ms <= s.first_rtp_ms);
+    const row = await source(1);
+    t.like(row, { monitor_id: 1, codec: 'H264', has_audio: true, audio_subscribers: 1 });
+    t.true(row.video_subscribers >= 2, 'the HLS session and the WebRTC viewer');
+    const stats = (await call('GET', '/live/1/stats')).body;
+    t.true(stats.protocols.webrtc);
+    const s = stats.webrtc_startup;
+    t.is(typeof s.warm_start, 'boolean');
+    for (const k of ['get_source_ms', 'offer_ms', 'connected_ms', 'first_rtp_ms']) t.is(typeof s[k], 'number', k);
+    t.true(s.get_source_ms <= s.offer_ms && s.offer_ms <= s.connected_ms && s.connected_ms <= s.first_rtp_ms);
 
-  signal.close();
-  await signal.waitClosed();
-  await until(() => source(1), (r) => r.audio_subscribers === 0 && r.video_subscribers === row.video_subscribers - 1, 5000, 'the viewer released');
-  t.false((await call('GET', '/live/1/stats')).body.protocols.webrtc);
-  await call('DELETE', '/live/1/stop');
-});
+    signal.close();
+    await signal.waitClosed();
+    await until(
+      () => source(1),
+      (r) => r.audio_subscribers === 0 && r.video_subscribers === row.video_subscribers - 1,
+      5000,
+      'the viewer released',
+    );
+    t.false((await call('GET', '/live/1/stats')).body.protocols.webrtc);
+    await call('DELETE', '/live/1/stop');
+  },
+);
 
 test.serial('auth and source checks run in the real server too', async (t) => {
   t.is((await refusedUpgrade(wsUrl(app, 1))).status, 401);
@@ -80,7 +107,10 @@ test.serial('auth and source checks run in the real server too', async (t) => {
   t.like((await refusedUpgrade(wsUrl(app, 2, await login(app, 'limited')))).body, { kind: 'MONITOR_NOT_FOUND_ERROR' });
   const missing = await refusedUpgrade(wsUrl(app, 2, token));
   t.is(missing.status, 404);
-  t.deepEqual(missing.body.details, [['monitor_id', '2'], ['reason', 'stream socket not available']]);
+  t.deepEqual(missing.body.details, [
+    ['monitor_id', '2'],
+    ['reason', 'stream socket not available'],
+  ]);
 });
 
 test.serial('streaming.enabled = false: 503 at upgrade; shutdown closes open sockets with 1001', async (t) => {
@@ -101,7 +131,17 @@ test('requests asking for another protocol (Upgrade: h2c) are still served as pl
   const port = new URL(app.url).port;
   const get = (path: string, auth?: string) =>
     new Promise<{ status: number; body: any }>((resolve, reject) => {
-      const req = http.request({ host: '127.0.0.1', port, path, headers: { connection: 'Upgrade, HTTP2-Settings', upgrade: 'h2c', 'http2-settings': 'AAMAAABkAAQAoAAAAAIAAAAA', ...(auth ? { authorization: `Bearer ${auth}` } : {}) } });
+      const req = http.request({
+        host: '127.0.0.1',
+        port,
+        path,
+        headers: {
+          connection: 'Upgrade, HTTP2-Settings',
+          upgrade: 'h2c',
+          'http2-settings': 'AAMAAABkAAQAoAAAAAIAAAAA',
+          ...(auth ? { authorization: `Bearer ${auth}` } : {}),
+        },
+      });
       req.on('response', (res) => {
         let text = '';
         res.on('data', (c) => (text += c));
@@ -127,7 +167,9 @@ test('OpenAPI: the WebSocket is documented as the reference names it (webrtcSign
   t.regex(op?.description ?? '', /Stream View/);
   t.true(op?.parameters.some((p: any) => p.in === 'query' && p.name === 'token'));
   t.true(op?.parameters.some((p: any) => p.in === 'path' && p.name === 'monitor_id' && p.schema.minimum === 0));
-  const variants = op?.responses['101'].content['application/json'].schema.oneOf.map((v: any) => v.properties.type.enum[0]);
+  const variants = op?.responses['101'].content['application/json'].schema.oneOf.map(
+    (v: any) => v.properties.type.enum[0],
+  );
   t.deepEqual(variants, ['offer', 'answer', 'icecandidate', 'ready', 'error', 'ping', 'pong']);
   for (const status of ['400', '401', '403', '404', '503']) t.truthy(op?.responses[status], status);
 });

@@ -58,79 +58,113 @@ async function until(check: () => boolean, ms: number, what: string): Promise<vo
 
 /** ffmpeg's decode errors and the frame count of an Annex B file. */
 async function decode(file: string, format: 'h264' | 'hevc' = 'h264'): Promise<{ errors: string; frames: number }> {
-  const errors = await run('ffmpeg', ['-v', 'error', '-f', format, '-i', file, '-f', 'null', '-']).then((r) => r.stderr, (e) => String(e.stderr ?? e));
-  const { stdout } = await run('ffprobe', ['-v', 'error', '-f', format, '-count_frames', '-select_streams', 'v:0', '-show_entries', 'stream=nb_read_frames', '-of', 'csv=p=0', file]);
+  const errors = await run('ffmpeg', ['-v', 'error', '-f', format, '-i', file, '-f', 'null', '-']).then(
+    (r) => r.stderr,
+    (e) => String(e.stderr ?? e),
+  );
+  const { stdout } = await run('ffprobe', [
+    '-v',
+    'error',
+    '-f',
+    format,
+    '-count_frames',
+    '-select_streams',
+    'v:0',
+    '-show_entries',
+    'stream=nb_read_frames',
+    '-of',
+    'csv=p=0',
+    file,
+  ]);
   return { errors: errors.trim(), frames: Number(stdout.trim()) };
 }
 
-test.serial('a node peer gets decodable H.264 (cached keyframe first) and PCMU, and keeps it across a zmc restart', async (t) => {
-  const zmcDir = dir;
-  let zmc = await FakeZmc.start({ clip, monitorId: 1, dir: zmcDir, pace: 'realtime' });
-  t.teardown(() => zmc.close());
-  // Warm the reader so a keyframe is cached before the viewer arrives.
-  const warm = await SignalClient.connect(app.ws(1, token));
-  await warm.next('offer');
-  await sleep(1500);
+test.serial(
+  'a node peer gets decodable H.264 (cached keyframe first) and PCMU, and keeps it across a zmc restart',
+  async (t) => {
+    const zmcDir = dir;
+    let zmc = await FakeZmc.start({ clip, monitorId: 1, dir: zmcDir, pace: 'realtime' });
+    t.teardown(() => zmc.close());
+    // Warm the reader so a keyframe is cached before the viewer arrives.
+    const warm = await SignalClient.connect(app.ws(1, token));
+    await warm.next('offer');
+    await sleep(1500);
 
-  const signal = await SignalClient.connect(app.ws(1, token));
-  warm.close();
-  const viewer = await NodeViewer.answer(signal);
-  t.teardown(() => {
-    viewer.close();
-    signal.close();
-  });
-  const ready = await signal.next('ready');
-  t.like(ready, { type: 'ready', monitor_id: 1, has_audio: true });
-  t.is(ready.session_id, signal.messages[0].session_id);
-  await until(() => viewer.packets.video.length > 0, 5000, 'the first video packet');
-  // The first access unit is the cached keyframe, sent at once (zmc is mid-GOP by now).
-  const firstUnits = new H264Depacketizer();
-  for (const p of viewer.packets.video) firstUnits.push(p);
-  t.true(firstUnits.units.length === 0 || firstUnits.units[0].keyframe);
+    const signal = await SignalClient.connect(app.ws(1, token));
+    warm.close();
+    const viewer = await NodeViewer.answer(signal);
+    t.teardown(() => {
+      viewer.close();
+      signal.close();
+    });
+    const ready = await signal.next('ready');
+    t.like(ready, { type: 'ready', monitor_id: 1, has_audio: true });
+    t.is(ready.session_id, signal.messages[0].session_id);
+    await until(() => viewer.packets.video.length > 0, 5000, 'the first video packet');
+    // The first access unit is the cached keyframe, sent at once (zmc is mid-GOP by now).
+    const firstUnits = new H264Depacketizer();
+    for (const p of viewer.packets.video) firstUnits.push(p);
+    t.true(firstUnits.units.length === 0 || firstUnits.units[0].keyframe);
 
-  await until(() => new Set(viewer.packets.video.map((p) => p.timestamp)).size >= 60, 10_000, '60 access units');
-  // zmc restarts: the socket goes away and comes back; the clip starts over (its clock rewinds).
-  await zmc.close();
-  await sleep(300);
-  zmc = await FakeZmc.start({ clip, monitorId: 1, dir: zmcDir, pace: 'realtime' });
-  const beforeRestart = viewer.packets.video.length;
-  await until(() => viewer.packets.video.length > beforeRestart + 100, 10_000, 'video after the restart');
-  await sleep(500);
+    await until(() => new Set(viewer.packets.video.map((p) => p.timestamp)).size >= 60, 10_000, '60 access units');
+    // zmc restarts: the socket goes away and comes back; the clip starts over (its clock rewinds).
+    await zmc.close();
+    await sleep(300);
+    zmc = await FakeZmc.start({ clip, monitorId: 1, dir: zmcDir, pace: 'realtime' });
+    const beforeRestart = viewer.packets.video.length;
+    await until(() => viewer.packets.video.length > beforeRestart + 100, 10_000, 'video after the restart');
+    await sleep(500);
 
-  const depack = new H264Depacketizer();
-  for (const p of viewer.packets.video) depack.push(p);
-  const units = depack.units;
-  t.true(units[0].keyframe, 'the stream starts with a keyframe');
-  t.true(viewer.packets.video.every((p) => p.payloadType === 96), 'PT 96 (42e01f; a baseline source)');
-  for (let i = 1; i < units.length; i++) {
-    const d = forward(units[i - 1].timestamp, units[i].timestamp);
-    t.true(d > 0 && d < 2 ** 31, `timestamps move forward at unit ${i} (${d})`);
-  }
-  // Within a contiguous run the spacing is the source's: 30 fps = 3000 ticks at 90 kHz.
-  const steps = units.slice(1).map((u, i) => forward(units[i].timestamp, u.timestamp));
-  t.true(steps.filter((d) => Math.abs(d - 3000) <= 1).length >= units.length - 6, `steps ${JSON.stringify(steps.slice(0, 20))}`);
-  // The first unit after the break is a keyframe: the reader resumed at one.
-  const gapAt = steps.findIndex((d) => d > 3001 * 3) + 1;
-  t.true(gapAt > 0, 'the restart shows as a gap');
-  t.true(units[gapAt].keyframe);
+    const depack = new H264Depacketizer();
+    for (const p of viewer.packets.video) depack.push(p);
+    const units = depack.units;
+    t.true(units[0].keyframe, 'the stream starts with a keyframe');
+    t.true(
+      viewer.packets.video.every((p) => p.payloadType === 96),
+      'PT 96 (42e01f; a baseline source)',
+    );
+    for (let i = 1; i < units.length; i++) {
+      const d = forward(units[i - 1].timestamp, units[i].timestamp);
+      t.true(d > 0 && d < 2 ** 31, `timestamps move forward at unit ${i} (${d})`);
+    }
+    // Within a contiguous run the spacing is the source's: 30 fps = 3000 ticks at 90 kHz.
+    const steps = units.slice(1).map((u, i) => forward(units[i].timestamp, u.timestamp));
+    t.true(
+      steps.filter((d) => Math.abs(d - 3000) <= 1).length >= units.length - 6,
+      `steps ${JSON.stringify(steps.slice(0, 20))}`,
+    );
+    // The first unit after the break is a keyframe: the reader resumed at one.
+    const gapAt = steps.findIndex((d) => d > 3001 * 3) + 1;
+    t.true(gapAt > 0, 'the restart shows as a gap');
+    t.true(units[gapAt].keyframe);
 
-  const file = join(dir, 'received.h264');
-  writeFileSync(file, Buffer.concat(units.map((u) => u.data)));
-  const decoded = await decode(file);
-  t.is(decoded.errors, '', 'ffmpeg decodes the received stream without errors');
-  t.is(decoded.frames, units.length);
+    const file = join(dir, 'received.h264');
+    writeFileSync(file, Buffer.concat(units.map((u) => u.data)));
+    const decoded = await decode(file);
+    t.is(decoded.errors, '', 'ffmpeg decodes the received stream without errors');
+    t.is(decoded.frames, units.length);
 
-  const audio = viewer.packets.audio;
-  t.true(audio.length > 50);
-  t.true(audio.every((p) => p.payloadType === 0 && p.payload.length <= 160 && p.payload.length > 0), 'PCMU, at most 20 ms per packet');
-  // One byte per sample: each packet starts where the previous one ended (zmc's packets are contiguous).
-  const contiguous = audio.slice(1).filter((p, i) => forward(audio[i].timestamp, p.timestamp) === audio[i].payload.length).length;
-  t.true(contiguous >= audio.length - 4, `PCMU timestamps count samples (${contiguous} of ${audio.length - 1})`);
-  t.true(app.feeds.startups.some((s) => s.monitorId === 1 && s.startup.first_rtp_ms !== null));
-  const last = app.feeds.startups.at(-1)!.startup;
-  const order = [last.get_source_ms, last.offer_ms, last.connected_ms, last.first_rtp_ms] as number[];
-  t.deepEqual([...order].sort((a, b) => a - b), order, `startup timings are ordered ${JSON.stringify(last)}`);
-});
+    const audio = viewer.packets.audio;
+    t.true(audio.length > 50);
+    t.true(
+      audio.every((p) => p.payloadType === 0 && p.payload.length <= 160 && p.payload.length > 0),
+      'PCMU, at most 20 ms per packet',
+    );
+    // One byte per sample: each packet starts where the previous one ended (zmc's packets are contiguous).
+    const contiguous = audio
+      .slice(1)
+      .filter((p, i) => forward(audio[i].timestamp, p.timestamp) === audio[i].payload.length).length;
+    t.true(contiguous >= audio.length - 4, `PCMU timestamps count samples (${contiguous} of ${audio.length - 1})`);
+    t.true(app.feeds.startups.some((s) => s.monitorId === 1 && s.startup.first_rtp_ms !== null));
+    const last = app.feeds.startups.at(-1)!.startup;
+    const order = [last.get_source_ms, last.offer_ms, last.connected_ms, last.first_rtp_ms] as number[];
+    t.deepEqual(
+      [...order].sort((a, b) => a - b),
+      order,
+      `startup timings are ordered ${JSON.stringify(last)}`,
+    );
+  },
+);
 
 test.serial('an H.265 source is passed through: the node peer’s RTP (RFC 7798) decodes as HEVC', async (t) => {
   const hevc = await mediaClip({ video: 'h265', seconds: 4, width: 320, height: 180 });
@@ -213,7 +247,17 @@ class BurstSource extends EventEmitter {
   }
   emitFrames(from: number, to: number): void {
     clip.video.frames.slice(from, to).forEach((f, i) =>
-      this.emit('media', { type: 'media', stream: 'video', sequence: from + i, generation: 1, ptsUs: 1e12 + f.ptsUs, keyframe: f.keyframe, cached: false, gap: 0, data: f.data }),
+      this.emit('media', {
+        type: 'media',
+        stream: 'video',
+        sequence: from + i,
+        generation: 1,
+        ptsUs: 1e12 + f.ptsUs,
+        keyframe: f.keyframe,
+        cached: false,
+        gap: 0,
+        data: f.data,
+      }),
     );
   }
 }
@@ -255,8 +299,12 @@ test('a viewer whose queue overflows sheds it and resumes at the next keyframe; 
   t.true(tight.sent[0].keyframe);
   t.is(small.stats.dropped, 2 * gop);
   // RTP timestamps are taken modulo 2^32 (the start is just below it) and step 3000 at 30 fps.
-  t.true(roomy.sent.some((s, i) => i > 0 && s.timestamp < roomy.sent[i - 1].timestamp), 'the timestamps wrapped past 2^32');
-  for (let i = 1; i < roomy.sent.length; i++) t.true(Math.abs(forward(roomy.sent[i - 1].timestamp, roomy.sent[i].timestamp) - 3000) <= 1);
+  t.true(
+    roomy.sent.some((s, i) => i > 0 && s.timestamp < roomy.sent[i - 1].timestamp),
+    'the timestamps wrapped past 2^32',
+  );
+  for (let i = 1; i < roomy.sent.length; i++)
+    t.true(Math.abs(forward(roomy.sent[i - 1].timestamp, roomy.sent[i].timestamp) - 3000) <= 1);
 });
 
 test('audio: Opus packets go out one per RTP packet at 48 kHz; PCMA is split into 20 ms packets at 8 kHz', async (t) => {
@@ -272,7 +320,17 @@ test('audio: Opus packets go out one per RTP packet at 48 kHz; PCMA is split int
     const sender = new ViewerSender(source as unknown as StreamClient, { video, audio: { output: audio, codec } });
     sender.start();
     const emitAudio = (i: number, size: number, durUs: number) =>
-      source.emit('media', { type: 'media', stream: 'audio', sequence: i, generation: 1, ptsUs: 1e12 + i * durUs, keyframe: true, cached: false, gap: 0, data: Buffer.alloc(size, i) });
+      source.emit('media', {
+        type: 'media',
+        stream: 'audio',
+        sequence: i,
+        generation: 1,
+        ptsUs: 1e12 + i * durUs,
+        keyframe: true,
+        cached: false,
+        gap: 0,
+        data: Buffer.alloc(size, i),
+      });
     emitAudio(0, 100, 20_000); // before any picture: dropped (the timeline starts with video)
     source.emitFrames(0, 1);
     for (let i = 1; i <= 5; i++) {
@@ -283,12 +341,24 @@ test('audio: Opus packets go out one per RTP packet at 48 kHz; PCMA is split int
     sender.stop();
     t.is(video.sent.length, 1);
     if (codec === 'opus') {
-      t.deepEqual(sent.map((s) => s.size), [80, 80, 80, 80, 80]);
-      t.deepEqual(sent.slice(1).map((s, i) => forward(sent[i].ts, s.ts)), [960, 960, 960, 960]);
+      t.deepEqual(
+        sent.map((s) => s.size),
+        [80, 80, 80, 80, 80],
+      );
+      t.deepEqual(
+        sent.slice(1).map((s, i) => forward(sent[i].ts, s.ts)),
+        [960, 960, 960, 960],
+      );
     } else {
       // 400 samples (50 ms) each: 160 + 160 + 80, timestamps counting samples.
-      t.deepEqual(sent.map((s) => s.size), [160, 160, 80, 160, 160, 80, 160, 160, 80, 160, 160, 80, 160, 160, 80]);
-      t.deepEqual(sent.slice(1).map((s, i) => forward(sent[i].ts, s.ts)), [160, 160, 80, 160, 160, 80, 160, 160, 80, 160, 160, 80, 160, 160]);
+      t.deepEqual(
+        sent.map((s) => s.size),
+        [160, 160, 80, 160, 160, 80, 160, 160, 80, 160, 160, 80, 160, 160, 80],
+      );
+      t.deepEqual(
+        sent.slice(1).map((s, i) => forward(sent[i].ts, s.ts)),
+        [160, 160, 80, 160, 160, 80, 160, 160, 80, 160, 160, 80, 160, 160],
+      );
     }
   }
 });

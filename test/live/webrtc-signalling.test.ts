@@ -43,7 +43,12 @@ test.before(async () => {
     mediaClip({ video: 'h265' }),
   ]);
   // Monitor 3 has no socket at all.
-  for (const [monitorId, clip] of [[1, pcmu], [2, plain], [4, aac], [5, hevc]] as const) {
+  for (const [monitorId, clip] of [
+    [1, pcmu],
+    [2, plain],
+    [4, aac],
+    [5, hevc],
+  ] as const) {
     zmcs.push(await FakeZmc.start({ clip, monitorId, dir, pace: 'realtime' }));
   }
   app = await startWebRtcApp(db, dir, { env: { APP_AUTH__RATE_LIMIT__ENABLED: 'false' } });
@@ -56,7 +61,11 @@ test.after.always(async () => {
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
-const envelope = (body: any) => ({ kind: body?.kind, code: body?.code, details: Object.fromEntries(body?.details ?? []) });
+const envelope = (body: any) => ({
+  kind: body?.kind,
+  code: body?.code,
+  details: Object.fromEntries(body?.details ?? []),
+});
 
 test('no token, a bad token and a malformed header are 401 envelopes at upgrade', async (t) => {
   for (const [url, headers] of [
@@ -93,7 +102,11 @@ test('a hidden monitor is 404 MONITOR_NOT_FOUND like a missing one, though its s
 test('a monitor without a stream socket is 404 with reason "stream socket not available"', async (t) => {
   const r = await refusedUpgrade(app.ws(3, tokens.viewer));
   t.is(r.status, 404);
-  t.deepEqual(envelope(r.body), { kind: 'MONITOR_NOT_FOUND_ERROR', code: 4, details: { monitor_id: '3', reason: 'stream socket not available' } });
+  t.deepEqual(envelope(r.body), {
+    kind: 'MONITOR_NOT_FOUND_ERROR',
+    code: 4,
+    details: { monitor_id: '3', reason: 'stream socket not available' },
+  });
 });
 
 test('a bad monitor id is 400 naming monitor_id; another WebSocket path is a 404 envelope', async (t) => {
@@ -101,7 +114,10 @@ test('a bad monitor id is 400 naming monitor_id; another WebSocket path is a 404
     const r = await refusedUpgrade(app.ws(id, tokens.viewer));
     t.is(r.status, 400, id);
     t.is(r.body.kind, 'INVALID_INPUT_ERROR');
-    t.deepEqual(r.body.details.map((d: string[]) => d[0]), ['monitor_id']);
+    t.deepEqual(
+      r.body.details.map((d: string[]) => d[0]),
+      ['monitor_id'],
+    );
   }
   const other = await refusedUpgrade(app.api('/live/1/other/ws'));
   t.is(other.status, 404);
@@ -141,10 +157,15 @@ test('the server offers at once: H.264 (96 42e01f, 97 640c1f), PCMU audio, ids, 
   // applied can fail DTLS in libdatachannel), so none is inline or trickled before it.
   t.notRegex(sdp, /^a=candidate:/m);
   await sleep(300);
-  t.deepEqual(c.messages.map((m) => m.type), ['offer']);
+  t.deepEqual(
+    c.messages.map((m) => m.type),
+    ['offer'],
+  );
   const pc = new ndc.PeerConnection('answerer', { iceServers: [], bindAddress: '127.0.0.1' });
   t.teardown(() => pc.close());
-  pc.onLocalDescription((answer, type) => type === 'answer' && c.send({ type: 'answer', session_id: offer.session_id, sdp: answer }));
+  pc.onLocalDescription(
+    (answer, type) => type === 'answer' && c.send({ type: 'answer', session_id: offer.session_id, sdp: answer }),
+  );
   pc.setRemoteDescription(sdp, 'offer');
   const cand = await c.next('icecandidate');
   t.is(cand.session_id, offer.session_id);
@@ -245,11 +266,18 @@ test('ping → pong; a malformed answer gets "Invalid SDP answer"; other malform
     { type: 'error', message: 'x' },
     { type: 'bye' },
     { type: 'answer', session_id: 'someone-else', sdp: 'x' },
-  ]) c.send(m);
+  ])
+    c.send(m);
   c.send({ type: 'ping' });
   await c.next('pong', 5000, quiet);
   await sleep(200);
-  t.deepEqual(c.messages.slice(quiet).filter((m) => m.type !== 'icecandidate').map((m) => m.type), ['pong']);
+  t.deepEqual(
+    c.messages
+      .slice(quiet)
+      .filter((m) => m.type !== 'icecandidate')
+      .map((m) => m.type),
+    ['pong'],
+  );
   t.is(c.closed, null, 'the socket is still open');
 });
 
@@ -284,7 +312,9 @@ test('a valid answer but no connectivity → the DTLS timeout `error`, then the 
   // A real answer from a peer that never exchanges candidates: ICE cannot start.
   const pc = new ndc.PeerConnection('silent', { iceServers: [], bindAddress: '127.0.0.1' });
   t.teardown(() => pc.close());
-  pc.onLocalDescription((sdp, type) => type === 'answer' && c.send({ type: 'answer', session_id: offer.session_id, sdp }));
+  pc.onLocalDescription(
+    (sdp, type) => type === 'answer' && c.send({ type: 'answer', session_id: offer.session_id, sdp }),
+  );
   pc.setRemoteDescription(offer.sdp, 'offer');
   t.is((await c.next('error')).message, 'Connection timeout: DTLS handshake did not complete within 1 seconds');
   t.is((await c.waitClosed()).code, 1011);
@@ -302,7 +332,13 @@ test('a broken WebSocket handshake is a 400 envelope, not ws’s plain-text answ
   const port = new URL(app.api('/')).port;
   const raw = (headers: Record<string, string>, method = 'GET') =>
     new Promise<{ status: number; body: any }>((resolve, reject) => {
-      const req = http.request({ host: '127.0.0.1', port, method, path: `/api/v3/live/1/webrtc/ws?token=${tokens.viewer}`, headers: { connection: 'Upgrade', upgrade: 'websocket', ...headers } });
+      const req = http.request({
+        host: '127.0.0.1',
+        port,
+        method,
+        path: `/api/v3/live/1/webrtc/ws?token=${tokens.viewer}`,
+        headers: { connection: 'Upgrade', upgrade: 'websocket', ...headers },
+      });
       req.on('response', (res) => {
         let text = '';
         res.on('data', (c) => (text += c));

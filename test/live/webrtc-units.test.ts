@@ -4,15 +4,35 @@
 import test from 'ava';
 import { loadConfig } from '../../src/config/index.js';
 import type { CodecInfo } from '../../src/native/index.js';
-import { audioOffer, chooseVideoPayloadType, h264ProfileIdc, mediaSection, videoOffer } from '../../src/features/live/webrtc/codecs.js';
+import {
+  audioOffer,
+  chooseVideoPayloadType,
+  h264ProfileIdc,
+  mediaSection,
+  videoOffer,
+} from '../../src/features/live/webrtc/codecs.js';
 import { iceServersFrom, parseTurnUrl } from '../../src/features/live/webrtc/ice-servers.js';
 import { MediaTimeline, rtpTimestamp } from '../../src/features/live/webrtc/media-timeline.js';
 import { parseClientMessage } from '../../src/features/live/webrtc/messages.js';
 
 const codec = (over: Partial<CodecInfo>): CodecInfo => ({
-  codecId: 0, codec: 'unknown', codecString: '', width: 0, height: 0, fpsNum: 0, fpsDen: 0, sampleRate: 0, channels: 0,
-  profile: -1, level: -1, bitDepth: 8, reorderDepth: -1, fromBitstream: false, extradata: Buffer.alloc(0),
-  parameterSets: { vps: [], sps: [], pps: [] }, ...over,
+  codecId: 0,
+  codec: 'unknown',
+  codecString: '',
+  width: 0,
+  height: 0,
+  fpsNum: 0,
+  fpsDen: 0,
+  sampleRate: 0,
+  channels: 0,
+  profile: -1,
+  level: -1,
+  bitDepth: 8,
+  reorderDepth: -1,
+  fromBitstream: false,
+  extradata: Buffer.alloc(0),
+  parameterSets: { vps: [], sps: [], pps: [] },
+  ...over,
 });
 
 test('client messages: known types parsed, extra keys ignored, session_id optional', (t) => {
@@ -21,16 +41,27 @@ test('client messages: known types parsed, extra keys ignored, session_id option
     kind: 'message',
     message: { type: 'answer', session_id: 's', sdp: 'v=0' },
   });
-  t.deepEqual(parseClientMessage(JSON.stringify({ type: 'icecandidate', candidate: 'candidate:1', sdpMid: '0', sdpMLineIndex: 0 }), false), {
-    kind: 'message',
-    message: { type: 'icecandidate', session_id: undefined, candidate: 'candidate:1', sdpMid: '0', sdpMLineIndex: 0 },
-  });
+  t.deepEqual(
+    parseClientMessage(
+      JSON.stringify({ type: 'icecandidate', candidate: 'candidate:1', sdpMid: '0', sdpMLineIndex: 0 }),
+      false,
+    ),
+    {
+      kind: 'message',
+      message: { type: 'icecandidate', session_id: undefined, candidate: 'candidate:1', sdpMid: '0', sdpMLineIndex: 0 },
+    },
+  );
   const nulls = parseClientMessage(JSON.stringify({ type: 'icecandidate', candidate: '' }), false);
   t.like(nulls, { kind: 'message', message: { candidate: '', sdpMid: null, sdpMLineIndex: null } });
 });
 
 test('client candidates: flat, nested RTCIceCandidate.toJSON(), `candidate` alias, end-of-candidates as null/absent/""', (t) => {
-  const json = { candidate: 'candidate:1 1 udp 2122260223 192.0.2.1 5000 typ host', sdpMid: '0', sdpMLineIndex: 0, usernameFragment: 'abcd' };
+  const json = {
+    candidate: 'candidate:1 1 udp 2122260223 192.0.2.1 5000 typ host',
+    sdpMid: '0',
+    sdpMLineIndex: 0,
+    usernameFragment: 'abcd',
+  };
   const expected = { type: 'icecandidate', session_id: 's', candidate: json.candidate, sdpMid: '0', sdpMLineIndex: 0 };
   for (const m of [
     { type: 'icecandidate', session_id: 's', ...json },
@@ -41,7 +72,11 @@ test('client candidates: flat, nested RTCIceCandidate.toJSON(), `candidate` alia
     { type: 'icecandidate', session_id: 's', candidate: { candidate: json.candidate }, sdpMid: '0', sdpMLineIndex: 0 },
     { type: 'icecandidate', session_id: 's', candidate: `a=${json.candidate}`, sdpMid: '0', sdpMLineIndex: 0 },
   ]) {
-    t.deepEqual(parseClientMessage(JSON.stringify(m), false), { kind: 'message', message: expected }, JSON.stringify(m));
+    t.deepEqual(
+      parseClientMessage(JSON.stringify(m), false),
+      { kind: 'message', message: expected },
+      JSON.stringify(m),
+    );
   }
   for (const m of [
     { type: 'icecandidate', session_id: 's', candidate: null },
@@ -49,14 +84,19 @@ test('client candidates: flat, nested RTCIceCandidate.toJSON(), `candidate` alia
     { type: 'icecandidate', session_id: 's', candidate: { candidate: '', sdpMid: '0', sdpMLineIndex: 0 } },
     { type: 'icecandidate', session_id: 's', candidate: { candidate: null } },
   ]) {
-    t.like(parseClientMessage(JSON.stringify(m), false), { kind: 'message', message: { type: 'icecandidate', candidate: '' } }, JSON.stringify(m));
+    t.like(
+      parseClientMessage(JSON.stringify(m), false),
+      { kind: 'message', message: { type: 'icecandidate', candidate: '' } },
+      JSON.stringify(m),
+    );
   }
   t.like(parseClientMessage('{"type":"answer","sdp":"v=0","session_id":3}', false), { kind: 'invalid', answer: true });
   t.false('answer' in (parseClientMessage('{"type":"icecandidate","candidate":7}', false) as object));
 });
 
 test('client messages: ignored kinds and malformed input', (t) => {
-  for (const type of ['offer', 'ready', 'error', 'pong', 'whatever']) t.is(parseClientMessage(JSON.stringify({ type }), false).kind, 'ignored', type);
+  for (const type of ['offer', 'ready', 'error', 'pong', 'whatever'])
+    t.is(parseClientMessage(JSON.stringify({ type }), false).kind, 'ignored', type);
   const invalid: Array<[string | Buffer, boolean]> = [
     ['{', false],
     ['null', false],
@@ -75,20 +115,46 @@ test('client messages: ignored kinds and malformed input', (t) => {
 });
 
 test('codec decisions: H.265 alone, anything else H.264 (96 + 97); G.711 8 kHz mono and Opus pass through, AAC not', (t) => {
-  t.deepEqual(videoOffer(codec({ codec: 'h265' })).formats.map((f) => f.payloadType), [96]);
+  t.deepEqual(
+    videoOffer(codec({ codec: 'h265' })).formats.map((f) => f.payloadType),
+    [96],
+  );
   t.is(videoOffer(codec({ codec: 'h265' })).codec, 'h265');
-  for (const c of [undefined, codec({ codec: 'h264' }), codec({ codec: 'unknown' })]) t.deepEqual(videoOffer(c).formats.map((f) => f.payloadType), [96, 97]);
-  t.like(audioOffer(codec({ codec: 'pcmu', sampleRate: 8000, channels: 1 })), { payloadType: 0, clockRate: 8000, rtpmap: 'PCMU/8000' });
-  t.like(audioOffer(codec({ codec: 'pcma', sampleRate: 0, channels: 0 })), { payloadType: 8, clockRate: 8000, rtpmap: 'PCMA/8000' });
+  for (const c of [undefined, codec({ codec: 'h264' }), codec({ codec: 'unknown' })])
+    t.deepEqual(
+      videoOffer(c).formats.map((f) => f.payloadType),
+      [96, 97],
+    );
+  t.like(audioOffer(codec({ codec: 'pcmu', sampleRate: 8000, channels: 1 })), {
+    payloadType: 0,
+    clockRate: 8000,
+    rtpmap: 'PCMU/8000',
+  });
+  t.like(audioOffer(codec({ codec: 'pcma', sampleRate: 0, channels: 0 })), {
+    payloadType: 8,
+    clockRate: 8000,
+    rtpmap: 'PCMA/8000',
+  });
   t.is(audioOffer(codec({ codec: 'pcmu', sampleRate: 16000, channels: 1 })), null);
   t.is(audioOffer(codec({ codec: 'pcma', sampleRate: 8000, channels: 2 })), null);
-  t.like(audioOffer(codec({ codec: 'opus', sampleRate: 16000, channels: 1 })), { payloadType: 111, clockRate: 48000, rtpmap: 'opus/48000/2' });
+  t.like(audioOffer(codec({ codec: 'opus', sampleRate: 16000, channels: 1 })), {
+    payloadType: 111,
+    clockRate: 48000,
+    rtpmap: 'opus/48000/2',
+  });
   t.is(audioOffer(codec({ codec: 'aac', sampleRate: 48000, channels: 2 })), null);
   t.is(audioOffer(undefined), null);
 });
 
 test('answer reading: sections by mid, payload type choice', (t) => {
-  const sdp = ['v=0', 'm=video 9 UDP/TLS/RTP/SAVPF 97 96', 'a=mid:0', 'm=audio 0 UDP/TLS/RTP/SAVPF 0', 'a=mid:1', ''].join('\r\n');
+  const sdp = [
+    'v=0',
+    'm=video 9 UDP/TLS/RTP/SAVPF 97 96',
+    'a=mid:0',
+    'm=audio 0 UDP/TLS/RTP/SAVPF 0',
+    'a=mid:1',
+    '',
+  ].join('\r\n');
   t.deepEqual(mediaSection(sdp, '0'), { port: 9, payloadTypes: [97, 96] });
   t.deepEqual(mediaSection(sdp, '1'), { port: 0, payloadTypes: [0] });
   t.is(mediaSection(sdp, '2'), null);
@@ -130,31 +196,66 @@ test('RTP timestamps: start + ticks modulo 2^32', (t) => {
   t.is(rtpTimestamp(2 ** 32 - 10, 1000, 90000), 80);
   t.is(rtpTimestamp(0, 125_000, 8000), 1000);
   t.is(rtpTimestamp(5, 20_000, 48000), 965);
-  t.is(rtpTimestamp(0, 86_400_000_000 * 30, 90000), (86_400 * 30 * 90000) % 2 ** 32, 'a month-long session stays exact');
+  t.is(
+    rtpTimestamp(0, 86_400_000_000 * 30, 90000),
+    (86_400 * 30 * 90000) % 2 ** 32,
+    'a month-long session stays exact',
+  );
 });
 
 test('TURN from streaming.webrtc.turn.*: URL forms, defaults, disabled → no ICE servers', (t) => {
-  t.deepEqual(parseTurnUrl('turn:turn.example.com'), { hostname: 'turn.example.com', port: 3478, relayType: 'TurnUdp' });
-  t.deepEqual(parseTurnUrl('turn:10.0.0.1:3479?transport=tcp'), { hostname: '10.0.0.1', port: 3479, relayType: 'TurnTcp' });
-  t.deepEqual(parseTurnUrl('turns:turn.example.com'), { hostname: 'turn.example.com', port: 5349, relayType: 'TurnTls' });
+  t.deepEqual(parseTurnUrl('turn:turn.example.com'), {
+    hostname: 'turn.example.com',
+    port: 3478,
+    relayType: 'TurnUdp',
+  });
+  t.deepEqual(parseTurnUrl('turn:10.0.0.1:3479?transport=tcp'), {
+    hostname: '10.0.0.1',
+    port: 3479,
+    relayType: 'TurnTcp',
+  });
+  t.deepEqual(parseTurnUrl('turns:turn.example.com'), {
+    hostname: 'turn.example.com',
+    port: 5349,
+    relayType: 'TurnTls',
+  });
   t.deepEqual(parseTurnUrl('turn:[2001:db8::1]:3478'), { hostname: '2001:db8::1', port: 3478, relayType: 'TurnUdp' });
-  for (const bad of ['stun:x', 'http://x', 'turn:', 'turn:host:0', 'turn:host:99999']) t.throws(() => parseTurnUrl(bad), undefined, bad);
+  for (const bad of ['stun:x', 'http://x', 'turn:', 'turn:host:0', 'turn:host:99999'])
+    t.throws(() => parseTurnUrl(bad), undefined, bad);
   const turn = { enabled: true, server: 'turn:relay.lan:3478', username: 'u', password: 'p' };
-  t.deepEqual(iceServersFrom({ streaming: { webrtc: { stun_servers: [], turn } } } as never), [{ hostname: 'relay.lan', port: 3478, relayType: 'TurnUdp', username: 'u', password: 'p' }]);
-  t.deepEqual(iceServersFrom({ streaming: { webrtc: { stun_servers: [], turn: { ...turn, enabled: false } } } } as never), []);
+  t.deepEqual(iceServersFrom({ streaming: { webrtc: { stun_servers: [], turn } } } as never), [
+    { hostname: 'relay.lan', port: 3478, relayType: 'TurnUdp', username: 'u', password: 'p' },
+  ]);
+  t.deepEqual(
+    iceServersFrom({ streaming: { webrtc: { stun_servers: [], turn: { ...turn, enabled: false } } } } as never),
+    [],
+  );
 });
 
 test('STUN from streaming.webrtc.stun_servers: listed first, before the TURN relay; bad URLs refused at load', (t) => {
   const stun = ['stun:stun.lan:3478', 'stun:[2001:db8::2]'];
   const turn = { enabled: true, server: 'turn:relay.lan', username: 'u', password: 'p' };
-  t.deepEqual(iceServersFrom({ streaming: { webrtc: { stun_servers: stun, turn: { ...turn, enabled: false } } } } as never), stun);
-  t.deepEqual(iceServersFrom({ streaming: { webrtc: { stun_servers: stun, turn } } } as never), [...stun, { hostname: 'relay.lan', port: 3478, relayType: 'TurnUdp', username: 'u', password: 'p' }]);
+  t.deepEqual(
+    iceServersFrom({ streaming: { webrtc: { stun_servers: stun, turn: { ...turn, enabled: false } } } } as never),
+    stun,
+  );
+  t.deepEqual(iceServersFrom({ streaming: { webrtc: { stun_servers: stun, turn } } } as never), [
+    ...stun,
+    { hostname: 'relay.lan', port: 3478, relayType: 'TurnUdp', username: 'u', password: 'p' },
+  ]);
   const load = (v: string) =>
     loadConfig({
-      env: { APP_PROFILE: 'test', APP_ZONEMINDER__CONFIG_PATH: '/nonexistent/zm.conf', APP_STREAMING__WEBRTC__STUN_SERVERS: v },
+      env: {
+        APP_PROFILE: 'test',
+        APP_ZONEMINDER__CONFIG_PATH: '/nonexistent/zm.conf',
+        APP_STREAMING__WEBRTC__STUN_SERVERS: v,
+      },
       defaultOperatorFile: '/nonexistent/prod.toml',
     });
-  t.deepEqual(load('stun:a.lan, stun:b.lan:19302').config.streaming.webrtc.stun_servers, ['stun:a.lan', 'stun:b.lan:19302']);
+  t.deepEqual(load('stun:a.lan, stun:b.lan:19302').config.streaming.webrtc.stun_servers, [
+    'stun:a.lan',
+    'stun:b.lan:19302',
+  ]);
   for (const bad of ['http://a.lan', 'stun:', 'turn:a.lan']) {
     t.throws(() => load(bad), { message: /streaming\.webrtc\.stun_servers/ }, bad);
   }

@@ -27,7 +27,19 @@ test('the states preset update carries the documented rename; no other operation
 });
 
 test('lists are paginated with page_size capped at 1000; path ids are integers >= 0 except object types (signed in the reference)', (t) => {
-  for (const path of ['/api/v3/manufacturers', '/api/v3/models', '/api/v3/monitor_presets', '/api/v3/montage_layouts', '/api/v3/server-stats', '/api/v3/sessions', '/api/v3/states', '/api/v3/stats', '/api/v3/triggers_x10', '/api/v3/user_preferences', '/api/v3/object-types']) {
+  for (const path of [
+    '/api/v3/manufacturers',
+    '/api/v3/models',
+    '/api/v3/monitor_presets',
+    '/api/v3/montage_layouts',
+    '/api/v3/server-stats',
+    '/api/v3/sessions',
+    '/api/v3/states',
+    '/api/v3/stats',
+    '/api/v3/triggers_x10',
+    '/api/v3/user_preferences',
+    '/api/v3/object-types',
+  ]) {
     const size = doc().paths[path].get.parameters.find((p: any) => p.name === 'page_size');
     t.is(size?.schema?.maximum, 1000, path);
   }

@@ -41,7 +41,11 @@ test.serial('manufacturers: create, get, patch, list, delete', async (t) => {
   const patched = await devices('PATCH', `/manufacturers/${id}`, { name: 'Axis Communications' });
   t.is(patched.status, 200);
   t.deepEqual(patched.body, { id, name: 'Axis Communications' });
-  t.deepEqual((await devices('PATCH', `/manufacturers/${id}`, { name: null })).body, patched.body, 'null keeps the name');
+  t.deepEqual(
+    (await devices('PATCH', `/manufacturers/${id}`, { name: null })).body,
+    patched.body,
+    'null keeps the name',
+  );
   const [row] = await sql('SELECT Name FROM Manufacturers WHERE Id = ?', [id]);
   t.is(row.Name, 'Axis Communications');
   const list = await devices('GET', '/manufacturers?page_size=1000');
@@ -70,7 +74,11 @@ test('manufacturers: delete is refused while models or monitors name it', async 
   const model = (await devices('POST', '/models', { name: 'X1', manufacturer_id: m })).body.id;
   const res = await devices('DELETE', `/manufacturers/${m}`);
   t.is(res.status, 409);
-  t.deepEqual(res.body.details, [['id', String(m)], ['models', '1'], ['monitors', '0']]);
+  t.deepEqual(res.body.details, [
+    ['id', String(m)],
+    ['models', '1'],
+    ['monitors', '0'],
+  ]);
   await devices('DELETE', `/models/${model}`);
   await sql('INSERT INTO Monitors (Name, ManufacturerId) VALUES (?, ?)', ['cam-in-use', m]);
   t.is((await devices('DELETE', `/manufacturers/${m}`)).status, 409);
@@ -120,7 +128,9 @@ test.serial('models: create, get, patch (partial, null detaches), list by manufa
   t.deepEqual((await devices('GET', `/models/${id}`)).body, created.body);
   t.deepEqual((await devices('PATCH', `/models/${id}`, { name: 'A-200' })).body, { ...created.body, name: 'A-200' });
   t.deepEqual((await devices('PATCH', `/models/${id}`, { manufacturer_id: other })).body.manufacturer_id, other);
-  t.deepEqual((await devices('GET', `/models?manufacturer_id=${other}`)).body.items, [{ id, name: 'A-200', manufacturer_id: other }]);
+  t.deepEqual((await devices('GET', `/models?manufacturer_id=${other}`)).body.items, [
+    { id, name: 'A-200', manufacturer_id: other },
+  ]);
   t.is((await devices('GET', `/models?manufacturer_id=${acme}`)).body.total, 0);
   t.is((await devices('PATCH', `/models/${id}`, { manufacturer_id: null })).body.manufacturer_id, null);
   t.is((await devices('DELETE', `/models/${id}`)).status, 204);
@@ -145,7 +155,11 @@ test('models: delete is refused while monitors or presets use the model', async 
   t.is(preset.status, 201);
   const res = await devices('DELETE', `/models/${model}`);
   t.is(res.status, 409);
-  t.deepEqual(res.body.details, [['id', String(model)], ['monitors', '0'], ['monitor_presets', '1']]);
+  t.deepEqual(res.body.details, [
+    ['id', String(model)],
+    ['monitors', '0'],
+    ['monitor_presets', '1'],
+  ]);
   await monitors('DELETE', `/monitor_presets/${preset.body.id}`);
   t.is((await devices('DELETE', `/models/${model}`)).status, 204);
 });
@@ -209,9 +223,19 @@ test.serial('monitor presets: create with every field, get, patch, list, delete'
   t.like(row, { Type: 'Remote', SubPath: '/sub', DefaultScale: '50' });
   t.is(String(row.MaxFPS), '12.500');
   t.deepEqual((await monitors('GET', `/monitor_presets/${id}`)).body, created.body);
-  const patched = await monitors('PATCH', `/monitor_presets/${id}`, { host: null, width: 640, name: null, controllable: null, max_fps: 7.1234 });
+  const patched = await monitors('PATCH', `/monitor_presets/${id}`, {
+    host: null,
+    width: 640,
+    name: null,
+    controllable: null,
+    max_fps: 7.1234,
+  });
   t.is(patched.status, 200);
-  t.deepEqual(patched.body, { ...created.body, host: null, width: 640, max_fps: 7.123 }, 'null clears nullable columns and keeps NOT NULL ones');
+  t.deepEqual(
+    patched.body,
+    { ...created.body, host: null, width: 640, max_fps: 7.123 },
+    'null clears nullable columns and keeps NOT NULL ones',
+  );
   t.true((await monitors('GET', '/monitor_presets?page_size=1000')).body.items.some((p: any) => p.id === id));
   t.is((await monitors('DELETE', `/monitor_presets/${id}`)).status, 204);
   for (const method of ['GET', 'PATCH', 'DELETE']) {
@@ -222,7 +246,15 @@ test.serial('monitor presets: create with every field, get, patch, list, delete'
 test('monitor presets: defaults; types emitted as stored, older spellings accepted', async (t) => {
   const min = await monitors('POST', '/monitor_presets', { name: 'Bare', type: 'Local' });
   t.is(min.status, 201);
-  t.like(min.body, { controllable: 0, default_rate: 100, default_scale: '0', model_id: null, max_fps: null, host: null, width: null });
+  t.like(min.body, {
+    controllable: 0,
+    default_rate: 100,
+    default_scale: '0',
+    model_id: null,
+    max_fps: null,
+    host: null,
+    width: null,
+  });
   t.is((await monitors('POST', '/monitor_presets', { name: 'c', type: 'Curl' })).body.type, 'cURL');
   t.is((await monitors('POST', '/monitor_presets', { name: 'v', type: 'Vnc' })).body.type, 'VNC');
   t.is((await monitors('POST', '/monitor_presets', { name: 'n', type: 'NVSocket' })).body.type, 'NVSocket');

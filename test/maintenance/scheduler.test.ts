@@ -13,7 +13,10 @@ import { capturedLogger, setZmConfig } from '../helpers/maintenance.js';
 import { insertUser } from '../helpers/zmdb.js';
 import { zmDatabase } from '../helpers/zmdb.js';
 
-function fakeJob(run: () => Promise<JobCounts>, options: Partial<MaintenanceJob> = {}): MaintenanceJob & { calls: number } {
+function fakeJob(
+  run: () => Promise<JobCounts>,
+  options: Partial<MaintenanceJob> = {},
+): MaintenanceJob & { calls: number } {
   const job = {
     name: 'stats' as const,
     enabled: true,
@@ -97,7 +100,11 @@ test('a disabled job is never scheduled', async (t) => {
 });
 
 test('enabling a job while its legacy daemon runs logs a warning naming the daemon', async (t) => {
-  const proc = fakeProc([['/usr/bin/perl', '-wT', '/usr/bin/zmaudit.pl', '-c'], ['/usr/bin/zmc', '-m', '1'], ['/usr/bin/perl', '-wT', '/usr/bin/zmstats.pl']]);
+  const proc = fakeProc([
+    ['/usr/bin/perl', '-wT', '/usr/bin/zmaudit.pl', '-c'],
+    ['/usr/bin/zmc', '-m', '1'],
+    ['/usr/bin/perl', '-wT', '/usr/bin/zmstats.pl'],
+  ]);
   t.deepEqual([...findLegacyDaemons(proc)].sort(), ['zmaudit.pl', 'zmstats.pl']);
   const { log, records } = capturedLogger();
   const stats = fakeJob(async () => ({}));
@@ -106,18 +113,35 @@ test('enabling a job while its legacy daemon runs logs a warning naming the daem
   scheduler.start();
   await scheduler.stop();
   const warnings = records.filter((r) => r.level === 40 && r.daemon);
-  t.deepEqual(warnings.map((r) => r.daemon), ['zmstats.pl']);
+  t.deepEqual(
+    warnings.map((r) => r.daemon),
+    ['zmstats.pl'],
+  );
   t.regex(warnings[0].msg, /disable zmstats\.pl/);
-  t.deepEqual(scheduler.status().map((s) => s.legacy_daemon_running), [true, false]);
+  t.deepEqual(
+    scheduler.status().map((s) => s.legacy_daemon_running),
+    [true, false],
+  );
 });
 
 test('GET /maintenance/status: every job with its settings state, System View required', async (t) => {
   const db = await zmDatabase('maint_status');
   await setZmConfig(db, 'ZM_OPT_USE_AUTH', '1');
-  for (const [name, level] of [['sysview', 'View'], ['sysnone', 'None']] as const) {
-    await insertUser(db, { username: name, password: name, stored: bcrypt.hashSync(name, 4), perms: { System: level } });
+  for (const [name, level] of [
+    ['sysview', 'View'],
+    ['sysnone', 'None'],
+  ] as const) {
+    await insertUser(db, {
+      username: name,
+      password: name,
+      stored: bcrypt.hashSync(name, 4),
+      perms: { System: level },
+    });
   }
-  const app = await startTestApp({ db, env: { APP_MAINTENANCE__AUDIT__ENABLED: 'true', APP_MAINTENANCE__AUDIT__DRY_RUN: 'true' } });
+  const app = await startTestApp({
+    db,
+    env: { APP_MAINTENANCE__AUDIT__ENABLED: 'true', APP_MAINTENANCE__AUDIT__DRY_RUN: 'true' },
+  });
   t.teardown(() => app.close());
   const call = caller(app, await login(app, 'sysview'));
   const res = await call('GET', '/maintenance/status');
@@ -126,7 +150,11 @@ test('GET /maintenance/status: every job with its settings state, System View re
   t.like(byName.stats, { enabled: false, next_run_at: null, runs: 0, last_error: null, legacy_daemon: 'zmstats.pl' });
   t.like(byName.telemetry, { enabled: false, legacy_daemon: 'zmtelemetry.pl' });
   t.deepEqual(Object.keys(byName).sort(), ['audit', 'stats', 'telemetry']);
-  t.like(byName.audit, { enabled: true, legacy_daemon: 'zmaudit.pl', filesystem: { enabled: false, disabled_reason: null } });
+  t.like(byName.audit, {
+    enabled: true,
+    legacy_daemon: 'zmaudit.pl',
+    filesystem: { enabled: false, disabled_reason: null },
+  });
   t.truthy(byName.audit.next_run_at);
   t.is((await call('GET', '/maintenance/status', undefined, await login(app, 'sysnone'))).status, 403);
   t.is((await call('GET', '/maintenance/status', undefined, 'not-a-token')).status, 401);

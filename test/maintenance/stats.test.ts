@@ -10,14 +10,20 @@ import { capturedLogger, poolFor, setZmConfig } from '../helpers/maintenance.js'
 import type { FreshDatabase } from '../helpers/mariadb.js';
 import { zmDatabase } from '../helpers/zmdb.js';
 
-const MEMINFO = 'MemTotal:        8000000 kB\nMemFree:          100000 kB\nMemAvailable:    3000000 kB\nSwapTotal:       1000000 kB\nSwapFree:         250000 kB\n';
+const MEMINFO =
+  'MemTotal:        8000000 kB\nMemFree:          100000 kB\nMemAvailable:    3000000 kB\nSwapTotal:       1000000 kB\nSwapFree:         250000 kB\n';
 // Two reads 1000 jiffies apart: user +200, nice +50, system +100 (+irq 25, softirq 25), idle +500, iowait +100.
 const STAT_A = 'cpu  1000 100 500 10000 200 50 50 0 0 0\ncpu0 1 2 3 4\n';
 const STAT_B = 'cpu  1200 150 600 10500 300 75 75 0 0 0\ncpu0 1 2 3 4\n';
 
 function sampler(reads: string[]): HostSampler {
   let i = 0;
-  return new HostSampler({ procStat: async () => reads[Math.min(i++, reads.length - 1)], meminfo: async () => MEMINFO, loadavg: () => 1.25, firstGapMs: 1 });
+  return new HostSampler({
+    procStat: async () => reads[Math.min(i++, reads.length - 1)],
+    meminfo: async () => MEMINFO,
+    loadavg: () => 1.25,
+    firstGapMs: 1,
+  });
 }
 
 async function setup(prefix: string, options: { reads?: string[]; hostName?: string; batch?: number } = {}) {
@@ -26,14 +32,33 @@ async function setup(prefix: string, options: { reads?: string[]; hostName?: str
   const { log, records } = capturedLogger();
   await setZmConfig(db, 'ZM_COOKIE_LIFETIME', '3600');
   await setZmConfig(db, 'ZM_LOG_DATABASE_LIMIT', '');
-  const job = new StatsJob({ pool, log, enabled: true, intervalSeconds: 60, sampler: sampler(options.reads ?? [STAT_A, STAT_B]), hostName: options.hostName ?? 'this-host', batch: options.batch ?? 7 });
+  const job = new StatsJob({
+    pool,
+    log,
+    enabled: true,
+    intervalSeconds: 60,
+    sampler: sampler(options.reads ?? [STAT_A, STAT_B]),
+    hostName: options.hostName ?? 'this-host',
+    batch: options.batch ?? 7,
+  });
   return { db, pool, job, records };
 }
 
 test('parsers: /proc/stat delta, meminfo, log limits and interval products', (t) => {
   const pct = cpuPercent(parseProcStat(STAT_A), parseProcStat(STAT_B));
-  t.deepEqual(pct, { cpuUserPercent: 20, cpuNicePercent: 5, cpuSystemPercent: 15, cpuIdlePercent: 60, cpuUsagePercent: 40 });
-  t.deepEqual(parseMeminfo(MEMINFO), { totalMem: 8_192_000_000, freeMem: 3_072_000_000, totalSwap: 1_024_000_000, freeSwap: 256_000_000 });
+  t.deepEqual(pct, {
+    cpuUserPercent: 20,
+    cpuNicePercent: 5,
+    cpuSystemPercent: 15,
+    cpuIdlePercent: 60,
+    cpuUsagePercent: 40,
+  });
+  t.deepEqual(parseMeminfo(MEMINFO), {
+    totalMem: 8_192_000_000,
+    freeMem: 3_072_000_000,
+    totalSwap: 1_024_000_000,
+    freeSwap: 256_000_000,
+  });
   t.deepEqual(parseLogLimit('7 day'), { kind: 'interval', amount: 7, unit: 'DAY' });
   t.deepEqual(parseLogLimit('2 Weeks'), { kind: 'interval', amount: 2, unit: 'WEEK' });
   t.deepEqual(parseLogLimit('10000'), { kind: 'rows', rows: 10000 });
@@ -50,7 +75,10 @@ test('parsers: /proc/stat delta, meminfo, log limits and interval products', (t)
 test('a sample lands in Server_Stats with CPU from the delta and memory; a day-old sample is trimmed; single server: no Servers row touched', async (t) => {
   const { db, pool, job } = await setup('stats_sample');
   t.teardown(() => pool.end());
-  await sql(db, "INSERT INTO Server_Stats (ServerId, TimeStamp, CpuLoad) VALUES (NULL, NOW() - INTERVAL 25 HOUR, 9), (NULL, NOW() - INTERVAL 2 HOUR, 8)");
+  await sql(
+    db,
+    'INSERT INTO Server_Stats (ServerId, TimeStamp, CpuLoad) VALUES (NULL, NOW() - INTERVAL 25 HOUR, 9), (NULL, NOW() - INTERVAL 2 HOUR, 8)',
+  );
   const counts = await job.run();
   t.is(counts.server_stats_written, 1);
   t.is(counts.server_stats_trimmed, 1);
@@ -58,14 +86,30 @@ test('a sample lands in Server_Stats with CPU from the delta and memory; a day-o
   t.is(rows.length, 2);
   const s = rows[1];
   t.is(s.ServerId, null);
-  t.deepEqual([Number(s.CpuLoad), Number(s.CpuUserPercent), Number(s.CpuNicePercent), Number(s.CpuSystemPercent), Number(s.CpuIdlePercent), Number(s.CpuUsagePercent)], [1.3, 20, 5, 15, 60, 40]);
-  t.deepEqual([Number(s.TotalMem), Number(s.FreeMem), Number(s.TotalSwap), Number(s.FreeSwap)], [8_192_000_000, 3_072_000_000, 1_024_000_000, 256_000_000]);
+  t.deepEqual(
+    [
+      Number(s.CpuLoad),
+      Number(s.CpuUserPercent),
+      Number(s.CpuNicePercent),
+      Number(s.CpuSystemPercent),
+      Number(s.CpuIdlePercent),
+      Number(s.CpuUsagePercent),
+    ],
+    [1.3, 20, 5, 15, 60, 40],
+  );
+  t.deepEqual(
+    [Number(s.TotalMem), Number(s.FreeMem), Number(s.TotalSwap), Number(s.FreeSwap)],
+    [8_192_000_000, 3_072_000_000, 1_024_000_000, 256_000_000],
+  );
 });
 
 test('multi-server: the sample is mirrored onto the Servers row named after this host only', async (t) => {
   const { db, pool, job } = await setup('stats_servers', { hostName: 'nvr-b' });
   t.teardown(() => pool.end());
-  await sql(db, "INSERT INTO Servers (Id, Name, Hostname, Status) VALUES (1, 'nvr-a', 'a.local', 'Unknown'), (2, 'nvr-b', 'b.local', 'Unknown')");
+  await sql(
+    db,
+    "INSERT INTO Servers (Id, Name, Hostname, Status) VALUES (1, 'nvr-a', 'a.local', 'Unknown'), (2, 'nvr-b', 'b.local', 'Unknown')",
+  );
   const counts = await job.run();
   t.is(counts.servers_row_updated, 1);
   const [a, b] = await sql(db, 'SELECT Id, Status, CpuUsagePercent, FreeMem FROM Servers ORDER BY Id');
@@ -85,7 +129,13 @@ test('the second pass measures CPU between the two passes (no extra read)', asyn
   await job.run();
   await job.run();
   const rows = await sql(db, 'SELECT CpuIdlePercent, CpuUsagePercent FROM Server_Stats ORDER BY Id');
-  t.deepEqual(rows.map((r) => [Number(r.CpuIdlePercent), Number(r.CpuUsagePercent)]), [[60, 40], [100, 0]]);
+  t.deepEqual(
+    rows.map((r) => [Number(r.CpuIdlePercent), Number(r.CpuUsagePercent)]),
+    [
+      [60, 40],
+      [100, 0],
+    ],
+  );
 });
 
 test('stale Monitor_Status rows are evicted, live ones kept', async (t) => {
@@ -93,10 +143,16 @@ test('stale Monitor_Status rows are evicted, live ones kept', async (t) => {
   t.teardown(() => pool.end());
   await insertMonitor(db, 1);
   await insertMonitor(db, 2);
-  await sql(db, "INSERT INTO Monitor_Status (MonitorId, Status, UpdatedOn) VALUES (1, 'Connected', NOW() - INTERVAL 5 MINUTE), (2, 'Connected', NOW())");
+  await sql(
+    db,
+    "INSERT INTO Monitor_Status (MonitorId, Status, UpdatedOn) VALUES (1, 'Connected', NOW() - INTERVAL 5 MINUTE), (2, 'Connected', NOW())",
+  );
   const counts = await job.run();
   t.is(counts.monitor_status_evicted, 1);
-  t.deepEqual((await sql(db, 'SELECT MonitorId FROM Monitor_Status')).map((r) => r.MonitorId), [2]);
+  t.deepEqual(
+    (await sql(db, 'SELECT MonitorId FROM Monitor_Status')).map((r) => r.MonitorId),
+    [2],
+  );
 });
 
 test('bucket rows age out of their windows and the window counters are resynced (drift repaired)', async (t) => {
@@ -109,28 +165,52 @@ test('bucket rows age out of their windows and the window counters are resynced 
   for (const [i, age] of ages.entries()) {
     const [{ start }] = await sql(db, `SELECT DATE_FORMAT(NOW() - INTERVAL ${age}, '%Y-%m-%d %H:%i:%s') AS start`);
     const id = await insertEvent(db, { monitorId: 1, start, end: start, diskSpace: 100 * (i + 1) });
-    for (const b of ['Hour', 'Day', 'Week', 'Month']) await sql(db, `INSERT INTO Events_${b} (EventId, MonitorId, StartDateTime, DiskSpace) VALUES (?, 1, ?, ?)`, [id, start, 100 * (i + 1)]);
+    for (const b of ['Hour', 'Day', 'Week', 'Month'])
+      await sql(db, `INSERT INTO Events_${b} (EventId, MonitorId, StartDateTime, DiskSpace) VALUES (?, 1, ?, ?)`, [
+        id,
+        start,
+        100 * (i + 1),
+      ]);
   }
   // Counters as the triggers/zmc would have kept them, plus drift on monitor 2 (no bucket rows at all).
-  await sql(db, 'INSERT INTO Event_Summaries (MonitorId, HourEvents, HourEventDiskSpace, DayEvents, DayEventDiskSpace, WeekEvents, WeekEventDiskSpace, MonthEvents, MonthEventDiskSpace) VALUES (1, 5, 1500, 5, 1500, 5, 1500, 5, 1500), (2, 3, 30, 3, 30, 3, 30, 3, 30)');
+  await sql(
+    db,
+    'INSERT INTO Event_Summaries (MonitorId, HourEvents, HourEventDiskSpace, DayEvents, DayEventDiskSpace, WeekEvents, WeekEventDiskSpace, MonthEvents, MonthEventDiskSpace) VALUES (1, 5, 1500, 5, 1500, 5, 1500, 5, 1500), (2, 3, 30, 3, 30, 3, 30, 3, 30)',
+  );
   const counts = await job.run();
   t.is(counts.bucket_rows_aged, 4 + 3 + 2 + 1);
   const s1 = await summary(db, 1);
-  t.like(s1, { HourEvents: 1, HourEventDiskSpace: 100, DayEvents: 2, DayEventDiskSpace: 300, WeekEvents: 3, WeekEventDiskSpace: 600, MonthEvents: 4, MonthEventDiskSpace: 1000 });
+  t.like(s1, {
+    HourEvents: 1,
+    HourEventDiskSpace: 100,
+    DayEvents: 2,
+    DayEventDiskSpace: 300,
+    WeekEvents: 3,
+    WeekEventDiskSpace: 600,
+    MonthEvents: 4,
+    MonthEventDiskSpace: 1000,
+  });
   t.like(await summary(db, 2), { HourEvents: 0, DayEvents: 0, WeekEvents: 0, MonthEvents: 0, MonthEventDiskSpace: 0 });
   t.is(Number((await sql(db, 'SELECT COUNT(*) AS n FROM Events_Month'))[0].n), 4);
 });
 
 async function insertLogs(db: FreshDatabase, ages: number[]) {
   for (const [i, age] of ages.entries()) {
-    await sql(db, 'INSERT INTO Logs (TimeKey, Component, Pid, Level, Code, Message, File, Line) VALUES (UNIX_TIMESTAMP(NOW() - INTERVAL ? SECOND), ?, 1, 0, ?, ?, NULL, 0)', [age, 'zmc_m1', 'INF', `message ${i}`]);
+    await sql(
+      db,
+      'INSERT INTO Logs (TimeKey, Component, Pid, Level, Code, Message, File, Line) VALUES (UNIX_TIMESTAMP(NOW() - INTERVAL ? SECOND), ?, 1, 0, ?, ?, NULL, 0)',
+      [age, 'zmc_m1', 'INF', `message ${i}`],
+    );
   }
 }
 
 test('Logs: a row-count limit keeps exactly the newest rows, in batches', async (t) => {
   const { db, pool, job } = await setup('stats_logs_rows');
   t.teardown(() => pool.end());
-  await insertLogs(db, Array.from({ length: 40 }, (_, i) => 40 - i)); // message 39 is the newest
+  await insertLogs(
+    db,
+    Array.from({ length: 40 }, (_, i) => 40 - i),
+  ); // message 39 is the newest
   await setZmConfig(db, 'ZM_LOG_DATABASE_LIMIT', '15');
   const counts = await job.run();
   t.is(counts.logs_pruned, 25);
@@ -147,7 +227,10 @@ test('Logs: an interval limit ("7 days", plural accepted) removes the older rows
   await setZmConfig(db, 'ZM_LOG_DATABASE_LIMIT', '7 days');
   const counts = await job.run();
   t.is(counts.logs_pruned, 2);
-  t.deepEqual((await sql(db, 'SELECT Message FROM Logs ORDER BY TimeKey')).map((r) => r.Message), ['message 2', 'message 3']);
+  t.deepEqual(
+    (await sql(db, 'SELECT Message FROM Logs ORDER BY TimeKey')).map((r) => r.Message),
+    ['message 2', 'message 3'],
+  );
 });
 
 test('Logs: an unparseable limit disables that pruning and says why; the rest of the pass runs', async (t) => {
@@ -157,28 +240,45 @@ test('Logs: an unparseable limit disables that pruning and says why; the rest of
   await setZmConfig(db, 'ZM_LOG_DATABASE_LIMIT', '7 fortnights');
   const counts = await job.run();
   t.is(counts.logs_limit_invalid, 1);
-  t.false("logs_pruned" in counts);
+  t.false('logs_pruned' in counts);
   t.is(Number((await sql(db, 'SELECT COUNT(*) AS n FROM Logs'))[0].n), 2);
-  t.true(records.some((r) => r.level === 40 && /ZM_LOG_DATABASE_LIMIT/.test(r.msg) && r.ZM_LOG_DATABASE_LIMIT === '7 fortnights'));
+  t.true(
+    records.some(
+      (r) => r.level === 40 && /ZM_LOG_DATABASE_LIMIT/.test(r.msg) && r.ZM_LOG_DATABASE_LIMIT === '7 fortnights',
+    ),
+  );
   t.is(counts.server_stats_written, 1);
 });
 
 test('Sessions older than ZM_COOKIE_LIFETIME are pruned', async (t) => {
   const { db, pool, job } = await setup('stats_sessions');
   t.teardown(() => pool.end());
-  await sql(db, "INSERT INTO Sessions (id, access, data) VALUES ('old', UNIX_TIMESTAMP() - 7200, ''), ('new', UNIX_TIMESTAMP() - 60, '')");
+  await sql(
+    db,
+    "INSERT INTO Sessions (id, access, data) VALUES ('old', UNIX_TIMESTAMP() - 7200, ''), ('new', UNIX_TIMESTAMP() - 60, '')",
+  );
   const counts = await job.run();
   t.is(counts.sessions_pruned, 1);
-  t.deepEqual((await sql(db, 'SELECT id FROM Sessions')).map((r) => r.id), ['new']);
+  t.deepEqual(
+    (await sql(db, 'SELECT id FROM Sessions')).map((r) => r.id),
+    ['new'],
+  );
 });
 
 test('a database error in one step is reported with its cause; the other steps still run', async (t) => {
   const { db, pool, job } = await setup('stats_fault');
   t.teardown(() => pool.end());
   await insertMonitor(db, 1);
-  await sql(db, "INSERT INTO Monitor_Status (MonitorId, Status, UpdatedOn) VALUES (1, 'Connected', NOW() - INTERVAL 5 MINUTE)");
+  await sql(
+    db,
+    "INSERT INTO Monitor_Status (MonitorId, Status, UpdatedOn) VALUES (1, 'Connected', NOW() - INTERVAL 5 MINUTE)",
+  );
   await sql(db, 'DROP TABLE Sessions');
   const err = await t.throwsAsync(job.run());
   t.regex(err!.message, /sessions: .*Sessions/);
-  t.like((err as unknown as { counts: Record<string, number> }).counts, { errors: 1, server_stats_written: 1, monitor_status_evicted: 1 });
+  t.like((err as unknown as { counts: Record<string, number> }).counts, {
+    errors: 1,
+    server_stats_written: 1,
+    monitor_status_evicted: 1,
+  });
 });

@@ -29,25 +29,59 @@ async function receiver(status: () => number | 'hang') {
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const port = (server.address() as AddressInfo).port;
-  return { received, url: `http://zmanon:s3cret@127.0.0.1:${port}/zmtelemetry`, close: () => new Promise<void>((r) => (server.closeAllConnections(), server.close(() => r()))) };
+  return {
+    received,
+    url: `http://zmanon:s3cret@127.0.0.1:${port}/zmtelemetry`,
+    close: () => new Promise<void>((r) => (server.closeAllConnections(), server.close(() => r()))),
+  };
 }
 
 async function setup(prefix: string, endpoint: string) {
   const db = await zmDatabase(prefix);
   const pool = poolFor(db);
   const { log, records } = capturedLogger();
-  for (const [k, v] of [['ZM_TELEMETRY_DATA', '1'], ['ZM_TELEMETRY_INTERVAL', '14*24*60*60'], ['ZM_TELEMETRY_UUID', ''], ['ZM_TELEMETRY_LAST_UPLOAD', '0'], ['ZM_TELEMETRY_SERVER_ENDPOINT', endpoint], ['ZM_DYN_CURR_VERSION', '1.36.33'], ['ZM_DYN_DB_VERSION', '1.36.33']]) {
+  for (const [k, v] of [
+    ['ZM_TELEMETRY_DATA', '1'],
+    ['ZM_TELEMETRY_INTERVAL', '14*24*60*60'],
+    ['ZM_TELEMETRY_UUID', ''],
+    ['ZM_TELEMETRY_LAST_UPLOAD', '0'],
+    ['ZM_TELEMETRY_SERVER_ENDPOINT', endpoint],
+    ['ZM_DYN_CURR_VERSION', '1.36.33'],
+    ['ZM_DYN_DB_VERSION', '1.36.33'],
+  ]) {
     await setZmConfig(db, k, v);
   }
   let now = Date.parse('2026-11-01T00:00:00Z');
-  const job = new TelemetryJob({ pool, log, enabled: true, intervalSeconds: 86400, timeoutMs: 500, now: () => new Date(now) });
-  const config = async (name: string) => (await sql(db, 'SELECT Value FROM Config WHERE Name = ?', [name]))[0]?.Value as string;
-  return { db, pool, job, records, config, advance: (s: number) => (now += s * 1000), nowS: () => Math.floor(now / 1000) };
+  const job = new TelemetryJob({
+    pool,
+    log,
+    enabled: true,
+    intervalSeconds: 86400,
+    timeoutMs: 500,
+    now: () => new Date(now),
+  });
+  const config = async (name: string) =>
+    (await sql(db, 'SELECT Value FROM Config WHERE Name = ?', [name]))[0]?.Value as string;
+  return {
+    db,
+    pool,
+    job,
+    records,
+    config,
+    advance: (s: number) => (now += s * 1000),
+    nowS: () => Math.floor(now / 1000),
+  };
 }
 
 test('scrubbing: scheme and path shape only; a remote path that is not a URL is dropped', (t) => {
-  t.is(scrubPath('rtsp://admin:pw@192.168.1.64:554/Streaming/Channels/101?transportmode=unicast', 'Ffmpeg'), 'rtsp://host/Streaming/Channels/0');
-  t.is(scrubPath('http://cam.example/cgi-bin/snapshot.cgi?user=admin&pwd=x', 'Remote'), 'http://host/cgi-bin/snapshot.cgi');
+  t.is(
+    scrubPath('rtsp://admin:pw@192.168.1.64:554/Streaming/Channels/101?transportmode=unicast', 'Ffmpeg'),
+    'rtsp://host/Streaming/Channels/0',
+  );
+  t.is(
+    scrubPath('http://cam.example/cgi-bin/snapshot.cgi?user=admin&pwd=x', 'Remote'),
+    'http://host/cgi-bin/snapshot.cgi',
+  );
   t.is(scrubPath('/dev/video2', 'Local'), '/dev/video0');
   t.is(scrubPath('192.168.1.10:554/live', 'Ffmpeg'), null);
   t.is(scrubPath('/home/alice/clip.mp4', 'File'), null);
@@ -69,7 +103,12 @@ test('the report: UUID created once, ZoneMinder version, monitors with scrubbed 
   t.teardown(r.close);
   const f = await setup('tele_report', r.url);
   t.teardown(() => f.pool.end());
-  await insertMonitor(f.db, 1, 'Front door', { Type: 'Ffmpeg', Path: 'rtsp://admin:pw@10.0.0.5:554/cam/realmonitor?channel=1&subtype=0', Width: 1920, Height: 1080 });
+  await insertMonitor(f.db, 1, 'Front door', {
+    Type: 'Ffmpeg',
+    Path: 'rtsp://admin:pw@10.0.0.5:554/cam/realmonitor?channel=1&subtype=0',
+    Width: 1920,
+    Height: 1080,
+  });
   await insertMonitor(f.db, 2, 'Garage', { Type: 'Ffmpeg', Path: '10.0.0.6/stream1' });
   await insertEvent(f.db, { monitorId: 1 });
   t.deepEqual(await f.job.run(), { uploaded: 1, monitors: 2 });
@@ -79,8 +118,22 @@ test('the report: UUID created once, ZoneMinder version, monitors with scrubbed 
   t.regex(uuid, /^[0-9a-f-]{36}$/);
   t.is(body.uuid, uuid);
   t.is(body.zm_version, '1.36.33');
-  t.like(body, { city: 'Unknown', region: 'Unknown', country: 'Unknown', latitude: 'Unknown', longitude: 'Unknown', monitor_count: 2, event_count: 1 });
-  t.deepEqual(body.monitors.map((m: any) => [m.Type, m.Path ?? null, m.Width]), [['Ffmpeg', 'rtsp://host/cam/realmonitor', 1920], ['Ffmpeg', null, 0]]);
+  t.like(body, {
+    city: 'Unknown',
+    region: 'Unknown',
+    country: 'Unknown',
+    latitude: 'Unknown',
+    longitude: 'Unknown',
+    monitor_count: 2,
+    event_count: 1,
+  });
+  t.deepEqual(
+    body.monitors.map((m: any) => [m.Type, m.Path ?? null, m.Width]),
+    [
+      ['Ffmpeg', 'rtsp://host/cam/realmonitor', 1920],
+      ['Ffmpeg', null, 0],
+    ],
+  );
   t.false(JSON.stringify(body).includes('Front door'), 'no monitor names');
   t.false(JSON.stringify(body).includes('10.0.0'), 'no addresses');
   t.is(headers.authorization, `Basic ${Buffer.from('zmanon:s3cret').toString('base64')}`);

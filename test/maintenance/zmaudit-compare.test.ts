@@ -27,13 +27,35 @@ const CONFIG_PM = '/usr/share/perl5/ZoneMinder/Config.pm';
 /** The same events, frames and drift in `db`, with their directories under `root`. */
 async function seed(db: FreshDatabase, root: string, video: string): Promise<void> {
   await sql(db, 'UPDATE Storage SET Path = ?, Scheme = ? WHERE Id = 1', [root, 'Medium']);
-  for (const m of [1, 2, 3]) await sql(db, "INSERT INTO Monitors (Id, Name, Function, EventPrefix) VALUES (?, ?, 'Modect', 'Event-')", [m, `Cam ${m}`]);
-  const ages = [['1', '30 MINUTE'], ['1', '5 HOUR'], ['1', '3 DAY'], ['2', '10 DAY'], ['2', '40 DAY'], ['1', '2 DAY']];
+  for (const m of [1, 2, 3])
+    await sql(db, "INSERT INTO Monitors (Id, Name, Function, EventPrefix) VALUES (?, ?, 'Modect', 'Event-')", [
+      m,
+      `Cam ${m}`,
+    ]);
+  const ages = [
+    ['1', '30 MINUTE'],
+    ['1', '5 HOUR'],
+    ['1', '3 DAY'],
+    ['2', '10 DAY'],
+    ['2', '40 DAY'],
+    ['1', '2 DAY'],
+  ];
   for (const [i, [monitor, age]] of ages.entries()) {
     const [{ start }] = await sql(db, `SELECT DATE_FORMAT(NOW() - INTERVAL ${age}, '%Y-%m-%d %H:%i:%s') AS start`);
-    const [{ Id }] = await sql(db, "INSERT INTO Events (MonitorId, StorageId, Name, StartDateTime, EndDateTime, Length, Frames, Scheme, StateId) VALUES (?, 1, 'e', ?, ? + INTERVAL 10 SECOND, 10, 1, 'Medium', 0) RETURNING Id", [monitor, start, start]);
-    await sql(db, "INSERT INTO Frames (EventId, FrameId, Type, TimeStamp, Delta, Score) VALUES (?, 1, 'Normal', ?, 0, 0)", [Id, start]);
-    const dir = eventPaths({ id: Id, monitorId: Number(monitor), startDateTime: fromLocalDateTimeString(start), scheme: 'Medium' }, root).eventDir;
+    const [{ Id }] = await sql(
+      db,
+      "INSERT INTO Events (MonitorId, StorageId, Name, StartDateTime, EndDateTime, Length, Frames, Scheme, StateId) VALUES (?, 1, 'e', ?, ? + INTERVAL 10 SECOND, 10, 1, 'Medium', 0) RETURNING Id",
+      [monitor, start, start],
+    );
+    await sql(
+      db,
+      "INSERT INTO Frames (EventId, FrameId, Type, TimeStamp, Delta, Score) VALUES (?, 1, 'Normal', ?, 0, 0)",
+      [Id, start],
+    );
+    const dir = eventPaths(
+      { id: Id, monitorId: Number(monitor), startDateTime: fromLocalDateTimeString(start), scheme: 'Medium' },
+      root,
+    ).eventDir;
     mkdirSync(dir, { recursive: true });
     copyFileSync(video, path.join(dir, `${Id}-video.mp4`));
     writeFileSync(path.join(dir, 'snapshot.jpg'), Buffer.alloc(1000 + i));
@@ -42,19 +64,38 @@ async function seed(db: FreshDatabase, root: string, video: string): Promise<voi
     if (i === 2) await sql(db, 'UPDATE Events SET Archived = 1 WHERE Id = ?', [Id]);
   }
   // Drift: wrong totals, wrong storage figure, and monitor 3 with stale window counters.
-  await sql(db, 'UPDATE Event_Summaries SET TotalEvents = 99, TotalEventDiskSpace = 1, ArchivedEvents = 7, DayEvents = 42 WHERE MonitorId = 1');
-  await sql(db, 'INSERT INTO Event_Summaries (MonitorId, TotalEvents, HourEvents, DayEvents, WeekEvents, MonthEvents) VALUES (3, 5, 5, 5, 5, 5) ON DUPLICATE KEY UPDATE TotalEvents = 5, HourEvents = 5, DayEvents = 5, WeekEvents = 5, MonthEvents = 5');
+  await sql(
+    db,
+    'UPDATE Event_Summaries SET TotalEvents = 99, TotalEventDiskSpace = 1, ArchivedEvents = 7, DayEvents = 42 WHERE MonitorId = 1',
+  );
+  await sql(
+    db,
+    'INSERT INTO Event_Summaries (MonitorId, TotalEvents, HourEvents, DayEvents, WeekEvents, MonthEvents) VALUES (3, 5, 5, 5, 5, 5) ON DUPLICATE KEY UPDATE TotalEvents = 5, HourEvents = 5, DayEvents = 5, WeekEvents = 5, MonthEvents = 5',
+  );
   await sql(db, 'UPDATE Storage SET DiskSpace = 1');
 }
 
 async function derived(db: FreshDatabase): Promise<Record<string, unknown>> {
   const out: Record<string, unknown> = {};
   for (const t of ['Events_Hour', 'Events_Day', 'Events_Week', 'Events_Month']) {
-    out[t] = (await sql(db, `SELECT EventId, MonitorId, DiskSpace FROM ${t} ORDER BY EventId`)).map((r) => [Number(r.EventId), r.MonitorId, r.DiskSpace === null ? null : Number(r.DiskSpace)]);
+    out[t] = (await sql(db, `SELECT EventId, MonitorId, DiskSpace FROM ${t} ORDER BY EventId`)).map((r) => [
+      Number(r.EventId),
+      r.MonitorId,
+      r.DiskSpace === null ? null : Number(r.DiskSpace),
+    ]);
   }
-  out.Event_Summaries = (await sql(db, 'SELECT * FROM Event_Summaries ORDER BY MonitorId')).map((r) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, v === null ? null : Number(v)])));
-  out.Storage = (await sql(db, 'SELECT Id, DiskSpace FROM Storage ORDER BY Id')).map((r) => [r.Id, r.DiskSpace === null ? null : Number(r.DiskSpace)]);
-  out.Events = (await sql(db, 'SELECT Id, Archived, DiskSpace FROM Events ORDER BY Id')).map((r) => [Number(r.Id), r.Archived, Number(r.DiskSpace)]);
+  out.Event_Summaries = (await sql(db, 'SELECT * FROM Event_Summaries ORDER BY MonitorId')).map((r) =>
+    Object.fromEntries(Object.entries(r).map(([k, v]) => [k, v === null ? null : Number(v)])),
+  );
+  out.Storage = (await sql(db, 'SELECT Id, DiskSpace FROM Storage ORDER BY Id')).map((r) => [
+    r.Id,
+    r.DiskSpace === null ? null : Number(r.DiskSpace),
+  ]);
+  out.Events = (await sql(db, 'SELECT Id, Archived, DiskSpace FROM Events ORDER BY Id')).map((r) => [
+    Number(r.Id),
+    r.Archived,
+    Number(r.DiskSpace),
+  ]);
   return out;
 }
 
@@ -66,7 +107,12 @@ function runZmaudit(db: FreshDatabase, root: string): string {
   mkdirSync(path.join(dir, 'conf.d'));
   mkdirSync(path.join(dir, 'logs'));
   const conf = path.join(dir, 'zm.conf');
-  writeFileSync(path.join(lib, 'Config.pm'), readFileSync(CONFIG_PM, 'utf8').replace("'/etc/zm/zm.conf'", `'${conf}'`).replace("'/etc/zm/conf.d'", `'${path.join(dir, 'conf.d')}'`));
+  writeFileSync(
+    path.join(lib, 'Config.pm'),
+    readFileSync(CONFIG_PM, 'utf8')
+      .replace("'/etc/zm/zm.conf'", `'${conf}'`)
+      .replace("'/etc/zm/conf.d'", `'${path.join(dir, 'conf.d')}'`),
+  );
   writeFileSync(
     conf,
     [
@@ -85,12 +131,16 @@ function runZmaudit(db: FreshDatabase, root: string): string {
       '',
     ].join('\n'),
   );
-  const r = spawnSync('perl', ['-wT', `-I${path.join(dir, 'lib')}`, ZMAUDIT, '--force'], { encoding: 'utf8', timeout: 120_000 });
-  if (r.status !== 0) throw new Error(`zmaudit.pl failed (${r.error?.message ?? `exit ${r.status}`}): ${r.stdout}\n${r.stderr}`);
+  const r = spawnSync('perl', ['-wT', `-I${path.join(dir, 'lib')}`, ZMAUDIT, '--force'], {
+    encoding: 'utf8',
+    timeout: 120_000,
+  });
+  if (r.status !== 0)
+    throw new Error(`zmaudit.pl failed (${r.error?.message ?? `exit ${r.status}`}): ${r.stdout}\n${r.stderr}`);
   return `${r.stdout}${r.stderr}`;
 }
 
-test('zmaudit.pl 1.36.33 and zmgate\'s audit leave the same derived tables (one documented difference)', async (t) => {
+test("zmaudit.pl 1.36.33 and zmgate's audit leave the same derived tables (one documented difference)", async (t) => {
   t.true(existsSync(ZMAUDIT), "Debian's zoneminder package must be installed (scripts/setup.sh)");
   const video = await fixture('h264.mp4');
   const base = mkdtempSync(path.join(tmpdir(), 'zmgate-zmaudit-cmp-'));
@@ -100,7 +150,13 @@ test('zmaudit.pl 1.36.33 and zmgate\'s audit leave the same derived tables (one 
   t.deepEqual(await derived(a), await derived(b), 'the two copies start equal');
 
   const output = runZmaudit(a, path.join(base, 'a'));
-  t.log(output.split('\n').filter((l) => l.trim()).slice(-5).join('\n'));
+  t.log(
+    output
+      .split('\n')
+      .filter((l) => l.trim())
+      .slice(-5)
+      .join('\n'),
+  );
   const pool = poolFor(b);
   const prisma = prismaFor(b);
   t.teardown(async () => {
@@ -118,8 +174,14 @@ test('zmaudit.pl 1.36.33 and zmgate\'s audit leave the same derived tables (one 
   const m3b = summariesB.find((s) => s.MonitorId === 3)!;
   t.like(m3a, { HourEvents: 5, DayEvents: 5, WeekEvents: 5, MonthEvents: 5, TotalEvents: 0 });
   t.like(m3b, { HourEvents: 0, DayEvents: 0, WeekEvents: 0, MonthEvents: 0, TotalEvents: 0 });
-  t.deepEqual({ ...ra, Event_Summaries: summariesA.filter((s) => s.MonitorId !== 3) }, { ...rb, Event_Summaries: summariesB.filter((s) => s.MonitorId !== 3) });
+  t.deepEqual(
+    { ...ra, Event_Summaries: summariesA.filter((s) => s.MonitorId !== 3) },
+    { ...rb, Event_Summaries: summariesB.filter((s) => s.MonitorId !== 3) },
+  );
   // Both repaired the drift (no one aged the buckets here: all four of monitor 1's events are in Events_Day).
-  t.like(summariesB.find((s) => s.MonitorId === 1), { TotalEvents: 4, ArchivedEvents: 1, DayEvents: 4 });
+  t.like(
+    summariesB.find((s) => s.MonitorId === 1),
+    { TotalEvents: 4, ArchivedEvents: 1, DayEvents: 4 },
+  );
   t.not((rb.Storage as Array<[number, number | null]>)[0][1], 1);
 });

@@ -26,8 +26,18 @@ const call = (method: string, path: string, body?: unknown, as = token) =>
 
 test.before(async () => {
   const db = await zmDatabase('devices');
-  await insertUser(db, { username: 'dev', password: 'dev', stored: bcrypt.hashSync('dev', 4), perms: { Devices: 'Edit' } });
-  await insertUser(db, { username: 'look', password: 'look', stored: bcrypt.hashSync('look', 4), perms: { Devices: 'View' } });
+  await insertUser(db, {
+    username: 'dev',
+    password: 'dev',
+    stored: bcrypt.hashSync('dev', 4),
+    perms: { Devices: 'Edit' },
+  });
+  await insertUser(db, {
+    username: 'look',
+    password: 'look',
+    stored: bcrypt.hashSync('look', 4),
+    perms: { Devices: 'View' },
+  });
   app = await startTestApp({ db, env: { APP_AUTH__RATE_LIMIT__ENABLED: 'false' } });
   token = await loginAs('dev');
   viewerToken = await loginAs('look');
@@ -35,7 +45,12 @@ test.before(async () => {
 test.after.always(async () => app?.close());
 
 test.serial('create, get, patch (partial), list and delete a device', async (t) => {
-  const created = await call('POST', '/devices', { name: 'Porch light', type: 'X10', key_string: 'A1', extra: 'ignored' });
+  const created = await call('POST', '/devices', {
+    name: 'Porch light',
+    type: 'X10',
+    key_string: 'A1',
+    extra: 'ignored',
+  });
   t.is(created.status, 201);
   t.like(created.body, { name: 'Porch light', type: 'X10', key_string: 'A1' });
   const id = created.body.id;
@@ -73,12 +88,19 @@ test('paging: defaults, page_size cap and bad values', async (t) => {
 test('validation: missing fields, bad enum, bad id, too long → 400 naming the field', async (t) => {
   const missing = await call('POST', '/devices', { name: 'x' });
   t.is(missing.status, 400);
-  t.true(missing.body.details.some(([f]: string[]) => f.includes('type')), JSON.stringify(missing.body.details));
+  t.true(
+    missing.body.details.some(([f]: string[]) => f.includes('type')),
+    JSON.stringify(missing.body.details),
+  );
   const badEnum = await call('POST', '/devices', { name: 'x', type: 'Y20', key_string: '' });
   t.is(badEnum.status, 400);
   t.is((await call('GET', '/devices/abc')).status, 400);
   t.is((await call('GET', '/devices/-3')).status, 400);
-  t.is((await call('GET', '/devices/99999999999999999999')).status, 400, 'beyond int32 is a 400, not a driver overflow');
+  t.is(
+    (await call('GET', '/devices/99999999999999999999')).status,
+    400,
+    'beyond int32 is a 400, not a driver overflow',
+  );
   t.is((await call('GET', '/devices/2147483648')).status, 400);
   const long = await call('POST', '/devices', { name: 'x', type: 'X10', key_string: 'k'.repeat(40) });
   t.is(long.status, 400);

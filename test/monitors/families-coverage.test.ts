@@ -24,15 +24,24 @@ const servedDoc = registerCoverage(
 function resolve(schema: any): any {
   const doc = servedDoc();
   let s = schema;
-  for (let i = 0; s?.$ref && i < 10; i++) s = s.$ref.split('/').slice(1).reduce((n: any, k: string) => n?.[k], doc);
+  for (let i = 0; s?.$ref && i < 10; i++)
+    s = s.$ref
+      .split('/')
+      .slice(1)
+      .reduce((n: any, k: string) => n?.[k], doc);
   return s ?? {};
 }
 
 test('paginated envelopes carry items of the right schema', (t) => {
-  const monitors = resolve(servedDoc().paths['/api/v3/monitors'].get.responses['200'].content['application/json'].schema);
+  const monitors = resolve(
+    servedDoc().paths['/api/v3/monitors'].get.responses['200'].content['application/json'].schema,
+  );
   t.deepEqual([...monitors.required].sort(), ['current_page', 'items', 'last_page', 'per_page', 'total']);
   t.truthy(resolve(monitors.properties.items.items).properties.orientation);
-  t.is(servedDoc().paths['/api/v3/monitors'].get.parameters.find((p: any) => p.name === 'page_size').schema.maximum, 1000);
+  t.is(
+    servedDoc().paths['/api/v3/monitors'].get.parameters.find((p: any) => p.name === 'page_size').schema.maximum,
+    1000,
+  );
 });
 
 test('monitor request bounds match the columns: every varchar/text has its maxLength, every integer its range', async (t) => {

@@ -29,7 +29,10 @@ async function loginAs(name: string) {
 const call = (method: string, path: string, body?: unknown, as = 'admin') =>
   request(app.api(path), {
     method,
-    headers: { authorization: `Bearer ${tokens[as]}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+    headers: {
+      authorization: `Bearer ${tokens[as]}`,
+      ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+    },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
 
@@ -47,17 +50,27 @@ test.before(async () => {
   for (const [name, perms] of users) {
     ids[name] = await insertUser(db, { username: name, password: name, stored: bcrypt.hashSync(name, 4), perms });
   }
-  const mk = async (name: string) => Number((await q('INSERT INTO Monitors (Name) VALUES (?) RETURNING Id', [name]))[0].Id);
+  const mk = async (name: string) =>
+    Number((await q('INSERT INTO Monitors (Name) VALUES (?) RETURNING Id', [name]))[0].Id);
   visibleId = await mk('acl-visible');
   viewOnlyId = await mk('acl-view-only');
   hiddenId = await mk('acl-hidden');
   await q('INSERT INTO Monitors_Permissions (UserId, MonitorId, Permission) VALUES (?, ?, ?), (?, ?, ?)', [
-    ids.limited, viewOnlyId, 'View', ids.limited, hiddenId, 'None',
+    ids.limited,
+    viewOnlyId,
+    'View',
+    ids.limited,
+    hiddenId,
+    'None',
   ]);
   app = await startTestApp({ db, env: { APP_AUTH__RATE_LIMIT__ENABLED: 'false' } });
   for (const name of Object.keys(ids)) tokens[name] = await loginAs(name);
 });
-test.after.always(async () => { if (process.env.DEBUG_LOGS) for (const l of app?.logs ?? []) if (l.level >= 50) console.error(JSON.stringify(l.err ?? l).slice(0, 1500)); await app?.close(); });
+test.after.always(async () => {
+  if (process.env.DEBUG_LOGS)
+    for (const l of app?.logs ?? []) if (l.level >= 50) console.error(JSON.stringify(l.err ?? l).slice(0, 1500));
+  await app?.close();
+});
 
 test('create with only a name: database defaults, consistent Function, no passwords in the response', async (t) => {
   const res = await call('POST', '/monitors', { name: 'Minimal', pass: 'secret', onvif_password: 'x', unknown_key: 1 });
@@ -121,7 +134,11 @@ test('enums: older variant spellings are accepted, stored spellings are emitted'
   });
   const [row] = await q('SELECT Type, Orientation, Decoding, Go2RTCEnabled FROM Monitors WHERE Id = ?', [res.body.id]);
   t.deepEqual({ ...row }, { Type: 'cURL', Orientation: 'ROTATE_90', Decoding: 'KeyFrames+Ondemand', Go2RTCEnabled: 1 });
-  const stored = await call('PATCH', `/monitors/${res.body.id}`, { orientation: 'FLIP_VERT', type: 'VNC', output_container: null });
+  const stored = await call('PATCH', `/monitors/${res.body.id}`, {
+    orientation: 'FLIP_VERT',
+    type: 'VNC',
+    output_container: null,
+  });
   t.like(stored.body, { orientation: 'FLIP_VERT', type: 'VNC', output_container: null });
   const bad = await call('PATCH', `/monitors/${res.body.id}`, { orientation: 'ROTATE_45' });
   t.is(bad.status, 400);
@@ -132,8 +149,13 @@ test('Function and Capturing/Analysing/Recording stay consistent on every write'
   const { body: m } = await call('POST', '/monitors', { name: 'Modes', function: 'Modect' });
   t.like(m, { function: 'Modect', capturing: 'Always', analysing: 'Always', recording: 'OnMotion' });
   const id = m.id;
-  t.like((await call('PATCH', `/monitors/${id}`, { recording: 'Always' })).body, { function: 'Mocord', recording: 'Always' });
-  t.like((await call('PATCH', `/monitors/${id}`, { analysing: 'None', recording: 'OnMotion' })).body, { function: 'Nodect' });
+  t.like((await call('PATCH', `/monitors/${id}`, { recording: 'Always' })).body, {
+    function: 'Mocord',
+    recording: 'Always',
+  });
+  t.like((await call('PATCH', `/monitors/${id}`, { analysing: 'None', recording: 'OnMotion' })).body, {
+    function: 'Nodect',
+  });
   t.like((await call('PATCH', `/monitors/${id}`, { capturing: 'None' })).body, { function: 'None', capturing: 'None' });
   // Only Function written: the modes follow; a monitor switched on from None captures again.
   t.like((await call('PATCH', `/monitors/${id}`, { function: 'Record' })).body, {
@@ -143,41 +165,149 @@ test('Function and Capturing/Analysing/Recording stay consistent on every write'
     recording: 'Always',
   });
   // Analysis without recording has no legacy name: Monitor (never starts a recording).
-  t.like((await call('PATCH', `/monitors/${id}`, { analysing: 'Always', recording: 'None' })).body, { function: 'Monitor' });
-  // Both written: the modes are authoritative.
-  t.like((await call('PATCH', `/monitors/${id}`, { function: 'Mocord', capturing: 'Ondemand', analysing: 'None', recording: 'None' })).body, {
+  t.like((await call('PATCH', `/monitors/${id}`, { analysing: 'Always', recording: 'None' })).body, {
     function: 'Monitor',
-    capturing: 'Ondemand',
   });
+  // Both written: the modes are authoritative.
+  t.like(
+    (
+      await call('PATCH', `/monitors/${id}`, {
+        function: 'Mocord',
+        capturing: 'Ondemand',
+        analysing: 'None',
+        recording: 'None',
+      })
+    ).body,
+    {
+      function: 'Monitor',
+      capturing: 'Ondemand',
+    },
+  );
   // A PATCH that touches neither leaves Function alone.
   t.like((await call('PATCH', `/monitors/${id}`, { name: 'Modes 2' })).body, { function: 'Monitor', name: 'Modes 2' });
 });
 
 test('a full client-style create body (about 120 keys, extras included) is accepted', async (t) => {
   const body = {
-    name: 'Full', type: 'Ffmpeg', function: 'Modect', capturing: 'Always', analysing: 'Always', recording: 'OnMotion',
-    decoding: 'Always', analysis_source: 'Primary', analysis_image: 'FullColour', recording_source: 'Primary',
-    event_close_mode: 'System', default_codec: 'Auto', output_container: 'Auto', rtsp2_web_type: 'Mse', importance: 'Normal',
-    orientation: 'Rotate0', enabled: 1, decoding_enabled: 1, deleted: false, host: 'cam.local', port: '554', path: 'rtsp://cam.local/s',
-    user: 'u', pass: 'p', width: 1920, height: 1080, colours: 4, palette: 0, storage_id: 0, server_id: null, image_buffer_count: 3,
-    max_image_buffer_count: 0, warmup_count: 0, pre_event_count: 5, post_event_count: 5, stream_replay_buffer: 0, alarm_frame_count: 1,
-    section_length: 600, min_section_length: 10, frame_skip: 0, motion_frame_skip: 0, analysis_fps_limit: 5.5, max_fps: null,
-    alarm_max_fps: null, fps_report_interval: 100, ref_blend_perc: 6, alarm_ref_blend_perc: 6, controllable: 0, control_id: null,
-    track_motion: 0, return_location: -1, modect_during_ptz: 0, default_rate: 100, default_scale: '0', signal_check_points: 0,
-    signal_check_colour: '#0000BE', web_colour: '#ff0000', exif: 0, sequence: null, zone_count: 7, brightness: -1, contrast: -1,
-    hue: -1, colour: -1, event_prefix: 'Event-', label_format: '%N - %d/%m/%y %H:%M:%S', label_x: 0, label_y: 0, label_size: 1,
-    save_jpe_gs: 0, video_writer: 2, record_audio: 1, restream: 0, rtsp2_web_enabled: 0, janus_enabled: 0, janus_audio_enabled: 0,
-    mqtt_enabled: 0, mqtt_subscriptions: '', soap_wsa_compl: 1, startup_delay: 0, section_length_warn: 1, use_amcrest_api: 0,
-    onvif_url: '', onvif_username: '', onvif_password: '', onvif_options: '', onvif_events_path: '/Events', onvif_event_listener: 0,
-    onvif_alarm_text: 'MotionAlarm', event_start_command: '', event_end_command: '', triggers: 'X10', device: '', channel: 0, format: 0,
-    method: 'rtpRtsp', protocol: 'rtsp', sub_path: '', rtsp_server: 0, rtsp_stream_name: '', latitude: 51.5, longitude: -0.12,
-    id: 999, extra_client_key: { nested: true },
+    name: 'Full',
+    type: 'Ffmpeg',
+    function: 'Modect',
+    capturing: 'Always',
+    analysing: 'Always',
+    recording: 'OnMotion',
+    decoding: 'Always',
+    analysis_source: 'Primary',
+    analysis_image: 'FullColour',
+    recording_source: 'Primary',
+    event_close_mode: 'System',
+    default_codec: 'Auto',
+    output_container: 'Auto',
+    rtsp2_web_type: 'Mse',
+    importance: 'Normal',
+    orientation: 'Rotate0',
+    enabled: 1,
+    decoding_enabled: 1,
+    deleted: false,
+    host: 'cam.local',
+    port: '554',
+    path: 'rtsp://cam.local/s',
+    user: 'u',
+    pass: 'p',
+    width: 1920,
+    height: 1080,
+    colours: 4,
+    palette: 0,
+    storage_id: 0,
+    server_id: null,
+    image_buffer_count: 3,
+    max_image_buffer_count: 0,
+    warmup_count: 0,
+    pre_event_count: 5,
+    post_event_count: 5,
+    stream_replay_buffer: 0,
+    alarm_frame_count: 1,
+    section_length: 600,
+    min_section_length: 10,
+    frame_skip: 0,
+    motion_frame_skip: 0,
+    analysis_fps_limit: 5.5,
+    max_fps: null,
+    alarm_max_fps: null,
+    fps_report_interval: 100,
+    ref_blend_perc: 6,
+    alarm_ref_blend_perc: 6,
+    controllable: 0,
+    control_id: null,
+    track_motion: 0,
+    return_location: -1,
+    modect_during_ptz: 0,
+    default_rate: 100,
+    default_scale: '0',
+    signal_check_points: 0,
+    signal_check_colour: '#0000BE',
+    web_colour: '#ff0000',
+    exif: 0,
+    sequence: null,
+    zone_count: 7,
+    brightness: -1,
+    contrast: -1,
+    hue: -1,
+    colour: -1,
+    event_prefix: 'Event-',
+    label_format: '%N - %d/%m/%y %H:%M:%S',
+    label_x: 0,
+    label_y: 0,
+    label_size: 1,
+    save_jpe_gs: 0,
+    video_writer: 2,
+    record_audio: 1,
+    restream: 0,
+    rtsp2_web_enabled: 0,
+    janus_enabled: 0,
+    janus_audio_enabled: 0,
+    mqtt_enabled: 0,
+    mqtt_subscriptions: '',
+    soap_wsa_compl: 1,
+    startup_delay: 0,
+    section_length_warn: 1,
+    use_amcrest_api: 0,
+    onvif_url: '',
+    onvif_username: '',
+    onvif_password: '',
+    onvif_options: '',
+    onvif_events_path: '/Events',
+    onvif_event_listener: 0,
+    onvif_alarm_text: 'MotionAlarm',
+    event_start_command: '',
+    event_end_command: '',
+    triggers: 'X10',
+    device: '',
+    channel: 0,
+    format: 0,
+    method: 'rtpRtsp',
+    protocol: 'rtsp',
+    sub_path: '',
+    rtsp_server: 0,
+    rtsp_stream_name: '',
+    latitude: 51.5,
+    longitude: -0.12,
+    id: 999,
+    extra_client_key: { nested: true },
   };
   const res = await call('POST', '/monitors', body);
   t.is(res.status, 201, JSON.stringify(res.body));
   t.not(res.body.id, 999, 'id is not writable');
   t.is(res.body.zone_count, 0, 'zone_count is maintained by triggers, not written');
-  t.like(res.body, { triggers: 'X10', type: 'Ffmpeg', video_writer: 2, record_audio: 1, analysis_fps_limit: 5.5, latitude: 51.5, longitude: -0.12, rtsp2_web_type: 'MSE' });
+  t.like(res.body, {
+    triggers: 'X10',
+    type: 'Ffmpeg',
+    video_writer: 2,
+    record_audio: 1,
+    analysis_fps_limit: 5.5,
+    latitude: 51.5,
+    longitude: -0.12,
+    rtsp2_web_type: 'MSE',
+  });
 });
 
 test('validation: 400 naming the field for ranges, lengths, enums, unknown references', async (t) => {
@@ -205,7 +335,8 @@ test('validation: 400 naming the field for ranges, lengths, enums, unknown refer
     t.true(isEnvelope(res.body));
     t.regex(detailNames(res.body), field, JSON.stringify(res.body));
   }
-  for (const path of ['/monitors/abc', '/monitors/-1', '/monitors/1.5']) t.is((await call('GET', path)).status, 400, path);
+  for (const path of ['/monitors/abc', '/monitors/-1', '/monitors/1.5'])
+    t.is((await call('GET', path)).status, 400, path);
 });
 
 test('a value too long for its column in bytes is a 400 VALUE_TOO_LONG naming the column', async (t) => {
@@ -259,7 +390,11 @@ test('row ACL: lists filter, hidden ids are 404 MONITOR_NOT_FOUND_ERROR like mis
   t.is((await call('PATCH', `/monitors/${visibleId}`, { notes: 'edited' }, 'limited')).body.notes, 'edited');
   const create = await call('POST', '/monitors', { name: 'by limited' }, 'limited');
   t.is(create.status, 403, 'creating needs an unrestricted scope');
-  t.is((await call('POST', '/monitors', { name: 'by creator' }, 'creator')).status, 201, 'Monitors=Create counts as Edit');
+  t.is(
+    (await call('POST', '/monitors', { name: 'by creator' }, 'creator')).status,
+    201,
+    'Monitors=Create counts as Edit',
+  );
 });
 
 test('feature RBAC: View reads but cannot write; no Monitors area is 403 before any lookup', async (t) => {
@@ -312,10 +447,23 @@ test('state: start/stop/restart validated and checked, then 503', async (t) => {
 });
 
 test('monitor-status: ACL-filtered list, decimal strings, local timestamps, heartbeat PATCH', async (t) => {
-  await q('INSERT INTO Monitor_Status (MonitorId, Status, CaptureFPS, AnalysisFPS, CaptureBandwidth, UpdatedOn) VALUES (?, ?, ?, ?, ?, ?), (?, ?, ?, ?, ?, ?)', [
-    visibleId, 'Connected', 25, 5, 123456, '2026-11-22 08:53:58',
-    hiddenId, 'Running', 10, 0, 1, '2026-11-22 08:53:58',
-  ]);
+  await q(
+    'INSERT INTO Monitor_Status (MonitorId, Status, CaptureFPS, AnalysisFPS, CaptureBandwidth, UpdatedOn) VALUES (?, ?, ?, ?, ?, ?), (?, ?, ?, ?, ?, ?)',
+    [
+      visibleId,
+      'Connected',
+      25,
+      5,
+      123456,
+      '2026-11-22 08:53:58',
+      hiddenId,
+      'Running',
+      10,
+      0,
+      1,
+      '2026-11-22 08:53:58',
+    ],
+  );
   const list = await call('GET', '/monitor-status?page_size=1000', undefined, 'limited');
   t.is(list.status, 200);
   const mine = list.body.items.find((s: any) => s.monitor_id === visibleId);
@@ -327,7 +475,10 @@ test('monitor-status: ACL-filtered list, decimal strings, local timestamps, hear
     capture_bandwidth: 123456,
     updated_on: '2026-11-22T08:53:58',
   });
-  t.false(list.body.items.some((s: any) => s.monitor_id === hiddenId), 'hidden monitor filtered');
+  t.false(
+    list.body.items.some((s: any) => s.monitor_id === hiddenId),
+    'hidden monitor filtered',
+  );
   t.is(list.body.total, list.body.items.length);
   const everything = (await call('GET', '/monitor-status?page_size=1000')).body.items.map((s: any) => s.monitor_id);
   t.true(everything.includes(hiddenId) && everything.includes(visibleId), 'unrestricted admin sees both');
@@ -340,18 +491,41 @@ test('monitor-status: ACL-filtered list, decimal strings, local timestamps, hear
   t.is(noRow.body.kind, 'NOT_FOUND_ERROR');
   t.is((await call('GET', '/monitor-status/999999')).body.kind, 'MONITOR_NOT_FOUND_ERROR');
 
-  const beat = await call('PATCH', `/monitor-status/${viewOnlyId}`, { capture_fps: '12.5', analysis_fps: '3', status: 'Running' });
+  const beat = await call('PATCH', `/monitor-status/${viewOnlyId}`, {
+    capture_fps: '12.5',
+    analysis_fps: '3',
+    status: 'Running',
+  });
   t.is(beat.status, 200, JSON.stringify(beat.body));
-  t.like(beat.body, { monitor_id: viewOnlyId, status: 'Running', capture_fps: '12.50', analysis_fps: '3.00', capture_bandwidth: 0 });
+  t.like(beat.body, {
+    monitor_id: viewOnlyId,
+    status: 'Running',
+    capture_fps: '12.50',
+    analysis_fps: '3.00',
+    capture_bandwidth: 0,
+  });
   t.regex(beat.body.updated_on, /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}$/);
-  const again = await call('PATCH', `/monitor-status/${viewOnlyId}`, { capture_fps: '1', analysis_fps: '1', capture_bandwidth: 9 });
+  const again = await call('PATCH', `/monitor-status/${viewOnlyId}`, {
+    capture_fps: '1',
+    analysis_fps: '1',
+    capture_bandwidth: 9,
+  });
   t.like(again.body, { status: 'Running', capture_fps: '1.00', capture_bandwidth: 9 }, 'status kept when omitted');
   const bad = await call('PATCH', `/monitor-status/${viewOnlyId}`, { capture_fps: 'fast', analysis_fps: '1000' });
   t.is(bad.status, 400);
   t.regex(detailNames(bad.body), /capture_fps/);
   t.regex(detailNames(bad.body), /analysis_fps/);
-  t.is((await call('PATCH', `/monitor-status/${viewOnlyId}`, { capture_fps: '1', analysis_fps: '1' }, 'limited')).status, 403);
-  t.is((await call('PATCH', `/monitor-status/${hiddenId}`, { capture_fps: '1', analysis_fps: '1' }, 'limited')).status, 404);
-  t.is((await call('PATCH', `/monitor-status/${visibleId}`, { capture_fps: '1', analysis_fps: '1' }, 'viewer')).status, 403);
+  t.is(
+    (await call('PATCH', `/monitor-status/${viewOnlyId}`, { capture_fps: '1', analysis_fps: '1' }, 'limited')).status,
+    403,
+  );
+  t.is(
+    (await call('PATCH', `/monitor-status/${hiddenId}`, { capture_fps: '1', analysis_fps: '1' }, 'limited')).status,
+    404,
+  );
+  t.is(
+    (await call('PATCH', `/monitor-status/${visibleId}`, { capture_fps: '1', analysis_fps: '1' }, 'viewer')).status,
+    403,
+  );
   t.is((await call('GET', '/monitor-status?page_size=1001')).status, 400);
 });

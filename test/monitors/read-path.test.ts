@@ -55,13 +55,26 @@ test.before(async () => {
       Brightness: -1,
       MQTT_Subscriptions: 'a/b',
     },
-    { Name: 'nulls', StorageId: null, OutputContainer: null, MaxFPS: null, Latitude: null, MQTT_Subscriptions: null, Notes: null, LinkedMonitors: null, ONVIF_Alarm_Text: null },
+    {
+      Name: 'nulls',
+      StorageId: null,
+      OutputContainer: null,
+      MaxFPS: null,
+      Latitude: null,
+      MQTT_Subscriptions: null,
+      Notes: null,
+      LinkedMonitors: null,
+      ONVIF_Alarm_Text: null,
+    },
     { Name: 'fourth', Function: 'Modect', Capturing: 'Ondemand', Recording: 'OnMotion' },
     { Name: 'fifth', Importance: 'Not', DefaultCodec: 'MJPEG', EventCloseMode: 'alarm' },
   ];
   for (const row of rows) {
     const cols = Object.keys(row);
-    const [r] = await q(`INSERT INTO Monitors (${cols.map((c) => `\`${c}\``).join(', ')}) VALUES (${cols.map(() => '?').join(', ')}) RETURNING Id`, Object.values(row));
+    const [r] = await q(
+      `INSERT INTO Monitors (${cols.map((c) => `\`${c}\``).join(', ')}) VALUES (${cols.map(() => '?').join(', ')}) RETURNING Id`,
+      Object.values(row),
+    );
     ids.push(Number(r.Id));
   }
   const config = dbConfigFor(db);
@@ -88,14 +101,21 @@ test.serial('every page of every size, unrestricted and restricted, is identical
     for (const size of [1, 2, 3, 5, 25]) {
       for (let page = 1; page <= 7; page++) {
         const expected = await viaPrisma.list(user, page, size);
-        t.deepEqual(await viaDriver.list(user, page, size), expected, `page ${page} size ${size} visible ${s.visible ? [...s.visible] : 'all'}`);
+        t.deepEqual(
+          await viaDriver.list(user, page, size),
+          expected,
+          `page ${page} size ${size} visible ${s.visible ? [...s.visible] : 'all'}`,
+        );
         compared += expected.items.length;
       }
     }
   }
   scope = { visible: null, editable: null };
   // The largest offsets the page check lets through reach the driver intact.
-  for (const [page, size] of [[2 ** 31, 1], [Math.floor(2 ** 53 / 1000), 1000]]) {
+  for (const [page, size] of [
+    [2 ** 31, 1],
+    [Math.floor(2 ** 53 / 1000), 1000],
+  ]) {
     const far = await viaDriver.list(user, page, size);
     t.deepEqual(far, await viaPrisma.list(user, page, size));
     t.like(far, { items: [], total: ids.length });
@@ -105,7 +125,16 @@ test.serial('every page of every size, unrestricted and restricted, is identical
   t.true(compared > ids.length * 5);
   // Spot checks that the interesting values made it through at all (not only "equal").
   const odd = all.items.find((m) => m.id === ids[1])!;
-  t.like(odd, { triggers: 'X10', decoding: 'KeyFrames+Ondemand', type: 'cURL', deleted: true, rtsp2_web_enabled: 1, section_length_warn: 0, max_fps: 12.5, orientation: 'FLIP_HORI' });
+  t.like(odd, {
+    triggers: 'X10',
+    decoding: 'KeyFrames+Ondemand',
+    type: 'cURL',
+    deleted: true,
+    rtsp2_web_enabled: 1,
+    section_length_warn: 0,
+    max_fps: 12.5,
+    orientation: 'FLIP_HORI',
+  });
   t.is(odd.object_detection_object_threshold, 1.234568);
   const nulls = all.items.find((m) => m.id === ids[2])!;
   t.like(nulls, { storage_id: 0, max_fps: null, output_container: null });

@@ -21,7 +21,10 @@ const q = (sql: string, params: unknown[] = []) => db.db.query<any>(sql, params,
 const call = (method: string, path: string, body?: unknown, as = 'admin') =>
   request(app.api(path), {
     method,
-    headers: { authorization: `Bearer ${tokens[as]}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+    headers: {
+      authorization: `Bearer ${tokens[as]}`,
+      ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+    },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
 
@@ -44,7 +47,12 @@ test.before(async () => {
   hiddenId = await mk('hidden');
   viewOnlyId = await mk('view-only');
   await q('INSERT INTO Monitors_Permissions (UserId, MonitorId, Permission) VALUES (?, ?, ?), (?, ?, ?)', [
-    ids.limited, hiddenId, 'None', ids.limited, viewOnlyId, 'View',
+    ids.limited,
+    hiddenId,
+    'None',
+    ids.limited,
+    viewOnlyId,
+    'View',
   ]);
   app = await startTestApp({ db, env: { APP_AUTH__RATE_LIMIT__ENABLED: 'false' } });
   for (const name of Object.keys(ids)) {
@@ -59,7 +67,11 @@ test.before(async () => {
 test.after.always(async () => app?.close());
 
 test('geometry: shoelace area, closing point, normalisation', (t) => {
-  t.deepEqual(parsePolygon('0,0 50,0 50,50 0,50', 'Percent'), { coords: '0,0 50,0 50,50 0,50', numCoords: 4, area: 2500 });
+  t.deepEqual(parsePolygon('0,0 50,0 50,50 0,50', 'Percent'), {
+    coords: '0,0 50,0 50,50 0,50',
+    numCoords: 4,
+    area: 2500,
+  });
   t.is(parsePolygon('0,0 100,0 100,100 0,100', 'Percent').area, 10000, 'a full frame is 10000 in Percent');
   // An L shape (concave): 6 points, area 3 squares of 10×10.
   t.is(parsePolygon('0,0 20,0 20,10 10,10 10,20 0,20', 'Pixels').area, 300);
@@ -102,13 +114,25 @@ test('create: Area and NumCoords derived (Percent default), zone_count maintaine
 });
 
 test('Pixels units: integer coordinates inside the monitor frame, area in pixels²', async (t) => {
-  const ok = await call('POST', `/monitors/${pixelMonitorId}/zones`, { name: 'px', units: 'Pixels', coords: '0,0 640,0 640,480 0,480' });
+  const ok = await call('POST', `/monitors/${pixelMonitorId}/zones`, {
+    name: 'px',
+    units: 'Pixels',
+    coords: '0,0 640,0 640,480 0,480',
+  });
   t.is(ok.status, 201);
   t.is(ok.body.area, 640 * 480);
   t.is(ok.body.units, 'Pixels');
-  const outside = await call('POST', `/monitors/${pixelMonitorId}/zones`, { name: 'px', units: 'Pixels', coords: '0,0 700,0 700,10' });
+  const outside = await call('POST', `/monitors/${pixelMonitorId}/zones`, {
+    name: 'px',
+    units: 'Pixels',
+    coords: '0,0 700,0 700,10',
+  });
   t.is(outside.status, 400);
-  const fractional = await call('POST', `/monitors/${pixelMonitorId}/zones`, { name: 'px', units: 'Pixels', coords: '0.5,0 10,0 10,10' });
+  const fractional = await call('POST', `/monitors/${pixelMonitorId}/zones`, {
+    name: 'px',
+    units: 'Pixels',
+    coords: '0.5,0 10,0 10,10',
+  });
   t.is(fractional.status, 400);
 });
 
@@ -155,11 +179,20 @@ test('validation: lengths, enums, ranges name the field', async (t) => {
 });
 
 test('PUT: polygon (older clients) or coords recompute Area; partial updates keep the rest', async (t) => {
-  const { body: z } = await call('POST', `/monitors/${monitorId}/zones`, { name: 'edit me', coords: '0,0 10,0 10,10 0,10', max_blobs: 5 });
+  const { body: z } = await call('POST', `/monitors/${monitorId}/zones`, {
+    name: 'edit me',
+    coords: '0,0 10,0 10,10 0,10',
+    max_blobs: 5,
+  });
   const old = await call('PUT', `/zones/${z.id}`, { name: 'renamed', polygon: '0,0 20,0 20,20 0,20' });
   t.is(old.status, 200);
   t.like(old.body, { name: 'renamed', area: 400, num_coords: 4, max_blobs: 5 });
-  const full = await call('PUT', `/zones/${z.id}`, { ...old.body, coords: '0,0 30,0 0,30', max_blobs: null, polygon: '0,0 1,0 1,1' });
+  const full = await call('PUT', `/zones/${z.id}`, {
+    ...old.body,
+    coords: '0,0 30,0 0,30',
+    max_blobs: null,
+    polygon: '0,0 1,0 1,1',
+  });
   t.like(full.body, { area: 450, num_coords: 3, max_blobs: null, coords: '0,0 30,0 0,30' }, 'coords wins over polygon');
   const nameOnly = await call('PUT', `/zones/${z.id}`, { name: 'again' });
   t.like(nameOnly.body, { name: 'again', area: 450, coords: '0,0 30,0 0,30' });
@@ -175,7 +208,8 @@ test('PUT: polygon (older clients) or coords recompute Area; partial updates kee
 });
 
 test('list by monitor: paged, unknown monitor is MONITOR_NOT_FOUND_ERROR', async (t) => {
-  for (let i = 0; i < 3; i++) await call('POST', `/monitors/${pixelMonitorId}/zones`, { name: `p${i}`, coords: '0,0 10,0 10,10' });
+  for (let i = 0; i < 3; i++)
+    await call('POST', `/monitors/${pixelMonitorId}/zones`, { name: `p${i}`, coords: '0,0 10,0 10,10' });
   const page = await call('GET', `/monitors/${pixelMonitorId}/zones?page=2&page_size=2&per_page=9`);
   t.is(page.status, 200);
   t.like(page.body, { current_page: 2, per_page: 2 });
@@ -188,8 +222,14 @@ test('list by monitor: paged, unknown monitor is MONITOR_NOT_FOUND_ERROR', async
 });
 
 test('row ACL through the monitor: hidden is 404 everywhere, view-only reads but cannot write', async (t) => {
-  const { body: hiddenZone } = await call('POST', `/monitors/${hiddenId}/zones`, { name: 'h', coords: '0,0 10,0 10,10' });
-  const { body: viewZone } = await call('POST', `/monitors/${viewOnlyId}/zones`, { name: 'v', coords: '0,0 10,0 10,10' });
+  const { body: hiddenZone } = await call('POST', `/monitors/${hiddenId}/zones`, {
+    name: 'h',
+    coords: '0,0 10,0 10,10',
+  });
+  const { body: viewZone } = await call('POST', `/monitors/${viewOnlyId}/zones`, {
+    name: 'v',
+    coords: '0,0 10,0 10,10',
+  });
   const list = await call('GET', `/monitors/${hiddenId}/zones`, undefined, 'limited');
   t.is(list.status, 404);
   t.is(list.body.kind, 'MONITOR_NOT_FOUND_ERROR');
@@ -199,13 +239,22 @@ test('row ACL through the monitor: hidden is 404 everywhere, view-only reads but
   t.deepEqual({ ...get.body, error_message: '', details: [] }, { ...missing.body, error_message: '', details: [] });
   t.is((await call('PUT', `/zones/${hiddenZone.id}`, { name: 'x' }, 'limited')).status, 404);
   t.is((await call('DELETE', `/zones/${hiddenZone.id}`, undefined, 'limited')).status, 404);
-  t.is((await call('POST', `/monitors/${hiddenId}/zones`, { name: 'x', coords: '0,0 10,0 10,10' }, 'limited')).status, 404);
+  t.is(
+    (await call('POST', `/monitors/${hiddenId}/zones`, { name: 'x', coords: '0,0 10,0 10,10' }, 'limited')).status,
+    404,
+  );
   t.is((await call('GET', `/zones/${viewZone.id}`, undefined, 'limited')).status, 200);
   t.is((await call('GET', `/monitors/${viewOnlyId}/zones`, undefined, 'limited')).body.total, 1);
   t.is((await call('PUT', `/zones/${viewZone.id}`, { name: 'x' }, 'limited')).status, 403);
   t.is((await call('DELETE', `/zones/${viewZone.id}`, undefined, 'limited')).status, 403);
-  t.is((await call('POST', `/monitors/${viewOnlyId}/zones`, { name: 'x', coords: '0,0 10,0 10,10' }, 'limited')).status, 403);
-  t.is((await call('POST', `/monitors/${monitorId}/zones`, { name: 'x', coords: '0,0 10,0 10,10' }, 'viewer')).status, 403);
+  t.is(
+    (await call('POST', `/monitors/${viewOnlyId}/zones`, { name: 'x', coords: '0,0 10,0 10,10' }, 'limited')).status,
+    403,
+  );
+  t.is(
+    (await call('POST', `/monitors/${monitorId}/zones`, { name: 'x', coords: '0,0 10,0 10,10' }, 'viewer')).status,
+    403,
+  );
 });
 
 test('delete: 204 then 404; ZoneCount follows', async (t) => {
@@ -220,7 +269,13 @@ test('delete: 204 then 404; ZoneCount follows', async (t) => {
 });
 
 test('zone presets: CRUD, paging, validation, View cannot write', async (t) => {
-  const created = await call('POST', '/zone-presets', { name: 'Busy road', type: 'Active', units: 'Percent', check_method: 'Blobs', min_blobs: 2 });
+  const created = await call('POST', '/zone-presets', {
+    name: 'Busy road',
+    type: 'Active',
+    units: 'Percent',
+    check_method: 'Blobs',
+    min_blobs: 2,
+  });
   t.is(created.status, 201);
   t.like(created.body, { name: 'Busy road', type: 'Active', units: 'Percent', check_method: 'Blobs', min_blobs: 2 });
   const id = created.body.id;
@@ -244,10 +299,23 @@ test('concurrent zone creation on several monitors all succeed (trigger deadlock
   // and then, and the losing statement must be retried rather than answered with a 500.
   const targets = [monitorId, pixelMonitorId];
   const results = await Promise.all(
-    Array.from({ length: 24 }, (_, i) => call('POST', `/monitors/${targets[i % 2]}/zones`, { name: `c${i}`, units: 'Percent', coords: '0,0 10,0 10,10' })),
+    Array.from({ length: 24 }, (_, i) =>
+      call('POST', `/monitors/${targets[i % 2]}/zones`, { name: `c${i}`, units: 'Percent', coords: '0,0 10,0 10,10' }),
+    ),
   );
-  t.deepEqual(results.map((r) => r.status), Array(24).fill(201));
-  const [row] = await db.db.query<{ n: number }>('SELECT ZoneCount AS n FROM Monitors WHERE Id = ?', [monitorId], db.name);
-  const [count] = await db.db.query<{ n: number }>('SELECT COUNT(*) AS n FROM Zones WHERE MonitorId = ?', [monitorId], db.name);
+  t.deepEqual(
+    results.map((r) => r.status),
+    Array(24).fill(201),
+  );
+  const [row] = await db.db.query<{ n: number }>(
+    'SELECT ZoneCount AS n FROM Monitors WHERE Id = ?',
+    [monitorId],
+    db.name,
+  );
+  const [count] = await db.db.query<{ n: number }>(
+    'SELECT COUNT(*) AS n FROM Zones WHERE MonitorId = ?',
+    [monitorId],
+    db.name,
+  );
   t.is(Number(row.n), Number(count.n));
 });

@@ -8,7 +8,14 @@ import { join } from 'node:path';
 
 import test from 'ava';
 
-import { Fmp4Muxer, type Fragment, type MuxTrack, ZmNativeError, describeCodec, loadBinding } from '../../src/native/index.js';
+import {
+  Fmp4Muxer,
+  type Fragment,
+  type MuxTrack,
+  ZmNativeError,
+  describeCodec,
+  loadBinding,
+} from '../../src/native/index.js';
 import { type ClipSpec, type MediaClip, type MediaFrame, mediaClip, probeFile } from '../helpers/media.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'zmgate-13-'));
@@ -25,7 +32,7 @@ const CONTAINERS = new Set(['moov', 'trak', 'mdia', 'minf', 'stbl', 'dinf', 'mve
 /** Walks boxes; throws unless every size adds up exactly inside its parent. */
 function walk(buf: Buffer, begin = 0, end = buf.length): Box[] {
   const out: Box[] = [];
-  for (let pos = begin; pos < end; ) {
+  for (let pos = begin; pos < end;) {
     if (end - pos < 8) throw new Error(`truncated box header at ${pos}`);
     const size = buf.readUInt32BE(pos);
     const type = buf.toString('latin1', pos + 4, pos + 8);
@@ -83,7 +90,10 @@ for (const [name, spec, withAudio] of [
     t.is(probe.errors, '', 'ffprobe -v error prints nothing');
     t.is(probe.frames, clip.video.frames.length);
     const frameUs = 1e6 / clip.spec.fps;
-    t.true(Math.abs(probe.durationUs - clip.video.probe.durationUs) <= frameUs, `duration ${probe.durationUs} vs ${clip.video.probe.durationUs}`);
+    t.true(
+      Math.abs(probe.durationUs - clip.video.probe.durationUs) <= frameUs,
+      `duration ${probe.durationUs} vs ${clip.video.probe.durationUs}`,
+    );
     t.is(probe.width, clip.video.width!);
     t.is(probe.height, clip.video.height!);
     if (withAudio) t.is(probe.audioFrames, clip.audio!.frames.length);
@@ -95,14 +105,20 @@ for (const [name, spec, withAudio] of [
 
     // Box walk: init = ftyp + moov; each fragment = moof + mdat; tfdt grows; trun counts add up.
     const initBoxes = walk(init);
-    t.deepEqual(initBoxes.map((b) => b.type), ['ftyp', 'moov']);
+    t.deepEqual(
+      initBoxes.map((b) => b.type),
+      ['ftyp', 'moov'],
+    );
     const trackCount = withAudio ? 2 : 1;
     t.is(initBoxes[1]!.children.filter((b) => b.type === 'trak').length, trackCount);
     const lastTfdt = new Map<number, number>();
     const samples = new Map<number, number>();
     for (const [i, frag] of fragments.entries()) {
       const boxes = walk(frag.data);
-      t.deepEqual(boxes.map((b) => b.type), ['moof', 'mdat']);
+      t.deepEqual(
+        boxes.map((b) => b.type),
+        ['moof', 'mdat'],
+      );
       t.is(frag.sequence, i + 1);
       t.true(frag.independent, 'every fragment starts with a keyframe');
       const moof = boxes[0]!;
@@ -124,13 +140,18 @@ for (const [name, spec, withAudio] of [
       t.is(boxes[1]!.size, 8 + dataBytes, 'mdat holds exactly the trun sample sizes');
     }
     t.is(samples.get(1), clip.video.frames.length);
-    if (withAudio) t.is(samples.get(2), clip.audio!.frames.filter((f) => f.ptsUs >= clip.audio!.frames[0]!.ptsUs).length);
+    if (withAudio)
+      t.is(samples.get(2), clip.audio!.frames.filter((f) => f.ptsUs >= clip.audio!.frames[0]!.ptsUs).length);
     if (spec.video === 'h264-high-bframes') {
       const trun = child(child(walk(fragments[0]!.data)[0]!, 'traf')!, 'trun')!;
       t.is(fragments[0]!.data[trun.offset + 8], 1, 'trun version 1: signed composition offsets');
     }
     // Segment durations on the source clock: one per GOP, 1 s each.
-    for (const f of fragments) t.true(Math.abs(f.tracks[0]!.endUs - f.tracks[0]!.startUs - 1e6) <= frameUs, `${f.tracks[0]!.startUs}..${f.tracks[0]!.endUs}`);
+    for (const f of fragments)
+      t.true(
+        Math.abs(f.tracks[0]!.endUs - f.tracks[0]!.startUs - 1e6) <= frameUs,
+        `${f.tracks[0]!.startUs}..${f.tracks[0]!.endUs}`,
+      );
   });
 }
 
@@ -176,12 +197,20 @@ test('G.711 is refused (fMP4 for MSE cannot carry it), parameter sets can come i
   t.is(muxer.info().tracks[0]!.width, 640);
 
   t.throws(() => new Fmp4Muxer([]), { instanceOf: TypeError });
-  t.throws(() => new Fmp4Muxer([{ codec: 'aac' }]), { instanceOf: TypeError, message: /AudioSpecificConfig\) or sampleRate/ });
-  t.throws(() => new Fmp4Muxer([{ codec: 'h264', widht: 3 } as never]), { instanceOf: TypeError, message: /unknown option "widht"/ });
+  t.throws(() => new Fmp4Muxer([{ codec: 'aac' }]), {
+    instanceOf: TypeError,
+    message: /AudioSpecificConfig\) or sampleRate/,
+  });
+  t.throws(() => new Fmp4Muxer([{ codec: 'h264', widht: 3 } as never]), {
+    instanceOf: TypeError,
+    message: /unknown option "widht"/,
+  });
   t.throws(() => muxer.addSample(1, { ptsUs: 0, data: f0.data }), { instanceOf: RangeError });
   t.throws(() => muxer.addSample(0, { ptsUs: 1.5, data: f0.data }), { instanceOf: TypeError });
   t.throws(() => muxer.addSample(0, { ptsUs: 0, data: 'x' as never }), { instanceOf: TypeError });
   t.throws(() => muxer.cut({ mode: 'some' as never }), { instanceOf: RangeError });
-  const bad = t.throws(() => new Fmp4Muxer([{ codec: 'aac', extradata: Buffer.from([0xf8]) }]), { instanceOf: ZmNativeError });
+  const bad = t.throws(() => new Fmp4Muxer([{ codec: 'aac', extradata: Buffer.from([0xf8]) }]), {
+    instanceOf: ZmNativeError,
+  });
   t.is(bad.code, 'ERR_ZM_BITSTREAM');
 });

@@ -9,7 +9,16 @@ import { join } from 'node:path';
 
 import test from 'ava';
 
-import { ORIENTATIONS, type Orientation, PIXEL_FORMATS, SharedMemory, ZmNativeError, encodeJpeg, jpegHeader, transformJpeg } from '../../src/native/index.js';
+import {
+  ORIENTATIONS,
+  type Orientation,
+  PIXEL_FORMATS,
+  SharedMemory,
+  ZmNativeError,
+  encodeJpeg,
+  jpegHeader,
+  transformJpeg,
+} from '../../src/native/index.js';
 import { patternImage, patternRgb, planesOf, writeShmFixture } from '../helpers/shm-fixture.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'zmgate-jpeg-'));
@@ -26,11 +35,27 @@ interface Decoded {
 function ffDecode(jpeg: Uint8Array, filter?: string): Decoded {
   const file = join(scratch, `${fileNo++}.jpg`);
   writeFileSync(file, jpeg);
-  const probe = spawnSync('ffprobe', ['-v', 'error', '-select_streams', 'v:0', '-show_entries', 'stream=width,height', '-of', 'json', file], { encoding: 'utf8' });
+  const probe = spawnSync(
+    'ffprobe',
+    ['-v', 'error', '-select_streams', 'v:0', '-show_entries', 'stream=width,height', '-of', 'json', file],
+    { encoding: 'utf8' },
+  );
   if (probe.status !== 0) throw new Error(`ffprobe: ${probe.stderr}`);
-  let { width, height } = (JSON.parse(probe.stdout) as { streams: Array<{ width: number; height: number }> }).streams[0]!;
+  let { width, height } = (JSON.parse(probe.stdout) as { streams: Array<{ width: number; height: number }> })
+    .streams[0]!;
   if (filter?.startsWith('transpose')) [width, height] = [height, width];
-  const args = ['-v', 'error', '-i', file, ...(filter ? ['-vf', filter] : []), '-f', 'rawvideo', '-pix_fmt', 'rgb24', 'pipe:1'];
+  const args = [
+    '-v',
+    'error',
+    '-i',
+    file,
+    ...(filter ? ['-vf', filter] : []),
+    '-f',
+    'rawvideo',
+    '-pix_fmt',
+    'rgb24',
+    'pipe:1',
+  ];
   const r = spawnSync('ffmpeg', args, { maxBuffer: 64 << 20 });
   if (r.status !== 0) throw new Error(`ffmpeg: ${r.stderr.toString()}`);
   return { width, height, rgb: r.stdout };
@@ -48,7 +73,14 @@ function meanAbsDiff(a: Buffer, b: Buffer): number {
 }
 
 /** The four quadrant centres of the test picture must decode close to their colours. */
-function checkQuadrants(t: { true(v: boolean, m?: string): void }, d: Decoded, width: number, height: number, what: string, tolerance: number): void {
+function checkQuadrants(
+  t: { true(v: boolean, m?: string): void },
+  d: Decoded,
+  width: number,
+  height: number,
+  what: string,
+  tolerance: number,
+): void {
   for (const [fx, fy] of [
     [0.25, 0.25],
     [0.75, 0.25],
@@ -60,7 +92,9 @@ function checkQuadrants(t: { true(v: boolean, m?: string): void }, d: Decoded, w
     const want = patternRgb(x, y, width, height);
     const got = pixel(d, x, y);
     const isGrey = (format: string) => format.startsWith('gray8');
-    const expect = isGrey(what) ? (Array(3).fill(Math.round(0.299 * want[0] + 0.587 * want[1] + 0.114 * want[2])) as [number, number, number]) : want;
+    const expect = isGrey(what)
+      ? (Array(3).fill(Math.round(0.299 * want[0] + 0.587 * want[1] + 0.114 * want[2])) as [number, number, number])
+      : want;
     const off = Math.max(...got.map((v, k) => Math.abs(v - expect[k]!)));
     t.true(off <= tolerance, `${what} at (${x},${y}): got ${got}, want ${expect}`);
   }
@@ -103,7 +137,15 @@ test('encodeJpeg: quality changes the size; default is 80', async (t) => {
 
 test('newest shared-memory image → JPEG, in the slot format zmc stored (yuv420p, 1.39.17)', async (t) => {
   const path = join(scratch, 'zm.mmap.1');
-  writeShmFixture(path, { layout: 888, width: 96, height: 64, format: 'yuv420p', imageBufferCount: 3, zoneCount: 2, images: [{ slot: 2, timestampUs: 1 }] });
+  writeShmFixture(path, {
+    layout: 888,
+    width: 96,
+    height: 64,
+    format: 'yuv420p',
+    imageBufferCount: 3,
+    zoneCount: 2,
+    images: [{ slot: 2, timestampUs: 1 }],
+  });
   const shm = SharedMemory.open({ path, width: 96, height: 64 });
   t.teardown(() => shm.close());
   const img = await shm.newestImage();
@@ -125,7 +167,10 @@ const REFERENCE: Record<Exclude<Orientation, 'ROTATE_0'>, string> = {
 };
 
 test('transformJpeg matches ffmpeg rotating the decoded source, for every orientation (MCU-aligned 64×48)', async (t) => {
-  const source = await encodeJpeg({ format: 'rgb24', width: 64, height: 48, data: patternImage('rgb24', 64, 48) }, { quality: 95 });
+  const source = await encodeJpeg(
+    { format: 'rgb24', width: 64, height: 48, data: patternImage('rgb24', 64, 48) },
+    { quality: 95 },
+  );
   for (const orientation of ORIENTATIONS) {
     if (orientation === 'ROTATE_0') continue;
     const out = await transformJpeg(source, orientation, { edges: 'perfect' });
@@ -165,7 +210,9 @@ test("partial MCUs: 'trim' drops them (1920×1080 4:2:0 rotated → 1072×1920),
     const out = await transformJpeg(source, orientation);
     t.like(jpegHeader(out), { width: w, height: h }, orientation);
   }
-  const err = await t.throwsAsync(transformJpeg(source, 'ROTATE_90', { edges: 'perfect' }), { instanceOf: ZmNativeError });
+  const err = await t.throwsAsync(transformJpeg(source, 'ROTATE_90', { edges: 'perfect' }), {
+    instanceOf: ZmNativeError,
+  });
   t.is(err.code, 'ERR_ZM_JPEG_NOT_PERFECT');
   t.true(err.stack?.includes('17.jpeg.test'), 'stack points at the caller');
   t.like(jpegHeader(await transformJpeg(source, 'ROTATE_270', { edges: 'perfect' })), { width: 1080, height: 1920 });

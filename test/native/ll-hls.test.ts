@@ -72,7 +72,8 @@ interface ParsedSegment {
 function parsePlaylist(text: string) {
   const lines = text.trimEnd().split('\n');
   const tag = (name: string) => lines.find((l) => l.startsWith(`#${name}:`))?.slice(name.length + 2);
-  const attrs = (s: string) => Object.fromEntries(s.split(/,(?=[A-Z-]+=)/).map((kv) => kv.split(/=(.*)/s).slice(0, 2) as [string, string]));
+  const attrs = (s: string) =>
+    Object.fromEntries(s.split(/,(?=[A-Z-]+=)/).map((kv) => kv.split(/=(.*)/s).slice(0, 2) as [string, string]));
   let msn = Number(tag('EXT-X-MEDIA-SEQUENCE'));
   const segments: ParsedSegment[] = [];
   let current: ParsedSegment = { msn, parts: [], discontinuity: false };
@@ -83,7 +84,11 @@ function parsePlaylist(text: string) {
     if (l.startsWith('#EXT-X-MAP:')) uris.push(attrs(l.slice(11)).URI!.slice(1, -1));
     if (l.startsWith('#EXT-X-PART:')) {
       const a = attrs(l.slice(12));
-      current.parts.push({ duration: Number(a.DURATION), uri: a.URI!.slice(1, -1), independent: a.INDEPENDENT === 'YES' });
+      current.parts.push({
+        duration: Number(a.DURATION),
+        uri: a.URI!.slice(1, -1),
+        independent: a.INDEPENDENT === 'YES',
+      });
       uris.push(a.URI!.slice(1, -1));
     }
     if (l.startsWith('#EXTINF:')) {
@@ -103,7 +108,7 @@ function parsePlaylist(text: string) {
 /** Whether the first video sample of a part (moof + mdat) is a sync sample, from its trun. */
 function startsWithSync(part: Buffer): boolean {
   const moofEnd = part.readUInt32BE(0);
-  for (let pos = 8; pos < moofEnd; ) {
+  for (let pos = 8; pos < moofEnd;) {
     const size = part.readUInt32BE(pos);
     if (part.toString('latin1', pos + 4, pos + 8) === 'traf') {
       let inner = pos + 8;
@@ -143,7 +148,7 @@ test('playlist from the fake zmc: parts, durations, INDEPENDENT, preload hint, s
   t.is(partTarget, 0.21667); // 6 frames of 30 fps + half a frame of headroom
   const control = p.attrs(p.tag('EXT-X-SERVER-CONTROL')!);
   t.is(control['CAN-BLOCK-RELOAD'], 'YES');
-  t.true(Number(control["PART-HOLD-BACK"]) >= 3 * partTarget - 1e-9);
+  t.true(Number(control['PART-HOLD-BACK']) >= 3 * partTarget - 1e-9);
   t.true(p.lines.includes('#EXT-X-INDEPENDENT-SEGMENTS'));
   t.true(p.uris.length > 20);
   for (const uri of p.uris) t.regex(uri, /^(init-\d+\.mp4|seg-\d+\.m4s|part-\d+\.\d+\.m4s)\?token=abc\.DEF-1$/);
@@ -226,9 +231,18 @@ test('blocking reload: waitFor resolves when the part appears and times out othe
   t.throws(() => LlHlsPackager.blockingRequest(new URLSearchParams('_HLS_part=1')), { instanceOf: RangeError });
   t.throws(() => LlHlsPackager.blockingRequest(new URLSearchParams('_HLS_msn=-1')), { instanceOf: RangeError });
   // Past waitFor()'s bounds: refused here (a 400), not thrown later by waitFor (a 500).
-  t.throws(() => LlHlsPackager.blockingRequest(new URLSearchParams('_HLS_msn=0&_HLS_part=9999999')), { instanceOf: RangeError, message: /_HLS_part/ });
-  t.throws(() => LlHlsPackager.blockingRequest(new URLSearchParams('_HLS_msn=9007199254740992')), { instanceOf: RangeError, message: /_HLS_msn/ });
-  t.deepEqual(LlHlsPackager.blockingRequest(new URLSearchParams('_HLS_msn=9007199254740991&_HLS_part=1000000')), { msn: 9007199254740991, part: 1000000 });
+  t.throws(() => LlHlsPackager.blockingRequest(new URLSearchParams('_HLS_msn=0&_HLS_part=9999999')), {
+    instanceOf: RangeError,
+    message: /_HLS_part/,
+  });
+  t.throws(() => LlHlsPackager.blockingRequest(new URLSearchParams('_HLS_msn=9007199254740992')), {
+    instanceOf: RangeError,
+    message: /_HLS_msn/,
+  });
+  t.deepEqual(LlHlsPackager.blockingRequest(new URLSearchParams('_HLS_msn=9007199254740991&_HLS_part=1000000')), {
+    msn: 9007199254740991,
+    part: 1000000,
+  });
 });
 
 test('a generation bump starts a new init segment after EXT-X-DISCONTINUITY', async (t) => {
@@ -285,8 +299,24 @@ test('ffmpeg plays the rendered playlists from an HTTP server that checks the to
 
   const { stderr } = await run('ffmpeg', ['-v', 'error', '-i', url, '-f', 'null', '-'], { timeout: 60_000 });
   t.is(stderr.trim(), '', 'ffmpeg decodes without errors');
-  const { stdout } = await run('ffprobe', ['-v', 'error', '-count_frames', '-select_streams', 'v:0', '-show_entries', 'stream=nb_read_frames,width,height', '-of', 'json', url], { timeout: 60_000 });
-  const stream = (JSON.parse(stdout) as { streams: Array<{ nb_read_frames: string; width: number; height: number }> }).streams[0]!;
+  const { stdout } = await run(
+    'ffprobe',
+    [
+      '-v',
+      'error',
+      '-count_frames',
+      '-select_streams',
+      'v:0',
+      '-show_entries',
+      'stream=nb_read_frames,width,height',
+      '-of',
+      'json',
+      url,
+    ],
+    { timeout: 60_000 },
+  );
+  const stream = (JSON.parse(stdout) as { streams: Array<{ nb_read_frames: string; width: number; height: number }> })
+    .streams[0]!;
   t.is(Number(stream.nb_read_frames), clip.video.frames.length, 'every frame of the 4 segments');
   t.is(stream.width, 640);
   t.is(refused, 0, 'every URI carried the token');
@@ -313,7 +343,17 @@ test('push() feeds records from JS the way attach() does natively', async (t) =>
   ].sort((a, b) => a.f.dtsUs - b.f.dtsUs || (a.stream === 'video' ? -1 : 1));
   let seq = 0;
   for (const { stream, f } of items) {
-    manual.push({ type: 'media', stream, sequence: seq++, generation: 1, ptsUs: setup.zmc.pts(f.ptsUs), keyframe: f.keyframe && stream === 'video', cached: false, gap: 0, data: f.data });
+    manual.push({
+      type: 'media',
+      stream,
+      sequence: seq++,
+      generation: 1,
+      ptsUs: setup.zmc.pts(f.ptsUs),
+      keyframe: f.keyframe && stream === 'video',
+      cached: false,
+      gap: 0,
+      data: f.data,
+    });
   }
   t.is(manual.playlist(), setup.packager.playlist());
   t.deepEqual(manual.get('seg-1.m4s'), setup.packager.get('seg-1.m4s'));
@@ -323,12 +363,23 @@ test('push() feeds records from JS the way attach() does natively', async (t) =>
 test('a packager attached to a client, both dropped without close(), lets the process exit', (t) => {
   // Closures the native side holds must not keep either object alive (see ll-hls.ts/stream-client.ts).
   const facade = pathToFileURL(join(PACKAGE_ROOT, 'src', 'native', 'index.ts')).href;
-  const child = spawnSync(process.execPath, ['--expose-gc', '--import', 'tsx', '--input-type=module', '-e', `
+  const child = spawnSync(
+    process.execPath,
+    [
+      '--expose-gc',
+      '--import',
+      'tsx',
+      '--input-type=module',
+      '-e',
+      `
     const { StreamClient, LlHlsPackager } = await import(${JSON.stringify(facade)});
     (() => { const c = new StreamClient({ path: '/nonexistent/stream_1.sock', reconnect: { initialDelayMs: 10 } }); new LlHlsPackager().attach(c); })();
     for (let i = 0; i < 2; i++) { await new Promise((r) => setTimeout(r, 50)); globalThis.gc(); }
     console.log('dropped');
-  `], { cwd: PACKAGE_ROOT, encoding: 'utf8', timeout: 30_000 });
+  `,
+    ],
+    { cwd: PACKAGE_ROOT, encoding: 'utf8', timeout: 30_000 },
+  );
   t.is(child.error, undefined, 'exited on its own (no timeout)');
   t.is(child.status, 0, child.stderr);
   t.regex(child.stdout, /dropped/);
@@ -337,7 +388,10 @@ test('a packager attached to a client, both dropped without close(), lets the pr
 test('options and names are validated', (t) => {
   t.throws(() => new LlHlsPackager({ partTargetMs: 5 }), { instanceOf: RangeError });
   t.throws(() => new LlHlsPackager({ partTargetMs: 500, segmentTargetMs: 400 }), { instanceOf: RangeError });
-  t.throws(() => new LlHlsPackager({ windowSegment: 3 } as never), { instanceOf: TypeError, message: /unknown option "windowSegment"/ });
+  t.throws(() => new LlHlsPackager({ windowSegment: 3 } as never), {
+    instanceOf: TypeError,
+    message: /unknown option "windowSegment"/,
+  });
   const p = new LlHlsPackager();
   t.is(p.playlist(), null);
   t.is(p.masterPlaylist(), null);

@@ -11,7 +11,17 @@ import { promisify } from 'node:util';
 
 import test from 'ava';
 
-import { Fmp4Muxer, Mp4File, ZmNativeError, closeCachedMp4Files, describeCodec, remux, vodInit, vodSegment, vodSegments } from '../../src/native/index.js';
+import {
+  Fmp4Muxer,
+  Mp4File,
+  ZmNativeError,
+  closeCachedMp4Files,
+  describeCodec,
+  remux,
+  vodInit,
+  vodSegment,
+  vodSegments,
+} from '../../src/native/index.js';
 import { type ClipSpec, type MediaClip, displayMatrixOf, mediaClip, probeFile } from '../helpers/media.js';
 
 const run = promisify(execFile);
@@ -50,7 +60,11 @@ async function collect(gen: AsyncGenerator<Buffer>): Promise<Buffer[]> {
 const IDENTITY_MATRIX = [0x10000, 0, 0, 0, 0x10000, 0, 0, 0, 0x40000000];
 
 const CASES: Array<[string, ClipSpec, Layout[]]> = [
-  ['H.264 B-frames + AAC', { video: 'h264-high-bframes', audio: 'aac' }, ['progressive', 'faststart', 'fragmented', 'fragmented-separate', 'fragmented-absolute', 'mov']],
+  [
+    'H.264 B-frames + AAC',
+    { video: 'h264-high-bframes', audio: 'aac' },
+    ['progressive', 'faststart', 'fragmented', 'fragmented-separate', 'fragmented-absolute', 'mov'],
+  ],
   ['H.265 + AAC', { video: 'h265', audio: 'aac' }, ['progressive', 'fragmented']],
   ['H.264 baseline', { video: 'h264-baseline' }, ['faststart', 'fragmented']],
 ];
@@ -73,13 +87,19 @@ for (const [name, spec, layouts] of CASES) {
       t.truthy(video.muxTrack);
       t.is(file.vod!.codecs.split(',').length, spec.audio ? 2 : 1);
       const frameUs = 1e6 / clip.spec.fps;
-      t.true(Math.abs(file.vod!.durationUs - clip.video.probe.durationUs) <= frameUs, `${file.vod!.durationUs} vs ${clip.video.probe.durationUs}`);
+      t.true(
+        Math.abs(file.vod!.durationUs - clip.video.probe.durationUs) <= frameUs,
+        `${file.vod!.durationUs} vs ${clip.video.probe.durationUs}`,
+      );
 
       // Samples in decode order: every frame once, keyframes where the source has them.
       const samples = [...file.samples()];
       const videoSamples = samples.filter((s) => s.track === file.vod!.videoTrack);
       t.is(videoSamples.length, clip.video.frames.length);
-      t.deepEqual(videoSamples.map((s) => s.keyframe), clip.video.frames.map((f) => f.keyframe));
+      t.deepEqual(
+        videoSamples.map((s) => s.keyframe),
+        clip.video.frames.map((f) => f.keyframe),
+      );
       for (let i = 1; i < samples.length; i++) t.true(samples[i]!.dtsUs >= samples[i - 1]!.dtsUs - 1, 'decode order');
       const first = await file.readSample(videoSamples[0]!);
       t.is(first.readUInt32BE(0) + 4 <= first.length, true, 'length-prefixed');
@@ -91,12 +111,18 @@ for (const [name, spec, layouts] of CASES) {
       const probe = await probeFile(out);
       t.is(probe.errors, '', 'ffprobe and a full ffmpeg decode print nothing');
       t.is(probe.frames, clip.video.frames.length);
-      t.true(Math.abs(probe.durationUs - clip.video.probe.durationUs) <= frameUs, `duration ${probe.durationUs} vs ${clip.video.probe.durationUs}`);
+      t.true(
+        Math.abs(probe.durationUs - clip.video.probe.durationUs) <= frameUs,
+        `duration ${probe.durationUs} vs ${clip.video.probe.durationUs}`,
+      );
       t.is(probe.width, clip.video.width!);
       if (spec.audio) {
         const original = await probeFile(src);
         // AAC priming before the first video frame may be left out.
-        t.true(Math.abs(probe.audioFrames - original.audioFrames) <= 1, `audio ${probe.audioFrames} vs ${original.audioFrames}`);
+        t.true(
+          Math.abs(probe.audioFrames - original.audioFrames) <= 1,
+          `audio ${probe.audioFrames} vs ${original.audioFrames}`,
+        );
       }
     });
   }
@@ -106,16 +132,22 @@ test('VOD segments cut at keyframes near the target; init + segments play throug
   const clip = await mediaClip({ video: 'h264-high-bframes', audio: 'aac', seconds: 5 });
   const src = await variant(clip, 'fragmented', 'vod');
   const plan = await vodSegments(src, 2);
-  t.deepEqual(plan.map((s) => [s.startUs, s.durationUs]), [
-    [0, 2_000_000],
-    [2_000_000, 2_000_000],
-    [4_000_000, 1_000_000],
-  ]);
-  t.deepEqual(plan.map((s) => [s.firstSample, s.lastSample]), [
-    [0, 59],
-    [60, 119],
-    [120, 149],
-  ]);
+  t.deepEqual(
+    plan.map((s) => [s.startUs, s.durationUs]),
+    [
+      [0, 2_000_000],
+      [2_000_000, 2_000_000],
+      [4_000_000, 1_000_000],
+    ],
+  );
+  t.deepEqual(
+    plan.map((s) => [s.firstSample, s.lastSample]),
+    [
+      [0, 59],
+      [60, 119],
+      [120, 149],
+    ],
+  );
   t.is((await vodSegments(src, 4)).length, 2);
   // Any order (a player seeks): each segment continues the same timeline.
   const segments = await Promise.all([2, 0, 1].map((i) => vodSegment(src, i, 2)));
@@ -132,7 +164,13 @@ test('VOD segments cut at keyframes near the target; init + segments play throug
   // And as an HLS VOD playlist read by ffmpeg's HLS demuxer from disk.
   const dir = mkdtempSync(join(scratch, 'hls-'));
   writeFileSync(join(dir, 'init.mp4'), await vodInit(src));
-  const lines = ['#EXTM3U', '#EXT-X-VERSION:7', '#EXT-X-TARGETDURATION:2', '#EXT-X-PLAYLIST-TYPE:VOD', '#EXT-X-MAP:URI="init.mp4"'];
+  const lines = [
+    '#EXTM3U',
+    '#EXT-X-VERSION:7',
+    '#EXT-X-TARGETDURATION:2',
+    '#EXT-X-PLAYLIST-TYPE:VOD',
+    '#EXT-X-MAP:URI="init.mp4"',
+  ];
   for (const [i, s] of plan.entries()) {
     writeFileSync(join(dir, `${i}.mp4`), ordered[i]!);
     lines.push(`#EXTINF:${(s.durationUs / 1e6).toFixed(5)},`, `${i}.mp4`);
@@ -144,9 +182,25 @@ test('VOD segments cut at keyframes near the target; init + segments play throug
 
 test('a rotated recording (zmc tags the Orientation: a tkhd matrix) keeps its matrix through remux and VOD init; the size stays the coded one', async (t) => {
   const clip = await mediaClip({ video: 'h264-baseline', audio: 'aac' });
-  for (const [layout, rotate] of [['progressive', '90'], ['fragmented', '270'], ['faststart', '180']] as const) {
+  for (const [layout, rotate] of [
+    ['progressive', '90'],
+    ['fragmented', '270'],
+    ['faststart', '180'],
+  ] as const) {
     const src = join(scratch, `rotated-${layout}.mp4`);
-    await run('ffmpeg', ['-v', 'error', '-y', '-i', clip.file, '-c', 'copy', '-metadata:s:v:0', `rotate=${rotate}`, ...MOVFLAGS[layout], src]);
+    await run('ffmpeg', [
+      '-v',
+      'error',
+      '-y',
+      '-i',
+      clip.file,
+      '-c',
+      'copy',
+      '-metadata:s:v:0',
+      `rotate=${rotate}`,
+      ...MOVFLAGS[layout],
+      src,
+    ]);
     const source = await displayMatrixOf(src);
     t.truthy(source, `${layout}: the fixture carries a display matrix`);
 

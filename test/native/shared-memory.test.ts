@@ -3,13 +3,33 @@
 // format, re-opening after zmc restarts, refusals, and trigger writes.
 
 import { spawnSync } from 'node:child_process';
-import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeSync, closeSync } from 'node:fs';
+import {
+  chmodSync,
+  copyFileSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  rmSync,
+  writeSync,
+  closeSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import test from 'ava';
 
-import { PIXEL_FORMATS, type PixelFormat, SharedMemory, type SharedMemoryOptions, ZmNativeError, isCaptureAlive, loadBinding, nativeInfo, sharedMemoryPath } from '../../src/native/index.js';
+import {
+  PIXEL_FORMATS,
+  type PixelFormat,
+  SharedMemory,
+  type SharedMemoryOptions,
+  ZmNativeError,
+  isCaptureAlive,
+  loadBinding,
+  nativeInfo,
+  sharedMemoryPath,
+} from '../../src/native/index.js';
 import { type ShmFixtureSpec, buildShm, fieldOffset, writeShmFixture } from '../helpers/shm-fixture.js';
 import { LAYOUTS, SHARED_DATA, TRIGGER_DATA, type ShmLayoutSize } from '../helpers/shm-layouts.js';
 
@@ -79,7 +99,15 @@ for (const v of VARIANTS) {
       signal: 1,
     };
     if (v.layout !== 760) fields.image_count = 999;
-    if (has138) Object.assign(fields, { latitude: 52.37, longitude: 4.89, capturing: 2, analysing: 2, recording: 3, last_viewed_time: 1_700_000_050n });
+    if (has138)
+      Object.assign(fields, {
+        latitude: 52.37,
+        longitude: 4.89,
+        capturing: 2,
+        analysing: 2,
+        recording: 3,
+        last_viewed_time: 1_700_000_050n,
+      });
     if (v.layout === 888) Object.assign(fields, { last_analysis_index: 1, analysis_image_count: 88 });
     const fx = writeShmFixture(path, {
       layout: v.layout,
@@ -140,7 +168,15 @@ for (const v of VARIANTS) {
     t.is(s.analysisImageCount, v.layout === 888 ? 88 : null);
     // Slot and zone counts were solved from the file size (no hints given).
     t.is(s.geometryError, null);
-    t.like(s.geometry, { variant: fx.variant, width: 64, height: 48, colours: 3, imageBufferCount: 4, zoneCount: has138 ? 3 : 0, slotSize: fx.slotSize });
+    t.like(s.geometry, {
+      variant: fx.variant,
+      width: 64,
+      height: 48,
+      colours: 3,
+      imageBufferCount: 4,
+      zoneCount: has138 ? 3 : 0,
+      slotSize: fx.slotSize,
+    });
     t.is(s.versions.length > 0, true);
     t.true(isCaptureAlive(s, 45, 1_700_000_110_000));
     t.false(isCaptureAlive(s, 45, 1_700_000_200_000));
@@ -201,7 +237,15 @@ test('no image yet: last_write_index == n, or (1.39) the slot format is still AV
   t.is(await open(t, { path: a.path, width: 16, height: 8 }).newestImage(), null);
   const b = freshPath();
   // Index points at slot 1, but no format was written for it (the fixture fills slot 0 only).
-  writeShmFixture(b.path, { layout: 888, width: 16, height: 8, format: 'rgb24', imageBufferCount: 3, images: [{ slot: 0, timestampUs: 1 }], fields: { last_write_index: 1 } });
+  writeShmFixture(b.path, {
+    layout: 888,
+    width: 16,
+    height: 8,
+    format: 'rgb24',
+    imageBufferCount: 3,
+    images: [{ slot: 0, timestampUs: 1 }],
+    fields: { last_write_index: 1 },
+  });
   t.is(await open(t, { path: b.path, width: 16, height: 8, imageBufferCount: 3 }).newestImage(), null);
 });
 
@@ -238,7 +282,9 @@ test('unknown sizes are refused with ERR_ZM_SHM_LAYOUT naming the size', (t) => 
 });
 
 test('missing file → ERR_ZM_SHM_MISSING; size word 0 or valid = 0 → ERR_ZM_SHM_INVALID', (t) => {
-  const missing = t.throws(() => SharedMemory.open({ path: join(scratch, 'zm.mmap.999999') }), { instanceOf: ZmNativeError });
+  const missing = t.throws(() => SharedMemory.open({ path: join(scratch, 'zm.mmap.999999') }), {
+    instanceOf: ZmNativeError,
+  });
   t.is(missing.code, 'ERR_ZM_SHM_MISSING');
   t.regex(missing.message, /zmc is not running/);
 
@@ -246,7 +292,14 @@ test('missing file → ERR_ZM_SHM_MISSING; size word 0 or valid = 0 → ERR_ZM_S
   writeFileAtomic(a.path, Buffer.alloc(8000));
   t.is(t.throws(() => SharedMemory.open({ path: a.path }), { instanceOf: ZmNativeError }).code, 'ERR_ZM_SHM_INVALID');
   const b = freshPath();
-  writeShmFixture(b.path, { layout: 888, width: 16, height: 8, format: 'rgb24', imageBufferCount: 2, fields: { valid: 0 } });
+  writeShmFixture(b.path, {
+    layout: 888,
+    width: 16,
+    height: 8,
+    format: 'rgb24',
+    imageBufferCount: 2,
+    fields: { valid: 0 },
+  });
   const err = t.throws(() => SharedMemory.open({ path: b.path }), { instanceOf: ZmNativeError });
   t.is(err.code, 'ERR_ZM_SHM_INVALID');
   t.regex(err.message, /valid = 0/);
@@ -254,7 +307,16 @@ test('missing file → ERR_ZM_SHM_MISSING; size word 0 or valid = 0 → ERR_ZM_S
 
 test('re-opens when valid drops to 0 and when zmc re-creates the file (new inode)', async (t) => {
   const { path } = freshPath();
-  const spec: ShmFixtureSpec = { layout: 872, width: 32, height: 16, format: 'rgb24', imageBufferCount: 3, zoneCount: 0, images: [{ slot: 0, timestampUs: 1_000_000 }], fields: { state: 1 } };
+  const spec: ShmFixtureSpec = {
+    layout: 872,
+    width: 32,
+    height: 16,
+    format: 'rgb24',
+    imageBufferCount: 3,
+    zoneCount: 0,
+    images: [{ slot: 0, timestampUs: 1_000_000 }],
+    fields: { state: 1 },
+  };
   writeShmFixture(path, spec);
   const shm = open(t, { path, width: 32, height: 16, imageBufferCount: 3, zoneCount: 0 });
   t.is(shm.read().state, 'Idle');
@@ -301,7 +363,14 @@ for (const layout of LAYOUTS) {
     // Nothing outside TriggerData changed.
     t.true(on.subarray(0, layout).equals(before.subarray(0, layout)));
     t.true(on.subarray(layout + 560).equals(before.subarray(layout + 560)));
-    t.deepEqual(shm.read().trigger, { state: 'on', stateId: 1, score: 77, cause: 'Door', text: 'front door opened', showText: 'DOOR' });
+    t.deepEqual(shm.read().trigger, {
+      state: 'on',
+      stateId: 1,
+      score: 77,
+      cause: 'Door',
+      text: 'front door opened',
+      showText: 'DOOR',
+    });
 
     shm.trigger({ action: 'off' });
     t.deepEqual(shm.read().trigger, { state: 'off', stateId: 2, score: 0, cause: '', text: '', showText: '' });
@@ -311,7 +380,10 @@ for (const layout of LAYOUTS) {
     const cancelled = readFileSync(path);
     t.is(cancelled.readUInt32LE(layout + tf.trigger_state), 0);
     t.is(cancelled.readUInt32LE(layout + tf.trigger_score), 0);
-    t.true(cancelled.subarray(layout + tf.trigger_cause, layout + tf.trigger_cause + 32).every((b) => b === 0), 'cause cleared');
+    t.true(
+      cancelled.subarray(layout + tf.trigger_cause, layout + tf.trigger_cause + 32).every((b) => b === 0),
+      'cause cleared',
+    );
     t.is(cString(cancelled, layout + tf.trigger_showtext, 256), 'bye');
   });
 }
@@ -333,13 +405,21 @@ test('trigger requests are validated before native code', (t) => {
     [{ action: 'cancel', showText: 5 }, TypeError],
     [null, TypeError],
   ];
-  for (const [request, type] of bad) t.throws(() => shm.trigger(request as never), { instanceOf: type }, JSON.stringify(request));
+  for (const [request, type] of bad)
+    t.throws(() => shm.trigger(request as never), { instanceOf: type }, JSON.stringify(request));
   t.is(shm.read().trigger.state, 'cancel', 'nothing was written');
 });
 
 test('wrong or missing geometry: state still reads, images fail with ERR_ZM_SHM_GEOMETRY', async (t) => {
   const { path } = freshPath();
-  writeShmFixture(path, { layout: 888, width: 64, height: 48, format: 'rgb24', imageBufferCount: 3, images: [{ slot: 0, timestampUs: 1 }] });
+  writeShmFixture(path, {
+    layout: 888,
+    width: 64,
+    height: 48,
+    format: 'rgb24',
+    imageBufferCount: 3,
+    images: [{ slot: 0, timestampUs: 1 }],
+  });
   // 12×256×3 still equals imagesize, but 1.39 slots hold a 32-aligned RGBA frame: 64·256 > 4·64·48.
   const wrong = open(t, { path, width: 12, height: 256, imageBufferCount: 3 });
   t.is(wrong.read().state, 'Idle');
@@ -367,14 +447,25 @@ test('open options are validated before native code', (t) => {
     [{ path: '/x', widht: 640 }, TypeError],
   ];
   for (const [options, type] of bad) {
-    const err = t.throws(() => SharedMemory.open(options as SharedMemoryOptions), { instanceOf: type }, JSON.stringify(options));
+    const err = t.throws(
+      () => SharedMemory.open(options as SharedMemoryOptions),
+      { instanceOf: type },
+      JSON.stringify(options),
+    );
     t.false(err instanceof ZmNativeError);
   }
 });
 
 test('close() unmaps; later calls throw ERR_ZM_SHM_CLOSED; an image copy in flight still completes', async (t) => {
   const { path } = freshPath();
-  const fx = writeShmFixture(path, { layout: 760, width: 64, height: 48, format: 'rgb24', imageBufferCount: 2, images: [{ slot: 1, timestampUs: 7 }] });
+  const fx = writeShmFixture(path, {
+    layout: 760,
+    width: 64,
+    height: 48,
+    format: 'rgb24',
+    imageBufferCount: 2,
+    images: [{ slot: 1, timestampUs: 7 }],
+  });
   const shm = SharedMemory.open({ path, width: 64, height: 48 });
   const pending = shm.newestImage();
   shm.close();
@@ -416,7 +507,11 @@ test('permission denied names the file owner/group and the www-data/video hint (
   `;
   const r = spawnSync(process.execPath, ['-e', script], { uid: 65534, gid: 65534, encoding: 'utf8', cwd: dir });
   t.is(r.status, 0, r.stderr);
-  const out = JSON.parse(r.stdout) as { open: { code: string; message: string }; state: number; trigger: { code: string; message: string } };
+  const out = JSON.parse(r.stdout) as {
+    open: { code: string; message: string };
+    state: number;
+    trigger: { code: string; message: string };
+  };
   t.is(out.open.code, 'ERR_ZM_SHM_PERMISSION');
   for (const needle of ['permission denied to read', 'mode 0660', 'owner root', 'www-data', 'video']) {
     t.true(out.open.message.includes(needle), `${needle} in: ${out.open.message}`);

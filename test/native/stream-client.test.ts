@@ -38,11 +38,15 @@ function collect(client: StreamClient) {
   return {
     records,
     batches: () => batches,
-    of: <T extends StreamRecord['type']>(type: T) => records.filter((r): r is Extract<StreamRecord, { type: T }> => r.type === type),
+    of: <T extends StreamRecord['type']>(type: T) =>
+      records.filter((r): r is Extract<StreamRecord, { type: T }> => r.type === type),
     until(pred: (r: StreamRecord[]) => boolean, timeoutMs = 15_000): Promise<void> {
       if (pred(records)) return Promise.resolve();
       return new Promise((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`timed out; got ${records.map((r) => r.type).join(',')}`)), timeoutMs);
+        const timer = setTimeout(
+          () => reject(new Error(`timed out; got ${records.map((r) => r.type).join(',')}`)),
+          timeoutMs,
+        );
         waiters.push({ pred, resolve: () => (clearTimeout(timer), resolve()) });
       });
     },
@@ -97,7 +101,10 @@ test('receives HELLO codec details matching ffprobe, then every access unit in o
     t.true(m.data.equals(f.data));
   });
   const audioIn = media.filter((m) => m.stream === 'audio');
-  t.deepEqual(audioIn.map((m) => m.ptsUs), h264aac.audio!.frames.map((f) => zmc.pts(f.ptsUs)));
+  t.deepEqual(
+    audioIn.map((m) => m.ptsUs),
+    h264aac.audio!.frames.map((f) => zmc.pts(f.ptsUs)),
+  );
   t.true(c.batches() <= media.length, 'at most one JS callback per access unit');
 
   const snapshot = c.of('event')[0];
@@ -124,13 +131,19 @@ test('H.265: codec string and picture size from the SPS; a generation bump is re
   t.is(codec.parameterSets.vps.length, 1);
 
   zmc.bumpGeneration();
-  await c.until((r) => r.some((x) => x.type === 'generation') && r.filter((x) => x.type === 'media' && x.generation === 2).length >= 3);
+  await c.until(
+    (r) =>
+      r.some((x) => x.type === 'generation') && r.filter((x) => x.type === 'media' && x.generation === 2).length >= 3,
+  );
   const bump = c.of('generation')[0];
   t.deepEqual([bump.previous, bump.current], [1, 2]);
   const after = c.of('media').filter((m) => m.generation === 2);
   t.true(after[0].keyframe, 'media resumes at a keyframe');
   t.is(after[0].sequence, 0);
-  t.true(after.every((m) => m.gap === 0), 'a sequence restart is not a gap');
+  t.true(
+    after.every((m) => m.gap === 0),
+    'a sequence restart is not a gap',
+  );
   t.is(c.of('codec').filter((x) => x.generation === 2).length, 1, 'HELLO re-sent');
   t.is(client.stats().generations, 1);
 });
@@ -154,8 +167,16 @@ test('reconnects after a disconnect mid-stream, with back-off, and after BYE', a
 test('a missing socket is reported with ERR_ZM_STREAM_SOCKET_MISSING and retried with growing delays until it appears', async (t) => {
   const dir = mkdtempSync(join(scratch, 'missing-'));
   const logged: string[] = [];
-  const log = { warn: (_f: object, m: string) => logged.push(`warn ${m}`), info: (_f: object, m: string) => logged.push(`info ${m}`) };
-  const client = new StreamClient({ socketDir: dir, monitorId: 7, reconnect: { initialDelayMs: 20, maxDelayMs: 160 }, log });
+  const log = {
+    warn: (_f: object, m: string) => logged.push(`warn ${m}`),
+    info: (_f: object, m: string) => logged.push(`info ${m}`),
+  };
+  const client = new StreamClient({
+    socketDir: dir,
+    monitorId: 7,
+    reconnect: { initialDelayMs: 20, maxDelayMs: 160 },
+    log,
+  });
   t.teardown(() => client.close());
   t.is(client.path, join(dir, 'stream_7.sock'));
   const c = collect(client);
@@ -174,8 +195,16 @@ test('a missing socket is reported with ERR_ZM_STREAM_SOCKET_MISSING and retried
 });
 
 for (const [name, bytes, code] of [
-  ['bad version', encodeMessage({ type: MSG.media, stream: 0, version: 2 }, Buffer.from([1, 2, 3])), 'ERR_ZM_STREAM_PROTOCOL_VERSION'],
-  ['oversize length', encodeMessage({ type: MSG.media, stream: 0, length: 64 * 1024 * 1024 }), 'ERR_ZM_STREAM_PROTOCOL_LENGTH'],
+  [
+    'bad version',
+    encodeMessage({ type: MSG.media, stream: 0, version: 2 }, Buffer.from([1, 2, 3])),
+    'ERR_ZM_STREAM_PROTOCOL_VERSION',
+  ],
+  [
+    'oversize length',
+    encodeMessage({ type: MSG.media, stream: 0, length: 64 * 1024 * 1024 }),
+    'ERR_ZM_STREAM_PROTOCOL_LENGTH',
+  ],
 ] as const) {
   test(`protocol violation (${name}) → disconnect with ${code}, then reconnect`, async (t) => {
     const zmc = await serve(t, { clip: h264aac, pace: 'realtime' });
@@ -198,16 +227,41 @@ test('EVENT messages reach JS with their fields', async (t) => {
   const client = open(t, { path: zmc.path });
   const c = collect(client);
   await c.until((r) => r.some((x) => x.type === 'media'));
-  zmc.sendEvent(EVENT.stateChanged, { wallClockUs: 1_700_000_000_123_456n, stateId: 2, prevStateId: 1, stateName: 'ALARM', message: 'motion', healthCode: 0 }, 42);
+  zmc.sendEvent(
+    EVENT.stateChanged,
+    {
+      wallClockUs: 1_700_000_000_123_456n,
+      stateId: 2,
+      prevStateId: 1,
+      stateName: 'ALARM',
+      message: 'motion',
+      healthCode: 0,
+    },
+    42,
+  );
   zmc.sendEvent(0x0301, { jsonDetail: '{"label":"person"}' }, 43);
   await c.until((r) => r.filter((x) => x.type === 'event').length >= 3);
   const [, change, detection] = c.of('event');
-  t.like(change, { name: 'state_changed', code: 0x0201, sequence: 42, stateId: 2, prevStateId: 1, stateName: 'ALARM', message: 'motion', wallClockUs: 1_700_000_000_123_456, healthCode: 0 });
+  t.like(change, {
+    name: 'state_changed',
+    code: 0x0201,
+    sequence: 42,
+    stateId: 2,
+    prevStateId: 1,
+    stateName: 'ALARM',
+    message: 'motion',
+    wallClockUs: 1_700_000_000_123_456,
+    healthCode: 0,
+  });
   t.like(detection, { name: 'detection', jsonDetail: '{"label":"person"}' });
 });
 
 test('a slow reader: back-pressure reaches zmc, whose drops show up as sequence gaps', async (t) => {
-  const zmc = await serve(t, { clip: await mediaClip({ video: 'h264-high', seconds: 4, bitrate: '8M', noise: true }), maxQueueBytes: 32 * 1024, statsIntervalMs: 200 });
+  const zmc = await serve(t, {
+    clip: await mediaClip({ video: 'h264-high', seconds: 4, bitrate: '8M', noise: true }),
+    maxQueueBytes: 32 * 1024,
+    statsIntervalMs: 200,
+  });
   const client = open(t, { path: zmc.path, maxPendingBytes: 64 * 1024 });
   const c = collect(client);
   let slow = true;
@@ -218,7 +272,12 @@ test('a slow reader: back-pressure reaches zmc, whose drops show up as sequence 
   });
   // Wait for a STATS sent after zmc offered the whole clip: the socket is ordered, so every media
   // message zmc did send has arrived by then.
-  await c.until((r) => zmc.connections[0]?.finished === true && r.some((x) => x.type === 'stats' && x.messagesSent > zmc.connections[0]!.sentAtFinish), 30_000);
+  await c.until(
+    (r) =>
+      zmc.connections[0]?.finished === true &&
+      r.some((x) => x.type === 'stats' && x.messagesSent > zmc.connections[0]!.sentAtFinish),
+    30_000,
+  );
   slow = false;
   const media = c.of('media');
   const dropped = zmc.connections[0]!.dropped;
@@ -258,8 +317,13 @@ test('invalid options are rejected in TypeScript before any native work', (t) =>
   t.throws(() => new StreamClient({ path: `/${'x'.repeat(120)}` }), { instanceOf: RangeError });
   t.throws(() => new StreamClient({ socketDir: '/run/zm', monitorId: 0 }), { instanceOf: RangeError });
   t.throws(() => new StreamClient({ socketDir: '/run/zm', monitorId: 1.5 }), { instanceOf: TypeError });
-  t.throws(() => new StreamClient({ path: '/a.sock', reconnect: { initialDelayMs: 500, maxDelayMs: 100 } }), { instanceOf: RangeError });
-  t.throws(() => new StreamClient({ path: '/a.sock', reconnect: { initialDelay: 5 } as never }), { instanceOf: TypeError, message: /unknown option "initialDelay"/ });
+  t.throws(() => new StreamClient({ path: '/a.sock', reconnect: { initialDelayMs: 500, maxDelayMs: 100 } }), {
+    instanceOf: RangeError,
+  });
+  t.throws(() => new StreamClient({ path: '/a.sock', reconnect: { initialDelay: 5 } as never }), {
+    instanceOf: TypeError,
+    message: /unknown option "initialDelay"/,
+  });
   t.throws(() => new StreamClient({ path: '/a.sock', maxPendingBytes: 10 }), { instanceOf: RangeError });
   t.throws(() => new StreamClient({ path: '/a.sock', log: console as never, monitorId: 3 }), { instanceOf: TypeError });
 });

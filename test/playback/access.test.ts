@@ -14,7 +14,16 @@ import type { EventRemuxer } from '../../src/features/playback/event-remux.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { insertEventUsers, login, sql } from '../helpers/events.js';
 import type { FreshDatabase } from '../helpers/mariadb.js';
-import { bytesOf, captures, fixture, insertMediaEvent, makeStorages, startPlaybackApp, type MediaEvent, type StorageRoots } from '../helpers/playback.js';
+import {
+  bytesOf,
+  captures,
+  fixture,
+  insertMediaEvent,
+  makeStorages,
+  startPlaybackApp,
+  type MediaEvent,
+  type StorageRoots,
+} from '../helpers/playback.js';
 import { insertUser, zmDatabase } from '../helpers/zmdb.js';
 
 let app: TestApp;
@@ -46,11 +55,20 @@ test.before(async () => {
   db = await zmDatabase('pbaccess');
   await insertEventUsers(db);
   // Events View on monitor 1 only: a None row hides monitor 2.
-  const limited = await insertUser(db, { username: 'limited', password: 'limited', stored: bcrypt.hashSync('limited', 4), perms: { Events: 'View', Monitors: 'View' } });
+  const limited = await insertUser(db, {
+    username: 'limited',
+    password: 'limited',
+    stored: bcrypt.hashSync('limited', 4),
+    perms: { Events: 'View', Monitors: 'View' },
+  });
   roots = await makeStorages(db, 'pbaccess');
   await sql(db, "INSERT INTO Monitors (Id, Name) VALUES (2, 'Hidden')");
   await sql(db, 'INSERT INTO Monitors_Permissions (UserId, MonitorId, Permission) VALUES (?, 2, ?)', [limited, 'None']);
-  const full = { '{id}-video.mp4': { fixture: 'h264-frag.mp4' }, 'snapshot.jpg': { fixture: 'snapshot.jpg' }, ...captures([1]) };
+  const full = {
+    '{id}-video.mp4': { fixture: 'h264-frag.mp4' },
+    'snapshot.jpg': { fixture: 'snapshot.jpg' },
+    ...captures([1]),
+  };
   ev.visible = await insertMediaEvent(db, roots, { monitorId: 1, files: full, frameRows: [[1, 0]] });
   ev.hidden = await insertMediaEvent(db, roots, { monitorId: 2, files: full, frameRows: [[1, 0]] });
   [{ Id: hiddenFrameRow }] = await sql(db, 'SELECT Id FROM Frames WHERE EventId = ?', [ev.hidden.id]);
@@ -68,18 +86,30 @@ test.before(async () => {
   ev.symlinkStill = await insertMediaEvent(db, roots, {});
   symlinkSync(path.join(roots.base, 'secret.jpg'), path.join(ev.symlinkStill.dir, 'snapshot.jpg'));
   symlinkSync('../../../../../secret.jpg', path.join(ev.symlinkStill.dir, '00001-capture.jpg'));
-  ev.innerLink = await insertMediaEvent(db, roots, { defaultVideo: 'link.mp4', files: { 'real.mp4': { fixture: 'h264.mp4' } } });
+  ev.innerLink = await insertMediaEvent(db, roots, {
+    defaultVideo: 'link.mp4',
+    files: { 'real.mp4': { fixture: 'h264.mp4' } },
+  });
   symlinkSync('real.mp4', path.join(ev.innerLink.dir, 'link.mp4'));
 
-  app = await startTestApp({ db, env: { APP_AUTH__RATE_LIMIT__ENABLED: 'false', APP_ZONEMINDER__DIR_EVENTS: roots.defaultDir } });
+  app = await startTestApp({
+    db,
+    env: { APP_AUTH__RATE_LIMIT__ENABLED: 'false', APP_ZONEMINDER__DIR_EVENTS: roots.defaultDir },
+  });
   for (const name of ['evview', 'evnone', 'limited']) tokens[name] = await login(app, name);
 });
 test.after.always(async () => app?.close());
 
-function get(route: string, opts: { token?: string; query?: string; method?: string; headers?: Record<string, string> } = {}): Promise<Response> {
+function get(
+  route: string,
+  opts: { token?: string; query?: string; method?: string; headers?: Record<string, string> } = {},
+): Promise<Response> {
   const url = new URL(app.api(route));
   if (opts.query) url.searchParams.set('token', opts.query);
-  return fetch(url, { method: opts.method ?? 'GET', headers: { ...(opts.token ? { authorization: `Bearer ${opts.token}` } : {}), ...opts.headers } });
+  return fetch(url, {
+    method: opts.method ?? 'GET',
+    headers: { ...(opts.token ? { authorization: `Bearer ${opts.token}` } : {}), ...opts.headers },
+  });
 }
 
 /** Reads at most a little of a body (an MJPEG stream never ends by itself). */
@@ -114,7 +144,13 @@ test('?token= is accepted on every playback route, for GET and HEAD', async (t) 
 });
 
 test('?token= is refused off the media routes, and a bad query token is 401', async (t) => {
-  for (const route of [`/events/${ev.visible.id}`, `/events/${ev.visible.id}/info`, '/events', '/frames', `/frames/${hiddenFrameRow}`]) {
+  for (const route of [
+    `/events/${ev.visible.id}`,
+    `/events/${ev.visible.id}/info`,
+    '/events',
+    '/frames',
+    `/frames/${hiddenFrameRow}`,
+  ]) {
     const res = await get(route, { query: tokens.evview });
     t.is(res.status, 401, route);
     t.regex((await res.json()).error_message, /media routes only/);
@@ -142,7 +178,11 @@ test('row ACL: an event of a hidden monitor is 404 exactly like a missing one; t
     const [ja, jb] = [await a.json(), await b.json()];
     t.is(ja.kind, jb.kind, hidden);
     t.is(ja.code, jb.code, hidden);
-    t.is(ja.error_message.replace(String(ev.hidden.id), 'N').replace(String(hiddenFrameRow), 'N'), jb.error_message.replace(String(missingId), 'N'), hidden);
+    t.is(
+      ja.error_message.replace(String(ev.hidden.id), 'N').replace(String(hiddenFrameRow), 'N'),
+      jb.error_message.replace(String(missingId), 'N'),
+      hidden,
+    );
   }
   t.is((await get(`/events/${ev.visible.id}/video`, { token: tokens.limited })).status, 200);
   const open = await get(`/events/${ev.hidden.id}/thumbnail`, { token: tokens.evview });
@@ -169,7 +209,13 @@ test('path escapes: DefaultVideo with .. or an absolute path, and symlinks out o
 });
 
 test('path escapes in the URL never reach the filesystem: ids must be plain integers', async (t) => {
-  for (const route of ['/events/..%2F..%2Fetc/video', '/events/1%2F..%2F2/thumbnail', '/events/0x10/video', '/events/1e3/info', '/frames/..%2F1/image']) {
+  for (const route of [
+    '/events/..%2F..%2Fetc/video',
+    '/events/1%2F..%2F2/thumbnail',
+    '/events/0x10/video',
+    '/events/1e3/info',
+    '/frames/..%2F1/image',
+  ]) {
     const res = await get(route, { token: tokens.evview });
     t.true([400, 404].includes(res.status), `${route}: ${res.status}`);
     t.notRegex(await res.text(), /secret|etc\/passwd/);
@@ -200,14 +246,17 @@ test('media routes are never compressed and never count against the global limit
     const token = await login(limited, 'evview');
     const media: number[] = [];
     for (let i = 0; i < 8; i++) {
-      const res = await fetch(limited.api(`/events/${ev.visible.id}/thumbnail`), { headers: { authorization: `Bearer ${token}`, 'accept-encoding': 'gzip, br' } });
+      const res = await fetch(limited.api(`/events/${ev.visible.id}/thumbnail`), {
+        headers: { authorization: `Bearer ${token}`, 'accept-encoding': 'gzip, br' },
+      });
       media.push(res.status);
       t.is(res.headers.get('content-encoding'), null);
       await res.arrayBuffer();
     }
     t.deepEqual([...new Set(media)], [200]);
     const json: number[] = [];
-    for (let i = 0; i < 5; i++) json.push((await fetch(limited.api('/events'), { headers: { authorization: `Bearer ${token}` } })).status);
+    for (let i = 0; i < 5; i++)
+      json.push((await fetch(limited.api('/events'), { headers: { authorization: `Bearer ${token}` } })).status);
     t.true(json.includes(429));
   } finally {
     await limited.close();
@@ -217,7 +266,8 @@ test('media routes are never compressed and never count against the global limit
 test('the media-route list holds every playback route, and only them', (t) => {
   for (const r of PLAYBACK_ROUTES) t.true(isMediaPath(r.path.replace(/\{\w+\}/g, '12')), r.path);
   t.false(isMediaPath('/api/v3/events/12/info'), 'info is JSON: compressed, rate limited, header token only');
-  for (const p of ['/api/v3/events/12', '/api/v3/frames/12', '/api/v3/events', '/api/v3/events/12/frames']) t.false(isMediaPath(p), p);
+  for (const p of ['/api/v3/events/12', '/api/v3/frames/12', '/api/v3/events', '/api/v3/events/12/frames'])
+    t.false(isMediaPath(p), p);
 });
 
 test('OpenAPI: every playback route is declared with its operationId and the Events policy; the reference operations are served alike', async (t) => {
@@ -227,17 +277,24 @@ test('OpenAPI: every playback route is declared with its operationId and the Eve
     t.truthy(op, r.path);
     t.is(op?.operationId, r.operationId, r.path);
     t.deepEqual(op?.security, [{ jwt: ['events'] }], r.path);
-    t.true(op?.parameters.some((p: any) => p.in === 'query' && p.name === 'token'), `${r.path} documents ?token=`);
+    t.true(
+      op?.parameters.some((p: any) => p.in === 'query' && p.name === 'token'),
+      `${r.path} documents ?token=`,
+    );
     for (const status of ['401', '403', '404']) t.truthy(op?.responses[status], `${r.path} ${status}`);
   }
-  const declared = Object.entries(doc.paths).filter(([p]) => /\/(video|thumbnail|stream\/|image)/.test(p) && p !== '/api/v3/events/{id}/info');
+  const declared = Object.entries(doc.paths).filter(
+    ([p]) => /\/(video|thumbnail|stream\/|image)/.test(p) && p !== '/api/v3/events/{id}/info',
+  );
   t.deepEqual(declared.map(([p]) => p).sort(), PLAYBACK_ROUTES.map((r) => r.path).sort());
 
   const here = path.dirname(new URL(import.meta.url).pathname);
-  const surface = JSON.parse(readFileSync(path.join(here, '..', '..', 'data', 'contract', 'v3-reference-surface.json'), 'utf8'));
-  const reference = (surface.operations as Array<{ method: string; path: string; operationId: string; params: string[] }>).filter((o) =>
-    /^\/api\/v3\/events\/\{id\}\/(video|thumbnail|info|stream\/.+)$/.test(o.path),
+  const surface = JSON.parse(
+    readFileSync(path.join(here, '..', '..', 'data', 'contract', 'v3-reference-surface.json'), 'utf8'),
   );
+  const reference = (
+    surface.operations as Array<{ method: string; path: string; operationId: string; params: string[] }>
+  ).filter((o) => /^\/api\/v3\/events\/\{id\}\/(video|thumbnail|info|stream\/.+)$/.test(o.path));
   t.is(reference.length, 8);
   for (const ref of reference) {
     const op = doc.paths[ref.path]?.[ref.method.toLowerCase()];
@@ -262,10 +319,15 @@ test('the remux seam: a plugged-in EventRemuxer serves video.mp4 with ranges, th
     mediaSegment: async (_input, seq) => (seq === 0 ? new BufferSource(Buffer.from('seg0'), 'video/mp4') : null),
   };
   const plain = await insertMediaEvent(db, roots, { files: { '{id}-video.mp4': { fixture: 'h264.mp4' } } });
-  const other = await startPlaybackApp(db, { APP_AUTH__RATE_LIMIT__ENABLED: 'false', APP_ZONEMINDER__DIR_EVENTS: roots.defaultDir }, { remuxer });
+  const other = await startPlaybackApp(
+    db,
+    { APP_AUTH__RATE_LIMIT__ENABLED: 'false', APP_ZONEMINDER__DIR_EVENTS: roots.defaultDir },
+    { remuxer },
+  );
   try {
     const token = await login({ api: other.api } as never, 'evview');
-    const call = (route: string, headers: Record<string, string> = {}) => fetch(other.api(`/events/${plain.id}${route}`), { headers: { authorization: `Bearer ${token}`, ...headers } });
+    const call = (route: string, headers: Record<string, string> = {}) =>
+      fetch(other.api(`/events/${plain.id}${route}`), { headers: { authorization: `Bearer ${token}`, ...headers } });
     const part = await call('/stream/video.mp4', { range: 'bytes=2-4' });
     t.is(part.status, 206);
     t.is(part.headers.get('content-range'), 'bytes 2-4/10');
@@ -279,7 +341,10 @@ test('the remux seam: a plugged-in EventRemuxer serves video.mp4 with ranges, th
     t.is(await (await call('/stream/segment/0')).text(), 'seg0');
     const beyond = await call('/stream/segment/5');
     t.is(beyond.status, 404);
-    t.deepEqual((await beyond.json()).details, [['event_id', String(plain.id)], ['segment', '5']]);
+    t.deepEqual((await beyond.json()).details, [
+      ['event_id', String(plain.id)],
+      ['segment', '5'],
+    ]);
   } finally {
     await other.close();
   }

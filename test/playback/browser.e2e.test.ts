@@ -18,10 +18,26 @@ test.before(async () => {
   const db = await zmDatabase('pbbrowser');
   await insertEventUsers(db);
   const roots = await makeStorages(db, 'pbbrowser');
-  ev.plain = await insertMediaEvent(db, roots, { defaultVideo: '{id}-video.mp4', files: { '{id}-video.mp4': { fixture: 'h264.mp4' } } });
-  ev.frag = await insertMediaEvent(db, roots, { scheme: 'Deep', defaultVideo: '{id}-video.h264.mp4', files: { '{id}-video.h264.mp4': { fixture: 'h264-frag.mp4' } } });
-  ev.jpeg = await insertMediaEvent(db, roots, { files: captures([1, 2, 3, 4, 5, 6]), frameRows: [[1, 0], [6, 1]] });
-  app = await startTestApp({ db, env: { APP_AUTH__RATE_LIMIT__ENABLED: 'false', APP_ZONEMINDER__DIR_EVENTS: roots.defaultDir } });
+  ev.plain = await insertMediaEvent(db, roots, {
+    defaultVideo: '{id}-video.mp4',
+    files: { '{id}-video.mp4': { fixture: 'h264.mp4' } },
+  });
+  ev.frag = await insertMediaEvent(db, roots, {
+    scheme: 'Deep',
+    defaultVideo: '{id}-video.h264.mp4',
+    files: { '{id}-video.h264.mp4': { fixture: 'h264-frag.mp4' } },
+  });
+  ev.jpeg = await insertMediaEvent(db, roots, {
+    files: captures([1, 2, 3, 4, 5, 6]),
+    frameRows: [
+      [1, 0],
+      [6, 1],
+    ],
+  });
+  app = await startTestApp({
+    db,
+    env: { APP_AUTH__RATE_LIMIT__ENABLED: 'false', APP_ZONEMINDER__DIR_EVENTS: roots.defaultDir },
+  });
   token = await login(app, 'evview');
   browser = await launchChromium();
 });
@@ -102,7 +118,9 @@ test('a JPEG-only event plays as MJPEG in an <img>', async (t) => {
   const page = await browser.newPage();
   try {
     await page.setContent(`<img id="i" src="${app.api(`/events/${ev.jpeg.id}/stream/mjpeg?token=${token}`)}">`);
-    const width = await page.waitForFunction("document.getElementById('i').naturalWidth", undefined, { timeout: 15_000 });
+    const width = await page.waitForFunction("document.getElementById('i').naturalWidth", undefined, {
+      timeout: 15_000,
+    });
     t.is(await width.jsonValue(), 352);
   } finally {
     await page.close();

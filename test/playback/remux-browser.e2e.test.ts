@@ -16,7 +16,11 @@ import { insertEventUsers, login } from '../helpers/events.js';
 import { insertMediaEvent, makeStorages, type MediaEvent } from '../helpers/playback.js';
 import { zmDatabase } from '../helpers/zmdb.js';
 
-const HLS_JS = path.join(path.dirname(createRequire(import.meta.url).resolve('hls.js/package.json')), 'dist', 'hls.min.js');
+const HLS_JS = path.join(
+  path.dirname(createRequire(import.meta.url).resolve('hls.js/package.json')),
+  'dist',
+  'hls.min.js',
+);
 
 let app: TestApp;
 let browser: Browser;
@@ -29,17 +33,32 @@ test.before(async () => {
   const db = await zmDatabase('pbremuxbrowser');
   await insertEventUsers(db);
   const roots = await makeStorages(db, 'pbremuxbrowser');
-  ev.plain = await insertMediaEvent(db, roots, { defaultVideo: '{id}-video.mp4', files: { '{id}-video.mp4': { fixture: 'h264.mp4' } } });
-  ev.bframes = await insertMediaEvent(db, roots, { defaultVideo: '{id}-video.mp4', files: { '{id}-video.mp4': { fixture: 'h264-bf-aac.mp4' } } });
-  ev.rotated = await insertMediaEvent(db, roots, { orientation: 'ROTATE_90', defaultVideo: '{id}-video.mp4', files: { '{id}-video.mp4': { fixture: 'h264-rotate90.mp4' } } });
-  app = await startTestApp({ db, env: { APP_AUTH__RATE_LIMIT__ENABLED: 'false', APP_ZONEMINDER__DIR_EVENTS: roots.defaultDir } });
+  ev.plain = await insertMediaEvent(db, roots, {
+    defaultVideo: '{id}-video.mp4',
+    files: { '{id}-video.mp4': { fixture: 'h264.mp4' } },
+  });
+  ev.bframes = await insertMediaEvent(db, roots, {
+    defaultVideo: '{id}-video.mp4',
+    files: { '{id}-video.mp4': { fixture: 'h264-bf-aac.mp4' } },
+  });
+  ev.rotated = await insertMediaEvent(db, roots, {
+    orientation: 'ROTATE_90',
+    defaultVideo: '{id}-video.mp4',
+    files: { '{id}-video.mp4': { fixture: 'h264-rotate90.mp4' } },
+  });
+  app = await startTestApp({
+    db,
+    env: { APP_AUTH__RATE_LIMIT__ENABLED: 'false', APP_ZONEMINDER__DIR_EVENTS: roots.defaultDir },
+  });
   token = await login(app, 'evview');
   const script = readFileSync(HLS_JS);
   pages = http.createServer((req, res) => {
     if (req.url === '/hls.min.js') {
       res.writeHead(200, { 'content-type': 'text/javascript' }).end(script);
     } else {
-      res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>player</title><script src="/hls.min.js"></script>');
+      res
+        .writeHead(200, { 'content-type': 'text/html' })
+        .end('<!doctype html><title>player</title><script src="/hls.min.js"></script>');
     }
   });
   await new Promise<void>((resolve) => pages.listen(0, '127.0.0.1', resolve));
@@ -83,7 +102,9 @@ test('<video src="/stream/video.mp4?token=…"> plays a remuxed plain MP4 to the
   page.on('response', (r) => r.url().includes('/stream/video.mp4') && statuses.push(r.status()));
   try {
     await page.goto(pageUrl);
-    await page.setContent(`<video id="v" muted playsinline preload="auto" src="${app.api(`/events/${ev.plain.id}/stream/video.mp4?token=${token}`)}"></video>`);
+    await page.setContent(
+      `<video id="v" muted playsinline preload="auto" src="${app.api(`/events/${ev.plain.id}/stream/video.mp4?token=${token}`)}"></video>`,
+    );
     const played = await untilEnded(page, '', 1);
     t.is(played.error, null);
     t.false(played.timedOut, JSON.stringify(played));
@@ -127,13 +148,15 @@ test('hls.js plays the VOD playlist (B-frames + AAC, three segments) to the end 
   }
 });
 
-test('a rotated recording (zmc\'s Orientation ROTATE_90) is turned by Chromium the same way as the recording itself: 640x360 coded, shown 360x640', async (t) => {
+test("a rotated recording (zmc's Orientation ROTATE_90) is turned by Chromium the same way as the recording itself: 640x360 coded, shown 360x640", async (t) => {
   const page = await browser.newPage();
   try {
     await page.goto(pageUrl);
     const shown: Array<{ width: number; height: number } | string> = [];
     for (const route of [`/events/${ev.rotated.id}/video`, `/events/${ev.rotated.id}/stream/video.mp4`]) {
-      await page.setContent(`<video id="v" muted playsinline preload="metadata" src="${app.api(`${route}?token=${token}`)}"></video>`);
+      await page.setContent(
+        `<video id="v" muted playsinline preload="metadata" src="${app.api(`${route}?token=${token}`)}"></video>`,
+      );
       shown.push(
         (await page.evaluate(`new Promise((resolve) => {
           const v = document.getElementById('v');
@@ -145,7 +168,10 @@ test('a rotated recording (zmc\'s Orientation ROTATE_90) is turned by Chromium t
         })`)) as { width: number; height: number } | string,
       );
     }
-    t.deepEqual(shown, [{ width: 360, height: 640 }, { width: 360, height: 640 }]);
+    t.deepEqual(shown, [
+      { width: 360, height: 640 },
+      { width: 360, height: 640 },
+    ]);
   } finally {
     await page.close();
   }

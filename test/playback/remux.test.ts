@@ -18,11 +18,23 @@ import bcrypt from 'bcryptjs';
 import { insertEventUsers, login, sql } from '../helpers/events.js';
 import type { FreshDatabase } from '../helpers/mariadb.js';
 import { displayMatrixOf, ffmpegHlsExtensions, probeFile, urisWithoutAllowedExtension } from '../helpers/media.js';
-import { bytesOf, fixture, insertMediaEvent, makeStorages, startPlaybackApp, type MediaEvent, type PlaybackApp, type StorageRoots } from '../helpers/playback.js';
+import {
+  bytesOf,
+  fixture,
+  insertMediaEvent,
+  makeStorages,
+  startPlaybackApp,
+  type MediaEvent,
+  type PlaybackApp,
+  type StorageRoots,
+} from '../helpers/playback.js';
 import { insertUser, zmDatabase } from '../helpers/zmdb.js';
 
 const run = promisify(execFile);
-const ENV = (roots: StorageRoots) => ({ APP_AUTH__RATE_LIMIT__ENABLED: 'false', APP_ZONEMINDER__DIR_EVENTS: roots.defaultDir });
+const ENV = (roots: StorageRoots) => ({
+  APP_AUTH__RATE_LIMIT__ENABLED: 'false',
+  APP_ZONEMINDER__DIR_EVENTS: roots.defaultDir,
+});
 
 let db: FreshDatabase;
 let roots: StorageRoots;
@@ -36,12 +48,30 @@ test.before(async () => {
   await insertEventUsers(db);
   roots = await makeStorages(db, 'pbremux');
   work = mkdtempSync(path.join(tmpdir(), 'zmgate-remux-test-'));
-  ev.baseline = await insertMediaEvent(db, roots, { defaultVideo: '{id}-video.mp4', files: { '{id}-video.mp4': { fixture: 'h264.mp4' } } });
-  ev.bframes = await insertMediaEvent(db, roots, { scheme: 'Deep', defaultVideo: '{id}-video.mp4', files: { '{id}-video.mp4': { fixture: 'h264-bf-aac.mp4' } } });
-  ev.hevc = await insertMediaEvent(db, roots, { scheme: 'Shallow', files: { '{id}-video.hevc.mp4': { fixture: 'h265.mp4' } } });
+  ev.baseline = await insertMediaEvent(db, roots, {
+    defaultVideo: '{id}-video.mp4',
+    files: { '{id}-video.mp4': { fixture: 'h264.mp4' } },
+  });
+  ev.bframes = await insertMediaEvent(db, roots, {
+    scheme: 'Deep',
+    defaultVideo: '{id}-video.mp4',
+    files: { '{id}-video.mp4': { fixture: 'h264-bf-aac.mp4' } },
+  });
+  ev.hevc = await insertMediaEvent(db, roots, {
+    scheme: 'Shallow',
+    files: { '{id}-video.hevc.mp4': { fixture: 'h265.mp4' } },
+  });
   // zmc with Orientation ROTATE_90: the camera's packets, the stream tagged with a display matrix.
-  ev.rotated = await insertMediaEvent(db, roots, { orientation: 'ROTATE_90', defaultVideo: '{id}-video.mp4', files: { '{id}-video.mp4': { fixture: 'h264-rotate90.mp4' } } });
-  ev.live = await insertMediaEvent(db, roots, { end: null, defaultVideo: 'incomplete.h264.mp4', files: { 'incomplete.h264.mp4': { fixture: 'h264-frag-long.mp4' } } });
+  ev.rotated = await insertMediaEvent(db, roots, {
+    orientation: 'ROTATE_90',
+    defaultVideo: '{id}-video.mp4',
+    files: { '{id}-video.mp4': { fixture: 'h264-rotate90.mp4' } },
+  });
+  ev.live = await insertMediaEvent(db, roots, {
+    end: null,
+    defaultVideo: 'incomplete.h264.mp4',
+    files: { 'incomplete.h264.mp4': { fixture: 'h264-frag-long.mp4' } },
+  });
   app = await startPlaybackApp(db, { ...ENV(roots), APP_PLAYBACK__SEGMENT_CACHE_BYTES: String(200_000) }, {});
   token = await login({ api: app.api } as never, 'evview');
 });
@@ -63,7 +93,7 @@ async function saved(name: string, data: Buffer): Promise<string> {
 /** Top-level box types of an ISO BMFF buffer. */
 function topBoxes(data: Buffer): string[] {
   const out: string[] = [];
-  for (let at = 0; at + 8 <= data.length; ) {
+  for (let at = 0; at + 8 <= data.length;) {
     const size = data.readUInt32BE(at);
     out.push(data.toString('latin1', at + 4, at + 8));
     if (size < 8) break;
@@ -105,7 +135,15 @@ for (const [name, fixtureName] of [
     t.is(out.codec, source.codec);
     t.is(out.audioFrames > 0, source.audioFrames > 0);
     t.true(Math.abs(out.durationUs - source.durationUs) <= 1000, `${out.durationUs} vs ${source.durationUs}`);
-    const { stdout } = await run('ffprobe', ['-v', 'error', '-show_entries', 'format=duration', '-of', 'csv=p=0', path.join(work, `${name}.mp4`)]);
+    const { stdout } = await run('ffprobe', [
+      '-v',
+      'error',
+      '-show_entries',
+      'format=duration',
+      '-of',
+      'csv=p=0',
+      path.join(work, `${name}.mp4`),
+    ]);
     t.true(Math.abs(Number(stdout) * 1e6 - source.durationUs) < 100_000, `format duration ${stdout}`);
   });
 }
@@ -126,10 +164,13 @@ test('the predicted layout equals the produced remux (fragment by fragment) for 
   }
 });
 
-test('a rotated recording (zmc\'s Orientation) keeps its display matrix in video.mp4 and in the VOD init.mp4; an unrotated one keeps the identity', async (t) => {
+test("a rotated recording (zmc's Orientation) keeps its display matrix in video.mp4 and in the VOD init.mp4; an unrotated one keeps the identity", async (t) => {
   const source = await displayMatrixOf(await fixture('h264-rotate90.mp4'));
   t.is(source?.rotation, 90, 'the fixture is tagged rotate=90');
-  const videoMp4 = await saved('rotated-video.mp4', await bytesOf(await get(`/events/${ev.rotated.id}/stream/video.mp4`)));
+  const videoMp4 = await saved(
+    'rotated-video.mp4',
+    await bytesOf(await get(`/events/${ev.rotated.id}/stream/video.mp4`)),
+  );
   const init = await bytesOf(await get(`/events/${ev.rotated.id}/stream/init.mp4`));
   const segment = await bytesOf(await get(`/events/${ev.rotated.id}/stream/segment/0`));
   const vod = await saved('rotated-vod.mp4', Buffer.concat([init, segment]));
@@ -139,8 +180,17 @@ test('a rotated recording (zmc\'s Orientation) keeps its display matrix in video
   }
 
   // ffprobe shows no Display Matrix for the identity; the remux's own tkhd says so exactly.
-  const plainMp4 = await saved('plain-video.mp4', await bytesOf(await get(`/events/${ev.baseline.id}/stream/video.mp4`)));
-  const plainVod = await saved('plain-vod.mp4', Buffer.concat([await bytesOf(await get(`/events/${ev.baseline.id}/stream/init.mp4`)), await bytesOf(await get(`/events/${ev.baseline.id}/stream/segment/0`))]));
+  const plainMp4 = await saved(
+    'plain-video.mp4',
+    await bytesOf(await get(`/events/${ev.baseline.id}/stream/video.mp4`)),
+  );
+  const plainVod = await saved(
+    'plain-vod.mp4',
+    Buffer.concat([
+      await bytesOf(await get(`/events/${ev.baseline.id}/stream/init.mp4`)),
+      await bytesOf(await get(`/events/${ev.baseline.id}/stream/segment/0`)),
+    ]),
+  );
   for (const file of [plainMp4, plainVod]) {
     t.is(await displayMatrixOf(file), null, file);
     const opened = await Mp4File.open(file);
@@ -163,12 +213,17 @@ test('a layout that cannot be trusted is measured instead, with the same result'
 
 test('RemuxSource: a fragment of another size than its layout ends the stream in an error, reports it and releases the recording', async (t) => {
   const events: string[] = [];
-  const source = new RemuxSource(layoutOf(4, [10, 10]), {
-    init: () => Buffer.from('init'),
-    fragment: async (i) => Buffer.alloc(i === 1 ? 9 : 10, i),
-    mismatch: (i, expected, actual) => events.push(`mismatch ${i} ${expected} ${actual}`),
-    release: () => events.push('release'),
-  }, '"x"', new Date());
+  const source = new RemuxSource(
+    layoutOf(4, [10, 10]),
+    {
+      init: () => Buffer.from('init'),
+      fragment: async (i) => Buffer.alloc(i === 1 ? 9 : 10, i),
+      mismatch: (i, expected, actual) => events.push(`mismatch ${i} ${expected} ${actual}`),
+      release: () => events.push('release'),
+    },
+    '"x"',
+    new Date(),
+  );
   t.is(source.size, 24);
   const got: Buffer[] = [];
   const err = await t.throwsAsync(async () => {
@@ -177,7 +232,11 @@ test('RemuxSource: a fragment of another size than its layout ends the stream in
   t.regex(err!.message, /layout mismatch/);
   // Whatever arrived before the error is a prefix of the right bytes (buffered chunks may be dropped).
   const sent = Buffer.concat(got);
-  t.true(Buffer.concat([Buffer.from('it'), Buffer.alloc(10, 0)]).subarray(0, sent.length).equals(sent));
+  t.true(
+    Buffer.concat([Buffer.from('it'), Buffer.alloc(10, 0)])
+      .subarray(0, sent.length)
+      .equals(sent),
+  );
   t.deepEqual(events.slice(0, 2), ['mismatch 1 10 9', 'release']);
 });
 
@@ -190,7 +249,11 @@ test('byte ranges on the remux: closed, open-ended, suffix and fragment-crossing
     [`bytes=${size - 1000}-`, size - 1000, size - 1],
     ['bytes=-777', size - 777, size - 1],
     [`bytes=1000-${Math.floor(size / 2)}`, 1000, Math.floor(size / 2)],
-    [`bytes=${Math.floor(size / 3)}-${Math.floor(size / 3) + 50_000}`, Math.floor(size / 3), Math.floor(size / 3) + 50_000],
+    [
+      `bytes=${Math.floor(size / 3)}-${Math.floor(size / 3) + 50_000}`,
+      Math.floor(size / 3),
+      Math.floor(size / 3) + 50_000,
+    ],
   ];
   for (const [range, start, end] of cases) {
     const res = await get(route, { range });
@@ -235,7 +298,8 @@ test('the VOD playlist: ~4 s segments at keyframes, relative URIs, ENDLIST; ffmp
   t.true(viaQuery.includes(`#EXT-X-MAP:URI="init.mp4?token=${token}"`));
   t.true(viaQuery.includes(`\nsegment/2.m4s?token=${token}\n`));
   const allowed = await ffmpegHlsExtensions();
-  if (allowed) t.deepEqual(urisWithoutAllowedExtension(viaQuery, allowed), [], 'every URI has an extension ffmpeg fetches');
+  if (allowed)
+    t.deepEqual(urisWithoutAllowedExtension(viaQuery, allowed), [], 'every URI has an extension ffmpeg fetches');
   const out = path.join(work, 'hls.mp4');
   // ffmpeg with its defaults: its HLS demuxer refuses segment URIs without an allowed media extension.
   const { stderr } = await run('ffmpeg', ['-v', 'error', '-y', '-i', url, '-c', 'copy', out]);
@@ -258,12 +322,22 @@ test('init and segments: fMP4 pieces with immutable caching; out of range is 404
   t.is(seg.headers.get('cache-control'), 'private, max-age=31536000, immutable', 'a closed event');
   const segBytes = await bytesOf(seg);
   t.deepEqual(topBoxes(segBytes), ['moof', 'mdat']);
-  t.true((await bytesOf(await get(`/events/${ev.bframes.id}/stream/segment/1.m4s`))).equals(segBytes), 'N.m4s (as listed) and plain N are the same segment');
-  for (const bad of ['1.mp4', '1.m4s.m4s', 'x.m4s']) t.is((await get(`/events/${ev.bframes.id}/stream/segment/${bad}`)).status, 400, bad);
+  t.true(
+    (await bytesOf(await get(`/events/${ev.bframes.id}/stream/segment/1.m4s`))).equals(segBytes),
+    'N.m4s (as listed) and plain N are the same segment',
+  );
+  for (const bad of ['1.mp4', '1.m4s.m4s', 'x.m4s'])
+    t.is((await get(`/events/${ev.bframes.id}/stream/segment/${bad}`)).status, 400, bad);
   for (const seq of ['3', '3.m4s', '999999999']) {
     const res = await get(`/events/${ev.bframes.id}/stream/segment/${seq}`);
     t.is(res.status, 404, seq);
-    t.like(await res.json(), { kind: 'FILE_NOT_FOUND_ERROR', details: [['event_id', String(ev.bframes.id)], ['segment', seq]] });
+    t.like(await res.json(), {
+      kind: 'FILE_NOT_FOUND_ERROR',
+      details: [
+        ['event_id', String(ev.bframes.id)],
+        ['segment', seq],
+      ],
+    });
   }
   t.is((await get(`/events/${ev.bframes.id}/stream/segment/1`, { range: 'bytes=0-7' })).status, 206);
 });
@@ -276,7 +350,10 @@ test('an event in progress: an EVENT playlist without ENDLIST and without the gr
   const early = await (await get(`/events/${ev.live.id}/stream/playlist.m3u8`)).text();
   t.true(early.includes('#EXT-X-PLAYLIST-TYPE:EVENT'));
   t.false(early.includes('#EXT-X-ENDLIST'));
-  t.deepEqual(early.split('\n').filter((l) => l.startsWith('segment/')), ['segment/0.m4s']);
+  t.deepEqual(
+    early.split('\n').filter((l) => l.startsWith('segment/')),
+    ['segment/0.m4s'],
+  );
   const seg0Res = await get(`/events/${ev.live.id}/stream/segment/0`);
   // Not provably final while the file grows: revalidated, never kept for a year.
   t.is(seg0Res.headers.get('cache-control'), 'no-cache');
@@ -288,7 +365,10 @@ test('an event in progress: an EVENT playlist without ENDLIST and without the gr
 
   copyFileSync(await fixture('h264-frag-long.mp4'), file);
   const later = await (await get(`/events/${ev.live.id}/stream/playlist.m3u8`)).text();
-  t.deepEqual(later.split('\n').filter((l) => l.startsWith('segment/')), ['segment/0.m4s', 'segment/1.m4s']);
+  t.deepEqual(
+    later.split('\n').filter((l) => l.startsWith('segment/')),
+    ['segment/0.m4s', 'segment/1.m4s'],
+  );
   t.false(later.includes('#EXT-X-ENDLIST'));
   t.true((await bytesOf(await get(`/events/${ev.live.id}/stream/segment/0`))).equals(seg0), 'segment 0 unchanged');
 
@@ -318,41 +398,56 @@ test('a truncated plain MP4 being written (no moov yet) is 404 saying so, not a 
   }
 });
 
-test.serial('the segment cache stays under playback.segment_cache_bytes after reading many events, evicting the oldest', async (t) => {
-  const stats0 = app.playback.segments.stats();
-  t.is(stats0.budgetBytes, 200_000);
-  const events: MediaEvent[] = [];
-  for (let i = 0; i < 8; i++) events.push(await insertMediaEvent(db, roots, { files: { '{id}-video.mp4': { fixture: 'h264-bf-aac.mp4' } } }));
-  let served = 0;
-  for (const e of events) {
-    for (let seq = 0; seq < 3; seq++) {
-      const res = await get(`/events/${e.id}/stream/segment/${seq}`);
-      t.is(res.status, 200);
-      served += (await bytesOf(res)).length;
-      t.true(app.playback.segments.stats().bytes <= 200_000);
+test.serial(
+  'the segment cache stays under playback.segment_cache_bytes after reading many events, evicting the oldest',
+  async (t) => {
+    const stats0 = app.playback.segments.stats();
+    t.is(stats0.budgetBytes, 200_000);
+    const events: MediaEvent[] = [];
+    for (let i = 0; i < 8; i++)
+      events.push(await insertMediaEvent(db, roots, { files: { '{id}-video.mp4': { fixture: 'h264-bf-aac.mp4' } } }));
+    let served = 0;
+    for (const e of events) {
+      for (let seq = 0; seq < 3; seq++) {
+        const res = await get(`/events/${e.id}/stream/segment/${seq}`);
+        t.is(res.status, 200);
+        served += (await bytesOf(res)).length;
+        t.true(app.playback.segments.stats().bytes <= 200_000);
+      }
     }
-  }
-  const stats = app.playback.segments.stats();
-  t.true(served > 2 * stats.budgetBytes, `served ${served}`);
-  t.true(stats.bytes <= stats.budgetBytes, JSON.stringify(stats));
-  t.true(stats.evictions > 0, JSON.stringify(stats));
-  t.true(stats.entries > 0);
-  // The newest segment is still there: a hit, not another read.
-  const before = app.playback.segments.stats().hits;
-  await bytesOf(await get(`/events/${events.at(-1)!.id}/stream/segment/2`));
-  t.is(app.playback.segments.stats().hits, before + 1);
-});
+    const stats = app.playback.segments.stats();
+    t.true(served > 2 * stats.budgetBytes, `served ${served}`);
+    t.true(stats.bytes <= stats.budgetBytes, JSON.stringify(stats));
+    t.true(stats.evictions > 0, JSON.stringify(stats));
+    t.true(stats.entries > 0);
+    // The newest segment is still there: a hit, not another read.
+    const before = app.playback.segments.stats().hits;
+    await bytesOf(await get(`/events/${events.at(-1)!.id}/stream/segment/2`));
+    t.is(app.playback.segments.stats().hits, before + 1);
+  },
+);
 
-test('401/403/404 on the remuxed routes: no token, no Events permission, a hidden monitor\'s event exactly like a missing one', async (t) => {
-  const limited = await insertUser(db, { username: 'rlimited', password: 'rlimited', stored: bcrypt.hashSync('rlimited', 4), perms: { Events: 'View', Monitors: 'View' } });
+test("401/403/404 on the remuxed routes: no token, no Events permission, a hidden monitor's event exactly like a missing one", async (t) => {
+  const limited = await insertUser(db, {
+    username: 'rlimited',
+    password: 'rlimited',
+    stored: bcrypt.hashSync('rlimited', 4),
+    perms: { Events: 'View', Monitors: 'View' },
+  });
   await sql(db, "INSERT INTO Monitors (Id, Name) VALUES (2, 'Hidden')");
   await sql(db, 'INSERT INTO Monitors_Permissions (UserId, MonitorId, Permission) VALUES (?, 2, ?)', [limited, 'None']);
-  const hidden = await insertMediaEvent(db, roots, { monitorId: 2, files: { '{id}-video.mp4': { fixture: 'h264-bf-aac.mp4' } } });
+  const hidden = await insertMediaEvent(db, roots, {
+    monitorId: 2,
+    files: { '{id}-video.mp4': { fixture: 'h264-bf-aac.mp4' } },
+  });
   const tokens = {
     limited: await login({ api: app.api } as never, 'rlimited'),
     none: await login({ api: app.api } as never, 'evnone'),
   };
-  const routes = (id: number) => ['video.mp4', 'media.mp4', 'playlist.m3u8', 'init.mp4', 'segment/0', 'segment/99'].map((r) => `/events/${id}/stream/${r}`);
+  const routes = (id: number) =>
+    ['video.mp4', 'media.mp4', 'playlist.m3u8', 'init.mp4', 'segment/0', 'segment/99'].map(
+      (r) => `/events/${id}/stream/${r}`,
+    );
   for (const route of routes(ev.bframes.id)) {
     const anonymous = await fetch(app.api(route));
     t.is(anonymous.status, 401, route);
@@ -405,7 +500,11 @@ test('SegmentCache: LRU order, budget, oversize values served but not kept, conc
 
 test('the configured budget is validated', async (t) => {
   const { loadConfig } = await import('../../src/config/index.js');
-  const load = (value: string) => loadConfig({ env: { APP_ZONEMINDER__CONFIG_PATH: '/nonexistent/zm.conf', APP_PLAYBACK__SEGMENT_CACHE_BYTES: value }, defaultOperatorFile: '/nonexistent/prod.toml' });
+  const load = (value: string) =>
+    loadConfig({
+      env: { APP_ZONEMINDER__CONFIG_PATH: '/nonexistent/zm.conf', APP_PLAYBACK__SEGMENT_CACHE_BYTES: value },
+      defaultOperatorFile: '/nonexistent/prod.toml',
+    });
   t.is(load('1048576').config.playback.segment_cache_bytes, 1_048_576);
   t.throws(() => load('-5'), { message: /playback\.segment_cache_bytes/ });
 });

@@ -52,32 +52,84 @@ test.before(async () => {
   await insertEventUsers(db);
   roots = await makeStorages(db, 'pbstills');
   const all = { ...captures([1, 2]), ...captures([1, 2], 'analyse') };
-  ev.snapshot = await insertMediaEvent(db, roots, { files: { 'snapshot.jpg': { fixture: 'snapshot.jpg' }, 'alarm.jpg': { fixture: 'alarm.jpg' }, ...all, '{id}-video.mp4': { fixture: 'h264.mp4' } } });
+  ev.snapshot = await insertMediaEvent(db, roots, {
+    files: {
+      'snapshot.jpg': { fixture: 'snapshot.jpg' },
+      'alarm.jpg': { fixture: 'alarm.jpg' },
+      ...all,
+      '{id}-video.mp4': { fixture: 'h264.mp4' },
+    },
+  });
   ev.alarm = await insertMediaEvent(db, roots, { files: { 'alarm.jpg': { fixture: 'alarm.jpg' }, ...all } });
-  ev.capture = await insertMediaEvent(db, roots, { files: { ...captures([3, 4]), '{id}-video.mp4': { fixture: 'h264.mp4' } } });
+  ev.capture = await insertMediaEvent(db, roots, {
+    files: { ...captures([3, 4]), '{id}-video.mp4': { fixture: 'h264.mp4' } },
+  });
   ev.analyse = await insertMediaEvent(db, roots, { files: captures([7], 'analyse') });
-  ev.video = await insertMediaEvent(db, roots, { scheme: 'Deep', files: { '{id}-video.mp4': { fixture: 'h264.mp4' } }, frameRows: [[1, 0], [31, 2]] });
+  ev.video = await insertMediaEvent(db, roots, {
+    scheme: 'Deep',
+    files: { '{id}-video.mp4': { fixture: 'h264.mp4' } },
+    frameRows: [
+      [1, 0],
+      [31, 2],
+    ],
+  });
   ev.none = await insertMediaEvent(db, roots, {});
   ev.live = await insertMediaEvent(db, roots, { end: null, files: { 'snapshot.jpg': { fixture: 'snapshot.jpg' } } });
-  ev.named = await insertMediaEvent(db, roots, { files: { 'objdetect.jpg': { fixture: 'objdetect.jpg' }, 'snapshot.jpg': { fixture: 'snapshot.jpg' }, 'alarm.jpg': { fixture: 'alarm.jpg' } } });
+  ev.named = await insertMediaEvent(db, roots, {
+    files: {
+      'objdetect.jpg': { fixture: 'objdetect.jpg' },
+      'snapshot.jpg': { fixture: 'snapshot.jpg' },
+      'alarm.jpg': { fixture: 'alarm.jpg' },
+    },
+  });
   // Monitors 21 (VideoWriter 2, camera passthrough) and 22 (VideoWriter 1, encode), as zmc
   // records them: the Events row holds the turned size.
   await insertMonitor(db, 21, 'Passthrough', { VideoWriter: 2 });
   await insertMonitor(db, 22, 'Encode', { VideoWriter: 1 });
   for (const o of ORIENTATIONS) {
     const size = swapped(o, SIZES.video);
-    ev[`snap-${o}`] = await insertMediaEvent(db, roots, { orientation: o, files: { 'snapshot.jpg': { fixture: 'snapshot.jpg' } } });
+    ev[`snap-${o}`] = await insertMediaEvent(db, roots, {
+      orientation: o,
+      files: { 'snapshot.jpg': { fixture: 'snapshot.jpg' } },
+    });
     ev[`frame-${o}`] = await insertMediaEvent(db, roots, { orientation: o, files: captures([1]) });
-    ev[`pass-${o}`] = await insertMediaEvent(db, roots, { monitorId: 21, orientation: o, ...size, scheme: 'Shallow', files: { '{id}-video.mp4': { fixture: 'marker.mp4' } } });
+    ev[`pass-${o}`] = await insertMediaEvent(db, roots, {
+      monitorId: 21,
+      orientation: o,
+      ...size,
+      scheme: 'Shallow',
+      files: { '{id}-video.mp4': { fixture: 'marker.mp4' } },
+    });
     // The encoder got the images zmc had turned: a recording already upright.
-    const turned = o === 'ROTATE_0' ? 'marker.mp4' : o === 'ROTATE_270' || o === 'FLIP_VERT' ? null : `marker-turned-${o}.mp4`;
-    if (turned) ev[`enc-${o}`] = await insertMediaEvent(db, roots, { monitorId: 22, orientation: o, ...size, files: { '{id}-video.mp4': { fixture: turned } } });
+    const turned =
+      o === 'ROTATE_0' ? 'marker.mp4' : o === 'ROTATE_270' || o === 'FLIP_VERT' ? null : `marker-turned-${o}.mp4`;
+    if (turned)
+      ev[`enc-${o}`] = await insertMediaEvent(db, roots, {
+        monitorId: 22,
+        orientation: o,
+        ...size,
+        files: { '{id}-video.mp4': { fixture: turned } },
+      });
   }
   // 1.38 tags a passthrough recording with a display matrix: the tag is not applied on top.
-  ev.tagged = await insertMediaEvent(db, roots, { monitorId: 22, orientation: 'ROTATE_90', ...swapped('ROTATE_90', SIZES.video), scheme: 'Shallow', files: { '{id}-video.mp4': { fixture: 'marker-rotate90.mp4' } } });
-  ev['tagged-180'] = await insertMediaEvent(db, roots, { monitorId: 22, orientation: 'ROTATE_180', files: { '{id}-video.mp4': { fixture: 'marker-rotate90.mp4' } } });
+  ev.tagged = await insertMediaEvent(db, roots, {
+    monitorId: 22,
+    orientation: 'ROTATE_90',
+    ...swapped('ROTATE_90', SIZES.video),
+    scheme: 'Shallow',
+    files: { '{id}-video.mp4': { fixture: 'marker-rotate90.mp4' } },
+  });
+  ev['tagged-180'] = await insertMediaEvent(db, roots, {
+    monitorId: 22,
+    orientation: 'ROTATE_180',
+    files: { '{id}-video.mp4': { fixture: 'marker-rotate90.mp4' } },
+  });
   const runner = new FfmpegRunner({ ...DEFAULT_FFMPEG_OPTIONS, maxConcurrent: 2 });
-  app = await startPlaybackApp(db, { APP_AUTH__RATE_LIMIT__ENABLED: 'false', APP_ZONEMINDER__DIR_EVENTS: roots.defaultDir }, { runner });
+  app = await startPlaybackApp(
+    db,
+    { APP_AUTH__RATE_LIMIT__ENABLED: 'false', APP_ZONEMINDER__DIR_EVENTS: roots.defaultDir },
+    { runner },
+  );
   token = await login({ api: app.api } as never, 'evview');
 });
 test.after.always(async () => app?.close());
@@ -109,7 +161,7 @@ test('thumbnail: nothing to show is 404 FILE_NOT_FOUND; a closed event is cachea
   t.is((await get(`/events/${ev.live.id}/thumbnail`)).headers.get('cache-control'), 'no-cache');
 });
 
-test('zmc\'s JPEGs are served byte for byte whatever the Orientation (zmc turned them already)', async (t) => {
+test("zmc's JPEGs are served byte for byte whatever the Orientation (zmc turned them already)", async (t) => {
   for (const o of ORIENTATIONS) {
     const snap = await jpegOf(`/events/${ev[`snap-${o}`].id}/thumbnail`);
     t.true(snap.equals(readFileSync(await fixture('snapshot.jpg'))), `snapshot.jpg ${o}`);
@@ -122,36 +174,74 @@ test('zmc\'s JPEGs are served byte for byte whatever the Orientation (zmc turned
 for (const o of ORIENTATIONS) {
   test(`Orientation ${o}: a frame of a passthrough recording is turned once (size and corner marker), thumbnail and frame image`, async (t) => {
     const e = ev[`pass-${o}`].id;
-    t.deepEqual(await markerCorner(await jpegOf(`/events/${e}/frames/1/image`)), { ...swapped(o, SIZES.video), corner: CORNER[o] }, 'frame image');
-    t.deepEqual(await markerCorner(await jpegOf(`/events/${e}/thumbnail`)), { ...swapped(o, SIZES.videoThumb), corner: CORNER[o] }, 'thumbnail');
+    t.deepEqual(
+      await markerCorner(await jpegOf(`/events/${e}/frames/1/image`)),
+      { ...swapped(o, SIZES.video), corner: CORNER[o] },
+      'frame image',
+    );
+    t.deepEqual(
+      await markerCorner(await jpegOf(`/events/${e}/thumbnail`)),
+      { ...swapped(o, SIZES.videoThumb), corner: CORNER[o] },
+      'thumbnail',
+    );
   });
   if (!['ROTATE_270', 'FLIP_VERT'].includes(o)) {
     test(`Orientation ${o}: a frame of an encode-mode recording is served as decoded (already upright)`, async (t) => {
       const e = ev[`enc-${o}`].id;
-      t.deepEqual(await markerCorner(await jpegOf(`/events/${e}/frames/1/image`)), { ...swapped(o, SIZES.video), corner: CORNER[o] });
+      t.deepEqual(await markerCorner(await jpegOf(`/events/${e}/frames/1/image`)), {
+        ...swapped(o, SIZES.video),
+        corner: CORNER[o],
+      });
     });
   }
 }
 
 test('a recording with its own rotate tag is decoded without it and turned once, by the Orientation', async (t) => {
   // ROTATE_90: the coded size (640×360) is the swap of the event's (360×640): passthrough.
-  t.deepEqual(await markerCorner(await jpegOf(`/events/${ev.tagged.id}/frames/1/image`)), { ...swapped('ROTATE_90', SIZES.video), corner: 'top-right' });
+  t.deepEqual(await markerCorner(await jpegOf(`/events/${ev.tagged.id}/frames/1/image`)), {
+    ...swapped('ROTATE_90', SIZES.video),
+    corner: 'top-right',
+  });
   // ROTATE_180 on an encode monitor, but the tag shows the camera's packets: passthrough.
-  t.deepEqual(await markerCorner(await jpegOf(`/events/${ev['tagged-180'].id}/frames/1/image`)), { ...SIZES.video, corner: 'bottom-right' });
+  t.deepEqual(await markerCorner(await jpegOf(`/events/${ev['tagged-180'].id}/frames/1/image`)), {
+    ...SIZES.video,
+    corner: 'bottom-right',
+  });
 });
 
 test('recordingTurn: the coded size decides for 90/270; else a display matrix or VideoWriter 2', (t) => {
   const ev90 = { width: 360, height: 640 };
-  const facts = (width: number, height: number, displayMatrix = false, videoWriter: number | null = null) => ({ width, height, displayMatrix, videoWriter });
+  const facts = (width: number, height: number, displayMatrix = false, videoWriter: number | null = null) => ({
+    width,
+    height,
+    displayMatrix,
+    videoWriter,
+  });
   t.is(recordingTurn('ROTATE_90', ev90, facts(640, 360)), 'ROTATE_90');
-  t.is(recordingTurn('ROTATE_270', ev90, facts(640, 360, false, 1)), 'ROTATE_270', 'the size wins over a changed VideoWriter');
+  t.is(
+    recordingTurn('ROTATE_270', ev90, facts(640, 360, false, 1)),
+    'ROTATE_270',
+    'the size wins over a changed VideoWriter',
+  );
   t.is(recordingTurn('ROTATE_90', ev90, facts(360, 640, true, 2)), 'ROTATE_0', 'encoded at the turned size');
-  t.is(recordingTurn('ROTATE_90', { width: 480, height: 480 }, facts(480, 480, false, 1)), 'ROTATE_0', 'square: VideoWriter 1');
-  t.is(recordingTurn('ROTATE_90', { width: 480, height: 480 }, facts(480, 480, false, 2)), 'ROTATE_90', 'square: VideoWriter 2');
+  t.is(
+    recordingTurn('ROTATE_90', { width: 480, height: 480 }, facts(480, 480, false, 1)),
+    'ROTATE_0',
+    'square: VideoWriter 1',
+  );
+  t.is(
+    recordingTurn('ROTATE_90', { width: 480, height: 480 }, facts(480, 480, false, 2)),
+    'ROTATE_90',
+    'square: VideoWriter 2',
+  );
   t.is(recordingTurn('ROTATE_180', { width: 640, height: 360 }, facts(640, 360, false, 1)), 'ROTATE_0');
   t.is(recordingTurn('ROTATE_180', { width: 640, height: 360 }, facts(640, 360, true, 1)), 'ROTATE_180');
   t.is(recordingTurn('FLIP_VERT', { width: 640, height: 360 }, facts(640, 360, false, 2)), 'FLIP_VERT');
-  t.is(recordingTurn('FLIP_HORI', { width: 640, height: 360 }, facts(0, 0, false, null)), 'ROTATE_0', 'nothing says passthrough');
+  t.is(
+    recordingTurn('FLIP_HORI', { width: 640, height: 360 }, facts(0, 0, false, null)),
+    'ROTATE_0',
+    'nothing says passthrough',
+  );
   t.is(recordingTurn('ROTATE_0', { width: 640, height: 360 }, facts(360, 640, true, 2)), 'ROTATE_0');
 });
 
@@ -170,7 +260,11 @@ test('frame images: capture by default, ?type=analyse, named stills, the video f
   t.like(await probeBuffer(await jpegOf(`/events/${e}/frames/1/image`)), SIZES.capture);
   t.like(await probeBuffer(await jpegOf(`/events/${e}/frames/2/image?type=analyse`)), SIZES.analyse);
   t.like(await probeBuffer(await jpegOf(`/events/${e}/frames/2/image?type=capture`)), SIZES.capture);
-  t.like(await probeBuffer(await jpegOf(`/events/${ev.analyse.id}/frames/7/image`)), SIZES.analyse, 'capture missing: the analysis image');
+  t.like(
+    await probeBuffer(await jpegOf(`/events/${ev.analyse.id}/frames/7/image`)),
+    SIZES.analyse,
+    'capture missing: the analysis image',
+  );
   t.like(await probeBuffer(await jpegOf(`/events/${ev.named.id}/frames/alarm/image`)), SIZES.alarm);
   t.like(await probeBuffer(await jpegOf(`/events/${ev.named.id}/frames/snapshot/image`)), SIZES.snapshot);
   t.like(await probeBuffer(await jpegOf(`/events/${ev.named.id}/frames/objdetect/image`)), SIZES.objdetect);
@@ -181,7 +275,12 @@ test('frame images: capture by default, ?type=analyse, named stills, the video f
 });
 
 test('frame images: 404 when there is no such image, 400 for a bad fid or type', async (t) => {
-  for (const route of [`/events/${ev.alarm.id}/frames/99/image`, `/events/${ev.none.id}/frames/alarm/image`, `/events/${ev.analyse.id}/frames/7/image?type=capture`, `/events/${ev.capture.id}/frames/3/image?type=analyse`]) {
+  for (const route of [
+    `/events/${ev.alarm.id}/frames/99/image`,
+    `/events/${ev.none.id}/frames/alarm/image`,
+    `/events/${ev.analyse.id}/frames/7/image?type=capture`,
+    `/events/${ev.capture.id}/frames/3/image?type=analyse`,
+  ]) {
     const res = await get(route);
     t.is(res.status, 404, route);
     t.is((await res.json()).kind, 'FILE_NOT_FOUND_ERROR');
@@ -200,7 +299,10 @@ test('frame images: 404 when there is no such image, 400 for a bad fid or type',
 });
 
 test('/frames/{id}/image: the image of a Frames row; a missing row is 404', async (t) => {
-  await sql(db, 'INSERT INTO Frames (EventId, FrameId, Type, Score, Delta) VALUES (?, 2, ?, 0, 0.2)', [ev.alarm.id, 'Alarm']);
+  await sql(db, 'INSERT INTO Frames (EventId, FrameId, Type, Score, Delta) VALUES (?, 2, ?, 0, 0.2)', [
+    ev.alarm.id,
+    'Alarm',
+  ]);
   const [row] = await sql(db, 'SELECT Id FROM Frames WHERE EventId = ? AND FrameId = 2', [ev.alarm.id]);
   t.like(await probeBuffer(await jpegOf(`/frames/${row.Id}/image`)), SIZES.capture);
   t.like(await probeBuffer(await jpegOf(`/frames/${row.Id}/image?type=analyse`)), SIZES.analyse);
@@ -212,7 +314,11 @@ test('/frames/{id}/image: the image of a Frames row; a missing row is 404', asyn
 
 test('fifty thumbnails at once: all answered, never more ffmpeg processes than the bound', async (t) => {
   const events: number[] = [];
-  for (let i = 0; i < 50; i++) events.push((await insertMediaEvent(db, roots, { scheme: 'Shallow', files: { '{id}-video.mp4': { fixture: 'h264.mp4' } } })).id);
+  for (let i = 0; i < 50; i++)
+    events.push(
+      (await insertMediaEvent(db, roots, { scheme: 'Shallow', files: { '{id}-video.mp4': { fixture: 'h264.mp4' } } }))
+        .id,
+    );
   let peak = 0;
   const sampler = setInterval(() => (peak = Math.max(peak, app.playback.runner.running)), 2);
   try {
@@ -230,7 +336,13 @@ test('the runner: concurrency bound, queue limit (503), timeout kill, failed exi
   const script = path.join(dir, 'fake.sh');
   writeFileSync(script, '#!/bin/sh\nsleep "${ZMGATE_FAKE_SLEEP:-0.2}"\necho done\n');
   chmodSync(script, 0o755);
-  const runner = new FfmpegRunner({ ...DEFAULT_FFMPEG_OPTIONS, ffprobe: script, maxConcurrent: 2, maxQueued: 3, timeoutMs: 5000 });
+  const runner = new FfmpegRunner({
+    ...DEFAULT_FFMPEG_OPTIONS,
+    ffprobe: script,
+    maxConcurrent: 2,
+    maxQueued: 3,
+    timeoutMs: 5000,
+  });
   let peak = 0;
   const sampler = setInterval(() => (peak = Math.max(peak, runner.running)), 5);
   const jobs = [1, 2, 3, 4, 5].map(() => runner.ffprobe([]));
@@ -238,7 +350,10 @@ test('the runner: concurrency bound, queue limit (503), timeout kill, failed exi
   t.true((await t.throwsAsync(refused)) instanceof ServiceUnavailableError);
   const out = await Promise.all(jobs);
   clearInterval(sampler);
-  t.deepEqual(out.map((b) => b.toString().trim()), ['done', 'done', 'done', 'done', 'done']);
+  t.deepEqual(
+    out.map((b) => b.toString().trim()),
+    ['done', 'done', 'done', 'done', 'done'],
+  );
   t.is(peak, 2);
   t.is(runner.running, 0);
 

@@ -9,7 +9,15 @@ import { ifRangeHolds, parseRange } from '../../src/media/byte-ranges.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { insertEventUsers, login } from '../helpers/events.js';
 import type { FreshDatabase } from '../helpers/mariadb.js';
-import { bytesOf, captures, fixture, insertMediaEvent, makeStorages, type MediaEvent, type StorageRoots } from '../helpers/playback.js';
+import {
+  bytesOf,
+  captures,
+  fixture,
+  insertMediaEvent,
+  makeStorages,
+  type MediaEvent,
+  type StorageRoots,
+} from '../helpers/playback.js';
 import { zmDatabase } from '../helpers/zmdb.js';
 
 let app: TestApp;
@@ -27,27 +35,64 @@ test.before(async () => {
   mp4 = readFileSync(await fixture('h264.mp4'));
   frag = readFileSync(await fixture('h264-frag.mp4'));
   // 1.36: <Id>-video.mp4, DefaultVideo set; Medium scheme.
-  ev.v136 = await insertMediaEvent(db, roots, { scheme: 'Medium', defaultVideo: '{id}-video.mp4', files: { '{id}-video.mp4': { fixture: 'h264.mp4' } } });
+  ev.v136 = await insertMediaEvent(db, roots, {
+    scheme: 'Medium',
+    defaultVideo: '{id}-video.mp4',
+    files: { '{id}-video.mp4': { fixture: 'h264.mp4' } },
+  });
   // 1.39: <Id>-video.<codec>.<container>, fragmented; Deep scheme.
-  ev.v139 = await insertMediaEvent(db, roots, { scheme: 'Deep', start: '2026-02-03 04:05:06', defaultVideo: '{id}-video.h264.mp4', files: { '{id}-video.h264.mp4': { fixture: 'h264-frag.mp4' } } });
+  ev.v139 = await insertMediaEvent(db, roots, {
+    scheme: 'Deep',
+    start: '2026-02-03 04:05:06',
+    defaultVideo: '{id}-video.h264.mp4',
+    files: { '{id}-video.h264.mp4': { fixture: 'h264-frag.mp4' } },
+  });
   // Shallow, DefaultVideo empty: the fallback names.
-  ev.shallow = await insertMediaEvent(db, roots, { scheme: 'Shallow', files: { '{id}-video.mp4': { fixture: 'h264.mp4' } } });
+  ev.shallow = await insertMediaEvent(db, roots, {
+    scheme: 'Shallow',
+    files: { '{id}-video.mp4': { fixture: 'h264.mp4' } },
+  });
   // StorageId 0: the default events directory.
-  ev.defaultStorage = await insertMediaEvent(db, roots, { storageId: 0, files: { '{id}-video.mp4': { fixture: 'h264.mp4' } } });
+  ev.defaultStorage = await insertMediaEvent(db, roots, {
+    storageId: 0,
+    files: { '{id}-video.mp4': { fixture: 'h264.mp4' } },
+  });
   // DefaultVideo names a missing file: the fallbacks still find the recording.
-  ev.staleDefault = await insertMediaEvent(db, roots, { defaultVideo: 'gone.mp4', files: { '{id}.mp4': { fixture: 'h264.mp4' } } });
+  ev.staleDefault = await insertMediaEvent(db, roots, {
+    defaultVideo: 'gone.mp4',
+    files: { '{id}.mp4': { fixture: 'h264.mp4' } },
+  });
   // Codec in the name, DefaultVideo empty: found by pattern.
   ev.hevcName = await insertMediaEvent(db, roots, { files: { '{id}-video.hevc.mp4': { fixture: 'h265.mp4' } } });
-  ev.mkv = await insertMediaEvent(db, roots, { defaultVideo: '{id}-video.mkv', files: { '{id}-video.mkv': { fixture: 'h264.mkv' } } });
-  ev.webm = await insertMediaEvent(db, roots, { defaultVideo: '{id}-video.webm', files: { '{id}-video.webm': { fixture: 'vp8.webm' } } });
+  ev.mkv = await insertMediaEvent(db, roots, {
+    defaultVideo: '{id}-video.mkv',
+    files: { '{id}-video.mkv': { fixture: 'h264.mkv' } },
+  });
+  ev.webm = await insertMediaEvent(db, roots, {
+    defaultVideo: '{id}-video.webm',
+    files: { '{id}-video.webm': { fixture: 'vp8.webm' } },
+  });
   // In progress (1.39): DefaultVideo points at incomplete.h264.mp4.
-  ev.live = await insertMediaEvent(db, roots, { end: null, defaultVideo: 'incomplete.h264.mp4', files: { 'incomplete.h264.mp4': { fixture: 'h264-frag.mp4' } } });
+  ev.live = await insertMediaEvent(db, roots, {
+    end: null,
+    defaultVideo: 'incomplete.h264.mp4',
+    files: { 'incomplete.h264.mp4': { fixture: 'h264-frag.mp4' } },
+  });
   // In progress without DefaultVideo yet: the incomplete.* file is found by listing.
-  ev.liveNoDefault = await insertMediaEvent(db, roots, { end: null, files: { 'incomplete.h264.mp4': { fixture: 'h264-frag.mp4' } } });
+  ev.liveNoDefault = await insertMediaEvent(db, roots, {
+    end: null,
+    files: { 'incomplete.h264.mp4': { fixture: 'h264-frag.mp4' } },
+  });
   ev.jpegOnly = await insertMediaEvent(db, roots, { files: captures([1, 2, 3]) });
   ev.empty = await insertMediaEvent(db, roots, {});
-  ev.emptyFile = await insertMediaEvent(db, roots, { defaultVideo: '{id}-video.mp4', files: { '{id}-video.mp4': { text: '' } } });
-  app = await startTestApp({ db, env: { APP_AUTH__RATE_LIMIT__ENABLED: 'false', APP_ZONEMINDER__DIR_EVENTS: roots.defaultDir } });
+  ev.emptyFile = await insertMediaEvent(db, roots, {
+    defaultVideo: '{id}-video.mp4',
+    files: { '{id}-video.mp4': { text: '' } },
+  });
+  app = await startTestApp({
+    db,
+    env: { APP_AUTH__RATE_LIMIT__ENABLED: 'false', APP_ZONEMINDER__DIR_EVENTS: roots.defaultDir },
+  });
   token = await login(app, 'evview');
 });
 test.after.always(async () => app?.close());
@@ -70,7 +115,16 @@ test('parseRange: single, open-ended, suffix, clipping, unsatisfiable, and the c
   t.deepEqual(parseRange('bytes=2000-3000', 1000), { kind: 'unsatisfiable' });
   t.deepEqual(parseRange('bytes=-0', 1000), { kind: 'unsatisfiable' });
   t.deepEqual(parseRange('bytes=0-', 0), { kind: 'unsatisfiable' });
-  for (const ignored of ['bytes=0-1,5-6', 'bytes=5-2', 'bytes=abc', 'items=0-1', 'bytes=-', 'bytes=', '0-1', 'bytes=1.5-2']) {
+  for (const ignored of [
+    'bytes=0-1,5-6',
+    'bytes=5-2',
+    'bytes=abc',
+    'items=0-1',
+    'bytes=-',
+    'bytes=',
+    '0-1',
+    'bytes=1.5-2',
+  ]) {
     t.deepEqual(parseRange(ignored, 1000), { kind: 'none' }, ignored);
   }
 });
@@ -188,7 +242,10 @@ test('every scheme and naming: Medium 1.36, Deep 1.39, Shallow fallback, the def
     t.is(res.status, 200, name);
     t.true((await bytesOf(res)).equals(bytes), name);
   }
-  t.true(ev.v139.dir.split(path.sep).slice(-7).join('/').startsWith('1/26/02/03/04/05/06'), 'Deep layout M/yy/mm/dd/HH/MM/SS');
+  t.true(
+    ev.v139.dir.split(path.sep).slice(-7).join('/').startsWith('1/26/02/03/04/05/06'),
+    'Deep layout M/yy/mm/dd/HH/MM/SS',
+  );
   const hevc = await get(video(ev.hevcName));
   t.is(hevc.status, 200);
   t.is(Number(hevc.headers.get('content-length')), statSync(await fixture('h265.mp4')).size);
@@ -244,7 +301,10 @@ test('stream/video.mp4 and media.mp4: a fragmented recording is served as is wit
     t.false(body.equals(mp4), 'not the file as written');
     t.true(body.includes(Buffer.from('moof')), route);
     // Not MP4: cannot be remuxed, served as written (with ranges).
-    for (const [other, type, fixtureName] of [[ev.mkv, 'video/x-matroska', 'h264.mkv'], [ev.webm, 'video/webm', 'vp8.webm']] as const) {
+    for (const [other, type, fixtureName] of [
+      [ev.mkv, 'video/x-matroska', 'h264.mkv'],
+      [ev.webm, 'video/webm', 'vp8.webm'],
+    ] as const) {
       const res = await get(`/events/${other.id}/stream/${route}`, { range: 'bytes=0-99' });
       t.is(res.status, 206, `${route} ${other.id}`);
       t.is(res.headers.get('content-type'), type);

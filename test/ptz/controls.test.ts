@@ -33,9 +33,13 @@ test.before(async () => {
   systemOnly = caller(app, await login(app, 'sysonly'));
   // m1 editable, m2 visible only, m3 hidden.
   const [m1, m2] = monitors;
-  aclApp = await startAppWithAcl(db, { scope: async () => ({ visible: new Set([m1, m2]), editable: new Set([m1]) }) }, {
-    APP_AUTH__RATE_LIMIT__ENABLED: 'false',
-  });
+  aclApp = await startAppWithAcl(
+    db,
+    { scope: async () => ({ visible: new Set([m1, m2]), editable: new Set([m1]) }) },
+    {
+      APP_AUTH__RATE_LIMIT__ENABLED: 'false',
+    },
+  );
   restricted = caller(aclApp, await login(aclApp, 'limited'));
 });
 test.after.always(async () => {
@@ -45,13 +49,42 @@ test.after.always(async () => {
 
 // ---------------------------------------------------------------- controls
 
-const FLAGS = ['can_wake', 'can_zoom', 'can_auto_focus', 'has_pan_speed', 'has_turbo_tilt', 'can_move_diag', 'has_presets', 'can_set_presets'];
-const UNSIGNED = ['min_zoom_range', 'max_zoom_range', 'max_focus_step', 'max_iris_speed', 'min_gain_step', 'max_white_range'];
-const SIGNED = ['min_pan_range', 'max_pan_range', 'min_tilt_step', 'max_tilt_speed', 'turbo_pan_speed', 'turbo_tilt_speed'];
+const FLAGS = [
+  'can_wake',
+  'can_zoom',
+  'can_auto_focus',
+  'has_pan_speed',
+  'has_turbo_tilt',
+  'can_move_diag',
+  'has_presets',
+  'can_set_presets',
+];
+const UNSIGNED = [
+  'min_zoom_range',
+  'max_zoom_range',
+  'max_focus_step',
+  'max_iris_speed',
+  'min_gain_step',
+  'max_white_range',
+];
+const SIGNED = [
+  'min_pan_range',
+  'max_pan_range',
+  'min_tilt_step',
+  'max_tilt_speed',
+  'turbo_pan_speed',
+  'turbo_tilt_speed',
+];
 const column = (f: string) => f.replace(/(?:^|_)([a-z])/g, (_m, c: string) => c.toUpperCase());
 
 test('controls: create with values round-trips through the columns of the same name', async (t) => {
-  const body: Record<string, unknown> = { name: 'PTZ full', type: 'Ffmpeg', protocol: 'onvif', num_presets: 20, num_scan_paths: 3 };
+  const body: Record<string, unknown> = {
+    name: 'PTZ full',
+    type: 'Ffmpeg',
+    protocol: 'onvif',
+    num_presets: 20,
+    num_scan_paths: 3,
+  };
   FLAGS.forEach((f) => (body[f] = 1));
   UNSIGNED.forEach((f, i) => (body[f] = 1000 + i));
   SIGNED.forEach((f, i) => (body[f] = -100 - i));
@@ -61,8 +94,13 @@ test('controls: create with values round-trips through the columns of the same n
   t.is(res.body.can_sleep, 0); // unsent flags default to 0
   t.is(res.body.min_focus_range, null); // unsent ranges are null
   t.is(Object.keys(res.body).length, 100); // id, name, type, protocol + 96 capabilities
-  const [row] = await db.db.query<Record<string, unknown>>('SELECT * FROM Controls WHERE Id = ?', [res.body.id], db.name);
-  for (const [f, v] of Object.entries(body)) if (f !== 'name' && f !== 'type' && f !== 'protocol') t.is(Number(row[column(f)]), v as number, f);
+  const [row] = await db.db.query<Record<string, unknown>>(
+    'SELECT * FROM Controls WHERE Id = ?',
+    [res.body.id],
+    db.name,
+  );
+  for (const [f, v] of Object.entries(body))
+    if (f !== 'name' && f !== 'type' && f !== 'protocol') t.is(Number(row[column(f)]), v as number, f);
   t.is(row.Type, 'Ffmpeg');
   t.deepEqual((await call('GET', `/controls/${res.body.id}`)).body, res.body);
 });
@@ -77,9 +115,21 @@ test('controls: older type spellings are accepted and stored as ZoneMinder store
 });
 
 test('controls: patch is partial; null clears a range but not a flag or the name', async (t) => {
-  const created = await call('POST', '/controls', { name: 'patchme', type: 'Local', can_zoom: 1, min_zoom_range: 5, protocol: 'p' });
+  const created = await call('POST', '/controls', {
+    name: 'patchme',
+    type: 'Local',
+    can_zoom: 1,
+    min_zoom_range: 5,
+    protocol: 'p',
+  });
   const id = created.body.id;
-  const res = await call('PATCH', `/controls/${id}`, { can_pan: 1, min_zoom_range: null, can_zoom: null, name: null, type: 'Remote' });
+  const res = await call('PATCH', `/controls/${id}`, {
+    can_pan: 1,
+    min_zoom_range: null,
+    can_zoom: null,
+    name: null,
+    type: 'Remote',
+  });
   t.is(res.status, 200);
   t.deepEqual(res.body, { ...created.body, can_pan: 1, min_zoom_range: null, type: 'Remote' });
   const cleared = await call('PATCH', `/controls/${id}`, { protocol: null });
@@ -132,7 +182,8 @@ test('controls: paging', async (t) => {
   t.is(res.body.last_page, Math.ceil(res.body.total / 2));
   t.is((await call('GET', '/controls')).body.per_page, 25);
   t.is((await call('GET', '/controls?page_size=1000')).status, 200);
-  for (const q of ['page_size=1001', 'page=-1', 'page_size=z']) t.is((await call('GET', `/controls?${q}`)).status, 400, q);
+  for (const q of ['page_size=1001', 'page=-1', 'page_size=z'])
+    t.is((await call('GET', `/controls?${q}`)).status, 400, q);
 });
 
 test('controls and presets are gated on Control (not System)', async (t) => {
@@ -204,7 +255,10 @@ test.serial('presets: paging limits', async (t) => {
   const [, , m3] = monitors;
   for (let p = 0; p < 5; p++) await call('POST', '/control_presets', { monitor_id: m3, preset: p, label: `p${p}` });
   const page = await call('GET', `/control_presets?monitor_id=${m3}&page=2&page_size=2`);
-  t.deepEqual(page.body.items.map((p: any) => p.preset), [2, 3]);
+  t.deepEqual(
+    page.body.items.map((p: any) => p.preset),
+    [2, 3],
+  );
   t.is(page.body.last_page, 3);
   t.is((await call('GET', '/control_presets?page_size=1000')).status, 200);
   for (const q of ['page_size=1001', 'page=-1']) t.is((await call('GET', `/control_presets?${q}`)).status, 400, q);
@@ -215,7 +269,10 @@ test.serial('presets: the monitor row ACL filters lists, hides rows (404) and gu
   const listed = await restricted('GET', '/control_presets?page_size=1000');
   t.is(listed.status, 200);
   t.true(listed.body.items.length > 0);
-  t.true(listed.body.items.every((p: any) => p.monitor_id === m1 || p.monitor_id === m2), JSON.stringify(listed.body.items));
+  t.true(
+    listed.body.items.every((p: any) => p.monitor_id === m1 || p.monitor_id === m2),
+    JSON.stringify(listed.body.items),
+  );
   t.is(listed.body.total, listed.body.items.length);
   t.is((await restricted('GET', `/control_presets?monitor_id=${m3}`)).body.total, 0);
   t.is((await call('GET', `/control_presets?monitor_id=${m3}`)).body.total, 5); // unrestricted sees them

@@ -31,7 +31,8 @@ for (const op of ops) {
     checkOperation(t, doc, op, 'control');
     // Every PTZ error status of zmgate is documented, 503 (daemon not running) included.
     const served = doc.paths[op.path][op.method.toLowerCase()];
-    for (const status of ['400', '401', '403', '404', '503']) t.truthy(served.responses[status], `${op.operationId} documents ${status}`);
+    for (const status of ['400', '401', '403', '404', '503'])
+      t.truthy(served.responses[status], `${op.operationId} documents ${status}`);
   });
 }
 
@@ -49,10 +50,15 @@ test('client: one JSON line per connection, delivered in order per socket', asyn
   const fake = await startFakeZmControl(dir, 7);
   try {
     const client = new ZmControlClient(dir);
-    const sends = Array.from({ length: 25 }, (_, i) => client.send(7, { command: `cmd${i}`, preset: String(i), text: 'a\nb' }));
+    const sends = Array.from({ length: 25 }, (_, i) =>
+      client.send(7, { command: `cmd${i}`, preset: String(i), text: 'a\nb' }),
+    );
     await Promise.all(sends);
     const got = await fake.waitFor(25);
-    t.deepEqual(got.map((m) => m.command), Array.from({ length: 25 }, (_, i) => `cmd${i}`));
+    t.deepEqual(
+      got.map((m) => m.command),
+      Array.from({ length: 25 }, (_, i) => `cmd${i}`),
+    );
     t.is(got[3].text, 'a\nb', 'a newline inside a value stays escaped, so the message is one line');
     t.true(await client.probe(7));
     await fake.waitForProbes(1);

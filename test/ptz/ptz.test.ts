@@ -27,21 +27,77 @@ const m: Record<string, number> = {};
 const controls: Record<string, number> = {};
 
 const FULL = {
-  Name: 'Full', Type: 'Ffmpeg', Protocol: 'ONVIF',
-  CanWake: 1, CanSleep: 1, CanReset: 1, CanReboot: 1,
-  CanZoom: 1, CanZoomCon: 1, CanZoomRel: 1, HasZoomSpeed: 1, MinZoomSpeed: 1, MaxZoomSpeed: 7, MinZoomStep: 1, MaxZoomStep: 5,
-  CanFocus: 1, CanAutoFocus: 1, CanFocusCon: 1, HasFocusSpeed: 1, MinFocusSpeed: 1, MaxFocusSpeed: 3,
-  CanIris: 1, CanAutoIris: 1, CanIrisCon: 1,
-  HasPresets: 1, NumPresets: 10, HasHomePreset: 1, CanSetPresets: 1,
-  CanMove: 1, CanMoveDiag: 1, CanMoveMap: 1, CanMoveRel: 1, CanMoveCon: 1,
-  CanPan: 1, MinPanRange: -180, MaxPanRange: 180, MinPanStep: 1, MaxPanStep: 10, HasPanSpeed: 1, MinPanSpeed: 0, MaxPanSpeed: 63, HasTurboPan: 1, TurboPanSpeed: 100,
-  CanTilt: 1, MinTiltStep: 1, MaxTiltStep: 10, HasTiltSpeed: 1, MinTiltSpeed: 0, MaxTiltSpeed: 63,
-  CanAutoScan: 1, NumScanPaths: 2,
+  Name: 'Full',
+  Type: 'Ffmpeg',
+  Protocol: 'ONVIF',
+  CanWake: 1,
+  CanSleep: 1,
+  CanReset: 1,
+  CanReboot: 1,
+  CanZoom: 1,
+  CanZoomCon: 1,
+  CanZoomRel: 1,
+  HasZoomSpeed: 1,
+  MinZoomSpeed: 1,
+  MaxZoomSpeed: 7,
+  MinZoomStep: 1,
+  MaxZoomStep: 5,
+  CanFocus: 1,
+  CanAutoFocus: 1,
+  CanFocusCon: 1,
+  HasFocusSpeed: 1,
+  MinFocusSpeed: 1,
+  MaxFocusSpeed: 3,
+  CanIris: 1,
+  CanAutoIris: 1,
+  CanIrisCon: 1,
+  HasPresets: 1,
+  NumPresets: 10,
+  HasHomePreset: 1,
+  CanSetPresets: 1,
+  CanMove: 1,
+  CanMoveDiag: 1,
+  CanMoveMap: 1,
+  CanMoveRel: 1,
+  CanMoveCon: 1,
+  CanPan: 1,
+  MinPanRange: -180,
+  MaxPanRange: 180,
+  MinPanStep: 1,
+  MaxPanStep: 10,
+  HasPanSpeed: 1,
+  MinPanSpeed: 0,
+  MaxPanSpeed: 63,
+  HasTurboPan: 1,
+  TurboPanSpeed: 100,
+  CanTilt: 1,
+  MinTiltStep: 1,
+  MaxTiltStep: 10,
+  HasTiltSpeed: 1,
+  MinTiltSpeed: 0,
+  MaxTiltSpeed: 63,
+  CanAutoScan: 1,
+  NumScanPaths: 2,
 };
 const PAN_ONLY = { Name: 'PanOnly', Type: 'Remote', Protocol: 'PelcoD', CanMove: 1, CanMoveCon: 1, CanPan: 1 };
 const STEPS = {
-  Name: 'Steps', Type: 'Remote', Protocol: 'AxisV2', CanMove: 1, CanMoveRel: 1, CanPan: 1, CanTilt: 1,
-  MinPanStep: 2, MaxPanStep: 8, MinTiltStep: 2, MaxTiltStep: 8, CanZoom: 1, CanZoomRel: 1, MinZoomStep: 1, MaxZoomStep: 3, CanIris: 1, CanIrisAbs: 1,
+  Name: 'Steps',
+  Type: 'Remote',
+  Protocol: 'AxisV2',
+  CanMove: 1,
+  CanMoveRel: 1,
+  CanPan: 1,
+  CanTilt: 1,
+  MinPanStep: 2,
+  MaxPanStep: 8,
+  MinTiltStep: 2,
+  MaxTiltStep: 8,
+  CanZoom: 1,
+  CanZoomRel: 1,
+  MinZoomStep: 1,
+  MaxZoomStep: 3,
+  CanIris: 1,
+  CanIrisAbs: 1,
 };
 
 async function insert(table: string, row: Record<string, unknown>): Promise<number> {
@@ -68,7 +124,12 @@ test.before(async () => {
   m.steps = await insert('Monitors', { Name: 'steps', Controllable: 1, ControlId: controls.steps });
   m.absent = await insert('Monitors', { Name: 'no daemon', Controllable: 1, ControlId: controls.full });
   m.stale = await insert('Monitors', { Name: 'stale socket', Controllable: 1, ControlId: controls.full });
-  m.autoStop = await insert('Monitors', { Name: 'autostop', Controllable: 1, ControlId: controls.full, AutoStopTimeout: 1.5 });
+  m.autoStop = await insert('Monitors', {
+    Name: 'autostop',
+    Controllable: 1,
+    ControlId: controls.full,
+    AutoStopTimeout: 1.5,
+  });
   m.noProfile = await insert('Monitors', { Name: 'lost profile', Controllable: 1, ControlId: 99999 });
   for (const id of [m.full, m.panOnly, m.steps, m.autoStop]) fakes.set(id, await startFakeZmControl(socks, id));
   // A socket path that is not a listening socket: connect() is refused, like a dead daemon's leftover.
@@ -83,7 +144,11 @@ test.before(async () => {
   viewer = caller(app, await login(app, 'ptzview'));
   systemOnly = caller(app, await login(app, 'sysonly'));
   // full editable, steps view-only, pan-only hidden.
-  aclApp = await startAppWithAcl(db, { scope: async () => ({ visible: new Set([m.full, m.steps]), editable: new Set([m.full]) }) }, env);
+  aclApp = await startAppWithAcl(
+    db,
+    { scope: async () => ({ visible: new Set([m.full, m.steps]), editable: new Set([m.full]) }) },
+    env,
+  );
   restricted = caller(aclApp, await login(aclApp, 'limited'));
 });
 
@@ -109,7 +174,10 @@ test.serial('protocols: every protocol of the control profiles, all through zmco
   t.is(res.status, 200);
   t.deepEqual(res.body.native_protocols, []);
   t.true(res.body.perl_fallback_enabled);
-  t.deepEqual(res.body.protocols.map((p: any) => p.name), ['AxisV2', 'ONVIF', 'PelcoD']);
+  t.deepEqual(
+    res.body.protocols.map((p: any) => p.name),
+    ['AxisV2', 'ONVIF', 'PelcoD'],
+  );
   const pelco = res.body.protocols.find((p: any) => p.name === 'PelcoD');
   t.false(pelco.is_native);
   t.regex(pelco.description, /ZoneMinder::Control::PelcoD.*zmcontrol\.pl.*2 control profile/);
@@ -123,14 +191,27 @@ test.serial('capabilities: the Controls row in the reference shape', async (t) =
   t.is(c.control_id, controls.full);
   t.is(c.name, 'Full');
   t.is(c.protocol, 'ONVIF');
-  t.like(c.pan_tilt, { can_move: true, can_move_con: true, can_move_abs: false, can_pan: true, can_tilt: true, can_move_diag: true });
+  t.like(c.pan_tilt, {
+    can_move: true,
+    can_move_con: true,
+    can_move_abs: false,
+    can_pan: true,
+    can_tilt: true,
+    can_move_diag: true,
+  });
   t.deepEqual(c.pan_tilt.pan_range, { min: -180, max: 180 });
   t.deepEqual(c.pan_tilt.pan_speed, { has_speed: true, min: 0, max: 63 });
   t.deepEqual(c.pan_tilt.pan_turbo, { has_turbo: true, speed: 100 });
   t.deepEqual(c.pan_tilt.tilt_turbo, { has_turbo: false, speed: null });
   t.deepEqual(c.zoom, {
-    can: true, can_abs: false, can_auto: false, can_con: true, can_rel: true,
-    range: { min: null, max: null }, speed: { has_speed: true, min: 1, max: 7 }, step: { min: 1, max: 5 },
+    can: true,
+    can_abs: false,
+    can_auto: false,
+    can_con: true,
+    can_rel: true,
+    range: { min: null, max: null },
+    speed: { has_speed: true, min: 1, max: 7 },
+    step: { min: 1, max: 5 },
   });
   t.like(c.focus, { can: true, can_auto: true });
   t.like(c.gain, { can: false });
@@ -139,20 +220,23 @@ test.serial('capabilities: the Controls row in the reference shape', async (t) =
   t.deepEqual(c.scan, { can_auto_scan: true, num_scan_paths: 2 });
 });
 
-test.serial('capabilities: not controllable or no profile → 400 "no PTZ control configured"; unknown → 404', async (t) => {
-  for (const id of [m.notPtz, m.noProfile]) {
-    const res = await call('GET', `/ptz/monitors/${id}/capabilities`);
-    t.is(res.status, 400, String(id));
-    t.regex(res.body.error_message, /no PTZ control configured/);
-    t.true(fields(res.body).includes('reason'));
-  }
-  const missing = await call('GET', '/ptz/monitors/424242/capabilities');
-  t.is(missing.status, 404);
-  t.is(missing.body.kind, 'MONITOR_NOT_FOUND_ERROR');
-  t.is((await call('GET', '/ptz/monitors/abc/capabilities')).status, 400);
-  t.is((await call('GET', '/ptz/monitors/-1/status')).status, 400);
-  t.is((await call('POST', `/ptz/monitors/${m.notPtz}/move/up`, {})).status, 400);
-});
+test.serial(
+  'capabilities: not controllable or no profile → 400 "no PTZ control configured"; unknown → 404',
+  async (t) => {
+    for (const id of [m.notPtz, m.noProfile]) {
+      const res = await call('GET', `/ptz/monitors/${id}/capabilities`);
+      t.is(res.status, 400, String(id));
+      t.regex(res.body.error_message, /no PTZ control configured/);
+      t.true(fields(res.body).includes('reason'));
+    }
+    const missing = await call('GET', '/ptz/monitors/424242/capabilities');
+    t.is(missing.status, 404);
+    t.is(missing.body.kind, 'MONITOR_NOT_FOUND_ERROR');
+    t.is((await call('GET', '/ptz/monitors/abc/capabilities')).status, 400);
+    t.is((await call('GET', '/ptz/monitors/-1/status')).status, 400);
+    t.is((await call('POST', `/ptz/monitors/${m.notPtz}/move/up`, {})).status, 400);
+  },
+);
 
 test.serial('status: available when zmcontrol.pl accepts connections; no position', async (t) => {
   const fake = fakes.get(m.full)!;
@@ -193,27 +277,34 @@ test.serial('move: each direction sends moveCon<Dir> with the axes it uses', asy
   }
 });
 
-test.serial('move: speeds in the profile units; clamped; turbo above the maximum; no body at all is fine', async (t) => {
-  t.deepEqual((await command(m.full, 'move/up-right', { pan_speed: 10, tilt_speed: 20 })).sent, [
-    { command: 'moveConUpRight', panspeed: '10', tiltspeed: '20' },
-  ]);
-  // Pan has a turbo speed (100), tilt does not: above the maximum gives turbo / the maximum.
-  t.deepEqual((await command(m.full, 'move/down-left', { pan_speed: 64, tilt_speed: 999 })).sent, [
-    { command: 'moveConDownLeft', panspeed: '100', tiltspeed: '63' },
-  ]);
-  // A profile without speed control gets no speed option at all.
-  t.deepEqual((await command(m.panOnly, 'move/left', { pan_speed: 50 })).sent, [{ command: 'moveConLeft' }]);
-  // No body (clients POST without one) and a stray key.
-  t.deepEqual((await command(m.full, 'move/left')).sent, [{ command: 'moveConLeft', panspeed: '32' }]);
-  t.deepEqual((await command(m.full, 'move/left', { per_page: 3 })).sent, [{ command: 'moveConLeft', panspeed: '32' }]);
-});
+test.serial(
+  'move: speeds in the profile units; clamped; turbo above the maximum; no body at all is fine',
+  async (t) => {
+    t.deepEqual((await command(m.full, 'move/up-right', { pan_speed: 10, tilt_speed: 20 })).sent, [
+      { command: 'moveConUpRight', panspeed: '10', tiltspeed: '20' },
+    ]);
+    // Pan has a turbo speed (100), tilt does not: above the maximum gives turbo / the maximum.
+    t.deepEqual((await command(m.full, 'move/down-left', { pan_speed: 64, tilt_speed: 999 })).sent, [
+      { command: 'moveConDownLeft', panspeed: '100', tiltspeed: '63' },
+    ]);
+    // A profile without speed control gets no speed option at all.
+    t.deepEqual((await command(m.panOnly, 'move/left', { pan_speed: 50 })).sent, [{ command: 'moveConLeft' }]);
+    // No body (clients POST without one) and a stray key.
+    t.deepEqual((await command(m.full, 'move/left')).sent, [{ command: 'moveConLeft', panspeed: '32' }]);
+    t.deepEqual((await command(m.full, 'move/left', { per_page: 3 })).sent, [
+      { command: 'moveConLeft', panspeed: '32' },
+    ]);
+  },
+);
 
 test.serial('move: duration_ms sends the stop afterwards; AutoStopTimeout adds autostop', async (t) => {
   const { res, sent } = await command(m.full, 'move/up', { tilt_speed: 5, duration_ms: 50 }, 'POST', 2);
   t.is(res.status, 200);
   t.regex(res.body.message, /moveStop in 50 ms/);
   t.deepEqual(sent, [{ command: 'moveConUp', tiltspeed: '5' }, { command: 'moveStop' }]);
-  t.deepEqual((await command(m.autoStop, 'move/right', { pan_speed: 3 })).sent, [{ command: 'moveConRight', panspeed: '3', autostop: 1 }]);
+  t.deepEqual((await command(m.autoStop, 'move/right', { pan_speed: 3 })).sent, [
+    { command: 'moveConRight', panspeed: '3', autostop: 1 },
+  ]);
   // A timed move carries no autostop: its own stop ends it.
   const timed = await command(m.autoStop, 'zoom/in', { speed: 2, duration_ms: 20 }, 'POST', 2);
   t.deepEqual(timed.sent, [{ command: 'zoomConTele', speed: '2' }, { command: 'zoomStop' }]);
@@ -253,7 +344,13 @@ test.serial('a step-only profile gets moveRel/zoomRel/irisAbs with steps', async
 });
 
 test.serial('relative: moveRel<Dir> with clamped steps, then zoomRel', async (t) => {
-  const { res, sent } = await command(m.full, 'relative', { pan_delta: -3.4, tilt_delta: 40, zoom_delta: 2 }, 'POST', 2);
+  const { res, sent } = await command(
+    m.full,
+    'relative',
+    { pan_delta: -3.4, tilt_delta: 40, zoom_delta: 2 },
+    'POST',
+    2,
+  );
   t.is(res.status, 200);
   t.deepEqual(sent, [
     { command: 'moveRelUpLeft', panstep: '3', panspeed: '32', tiltstep: '10', tiltspeed: '32' },
@@ -267,7 +364,9 @@ test.serial('relative: moveRel<Dir> with clamped steps, then zoomRel', async (t)
 });
 
 test.serial('absolute: moveMap with the coordinates; zoom and half positions are refused', async (t) => {
-  t.deepEqual((await command(m.full, 'absolute', { pan: 0.25, tilt: -0.5 })).sent, [{ command: 'moveMap', xcoord: '0.25', ycoord: '-0.5' }]);
+  t.deepEqual((await command(m.full, 'absolute', { pan: 0.25, tilt: -0.5 })).sent, [
+    { command: 'moveMap', xcoord: '0.25', ycoord: '-0.5' },
+  ]);
   const zoom = await command(m.full, 'absolute', { pan: 1, tilt: 1, zoom: 0.5 });
   t.is(zoom.res.status, 400);
   t.deepEqual(fields(zoom.res.body), ['zoom']);
@@ -282,7 +381,13 @@ test.serial('absolute: moveMap with the coordinates; zoom and half positions are
 
 test.serial('presets: goto, set keeps the ControlPresets label in step, delete clears camera and label', async (t) => {
   const label = async (preset: number): Promise<string | undefined> =>
-    (await db.db.query<{ Label: string }>('SELECT Label FROM ControlPresets WHERE MonitorId = ? AND Preset = ?', [m.full, preset], db.name))[0]?.Label;
+    (
+      await db.db.query<{ Label: string }>(
+        'SELECT Label FROM ControlPresets WHERE MonitorId = ? AND Preset = ?',
+        [m.full, preset],
+        db.name,
+      )
+    )[0]?.Label;
   t.deepEqual((await command(m.full, 'presets/3/goto', {})).sent, [{ command: 'presetGoto', preset: '3' }]);
   t.deepEqual((await command(m.full, 'presets/4/set', { name: 'Gate' })).sent, [{ command: 'presetSet', preset: '4' }]);
   t.is(await label(4), 'Gate');
@@ -343,12 +448,20 @@ test.serial('zmcontrol.pl not running → 503 naming it; a leftover socket file 
   t.is(absent.status, 503);
   t.is(absent.body.kind, 'SERVICE_UNAVAILABLE_ERROR');
   t.regex(absent.body.error_message, /zmcontrol\.pl.*not running.*monitor \d+/);
-  t.deepEqual(absent.body.details, [['monitor_id', String(m.absent)], ['daemon', 'zmcontrol.pl'], ['reason', 'socket missing']]);
+  t.deepEqual(absent.body.details, [
+    ['monitor_id', String(m.absent)],
+    ['daemon', 'zmcontrol.pl'],
+    ['reason', 'socket missing'],
+  ]);
   t.false(absent.text.includes(socks), 'no filesystem path in the body');
   const stale = await call('POST', `/ptz/monitors/${m.stale}/presets/2/set`, { name: 'never stored' });
   t.is(stale.status, 503);
   t.deepEqual(stale.body.details[2], ['reason', 'connection refused']);
-  const [row] = await db.db.query<any>('SELECT COUNT(*) AS n FROM ControlPresets WHERE MonitorId = ?', [m.stale], db.name);
+  const [row] = await db.db.query<any>(
+    'SELECT COUNT(*) AS n FROM ControlPresets WHERE MonitorId = ?',
+    [m.stale],
+    db.name,
+  );
   t.is(Number(row.n), 0, 'no label without the command');
 });
 
@@ -363,7 +476,12 @@ test.serial('Control gate: View reads, Edit commands; other areas are refused', 
 });
 
 test.serial('row ACL: hidden monitor → 404 like a missing one; view-only → reads 200, commands 403', async (t) => {
-  for (const [method, path] of [['GET', 'capabilities'], ['GET', 'status'], ['POST', 'move/left'], ['DELETE', 'presets/1']]) {
+  for (const [method, path] of [
+    ['GET', 'capabilities'],
+    ['GET', 'status'],
+    ['POST', 'move/left'],
+    ['DELETE', 'presets/1'],
+  ]) {
     const res = await restricted(method, `/ptz/monitors/${m.panOnly}/${path}`, method === 'POST' ? {} : undefined);
     t.is(res.status, 404, path);
     t.is(res.body.kind, 'MONITOR_NOT_FOUND_ERROR');
@@ -393,7 +511,10 @@ test.serial('validation: speeds, durations and bodies are checked before anythin
   for (const [path, body, field] of cases) {
     const res = await call('POST', `/ptz/monitors/${m.full}/${path}`, body);
     t.is(res.status, 400, `${path} ${JSON.stringify(body)}`);
-    t.true(fields(res.body).some((f) => f.includes(field)), `${field}: ${JSON.stringify(res.body.details)}`);
+    t.true(
+      fields(res.body).some((f) => f.includes(field)),
+      `${field}: ${JSON.stringify(res.body.details)}`,
+    );
   }
   await sleep(20);
   t.deepEqual(fake.messages, []);

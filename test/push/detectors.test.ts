@@ -41,7 +41,11 @@ test.after.always(async () => {
   rmSync(mapDir, { recursive: true, force: true });
 });
 
-function writeState(id: number, spec: Pick<ShmFixtureSpec, 'layout' | 'format'> & { variant?: '1.38' | '1.39' }, fields: Record<string, number | string>) {
+function writeState(
+  id: number,
+  spec: Pick<ShmFixtureSpec, 'layout' | 'format'> & { variant?: '1.38' | '1.39' },
+  fields: Record<string, number | string>,
+) {
   const now = Math.floor(Date.now() / 1000);
   writeShmFixture(sharedMemoryPath(mapDir, id), {
     width: 64,
@@ -55,7 +59,15 @@ function writeState(id: number, spec: Pick<ShmFixtureSpec, 'layout' | 'format'> 
 
 test('alarm start and end with score and cause are read from every shared-memory layout', async (t) => {
   const got: Array<AlarmMessage | MonitorStatusMessage> = [];
-  const watcher = new MonitorWatcher({ db: pool, mapDir, log, alarmPollMs: 1000, statusPollSecs: 60, fpsThreshold: 1, publish: (m) => got.push(m) });
+  const watcher = new MonitorWatcher({
+    db: pool,
+    mapDir,
+    log,
+    alarmPollMs: 1000,
+    statusPollSecs: 60,
+    fpsThreshold: 1,
+    publish: (m) => got.push(m),
+  });
   t.teardown(() => watcher.stop());
   for (const { id, spec } of LAYOUTS) writeState(id, spec, { state: 1 });
   await watcher.refresh(); // monitor list, then a first scan: the baseline, nothing reported
@@ -63,11 +75,16 @@ test('alarm start and end with score and cause are read from every shared-memory
   t.deepEqual(got, []);
   for (const { id } of LAYOUTS) t.like(watcher.statusOf(id), { capturing: true, heartbeat_stale: false });
 
-  for (const { id, spec } of LAYOUTS) writeState(id, spec, { state: 3, last_frame_score: 40 + id, alarm_cause: `Motion: zone ${id}` });
+  for (const { id, spec } of LAYOUTS)
+    writeState(id, spec, { state: 3, last_frame_score: 40 + id, alarm_cause: `Motion: zone ${id}` });
   watcher.scan();
   for (const { id, spec } of LAYOUTS) {
     const start = got.find((m) => m.type === 'alarm' && m.monitor_id === id) as AlarmMessage | undefined;
-    t.like(start, { phase: 'start', state: 'Alarm', score: 40 + id, cause: `Motion: zone ${id}` }, `layout ${spec.layout}`);
+    t.like(
+      start,
+      { phase: 'start', state: 'Alarm', score: 40 + id, cause: `Motion: zone ${id}` },
+      `layout ${spec.layout}`,
+    );
   }
   got.length = 0;
   watcher.scan();
@@ -89,8 +106,14 @@ test('alarm start and end with score and cause are read from every shared-memory
   writeState(5, LAYOUTS[4].spec, { state: 1, heartbeat_time: Math.floor(Date.now() / 1000) - 120 });
   rmSync(sharedMemoryPath(mapDir, 4));
   watcher.scan();
-  t.like(got.find((m) => m.monitor_id === 5), { type: 'monitor_status', capturing: false, heartbeat_stale: true });
-  t.like(got.find((m) => m.monitor_id === 4), { type: 'monitor_status', capturing: false, heartbeat_stale: false });
+  t.like(
+    got.find((m) => m.monitor_id === 5),
+    { type: 'monitor_status', capturing: false, heartbeat_stale: true },
+  );
+  t.like(
+    got.find((m) => m.monitor_id === 4),
+    { type: 'monitor_status', capturing: false, heartbeat_stale: false },
+  );
 });
 
 test('the event detector pauses during a database outage and resumes without duplicates or gaps', async (t) => {
@@ -99,12 +122,21 @@ test('the event detector pauses during a database outage and resumes without dup
     query: (q: string, v?: unknown[]) => (down ? Promise.reject(new Error('connection refused')) : pool.query(q, v)),
   };
   const got: EventMessage[] = [];
-  const watcher = new EventWatcher({ db: flaky, clock: async () => new ZoneClock('UTC'), log, periodMs: 1000, publish: (m) => got.push(m) });
+  const watcher = new EventWatcher({
+    db: flaky,
+    clock: async () => new ZoneClock('UTC'),
+    log,
+    periodMs: 1000,
+    publish: (m) => got.push(m),
+  });
   const before = await insertEvent(db, { monitorId: 1, end: null }); // open before start: only its end is news
   await watcher.poll();
   const a = await insertEvent(db, { monitorId: 1, name: 'New Event', start: '2026-06-01 10:00:00', end: null });
   await watcher.poll();
-  t.deepEqual(got.map((m) => [m.type, m.event.id]), [['event_start', a]]);
+  t.deepEqual(
+    got.map((m) => [m.type, m.event.id]),
+    [['event_start', a]],
+  );
   t.like(got[0]!.event, { start_date_time: '2026-06-01T10:00:00Z', end_date_time: null });
 
   down = true;

@@ -23,7 +23,13 @@ let db: FreshDatabase;
 let pool: ReturnType<typeof createPool>;
 
 const GOOD = 'good.token.sig';
-const user: AuthUser = { id: 1, username: 'u', perms: permissionsFromRow({ Stream: 'View', Events: 'View' }), issuedAt: 0, expiresAt: Math.floor(Date.now() / 1000) + 3600 };
+const user: AuthUser = {
+  id: 1,
+  username: 'u',
+  perms: permissionsFromRow({ Stream: 'View', Events: 'View' }),
+  issuedAt: 0,
+  expiresAt: Math.floor(Date.now() / 1000) + 3600,
+};
 
 test.before(async () => {
   db = await zmDatabase('push_limits');
@@ -34,7 +40,10 @@ test.after.always(() => pool?.end());
 
 /** A PushService on its own listener; its token check accepts GOOD only and counts its calls. */
 async function service(t: any, push: Record<string, string> = {}) {
-  const { config } = loadConfig({ env: { APP_ZONEMINDER__CONFIG_PATH: '/nonexistent/zm.conf', APP_ZONEMINDER__PATH_MAP: '/nonexistent', ...push }, defaultOperatorFile: '/nonexistent/prod.toml' });
+  const { config } = loadConfig({
+    env: { APP_ZONEMINDER__CONFIG_PATH: '/nonexistent/zm.conf', APP_ZONEMINDER__PATH_MAP: '/nonexistent', ...push },
+    defaultOperatorFile: '/nonexistent/prod.toml',
+  });
   const checks = { n: 0 };
   const auth = {
     authenticate: async (token: string) => {
@@ -44,7 +53,14 @@ async function service(t: any, push: Record<string, string> = {}) {
     },
   };
   const acl = { scope: async () => ({ visible: null, editable: null }) };
-  const svc = new PushService({ config, log: createLogger({ level: 'fatal' }), auth, acl, db: pool, clock: async () => new ZoneClock('UTC') });
+  const svc = new PushService({
+    config,
+    log: createLogger({ level: 'fatal' }),
+    auth,
+    acl,
+    db: pool,
+    clock: async () => new ZoneClock('UTC'),
+  });
   await svc.monitors.refresh();
   const server: Server = createServer(svc.wrap((_req, res) => res.writeHead(404).end()));
   server.on('upgrade', (req, socket, head) => svc.handleUpgrade(req, socket, head));
@@ -58,7 +74,16 @@ async function service(t: any, push: Record<string, string> = {}) {
   return { svc, url, checks };
 }
 
-const alarm = (i: number) => ({ v: 1 as const, type: 'alarm' as const, monitor_id: 1, phase: 'start' as const, state: 'Alarm', score: i, cause: `n${i}`, time: '2026-01-01T00:00:00Z' });
+const alarm = (i: number) => ({
+  v: 1 as const,
+  type: 'alarm' as const,
+  monitor_id: 1,
+  phase: 'start' as const,
+  state: 'Alarm',
+  score: i,
+  cause: `n${i}`,
+  time: '2026-01-01T00:00:00Z',
+});
 
 test('a flood of handshakes with the same forged token is refused, costing one real token check', async (t) => {
   const { url, checks } = await service(t);
@@ -66,7 +91,10 @@ test('a flood of handshakes with the same forged token is refused, costing one r
   const refusals = await Promise.all(
     Array.from({ length: 300 }, async () => {
       const c = new PushClient(url, { token: forged });
-      const err = await c.connected().then(() => null, (e) => e);
+      const err = await c.connected().then(
+        () => null,
+        (e) => e,
+      );
       c.close();
       return err?.message;
     }),
@@ -75,7 +103,15 @@ test('a flood of handshakes with the same forged token is refused, costing one r
   t.is(checks.n, 1);
   // Tokens that are not even shaped like a JWT never reach the check.
   const junk = new PushClient(url, { token: 'x'.repeat(100) });
-  t.is((await junk.connected().then(() => null, (e) => e))?.message, 'Invalid token');
+  t.is(
+    (
+      await junk.connected().then(
+        () => null,
+        (e) => e,
+      )
+    )?.message,
+    'Invalid token',
+  );
   junk.close();
   t.is(checks.n, 1);
   const ok = new PushClient(url, { token: GOOD });
@@ -95,7 +131,8 @@ test('a client that stops reading is dropped; the others receive everything', as
   const base = `${url}/api/v3/socket.io/?EIO=4&transport=polling`;
   const open = await request(base);
   const sid = JSON.parse(open.text.slice(1)).sid as string;
-  const post = (body: string) => request(`${base}&sid=${sid}`, { method: 'POST', body, headers: { 'content-type': 'text/plain' } });
+  const post = (body: string) =>
+    request(`${base}&sid=${sid}`, { method: 'POST', body, headers: { 'content-type': 'text/plain' } });
   await post(`40${JSON.stringify({ token: GOOD })}`);
   t.regex((await request(`${base}&sid=${sid}`)).text, /^40/); // connected (the hello may come with it)
   await post('42["subscribe",{"monitors":"all"}]');
@@ -120,5 +157,10 @@ test('connections beyond push.max_clients are refused at the handshake', async (
   await Promise.all(clients.map((c) => c.connected()));
   const third = new PushClient(url, { token: GOOD, transports: ['polling'] });
   clients.push(third);
-  t.truthy(await third.connected().then(() => null, (e) => e));
+  t.truthy(
+    await third.connected().then(
+      () => null,
+      (e) => e,
+    ),
+  );
 });

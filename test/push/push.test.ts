@@ -40,7 +40,10 @@ test.before(async () => {
   ids.operator = await addUser(db, 'operator', { ...VIEW, Monitors: 'Edit' });
   ids.viewer = await addUser(db, 'viewer', VIEW);
   ids.limited = await addUser(db, 'limited', VIEW);
-  await sql(db, 'INSERT INTO Monitors_Permissions (UserId, MonitorId, Permission) VALUES (?, 2, ?)', [ids.limited, 'None']);
+  await sql(db, 'INSERT INTO Monitors_Permissions (UserId, MonitorId, Permission) VALUES (?, 2, ?)', [
+    ids.limited,
+    'None',
+  ]);
   ids.noevents = await addUser(db, 'noevents', { Stream: 'View', Monitors: 'View', Events: 'None' });
   ids.nothing = await addUser(db, 'nothing', { Stream: 'None', Monitors: 'None', Events: 'None' });
   ids.leaver = await addUser(db, 'leaver', VIEW);
@@ -49,7 +52,12 @@ test.before(async () => {
   for (const monitorId of [1, 2]) cams.push(await SimCamera.start({ monitorId, socketDir: dir, mapDir: dir }));
   app = await startTestApp({
     db,
-    env: { APP_ZONEMINDER__PATH_SOCKS: dir, APP_ZONEMINDER__PATH_MAP: dir, APP_AUTH__RATE_LIMIT__ENABLED: 'false', APP_PUSH__RECHECK_SECS: '1' },
+    env: {
+      APP_ZONEMINDER__PATH_SOCKS: dir,
+      APP_ZONEMINDER__PATH_MAP: dir,
+      APP_AUTH__RATE_LIMIT__ENABLED: 'false',
+      APP_PUSH__RECHECK_SECS: '1',
+    },
   });
 });
 
@@ -125,103 +133,151 @@ test.serial('subscriptions never reveal a hidden monitor: hidden and missing ids
   viewer.close();
 });
 
-test.serial('a forced alarm reaches a subscriber (start with score and cause, then end); a user who may not see the monitor gets nothing', async (t) => {
-  const viewer = await connect('viewer');
-  const limited = await connect('limited');
-  const noevents = await connect('noevents');
-  const polling = await connect('viewer', { transports: ['polling'] });
-  for (const c of [viewer, limited, noevents, polling]) t.true((await c.request('subscribe', { monitors: 'all' })).ok);
-  // Subscribing sends each monitor's current status: the simulated cameras capture, 3 has no zmc.
-  t.like(await viewer.waitFor('monitor_status', (m) => m.monitor_id === 2), { capturing: true, heartbeat_stale: false });
-  t.like(await viewer.waitFor('monitor_status', (m) => m.monitor_id === 3), { capturing: false });
+test.serial(
+  'a forced alarm reaches a subscriber (start with score and cause, then end); a user who may not see the monitor gets nothing',
+  async (t) => {
+    const viewer = await connect('viewer');
+    const limited = await connect('limited');
+    const noevents = await connect('noevents');
+    const polling = await connect('viewer', { transports: ['polling'] });
+    for (const c of [viewer, limited, noevents, polling])
+      t.true((await c.request('subscribe', { monitors: 'all' })).ok);
+    // Subscribing sends each monitor's current status: the simulated cameras capture, 3 has no zmc.
+    t.like(await viewer.waitFor('monitor_status', (m) => m.monitor_id === 2), {
+      capturing: true,
+      heartbeat_stale: false,
+    });
+    t.like(await viewer.waitFor('monitor_status', (m) => m.monitor_id === 3), { capturing: false });
 
-  const call = caller(app, await login(app, 'operator'));
-  t.is((await call('PATCH', '/monitors/2/alarm', { action: 'on', cause: 'Doorbell', score: 42 })).status, 200);
-  const start = await viewer.waitFor('alarm', (m) => m.monitor_id === 2 && m.phase === 'start');
-  t.like(start, { v: 1, type: 'alarm', state: 'Alarm', cause: 'Doorbell', score: 42 });
-  t.regex(start.time, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
-  await polling.waitFor('alarm', (m) => m.monitor_id === 2 && m.phase === 'start');
-  // A client subscribing during the alarm is told about it at once.
-  const late = await connect('viewer');
-  await late.request('subscribe', { monitors: [2] });
-  t.like(await late.waitFor('alarm', (m) => m.monitor_id === 2), { phase: 'start', cause: 'Doorbell', time: start.time });
-  late.close();
-  await noevents.waitFor('alarm', (m) => m.monitor_id === 2 && m.phase === 'start');
-  t.is((await call('PATCH', '/monitors/2/alarm', { action: 'cancel' })).status, 200);
-  t.like(await viewer.waitFor('alarm', (m) => m.monitor_id === 2 && m.phase === 'end'), { score: 0 });
-  await noevents.waitFor('alarm', (m) => m.monitor_id === 2 && m.phase === 'end');
-  // Everyone else has received the end by now; the limited user got nothing about monitor 2.
-  t.false(limited.received.some((r) => r.body?.monitor_id === 2));
-  for (const c of [viewer, limited, noevents, polling]) c.close();
-});
+    const call = caller(app, await login(app, 'operator'));
+    t.is((await call('PATCH', '/monitors/2/alarm', { action: 'on', cause: 'Doorbell', score: 42 })).status, 200);
+    const start = await viewer.waitFor('alarm', (m) => m.monitor_id === 2 && m.phase === 'start');
+    t.like(start, { v: 1, type: 'alarm', state: 'Alarm', cause: 'Doorbell', score: 42 });
+    t.regex(start.time, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
+    await polling.waitFor('alarm', (m) => m.monitor_id === 2 && m.phase === 'start');
+    // A client subscribing during the alarm is told about it at once.
+    const late = await connect('viewer');
+    await late.request('subscribe', { monitors: [2] });
+    t.like(await late.waitFor('alarm', (m) => m.monitor_id === 2), {
+      phase: 'start',
+      cause: 'Doorbell',
+      time: start.time,
+    });
+    late.close();
+    await noevents.waitFor('alarm', (m) => m.monitor_id === 2 && m.phase === 'start');
+    t.is((await call('PATCH', '/monitors/2/alarm', { action: 'cancel' })).status, 200);
+    t.like(await viewer.waitFor('alarm', (m) => m.monitor_id === 2 && m.phase === 'end'), { score: 0 });
+    await noevents.waitFor('alarm', (m) => m.monitor_id === 2 && m.phase === 'end');
+    // Everyone else has received the end by now; the limited user got nothing about monitor 2.
+    t.false(limited.received.some((r) => r.body?.monitor_id === 2));
+    for (const c of [viewer, limited, noevents, polling]) c.close();
+  },
+);
 
-test.serial('Events rows opened and closed as zmc does reach subscribers with Events View only; replay answers missed events', async (t) => {
-  const viewer = await connect('viewer');
-  const limited = await connect('limited');
-  const noevents = await connect('noevents');
-  for (const c of [viewer, limited, noevents]) await c.request('subscribe', { monitors: 'all' });
-  // zmc: INSERT with Name 'New Event' and no EndDateTime, later UPDATE with the end.
-  const hidden = await insertEvent(db, { monitorId: 2, name: 'New Event', cause: 'Motion', start: '2026-05-01 12:00:00', end: null });
-  const shown = await insertEvent(db, { monitorId: 1, name: 'New Event', cause: 'Motion', start: '2026-05-01 12:00:05', end: null });
-  const started = await viewer.waitFor('event_start', (m) => m.event.id === hidden);
-  t.like(started.event, { monitor_id: 2, cause: 'Motion', end_date_time: null, thumbnail_url: `/api/v3/events/${hidden}/thumbnail` });
-  // Times as the REST API emits them.
-  const rest = await caller(app, await login(app, 'viewer'))('GET', `/events/${hidden}`);
-  t.is(rest.status, 200);
-  t.truthy(started.event.start_date_time);
-  t.is(started.event.start_date_time, rest.body.start_date_time);
-  await sql(db, "UPDATE Events SET EndDateTime = '2026-05-01 12:00:30', Name = CONCAT('Event ', Id), Length = 25 WHERE Id IN (?, ?)", [hidden, shown]);
-  const ended = await viewer.waitFor('event_end', (m) => m.event.id === hidden);
-  t.like(ended.event, { name: `Event ${hidden}`, length: '25.00' });
-  t.truthy(ended.event.end_date_time);
-  await limited.waitFor('event_end', (m) => m.event.id === shown);
-  t.false(limited.received.some((r) => r.body?.event?.monitor_id === 2 || r.body?.monitor_id === 2));
-  t.deepEqual(noevents.of('event_start'), []);
-  t.is(viewer.of('event_start').filter((m) => m.event.id === hidden).length, 1, 'no duplicates');
+test.serial(
+  'Events rows opened and closed as zmc does reach subscribers with Events View only; replay answers missed events',
+  async (t) => {
+    const viewer = await connect('viewer');
+    const limited = await connect('limited');
+    const noevents = await connect('noevents');
+    for (const c of [viewer, limited, noevents]) await c.request('subscribe', { monitors: 'all' });
+    // zmc: INSERT with Name 'New Event' and no EndDateTime, later UPDATE with the end.
+    const hidden = await insertEvent(db, {
+      monitorId: 2,
+      name: 'New Event',
+      cause: 'Motion',
+      start: '2026-05-01 12:00:00',
+      end: null,
+    });
+    const shown = await insertEvent(db, {
+      monitorId: 1,
+      name: 'New Event',
+      cause: 'Motion',
+      start: '2026-05-01 12:00:05',
+      end: null,
+    });
+    const started = await viewer.waitFor('event_start', (m) => m.event.id === hidden);
+    t.like(started.event, {
+      monitor_id: 2,
+      cause: 'Motion',
+      end_date_time: null,
+      thumbnail_url: `/api/v3/events/${hidden}/thumbnail`,
+    });
+    // Times as the REST API emits them.
+    const rest = await caller(app, await login(app, 'viewer'))('GET', `/events/${hidden}`);
+    t.is(rest.status, 200);
+    t.truthy(started.event.start_date_time);
+    t.is(started.event.start_date_time, rest.body.start_date_time);
+    await sql(
+      db,
+      "UPDATE Events SET EndDateTime = '2026-05-01 12:00:30', Name = CONCAT('Event ', Id), Length = 25 WHERE Id IN (?, ?)",
+      [hidden, shown],
+    );
+    const ended = await viewer.waitFor('event_end', (m) => m.event.id === hidden);
+    t.like(ended.event, { name: `Event ${hidden}`, length: '25.00' });
+    t.truthy(ended.event.end_date_time);
+    await limited.waitFor('event_end', (m) => m.event.id === shown);
+    t.false(limited.received.some((r) => r.body?.event?.monitor_id === 2 || r.body?.monitor_id === 2));
+    t.deepEqual(noevents.of('event_start'), []);
+    t.is(viewer.of('event_start').filter((m) => m.event.id === hidden).length, 1, 'no duplicates');
 
-  const back = await connect('limited');
-  await back.request('subscribe', { monitors: 'all' });
-  const ack = await back.request('replay', { since_event_id: hidden - 1 });
-  t.like(ack, { ok: true, count: 1, truncated: false });
-  t.like(await back.waitFor('event_end', (m) => m.replay === true), { event: { id: shown } });
-  t.false(back.received.some((r) => r.body?.event?.id === hidden));
-  for (const c of [viewer, limited, noevents, back]) c.close();
-});
+    const back = await connect('limited');
+    await back.request('subscribe', { monitors: 'all' });
+    const ack = await back.request('replay', { since_event_id: hidden - 1 });
+    t.like(ack, { ok: true, count: 1, truncated: false });
+    t.like(await back.waitFor('event_end', (m) => m.replay === true), { event: { id: shown } });
+    t.false(back.received.some((r) => r.body?.event?.id === hidden));
+    for (const c of [viewer, limited, noevents, back]) c.close();
+  },
+);
 
-test.serial('a permission change is applied to an open connection: a newly hidden monitor and a removed feature stop its messages', async (t) => {
-  const changing = await connect('changing');
-  const viewer = await connect('viewer');
-  t.like(await changing.request('subscribe', { monitors: 'all' }), { monitors: [1, 2, 3], topics: ['alarm', 'event'] });
-  await viewer.request('subscribe', { monitors: [1] });
-  await sql(db, "UPDATE Users SET Events = 'None' WHERE Id = ?", [ids.changing]);
-  await sql(db, 'INSERT INTO Monitors_Permissions (UserId, MonitorId, Permission) VALUES (?, 1, ?)', [ids.changing, 'None']);
-  // Re-checked every second; the user row and the ACL are cached up to 5 s.
-  let now: any;
-  for (let i = 0; i < 60; i++) {
-    now = await changing.request('subscribe', { monitors: [] });
-    if (now.monitors.length === 2) break;
-    await sleep(250);
-  }
-  t.like(now, { monitors: [2, 3], topics: ['alarm'] });
-  const call = caller(app, await login(app, 'operator'));
-  t.is((await call('PATCH', '/monitors/1/alarm', { action: 'on', cause: 'Hidden now' })).status, 200);
-  await viewer.waitFor('alarm', (m) => m.monitor_id === 1 && m.phase === 'start');
-  t.is((await call('PATCH', '/monitors/1/alarm', { action: 'cancel' })).status, 200);
-  await viewer.waitFor('alarm', (m) => m.monitor_id === 1 && m.phase === 'end');
-  const event = await insertEvent(db, { monitorId: 2, end: null });
-  await viewer.request('subscribe', { monitors: [2] });
-  await viewer.waitFor('event_start', (m) => m.event.id === event);
-  t.false(changing.received.some((r) => r.body?.monitor_id === 1 && r.name === 'alarm'));
-  t.false(changing.received.some((r) => r.body?.event?.id === event));
-  changing.close();
-  viewer.close();
-});
+test.serial(
+  'a permission change is applied to an open connection: a newly hidden monitor and a removed feature stop its messages',
+  async (t) => {
+    const changing = await connect('changing');
+    const viewer = await connect('viewer');
+    t.like(await changing.request('subscribe', { monitors: 'all' }), {
+      monitors: [1, 2, 3],
+      topics: ['alarm', 'event'],
+    });
+    await viewer.request('subscribe', { monitors: [1] });
+    await sql(db, "UPDATE Users SET Events = 'None' WHERE Id = ?", [ids.changing]);
+    await sql(db, 'INSERT INTO Monitors_Permissions (UserId, MonitorId, Permission) VALUES (?, 1, ?)', [
+      ids.changing,
+      'None',
+    ]);
+    // Re-checked every second; the user row and the ACL are cached up to 5 s.
+    let now: any;
+    for (let i = 0; i < 60; i++) {
+      now = await changing.request('subscribe', { monitors: [] });
+      if (now.monitors.length === 2) break;
+      await sleep(250);
+    }
+    t.like(now, { monitors: [2, 3], topics: ['alarm'] });
+    const call = caller(app, await login(app, 'operator'));
+    t.is((await call('PATCH', '/monitors/1/alarm', { action: 'on', cause: 'Hidden now' })).status, 200);
+    await viewer.waitFor('alarm', (m) => m.monitor_id === 1 && m.phase === 'start');
+    t.is((await call('PATCH', '/monitors/1/alarm', { action: 'cancel' })).status, 200);
+    await viewer.waitFor('alarm', (m) => m.monitor_id === 1 && m.phase === 'end');
+    const event = await insertEvent(db, { monitorId: 2, end: null });
+    await viewer.request('subscribe', { monitors: [2] });
+    await viewer.waitFor('event_start', (m) => m.event.id === event);
+    t.false(changing.received.some((r) => r.body?.monitor_id === 1 && r.name === 'alarm'));
+    t.false(changing.received.some((r) => r.body?.event?.id === event));
+    changing.close();
+    viewer.close();
+  },
+);
 
 test.serial('zmgate-watch prints the stream of a user as JSON lines and stops on SIGTERM', async (t) => {
   const bin = fileURLToPath(new URL('../../bin/zmgate-watch.js', import.meta.url));
   const usage = spawn(process.execPath, [bin, '--monitors', 'x']);
   t.is((await once(usage, 'exit'))[0], 2);
-  const watch = spawn(process.execPath, [bin, '--url', app.url, '--user', 'viewer', '--monitors', '1,2', '--topics', 'alarm'], { env: { ...process.env, ZMGATE_PASSWORD: 'viewer' } });
+  const watch = spawn(
+    process.execPath,
+    [bin, '--url', app.url, '--user', 'viewer', '--monitors', '1,2', '--topics', 'alarm'],
+    { env: { ...process.env, ZMGATE_PASSWORD: 'viewer' } },
+  );
   const lines: any[] = [];
   let buffer = '';
   watch.stdout.on('data', (chunk: Buffer) => {
@@ -284,7 +340,10 @@ test.serial('token expiry disconnects unless a refreshed token was sent first', 
   t.true(ack.ok);
   t.truthy(ack.expires_at);
   // Another user's token is not accepted as a refresh.
-  t.like(await renewed.request('refresh_token', { token: await login(app, 'limited') }), { ok: false, error: { kind: 'PERMISSION_DENIED_ERROR' } });
+  t.like(await renewed.request('refresh_token', { token: await login(app, 'limited') }), {
+    ok: false,
+    error: { kind: 'PERMISSION_DENIED_ERROR' },
+  });
   t.like(await lapsing.waitFor('session_ended'), { reason: 'expired' });
   t.is(await lapsing.waitDisconnected(), 'io server disconnect');
   await sleep(1500); // past the first token's expiry and a re-check
@@ -292,16 +351,29 @@ test.serial('token expiry disconnects unless a refreshed token was sent first', 
   renewed.close();
 });
 
-test.serial('every message received in these tests matches the documented schema (docs/push-messages.schema.json)', (t) => {
-  const received = clients.flatMap((c) => c.received);
-  const names = new Set(received.map((r) => r.name));
-  for (const name of ['hello', 'alarm', 'event_start', 'event_end', 'monitor_status', 'token_expiring', 'session_ended', 'push_error']) t.true(names.has(name), name);
-  for (const r of received) {
-    t.is(r.body.type, r.name);
-    t.deepEqual(pushSchemaProblems(r.body), [], `${r.name}: ${JSON.stringify(r.body)}`);
-  }
-  t.not(pushSchemaProblems({ ...received[0]!.body, extra: 1 }).length, 0, 'the check can fail');
-});
+test.serial(
+  'every message received in these tests matches the documented schema (docs/push-messages.schema.json)',
+  (t) => {
+    const received = clients.flatMap((c) => c.received);
+    const names = new Set(received.map((r) => r.name));
+    for (const name of [
+      'hello',
+      'alarm',
+      'event_start',
+      'event_end',
+      'monitor_status',
+      'token_expiring',
+      'session_ended',
+      'push_error',
+    ])
+      t.true(names.has(name), name);
+    for (const r of received) {
+      t.is(r.body.type, r.name);
+      t.deepEqual(pushSchemaProblems(r.body), [], `${r.name}: ${JSON.stringify(r.body)}`);
+    }
+    t.not(pushSchemaProblems({ ...received[0]!.body, extra: 1 }).length, 0, 'the check can fail');
+  },
+);
 
 test.serial('WebSocket upgrades outside the push path still reach the WebRTC route', async (t) => {
   const refused = await refusedUpgrade(`${app.url.replace('http', 'ws')}/api/v3/live/1/webrtc/ws`);

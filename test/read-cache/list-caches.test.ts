@@ -23,7 +23,13 @@ test.before(async () => {
   const viewerId = await addUser(db, 'rcviewer', { Monitors: 'View', Events: 'View' });
   // The viewer may not see monitor 2.
   await sql(db, "INSERT INTO Monitors_Permissions (MonitorId, UserId, Permission) VALUES (2, ?, 'None')", [viewerId]);
-  for (let i = 0; i < 6; i++) await insertEvent(db, { monitorId: 1 + (i % 3), name: `E${i}`, start: `2026-01-10 0${i}:00:00`, end: `2026-01-10 0${i}:00:30` });
+  for (let i = 0; i < 6; i++)
+    await insertEvent(db, {
+      monitorId: 1 + (i % 3),
+      name: `E${i}`,
+      start: `2026-01-10 0${i}:00:00`,
+      end: `2026-01-10 0${i}:00:30`,
+    });
   app = await startTestApp({ db, env: { APP_AUTH__RATE_LIMIT__ENABLED: 'false' } });
   adminToken = await login(app, 'rcadmin');
   admin = caller(app, adminToken);
@@ -32,7 +38,11 @@ test.before(async () => {
 test.after.always(async () => app?.close());
 
 /** Polls `read` until `done` holds, for at most `boundMs` plus a margin for a busy machine. */
-async function within<T>(boundMs: number, read: () => Promise<T>, done: (v: T) => boolean): Promise<{ value: T; seen: boolean }> {
+async function within<T>(
+  boundMs: number,
+  read: () => Promise<T>,
+  done: (v: T) => boolean,
+): Promise<{ value: T; seen: boolean }> {
   const deadline = Date.now() + boundMs + 1500;
   let value = await read();
   while (!done(value) && Date.now() < deadline) {
@@ -50,7 +60,12 @@ const monitorNames = async (who = admin) => {
 const events = async (query = '', who = admin, pageSize = 2) => {
   const res = await who('GET', `/events?page_size=${pageSize}${query}`);
   if (res.status !== 200) throw new Error(`${res.status} ${res.text}`);
-  return res.body as { items: Array<{ id: number; monitor_id: number }>; total: number; last_page: number; per_page: number };
+  return res.body as {
+    items: Array<{ id: number; monitor_id: number }>;
+    total: number;
+    last_page: number;
+    per_page: number;
+  };
 };
 
 test.serial('a monitor changed through the API is in the very next list', async (t) => {
@@ -72,28 +87,56 @@ test.serial(`a monitor changed by another connection is in the list within ${MON
   t.true((await within(MONITORS_MAX_AGE_MS, monitorNames, (m) => !m.has(4))).seen, 'and a deleted one goes');
 });
 
-test.serial(`events inserted and deleted by another connection change total and last_page within ${EVENTS_MAX_AGE_MS} ms`, async (t) => {
-  const before = await events();
-  t.is(before.total, 6);
-  t.is(before.last_page, 3);
-  const id = await insertEvent(db, { monitorId: 1, name: 'by zmc', start: '2026-01-11 00:00:00', end: '2026-01-11 00:00:10' });
-  const added = await within(EVENTS_MAX_AGE_MS, () => events(), (p) => p.total === 7);
-  t.true(added.seen);
-  t.is(added.value.last_page, 4, 'last_page agrees with the total');
-  t.is(added.value.items[0].id, id, 'the page is as fresh as its total');
-  const perMonitor = await within(EVENTS_MAX_AGE_MS, () => events('&monitor_id=1'), (p) => p.total === 3);
-  t.true(perMonitor.seen);
-  await sql(db, 'DELETE FROM Events WHERE Id = ?', [id]);
-  const removed = await within(EVENTS_MAX_AGE_MS, () => events(), (p) => p.total === 6);
-  t.true(removed.seen);
-  t.is(removed.value.last_page, 3);
-  t.false(removed.value.items.some((e) => e.id === id));
-});
+test.serial(
+  `events inserted and deleted by another connection change total and last_page within ${EVENTS_MAX_AGE_MS} ms`,
+  async (t) => {
+    const before = await events();
+    t.is(before.total, 6);
+    t.is(before.last_page, 3);
+    const id = await insertEvent(db, {
+      monitorId: 1,
+      name: 'by zmc',
+      start: '2026-01-11 00:00:00',
+      end: '2026-01-11 00:00:10',
+    });
+    const added = await within(
+      EVENTS_MAX_AGE_MS,
+      () => events(),
+      (p) => p.total === 7,
+    );
+    t.true(added.seen);
+    t.is(added.value.last_page, 4, 'last_page agrees with the total');
+    t.is(added.value.items[0].id, id, 'the page is as fresh as its total');
+    const perMonitor = await within(
+      EVENTS_MAX_AGE_MS,
+      () => events('&monitor_id=1'),
+      (p) => p.total === 3,
+    );
+    t.true(perMonitor.seen);
+    await sql(db, 'DELETE FROM Events WHERE Id = ?', [id]);
+    const removed = await within(
+      EVENTS_MAX_AGE_MS,
+      () => events(),
+      (p) => p.total === 6,
+    );
+    t.true(removed.seen);
+    t.is(removed.value.last_page, 3);
+    t.false(removed.value.items.some((e) => e.id === id));
+  },
+);
 
 test.serial('events changed through the API change the list and its total at once', async (t) => {
   const before = await events();
   const archivedBefore = (await events('&archived=true')).total;
-  const created = await admin('POST', '/events', { monitor_id: 3, storage_id: 0, name: 'via API', width: 640, height: 480, length: '5.00', orientation: 'ROTATE_0' });
+  const created = await admin('POST', '/events', {
+    monitor_id: 3,
+    storage_id: 0,
+    name: 'via API',
+    width: 640,
+    height: 480,
+    length: '5.00',
+    orientation: 'ROTATE_0',
+  });
   t.is(created.status, 201, created.text);
   const after = await events();
   t.is(after.total, before.total + 1);
@@ -114,7 +157,10 @@ test.serial('a restricted user never gets a row outside their scope from a cache
 
   const seen = await monitorNames(viewer);
   t.false(seen.has(2));
-  t.deepEqual([...seen.keys()], [...all.keys()].filter((id) => id !== 2));
+  t.deepEqual(
+    [...seen.keys()],
+    [...all.keys()].filter((id) => id !== 2),
+  );
   const viewerEvents = await events('', viewer, 100);
   t.true(viewerEvents.items.length > 0);
   t.false(viewerEvents.items.some((e) => e.monitor_id === 2));
@@ -138,7 +184,9 @@ test.serial('a cached answer is sent as the same bytes and headers res.json() gi
     t.is(first.headers.get('content-type'), 'application/json; charset=utf-8');
   }
   // Uncompressed (fetch asks for gzip by default): the exact length of the cached bytes.
-  const res = await fetch(app.api('/monitors?page_size=100'), { headers: { authorization: `Bearer ${adminToken}`, 'accept-encoding': 'identity' } });
+  const res = await fetch(app.api('/monitors?page_size=100'), {
+    headers: { authorization: `Bearer ${adminToken}`, 'accept-encoding': 'identity' },
+  });
   const text = await res.text();
   t.is(res.headers.get('content-encoding'), null);
   t.is(res.headers.get('content-length'), String(Buffer.byteLength(text)));

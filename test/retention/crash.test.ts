@@ -30,7 +30,14 @@ const log = createLogger({
     },
   }),
 });
-const retention = (max_age: string): AppConfig['retention'] => ({ enabled: true, interval_seconds: 300, free_space_floor: '', max_age, quota: '', overrides: [] });
+const retention = (max_age: string): AppConfig['retention'] => ({
+  enabled: true,
+  interval_seconds: 300,
+  free_space_floor: '',
+  max_age,
+  quota: '',
+  overrides: [],
+});
 
 interface Setup {
   db: FreshDatabase;
@@ -51,89 +58,133 @@ async function setup(name: string, scheme: 'Deep' | 'Medium' | 'Shallow'): Promi
   const events: SeededEvent[] = [];
   for (const days of [60, 50, 1]) {
     const start = wallDaysBefore(clock.now(), days);
-    events.push(await seedTreeEvent(db, root, { monitorId: 1, storageId: 1, start, end: start, scheme, diskSpace: 4096 }));
+    events.push(
+      await seedTreeEvent(db, root, { monitorId: 1, storageId: 1, start, end: start, scheme, diskSpace: 4096 }),
+    );
   }
   return { db, prisma: prismaFor(db), base, root, events };
 }
 
-function crashPass(s: Setup, mode: 'after-rename' | 'after-commit'): Promise<{ signal: NodeJS.Signals | null; stdout: string }> {
-  const args = JSON.stringify({ db: dbConfigFor(s.db), retention: retention('30d'), mode, defaultEventsDir: path.join(s.base, 'default') });
+function crashPass(
+  s: Setup,
+  mode: 'after-rename' | 'after-commit',
+): Promise<{ signal: NodeJS.Signals | null; stdout: string }> {
+  const args = JSON.stringify({
+    db: dbConfigFor(s.db),
+    retention: retention('30d'),
+    mode,
+    defaultEventsDir: path.join(s.base, 'default'),
+  });
   return new Promise((resolve) => {
-    const child = execFile(process.execPath, ['--import=tsx', path.join(import.meta.dirname, 'fixtures', 'crash-pass.ts'), args], (_err, stdout) => resolve({ signal: child.signalCode, stdout }));
+    const child = execFile(
+      process.execPath,
+      ['--import=tsx', path.join(import.meta.dirname, 'fixtures', 'crash-pass.ts'), args],
+      (_err, stdout) => resolve({ signal: child.signalCode, stdout }),
+    );
   });
 }
 
 const pass = (s: Setup, maxAge: string) =>
-  new RetentionPass({ prisma: s.prisma, config: retention(maxAge), defaultEventsDir: path.join(s.base, 'default'), log, clock: async () => clock, deletion: new EventDeletion(s.prisma, path.join(s.base, 'default'), log) }).run();
-const rowExists = async (s: Setup, id: number) => (await sql(s.db, 'SELECT Id FROM Events WHERE Id = ?', [id])).length === 1;
+  new RetentionPass({
+    prisma: s.prisma,
+    config: retention(maxAge),
+    defaultEventsDir: path.join(s.base, 'default'),
+    log,
+    clock: async () => clock,
+    deletion: new EventDeletion(s.prisma, path.join(s.base, 'default'), log),
+  }).run();
+const rowExists = async (s: Setup, id: number) =>
+  (await sql(s.db, 'SELECT Id FROM Events WHERE Id = ?', [id])).length === 1;
 const trashIn = (dir: string) => (existsSync(dir) ? readdirSync(dir).filter((n) => n.startsWith(TRASH_PREFIX)) : []);
 
 for (const scheme of ['Medium', 'Deep'] as const) {
-  test.serial(`${scheme}: killed after the folder moved aside, before the rows went; the next pass puts it back (limit gone) — nothing lost`, async (t) => {
-    const s = await setup(`crash1${scheme[0].toLowerCase()}`, scheme);
-    const [oldest] = s.events;
-    const outside = treeListing(s.base).get('outside.txt');
-    const crash = await crashPass(s, 'after-rename');
-    t.is(crash.signal, 'SIGKILL', crash.stdout);
-    t.true(await rowExists(s, oldest.id), 'the rows are still there');
-    t.false(existsSync(oldest.eventDir));
-    t.is(trashIn(path.dirname(oldest.eventDir)).length, 1, 'the files wait beside it');
-    // The next pass with no breached limit only settles the interrupted deletion.
-    const report = await pass(s, '90d');
-    t.is(report.deleted, 0);
-    t.true(await rowExists(s, oldest.id));
-    t.true(existsSync(path.join(oldest.eventDir, `${oldest.id}-video.mp4`)), 'the folder is back where its row says');
-    t.deepEqual(trashIn(path.dirname(oldest.eventDir)), []);
-    t.is(treeListing(s.base).get('outside.txt'), outside);
-    await s.prisma.$disconnect();
-  });
+  test.serial(
+    `${scheme}: killed after the folder moved aside, before the rows went; the next pass puts it back (limit gone) — nothing lost`,
+    async (t) => {
+      const s = await setup(`crash1${scheme[0].toLowerCase()}`, scheme);
+      const [oldest] = s.events;
+      const outside = treeListing(s.base).get('outside.txt');
+      const crash = await crashPass(s, 'after-rename');
+      t.is(crash.signal, 'SIGKILL', crash.stdout);
+      t.true(await rowExists(s, oldest.id), 'the rows are still there');
+      t.false(existsSync(oldest.eventDir));
+      t.is(trashIn(path.dirname(oldest.eventDir)).length, 1, 'the files wait beside it');
+      // The next pass with no breached limit only settles the interrupted deletion.
+      const report = await pass(s, '90d');
+      t.is(report.deleted, 0);
+      t.true(await rowExists(s, oldest.id));
+      t.true(existsSync(path.join(oldest.eventDir, `${oldest.id}-video.mp4`)), 'the folder is back where its row says');
+      t.deepEqual(trashIn(path.dirname(oldest.eventDir)), []);
+      t.is(treeListing(s.base).get('outside.txt'), outside);
+      await s.prisma.$disconnect();
+    },
+  );
 
-  test.serial(`${scheme}: killed after the rows went, before the folder was removed; the next pass removes the leftover`, async (t) => {
-    const s = await setup(`crash2${scheme[0].toLowerCase()}`, scheme);
-    const [oldest, second, newest] = s.events;
-    const crash = await crashPass(s, 'after-commit');
-    t.is(crash.signal, 'SIGKILL', crash.stdout);
-    t.false(await rowExists(s, oldest.id), 'the rows are gone');
-    t.is(trashIn(path.dirname(oldest.eventDir)).length, 1, 'the folder waits beside its old place');
-    const report = await pass(s, '30d');
-    t.deepEqual(report.deletions.map((d) => d.event_id), [second.id], 'the pass carries on oldest first');
-    t.deepEqual(trashIn(path.dirname(oldest.eventDir)), [], 'the leftover is removed');
-    t.false(existsSync(oldest.eventDir));
-    t.false(existsSync(second.eventDir));
-    t.true(await rowExists(s, newest.id));
-    t.true(existsSync(newest.eventDir));
-    t.true(existsSync(path.join(s.base, 'outside.txt')));
-    t.deepEqual(readdirSync(path.join(s.root, '.zmgate-retention')), [], 'no note left');
-    await s.prisma.$disconnect();
-  });
+  test.serial(
+    `${scheme}: killed after the rows went, before the folder was removed; the next pass removes the leftover`,
+    async (t) => {
+      const s = await setup(`crash2${scheme[0].toLowerCase()}`, scheme);
+      const [oldest, second, newest] = s.events;
+      const crash = await crashPass(s, 'after-commit');
+      t.is(crash.signal, 'SIGKILL', crash.stdout);
+      t.false(await rowExists(s, oldest.id), 'the rows are gone');
+      t.is(trashIn(path.dirname(oldest.eventDir)).length, 1, 'the folder waits beside its old place');
+      const report = await pass(s, '30d');
+      t.deepEqual(
+        report.deletions.map((d) => d.event_id),
+        [second.id],
+        'the pass carries on oldest first',
+      );
+      t.deepEqual(trashIn(path.dirname(oldest.eventDir)), [], 'the leftover is removed');
+      t.false(existsSync(oldest.eventDir));
+      t.false(existsSync(second.eventDir));
+      t.true(await rowExists(s, newest.id));
+      t.true(existsSync(newest.eventDir));
+      t.true(existsSync(path.join(s.base, 'outside.txt')));
+      t.deepEqual(readdirSync(path.join(s.root, '.zmgate-retention')), [], 'no note left');
+      await s.prisma.$disconnect();
+    },
+  );
 }
 
-test.serial('killed after the move aside, then a pass that still needs the space: the deletion completes once', async (t) => {
-  const s = await setup('crash3', 'Shallow');
-  const [oldest, second] = s.events;
-  const crash = await crashPass(s, 'after-rename');
-  t.is(crash.signal, 'SIGKILL');
-  const report = await pass(s, '30d');
-  t.deepEqual(report.deletions.map((d) => d.event_id), [oldest.id, second.id], JSON.stringify(logs.filter((l) => l.msg === 'retention: event kept')));
-  t.false(await rowExists(s, oldest.id));
-  t.false(existsSync(oldest.eventDir));
-  t.deepEqual(trashIn(path.dirname(oldest.eventDir)), []);
-  await s.prisma.$disconnect();
-});
+test.serial(
+  'killed after the move aside, then a pass that still needs the space: the deletion completes once',
+  async (t) => {
+    const s = await setup('crash3', 'Shallow');
+    const [oldest, second] = s.events;
+    const crash = await crashPass(s, 'after-rename');
+    t.is(crash.signal, 'SIGKILL');
+    const report = await pass(s, '30d');
+    t.deepEqual(
+      report.deletions.map((d) => d.event_id),
+      [oldest.id, second.id],
+      JSON.stringify(logs.filter((l) => l.msg === 'retention: event kept')),
+    );
+    t.false(await rowExists(s, oldest.id));
+    t.false(existsSync(oldest.eventDir));
+    t.deepEqual(trashIn(path.dirname(oldest.eventDir)), []);
+    await s.prisma.$disconnect();
+  },
+);
 
-test.serial('the deletion path itself resumes an interrupted deletion whose folder was moved aside (no note needed)', async (t) => {
-  const s = await setup('crash4', 'Deep');
-  const [oldest] = s.events;
-  const crash = await crashPass(s, 'after-rename');
-  t.is(crash.signal, 'SIGKILL');
-  const { rmSync } = await import('node:fs');
-  rmSync(path.join(s.root, '.zmgate-retention'), { recursive: true });
-  const outcome = await new EventDeletion(s.prisma, path.join(s.base, 'default'), log).delete(BigInt(oldest.id), { reason: 'api' });
-  t.is(outcome.files, 'removed');
-  t.is(outcome.diskSpace, 4096);
-  t.false(await rowExists(s, oldest.id));
-  t.deepEqual(trashIn(path.dirname(oldest.eventDir)), []);
-  t.false(existsSync(oldest.deepMarker!), 'the Deep marker goes too');
-  t.true(logs.some((l) => l.event_id === String(oldest.id) && /resumes an interrupted one/.test(l.msg)));
-  await s.prisma.$disconnect();
-});
+test.serial(
+  'the deletion path itself resumes an interrupted deletion whose folder was moved aside (no note needed)',
+  async (t) => {
+    const s = await setup('crash4', 'Deep');
+    const [oldest] = s.events;
+    const crash = await crashPass(s, 'after-rename');
+    t.is(crash.signal, 'SIGKILL');
+    const { rmSync } = await import('node:fs');
+    rmSync(path.join(s.root, '.zmgate-retention'), { recursive: true });
+    const outcome = await new EventDeletion(s.prisma, path.join(s.base, 'default'), log).delete(BigInt(oldest.id), {
+      reason: 'api',
+    });
+    t.is(outcome.files, 'removed');
+    t.is(outcome.diskSpace, 4096);
+    t.false(await rowExists(s, oldest.id));
+    t.deepEqual(trashIn(path.dirname(oldest.eventDir)), []);
+    t.false(existsSync(oldest.deepMarker!), 'the Deep marker goes too');
+    t.true(logs.some((l) => l.event_id === String(oldest.id) && /resumes an interrupted one/.test(l.msg)));
+    await s.prisma.$disconnect();
+  },
+);

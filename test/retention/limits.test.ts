@@ -6,7 +6,10 @@ import { parseByteSize, parseDuration, parseFloor } from '../../src/config/units
 import { floorBytes, limitsFor, unmatchedOverrides } from '../../src/features/retention/limits.js';
 
 const load = (env: Record<string, string>) =>
-  loadConfig({ env: { APP_ZONEMINDER__CONFIG_PATH: '/nonexistent/zm.conf', ...env }, defaultOperatorFile: '/nonexistent/prod.toml' });
+  loadConfig({
+    env: { APP_ZONEMINDER__CONFIG_PATH: '/nonexistent/zm.conf', ...env },
+    defaultOperatorFile: '/nonexistent/prod.toml',
+  });
 
 test('sizes, percentages and durations as operators write them', (t) => {
   t.is(parseByteSize('50GiB'), 50 * 2 ** 30);
@@ -31,14 +34,24 @@ test('sizes, percentages and durations as operators write them', (t) => {
 
 test('configuration: defaults, environment values and overrides from JSON', (t) => {
   const { config } = load({});
-  t.like(config.retention, { enabled: false, interval_seconds: 300, free_space_floor: '5%', max_age: '', quota: '', overrides: [] });
+  t.like(config.retention, {
+    enabled: false,
+    interval_seconds: 300,
+    free_space_floor: '5%',
+    max_age: '',
+    quota: '',
+    overrides: [],
+  });
   const { config: c2 } = load({
     APP_RETENTION__MAX_AGE: '30d',
     APP_RETENTION__QUOTA: '2TiB',
     APP_RETENTION__OVERRIDES: '[{"storage": "NAS", "free_space_floor": "100GiB"}, {"storage": 3, "max_age": ""}]',
   });
   t.is(c2.retention.max_age, '30d');
-  t.deepEqual(c2.retention.overrides, [{ storage: 'NAS', free_space_floor: '100GiB' }, { storage: '3', max_age: '' }]);
+  t.deepEqual(c2.retention.overrides, [
+    { storage: 'NAS', free_space_floor: '100GiB' },
+    { storage: '3', max_age: '' },
+  ]);
   const nas = limitsFor(c2.retention, { id: 1, name: 'NAS' });
   t.deepEqual(nas.freeSpaceFloor, { bytes: 100 * 2 ** 30 });
   t.is(nas.maxAgeSeconds, 30 * 86400, 'keys left out keep the defaults');

@@ -37,7 +37,8 @@ const probe = path.join(base, 'probe');
 mkdirSync(probe);
 const canMount = isRoot && tryMount(probe);
 const volumeTest = canMount ? test.serial : test.skip;
-if (!canMount) console.log(`# small-fs: SKIPPED — mounting a tmpfs needs root (uid ${process.getuid?.()}) and CAP_SYS_ADMIN`);
+if (!canMount)
+  console.log(`# small-fs: SKIPPED — mounting a tmpfs needs root (uid ${process.getuid?.()}) and CAP_SYS_ADMIN`);
 
 let db: FreshDatabase;
 let prisma: PrismaClient;
@@ -61,40 +62,71 @@ test.after.always(async () => {
 });
 
 for (const [index, scheme] of SCHEMES.entries()) {
-  volumeTest(`${scheme}: on a real 8 MiB volume the floor is reached by deleting exactly enough, oldest first`, async (t) => {
-    const root = path.join(base, scheme.toLowerCase());
-    mkdirSync(root);
-    t.true(tryMount(root), 'tmpfs mounted');
-    const storageId = index + 1;
-    await insertStorage(db, { id: storageId, path: root, scheme });
-    const media = await realMedia();
-    const now = clock.now();
-    const events: SeededEvent[] = [];
-    // Two monitors interleaved; oldest first by start time.
-    for (let i = 0; i < 24; i++) {
-      const start = wallDaysBefore(now, 30 - i);
-      events.push(await seedTreeEvent(db, root, { monitorId: 10 * storageId + (i % 2), storageId, start, end: start, scheme, media: { real: media, stills: 6 }, diskSpace: null }));
-    }
-    const per = await dirBytes(events[0].eventDir);
-    t.true(per > media.mp4.length, 'a real folder of media');
-    const free0 = Number(statfsSync(root).bavail) * Number(statfsSync(root).bsize);
-    const floor = free0 + Math.round(3.5 * per);
-    const config: AppConfig['retention'] = { enabled: true, interval_seconds: 300, free_space_floor: '', max_age: '', quota: '', overrides: [{ storage: String(storageId), free_space_floor: String(floor) }] };
-    const report = await new RetentionPass({ prisma, config, defaultEventsDir: path.join(base, 'default'), log, clock: async () => clock, deletion: new EventDeletion(prisma, path.join(base, 'default'), log) }).run();
-    const mine = report.deletions.filter((d) => d.storage_id === storageId);
-    const s = statfsSync(root);
-    const freeAfter = Number(s.bavail) * Number(s.bsize);
-    t.true(freeAfter >= floor, `floor holds: free ${freeAfter} >= ${floor}`);
-    const last = mine[mine.length - 1];
-    t.true((last.free_bytes_before ?? Infinity) < floor, 'the last deletion was still needed');
-    t.deepEqual(mine.map((d) => d.event_id), events.slice(0, mine.length).map((e) => e.id), 'oldest first');
-    t.true(mine.length >= 3 && mine.length <= 5, `${mine.length} deletions for 3.5 folders`);
-    for (const e of events.slice(0, mine.length)) {
-      t.false(existsSync(e.eventDir));
-      if (e.deepMarker) t.false(existsSync(e.deepMarker));
-    }
-    for (const e of events.slice(mine.length)) t.true(existsSync(e.eventDir));
-    const rows = await sql(db, 'SELECT COUNT(*) AS n FROM Events WHERE StorageId = ?', [storageId]);
-    t.is(Number(rows[0].n), events.length - mine.length);
-  });
+  volumeTest(
+    `${scheme}: on a real 8 MiB volume the floor is reached by deleting exactly enough, oldest first`,
+    async (t) => {
+      const root = path.join(base, scheme.toLowerCase());
+      mkdirSync(root);
+      t.true(tryMount(root), 'tmpfs mounted');
+      const storageId = index + 1;
+      await insertStorage(db, { id: storageId, path: root, scheme });
+      const media = await realMedia();
+      const now = clock.now();
+      const events: SeededEvent[] = [];
+      // Two monitors interleaved; oldest first by start time.
+      for (let i = 0; i < 24; i++) {
+        const start = wallDaysBefore(now, 30 - i);
+        events.push(
+          await seedTreeEvent(db, root, {
+            monitorId: 10 * storageId + (i % 2),
+            storageId,
+            start,
+            end: start,
+            scheme,
+            media: { real: media, stills: 6 },
+            diskSpace: null,
+          }),
+        );
+      }
+      const per = await dirBytes(events[0].eventDir);
+      t.true(per > media.mp4.length, 'a real folder of media');
+      const free0 = Number(statfsSync(root).bavail) * Number(statfsSync(root).bsize);
+      const floor = free0 + Math.round(3.5 * per);
+      const config: AppConfig['retention'] = {
+        enabled: true,
+        interval_seconds: 300,
+        free_space_floor: '',
+        max_age: '',
+        quota: '',
+        overrides: [{ storage: String(storageId), free_space_floor: String(floor) }],
+      };
+      const report = await new RetentionPass({
+        prisma,
+        config,
+        defaultEventsDir: path.join(base, 'default'),
+        log,
+        clock: async () => clock,
+        deletion: new EventDeletion(prisma, path.join(base, 'default'), log),
+      }).run();
+      const mine = report.deletions.filter((d) => d.storage_id === storageId);
+      const s = statfsSync(root);
+      const freeAfter = Number(s.bavail) * Number(s.bsize);
+      t.true(freeAfter >= floor, `floor holds: free ${freeAfter} >= ${floor}`);
+      const last = mine[mine.length - 1];
+      t.true((last.free_bytes_before ?? Infinity) < floor, 'the last deletion was still needed');
+      t.deepEqual(
+        mine.map((d) => d.event_id),
+        events.slice(0, mine.length).map((e) => e.id),
+        'oldest first',
+      );
+      t.true(mine.length >= 3 && mine.length <= 5, `${mine.length} deletions for 3.5 folders`);
+      for (const e of events.slice(0, mine.length)) {
+        t.false(existsSync(e.eventDir));
+        if (e.deepMarker) t.false(existsSync(e.deepMarker));
+      }
+      for (const e of events.slice(mine.length)) t.true(existsSync(e.eventDir));
+      const rows = await sql(db, 'SELECT COUNT(*) AS n FROM Events WHERE StorageId = ?', [storageId]);
+      t.is(Number(rows[0].n), events.length - mine.length);
+    },
+  );
 }

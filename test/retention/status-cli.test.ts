@@ -17,7 +17,11 @@ let db: FreshDatabase;
 let root: string;
 let app: TestApp | undefined;
 const ids: Record<string, number> = {};
-const retentionEnv = { APP_RETENTION__MAX_AGE: '30d', APP_RETENTION__FREE_SPACE_FLOOR: '', APP_RETENTION__INTERVAL_SECONDS: '3600' };
+const retentionEnv = {
+  APP_RETENTION__MAX_AGE: '30d',
+  APP_RETENTION__FREE_SPACE_FLOOR: '',
+  APP_RETENTION__INTERVAL_SECONDS: '3600',
+};
 
 test.before(async () => {
   db = await zmDatabase('retstatus');
@@ -28,9 +32,15 @@ test.before(async () => {
   await insertStorage(db, { id: 1, path: path.join(root, 'main') });
   await sql(db, "UPDATE Storage SET Name = 'Main' WHERE Id = 1");
   const now = new ZoneClock(processTimeZone()).now();
-  for (const [name, days] of [['old', 45], ['older', 50], ['young', 3]] as const) {
+  for (const [name, days] of [
+    ['old', 45],
+    ['older', 50],
+    ['young', 3],
+  ] as const) {
     const start = wallDaysBefore(now, days);
-    ids[name] = (await seedTreeEvent(db, path.join(root, 'main'), { monitorId: 1, storageId: 1, start, end: start })).id;
+    ids[name] = (
+      await seedTreeEvent(db, path.join(root, 'main'), { monitorId: 1, storageId: 1, start, end: start })
+    ).id;
   }
 });
 test.after.always(async () => app?.close());
@@ -41,7 +51,11 @@ function io(env: Record<string, string>) {
   return {
     out,
     err,
-    io: { stdout: { write: (s: string) => out.push(s) }, stderr: { write: (s: string) => err.push(s), isTTY: false }, env },
+    io: {
+      stdout: { write: (s: string) => out.push(s) },
+      stderr: { write: (s: string) => err.push(s), isTTY: false },
+      env,
+    },
   };
 }
 
@@ -59,7 +73,10 @@ test.serial('zmgate-retention --dry-run prints what would go and why, and writes
   const json = io(testEnv({ db, env: retentionEnv }));
   t.is(await run(['--dry-run', '--json'], json.io), 0);
   const report = JSON.parse(json.out.join(''));
-  t.deepEqual(report.deletions.map((d: any) => d.event_id), [ids.older, ids.old]);
+  t.deepEqual(
+    report.deletions.map((d: any) => d.event_id),
+    [ids.older, ids.old],
+  );
   t.true(report.dry_run);
   t.deepEqual(await rowChecksums(db), rows, 'no row changed');
   t.deepEqual(treeListing(root), tree, 'no file changed');
@@ -84,28 +101,44 @@ test.serial('zmgate-retention draws a progress bar on a TTY only', async (t) => 
   t.false(pipe.err.join('').includes('\r'));
 });
 
-test.serial('the server runs a pass after start-up; GET /retention/status shows limits, figures, the last pass and the next run', async (t) => {
-  app = await startTestApp({ db, env: { ...retentionEnv, APP_RETENTION__ENABLED: 'true', APP_ZONEMINDER__DIR_EVENTS: root, APP_AUTH__RATE_LIMIT__ENABLED: 'false' } });
-  const call = caller(app, await login(app, 'admin'));
-  let status: any;
-  for (let i = 0; i < 100; i++) {
-    status = (await call('GET', '/retention/status')).body;
-    if (status.last_pass) break;
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  t.truthy(status.last_pass, 'a pass ran after start-up');
-  t.like(status, { enabled: true, interval_seconds: 3600, running: false });
-  t.like(status.last_pass, { outcome: 'completed', deleted: 2, dry_run: false });
-  const next = Date.parse(status.next_run);
-  t.true(next > Date.now() + 3000 * 1000 && next <= Date.now() + 3600 * 1000, status.next_run);
-  const main = status.storages.find((s: any) => s.storage_id === 1);
-  t.like(main, { name: 'Main', state: 'ok', limits: { max_age: '30d', free_space_floor: '', quota: '' }, override: null });
-  t.true(main.measured.free_bytes > 0 && main.measured.total_bytes >= main.measured.free_bytes);
-  t.is(main.measured.events, 1);
-  t.is((await sql(db, 'SELECT COUNT(*) AS n FROM Events WHERE Id IN (?, ?)', [ids.old, ids.older]))[0].n, 0);
-  const line = app.logs.find((l) => l.msg === 'retention: event deleted' && l.event_id === ids.older);
-  t.like(line, { monitor_id: 1, storage_id: 1, limit: 'max_age' });
-});
+test.serial(
+  'the server runs a pass after start-up; GET /retention/status shows limits, figures, the last pass and the next run',
+  async (t) => {
+    app = await startTestApp({
+      db,
+      env: {
+        ...retentionEnv,
+        APP_RETENTION__ENABLED: 'true',
+        APP_ZONEMINDER__DIR_EVENTS: root,
+        APP_AUTH__RATE_LIMIT__ENABLED: 'false',
+      },
+    });
+    const call = caller(app, await login(app, 'admin'));
+    let status: any;
+    for (let i = 0; i < 100; i++) {
+      status = (await call('GET', '/retention/status')).body;
+      if (status.last_pass) break;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    t.truthy(status.last_pass, 'a pass ran after start-up');
+    t.like(status, { enabled: true, interval_seconds: 3600, running: false });
+    t.like(status.last_pass, { outcome: 'completed', deleted: 2, dry_run: false });
+    const next = Date.parse(status.next_run);
+    t.true(next > Date.now() + 3000 * 1000 && next <= Date.now() + 3600 * 1000, status.next_run);
+    const main = status.storages.find((s: any) => s.storage_id === 1);
+    t.like(main, {
+      name: 'Main',
+      state: 'ok',
+      limits: { max_age: '30d', free_space_floor: '', quota: '' },
+      override: null,
+    });
+    t.true(main.measured.free_bytes > 0 && main.measured.total_bytes >= main.measured.free_bytes);
+    t.is(main.measured.events, 1);
+    t.is((await sql(db, 'SELECT COUNT(*) AS n FROM Events WHERE Id IN (?, ?)', [ids.old, ids.older]))[0].n, 0);
+    const line = app.logs.find((l) => l.msg === 'retention: event deleted' && l.event_id === ids.older);
+    t.like(line, { monitor_id: 1, storage_id: 1, limit: 'max_age' });
+  },
+);
 
 test.serial('GET /retention/status needs System permission and a token', async (t) => {
   t.truthy(app);

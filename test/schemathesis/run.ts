@@ -21,7 +21,13 @@ const root = join(import.meta.dirname, '..', '..');
 const st = process.env.SCHEMATHESIS_BIN ?? join(root, '.ci', 'tools', 'schemathesis-venv', 'bin', 'st');
 const budgetSecs = Number(process.env.SCHEMATHESIS_MAX_TIME ?? 150);
 const maxExamples = Number(process.env.SCHEMATHESIS_MAX_EXAMPLES ?? 5);
-const CHECKS = ['not_a_server_error', 'status_code_conformance', 'content_type_conformance', 'response_schema_conformance', 'negative_data_rejection'];
+const CHECKS = [
+  'not_a_server_error',
+  'status_code_conformance',
+  'content_type_conformance',
+  'response_schema_conformance',
+  'negative_data_rejection',
+];
 
 interface Outcome {
   passed: number;
@@ -30,25 +36,44 @@ interface Outcome {
 
 const REVOKING = ['logout', 'update_user', 'delete_user'];
 
-function runSchemathesis(label: string, baseUrl: string, token: string, selection: string[], budget: number): Promise<Outcome> {
+function runSchemathesis(
+  label: string,
+  baseUrl: string,
+  token: string,
+  selection: string[],
+  budget: number,
+): Promise<Outcome> {
   const args = [
-    '--config-file', join(import.meta.dirname, 'schemathesis.toml'),
+    '--config-file',
+    join(import.meta.dirname, 'schemathesis.toml'),
     'run',
     `${baseUrl}/api-docs/openapi.json`,
-    '--url', baseUrl,
-    '--checks', CHECKS.join(','),
-    '--header', `Authorization: Bearer ${token}`,
+    '--url',
+    baseUrl,
+    '--checks',
+    CHECKS.join(','),
+    '--header',
+    `Authorization: Bearer ${token}`,
     ...selection,
-    '--phases', 'examples,coverage,fuzzing',
-    '--max-examples', String(maxExamples),
-    '--max-time', String(budget),
-    '--request-timeout', '15',
-    '--workers', '2',
+    '--phases',
+    'examples,coverage,fuzzing',
+    '--max-examples',
+    String(maxExamples),
+    '--max-time',
+    String(budget),
+    '--request-timeout',
+    '15',
+    '--workers',
+    '2',
     '--no-color',
-    '--suppress-health-check', 'all',
-    '--generation-allow-x00', 'false',
-    '--generation-with-security-parameters', 'false',
-    '--seed', process.env.SCHEMATHESIS_SEED ?? '23',
+    '--suppress-health-check',
+    'all',
+    '--generation-allow-x00',
+    'false',
+    '--generation-with-security-parameters',
+    'false',
+    '--seed',
+    process.env.SCHEMATHESIS_SEED ?? '23',
   ];
   return new Promise((resolve) => {
     const child = spawn(st, args, { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, NO_COLOR: '1' } });
@@ -60,7 +85,9 @@ function runSchemathesis(label: string, baseUrl: string, token: string, selectio
     child.on('close', (code) => {
       // Per phase: "✅ 299 passed  ❌   3 failed" (operations); the run's outcome counts the
       // operations of its last phase, and any non-zero exit is at least one failure.
-      const phases = [...out.matchAll(/^\s+(?:✅\s+(\d+) passed)?\s*(?:❌\s+(\d+) failed)?\s*(?:⏭\s+\d+ skipped)?\s*$/gmu)].filter((m) => m[1] || m[2]);
+      const phases = [
+        ...out.matchAll(/^\s+(?:✅\s+(\d+) passed)?\s*(?:❌\s+(\d+) failed)?\s*(?:⏭\s+\d+ skipped)?\s*$/gmu),
+      ].filter((m) => m[1] || m[2]);
       const last = phases.at(-1);
       const passed = Number(last?.[1] ?? 0);
       let failed = Math.max(...phases.map((m) => Number(m[2] ?? 0)), 0);
@@ -87,7 +114,16 @@ async function main(): Promise<void> {
     await addUser(
       db,
       'admin',
-      { Stream: 'View', Events: 'Edit', Control: 'Edit', Monitors: 'Edit', Groups: 'Edit', Devices: 'Edit', Snapshots: 'Edit', System: 'Edit' },
+      {
+        Stream: 'View',
+        Events: 'Edit',
+        Control: 'Edit',
+        Monitors: 'Edit',
+        Groups: 'Edit',
+        Devices: 'Edit',
+        Snapshots: 'Edit',
+        System: 'Edit',
+      },
       { password, stored: bcrypt.hashSync(password, 4) },
     );
     await db.db.query('UPDATE Users SET Id = 1234567 WHERE Username = ?', ['admin'], db.name);
@@ -102,7 +138,13 @@ async function main(): Promise<void> {
         [charset, main, budgetSecs],
         [`${charset}, token-revoking operations`, revoking, 30],
       ] as const) {
-        const outcome = await runSchemathesis(label, app.url, await login(app, 'admin', password), [...selection], budget);
+        const outcome = await runSchemathesis(
+          label,
+          app.url,
+          await login(app, 'admin', password),
+          [...selection],
+          budget,
+        );
         total.passed += outcome.passed;
         total.failed += outcome.failed;
       }
@@ -110,7 +152,11 @@ async function main(): Promise<void> {
       const notes = new Map<string, number>();
       for (const r of app.logs) if (r.msg !== 'request' && r.level >= 30) notes.set(r.msg, (notes.get(r.msg) ?? 0) + 1);
       for (const [msg, n] of notes) console.log(`# service log (${charset}): ${n}x ${msg}`);
-      for (const r of app.logs) if (r.level >= 50) console.log(`# service error (${charset}): ${r.method} ${r.path} ${String(r.err?.message ?? '').slice(0, 200)}`);
+      for (const r of app.logs)
+        if (r.level >= 50)
+          console.log(
+            `# service error (${charset}): ${r.method} ${r.path} ${String(r.err?.message ?? '').slice(0, 200)}`,
+          );
     } finally {
       await app.close();
     }

@@ -31,7 +31,8 @@ test('the stream socket serves H.264 from the shipped clip: HELLO, keyframes, in
   t.teardown(() => client.close());
   const records: StreamRecord[] = [];
   client.on('batch', (batch) => records.push(...batch));
-  const media = () => records.filter((r) => r.type === 'media' && !r.cached) as Extract<StreamRecord, { type: 'media' }>[];
+  const media = () =>
+    records.filter((r) => r.type === 'media' && !r.cached) as Extract<StreamRecord, { type: 'media' }>[];
   await until(() => media().filter((m) => m.keyframe).length >= 2, 'two live keyframes');
 
   const codec = records.find((r) => r.type === 'codec') as Extract<StreamRecord, { type: 'codec' }>;
@@ -54,7 +55,10 @@ test('the stream socket serves H.264 from the shipped clip: HELLO, keyframes, in
 
   const before = records.length;
   await cam.restart();
-  await until(() => records.slice(before).some((r) => r.type === 'media' && r.generation === 2 && r.keyframe), 'media of generation 2');
+  await until(
+    () => records.slice(before).some((r) => r.type === 'media' && r.generation === 2 && r.keyframe),
+    'media of generation 2',
+  );
   t.is(cam.generation, 2);
 });
 
@@ -105,7 +109,7 @@ test('ROTATE_90: the shared-memory picture is 360×640, as zmc stores turned ima
   t.is(image!.linesize[0], Math.ceil((360 * 3) / 32) * 32);
 });
 
-test('the simulator\'s 888 arithmetic agrees with the test fixture\'s (both from docs/zoneminder/shared-memory.md)', (t) => {
+test("the simulator's 888 arithmetic agrees with the test fixture's (both from docs/zoneminder/shared-memory.md)", (t) => {
   for (const [w, h, n] of [
     [640, 360, 3],
     [360, 640, 3],
@@ -116,7 +120,13 @@ test('the simulator\'s 888 arithmetic agrees with the test fixture\'s (both from
     const fixture = buildShm({ layout: 888, format: 'rgb24', width: w, height: h, imageBufferCount: n });
     t.is(sim.total, fixture.buffer.length, `${w}x${h} n=${n}: file size`);
     t.is(sim.slotSize, fixture.slotSize);
-    t.like(fixture.offsets, { trigger: sim.trigger, videoStore: sim.videoStore, timestamps: sim.timestamps, images: sim.images, formats: sim.formats });
+    t.like(fixture.offsets, {
+      trigger: sim.trigger,
+      videoStore: sim.videoStore,
+      timestamps: sim.timestamps,
+      images: sim.images,
+      formats: sim.formats,
+    });
     t.is(sim.linesize, fixture.linesize[0]);
   }
 });

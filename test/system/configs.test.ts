@@ -84,19 +84,38 @@ test('list: envelope, category exact filter, name search, paging', async (t) => 
   const all = await call('GET', '/configs?page_size=1000');
   t.is(all.status, 200);
   t.is(all.body.total, ROWS.length);
-  t.deepEqual(all.body.items.map((c: any) => c.id), ROWS.map((r) => r[0]));
+  t.deepEqual(
+    all.body.items.map((c: any) => c.id),
+    ROWS.map((r) => r[0]),
+  );
   const web = await call('GET', '/configs?category=web');
-  t.deepEqual(web.body.items.map((c: any) => c.name), ['ZM_WEB_EVENTS_PER_PAGE', 'ZM_WEB_LIST_THUMBS', 'ZM_WEB_EVENT_SORT_FIELD']);
+  t.deepEqual(
+    web.body.items.map((c: any) => c.name),
+    ['ZM_WEB_EVENTS_PER_PAGE', 'ZM_WEB_LIST_THUMBS', 'ZM_WEB_EVENT_SORT_FIELD'],
+  );
   t.is((await call('GET', '/configs?category=we')).body.total, 0); // exact, not a prefix
   const search = await call('GET', '/configs?search=EVENT');
-  t.deepEqual(search.body.items.map((c: any) => c.name), ['ZM_WEB_EVENTS_PER_PAGE', 'ZM_WEB_EVENT_SORT_FIELD']);
+  t.deepEqual(
+    search.body.items.map((c: any) => c.name),
+    ['ZM_WEB_EVENTS_PER_PAGE', 'ZM_WEB_EVENT_SORT_FIELD'],
+  );
   const both = await call('GET', '/configs?category=system&search=SHM');
-  t.deepEqual(both.body.items.map((c: any) => c.name), ['ZM_SHM_KEY']);
+  t.deepEqual(
+    both.body.items.map((c: any) => c.name),
+    ['ZM_SHM_KEY'],
+  );
   t.is((await call('GET', '/configs?search=%25')).body.total, 0, 'a % in search is literal, not a wildcard');
-  t.deepEqual((await call('GET', '/configs?search=EVENT%5F')).body.items.map((c: any) => c.name), ['ZM_WEB_EVENT_SORT_FIELD'], 'an _ is literal');
+  t.deepEqual(
+    (await call('GET', '/configs?search=EVENT%5F')).body.items.map((c: any) => c.name),
+    ['ZM_WEB_EVENT_SORT_FIELD'],
+    'an _ is literal',
+  );
   t.is((await call('GET', '/configs?search=WEB_%5C')).body.total, 0, 'a backslash is literal');
   const page = await call('GET', '/configs?page=2&page_size=4&per_page=1000');
-  t.deepEqual({ ...page.body, items: page.body.items.length }, { items: 4, total: 10, per_page: 4, current_page: 2, last_page: 3 });
+  t.deepEqual(
+    { ...page.body, items: page.body.items.length },
+    { items: 4, total: 10, per_page: 4, current_page: 2, last_page: 3 },
+  );
   t.is((await call('GET', '/configs')).body.per_page, 25);
   t.is((await call('GET', '/configs?page_size=1000')).status, 200);
   for (const q of ['page_size=1001', 'page=-2', 'page_size=x']) {
@@ -135,7 +154,11 @@ test.serial('update: value stored and returned; booleans normalised to 1/0', asy
   t.is((await call('PUT', '/configs/ZM_SHM_KEY', { value: '0x7a6e0000' })).body.value, '0x7a6e0000');
   t.is((await call('PUT', '/configs/ZM_MIN_RTSP_PORT', { value: '' })).status, 200);
   t.is((await call('PUT', '/configs/ZM_WEB_EVENT_SORT_FIELD', { value: 'Id' })).body.value, 'Id');
-  t.is((await call('PUT', '/configs/ZM_WEB_EVENTS_PER_PAGE', { value: 75 })).body.value, '75', 'a JSON number is taken as text');
+  t.is(
+    (await call('PUT', '/configs/ZM_WEB_EVENTS_PER_PAGE', { value: 75 })).body.value,
+    '75',
+    'a JSON number is taken as text',
+  );
 });
 
 test('update: a value that does not fit the type → 400 naming value; nothing stored', async (t) => {
@@ -191,5 +214,6 @@ test('System gate: View reads, View cannot write, no System → 403', async (t) 
   t.is(write.status, 403);
   t.is(write.body.kind, 'PERMISSION_DENIED_ERROR');
   t.is(await stored('ZM_OPT_CONTROL'), '1');
-  for (const path of ['/configs', '/configs/categories', '/configs/ZM_OPT_CONTROL']) t.is((await nobody('GET', path)).status, 403, path);
+  for (const path of ['/configs', '/configs/categories', '/configs/ZM_OPT_CONTROL'])
+    t.is((await nobody('GET', path)).status, 403, path);
 });

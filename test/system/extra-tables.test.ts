@@ -47,20 +47,47 @@ async function pagingWorks(t: any, call: Call, path: string): Promise<void> {
 // ---------------------------------------------------------------- notifications
 
 test.serial('notifications: a user registers and manages their own token', async (t) => {
-  const created = await alice('POST', '/notifications', { token: 'fcm-alice-1', platform: 'android', monitor_list: '1,2', interval: 60, app_version: '1.2.3' });
+  const created = await alice('POST', '/notifications', {
+    token: 'fcm-alice-1',
+    platform: 'android',
+    monitor_list: '1,2',
+    interval: 60,
+    app_version: '1.2.3',
+  });
   t.is(created.status, 201);
   t.like(created.body, {
-    user_id: users.alice, token: 'fcm-alice-1', platform: 'android', monitor_list: '1,2', interval: 60,
-    push_state: 'enabled', app_version: '1.2.3', profile: null, badge_count: 0, last_notified_at: null,
+    user_id: users.alice,
+    token: 'fcm-alice-1',
+    platform: 'android',
+    monitor_list: '1,2',
+    interval: 60,
+    push_state: 'enabled',
+    app_version: '1.2.3',
+    profile: null,
+    badge_count: 0,
+    last_notified_at: null,
   });
   t.regex(created.body.created_on, /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}$/);
   t.deepEqual((await alice('GET', `/notifications/${created.body.id}`)).body, created.body);
   const patched = await alice('PATCH', `/notifications/${created.body.id}`, {
-    push_state: 'disabled', badge_count: 3, last_notified_at: '2026-11-22T08:53:58', monitor_list: null,
+    push_state: 'disabled',
+    badge_count: 3,
+    last_notified_at: '2026-11-22T08:53:58',
+    monitor_list: null,
   });
   t.is(patched.status, 200);
-  t.like(patched.body, { push_state: 'disabled', badge_count: 3, last_notified_at: '2026-11-22T08:53:58', monitor_list: null, token: 'fcm-alice-1' });
-  const [row] = await db.db.query<any>('SELECT UserId, PushState, BadgeCount FROM Notifications WHERE Id = ?', [created.body.id], db.name);
+  t.like(patched.body, {
+    push_state: 'disabled',
+    badge_count: 3,
+    last_notified_at: '2026-11-22T08:53:58',
+    monitor_list: null,
+    token: 'fcm-alice-1',
+  });
+  const [row] = await db.db.query<any>(
+    'SELECT UserId, PushState, BadgeCount FROM Notifications WHERE Id = ?',
+    [created.body.id],
+    db.name,
+  );
   t.deepEqual({ ...row }, { UserId: users.alice, PushState: 'disabled', BadgeCount: 3 });
   t.is((await alice('DELETE', `/notifications/${created.body.id}`)).status, 204);
   t.is((await alice('GET', `/notifications/${created.body.id}`)).status, 404);
@@ -69,15 +96,25 @@ test.serial('notifications: a user registers and manages their own token', async
 test.serial('notifications: others see only their own; System View sees all; System Edit manages all', async (t) => {
   const mine = (await alice('POST', '/notifications', { token: 'apns-alice', platform: 'ios' })).body;
   const theirs = (await bob('POST', '/notifications', { token: 'web-bob', platform: 'web' })).body;
-  t.deepEqual((await alice('GET', '/notifications')).body.items.map((n: any) => n.id), [mine.id]);
+  t.deepEqual(
+    (await alice('GET', '/notifications')).body.items.map((n: any) => n.id),
+    [mine.id],
+  );
   t.deepEqual((await alice('GET', `/notifications?user_id=${users.bob}`)).body.items, []);
   t.is((await alice('GET', `/notifications/${theirs.id}`)).status, 404, "another user's row reads as missing");
   t.is((await alice('PATCH', `/notifications/${theirs.id}`, { badge_count: 1 })).status, 404);
   t.is((await alice('DELETE', `/notifications/${theirs.id}`)).status, 404);
   const all = await sysView('GET', '/notifications');
   t.true(all.body.items.some((n: any) => n.id === mine.id) && all.body.items.some((n: any) => n.id === theirs.id));
-  t.deepEqual((await sysView('GET', `/notifications?user_id=${users.bob}`)).body.items.map((n: any) => n.id), [theirs.id]);
-  t.is((await sysView('PATCH', `/notifications/${theirs.id}`, { badge_count: 1 })).status, 403, 'System View reads, cannot write');
+  t.deepEqual(
+    (await sysView('GET', `/notifications?user_id=${users.bob}`)).body.items.map((n: any) => n.id),
+    [theirs.id],
+  );
+  t.is(
+    (await sysView('PATCH', `/notifications/${theirs.id}`, { badge_count: 1 })).status,
+    403,
+    'System View reads, cannot write',
+  );
   const forBob = await alice('POST', '/notifications', { token: 'sneaky', platform: 'web', user_id: users.bob });
   t.is(forBob.status, 403);
   t.deepEqual(fields(forBob.body), ['user_id']);
@@ -104,7 +141,10 @@ test.serial('notifications: validation and duplicate tokens', async (t) => {
   for (const [body, field] of cases) {
     const res = await alice('POST', '/notifications', body);
     t.is(res.status, 400, JSON.stringify(body).slice(0, 60));
-    t.true(fields(res.body).some((f) => f.includes(field)), `${field}: ${JSON.stringify(res.body.details)}`);
+    t.true(
+      fields(res.body).some((f) => f.includes(field)),
+      `${field}: ${JSON.stringify(res.body.details)}`,
+    );
   }
   const first = await alice('POST', '/notifications', { token: 'same-token', platform: 'web' });
   t.is(first.status, 201);
@@ -120,11 +160,30 @@ test.serial('notifications: validation and duplicate tokens', async (t) => {
 test('menu items: CRUD in menu order, System-gated', async (t) => {
   const a = await sys('POST', '/menu-items', { menu_key: 'Console', sort_order: 20, label: 'Home', enabled: true });
   t.is(a.status, 201);
-  t.deepEqual(a.body, { id: a.body.id, menu_key: 'Console', enabled: 1, label: 'Home', sort_order: 20, icon: null, icon_type: 'material', link: null });
-  const b = await sys('POST', '/menu-items', { menu_key: 'Events', sort_order: 10, enabled: 0, icon: 'event', icon_type: 'fontawesome', link: '/events' });
+  t.deepEqual(a.body, {
+    id: a.body.id,
+    menu_key: 'Console',
+    enabled: 1,
+    label: 'Home',
+    sort_order: 20,
+    icon: null,
+    icon_type: 'material',
+    link: null,
+  });
+  const b = await sys('POST', '/menu-items', {
+    menu_key: 'Events',
+    sort_order: 10,
+    enabled: 0,
+    icon: 'event',
+    icon_type: 'fontawesome',
+    link: '/events',
+  });
   t.is(b.body.enabled, 0);
   const list = await sysView('GET', '/menu-items');
-  t.deepEqual(list.body.items.map((i: any) => i.menu_key), ['Events', 'Console']);
+  t.deepEqual(
+    list.body.items.map((i: any) => i.menu_key),
+    ['Events', 'Console'],
+  );
   const patched = await sys('PATCH', `/menu-items/${b.body.id}`, { enabled: 1, label: null, icon_type: 'none' });
   t.like(patched.body, { enabled: 1, icon_type: 'none', icon: 'event', sort_order: 10 });
   t.is((await sys('POST', '/menu-items', { menu_key: 'Console' })).status, 409);
@@ -147,7 +206,10 @@ test('menu items: validation', async (t) => {
   for (const [body, field] of cases) {
     const res = await sys('POST', '/menu-items', body);
     t.is(res.status, 400, JSON.stringify(body).slice(0, 60));
-    t.true(fields(res.body).some((f) => f.includes(field)), `${field}: ${JSON.stringify(res.body.details)}`);
+    t.true(
+      fields(res.body).some((f) => f.includes(field)),
+      `${field}: ${JSON.stringify(res.body.details)}`,
+    );
   }
 });
 
@@ -156,12 +218,22 @@ test('menu items: validation', async (t) => {
 test('maps: coordinates count, parents, cycles, delete re-parents children', async (t) => {
   const site = await sys('POST', '/maps', { name: 'Site', filename: 'site.png', coords: '0,0 100,0 100,50.5 0,50.5' });
   t.is(site.status, 201);
-  t.deepEqual(site.body, { id: site.body.id, name: 'Site', filename: 'site.png', num_coords: 4, coords: '0,0 100,0 100,50.5 0,50.5', parent_id: null });
+  t.deepEqual(site.body, {
+    id: site.body.id,
+    name: 'Site',
+    filename: 'site.png',
+    num_coords: 4,
+    coords: '0,0 100,0 100,50.5 0,50.5',
+    parent_id: null,
+  });
   const floor = await sys('POST', '/maps', { name: 'Floor 1', parent_id: site.body.id });
   t.like(floor.body, { num_coords: 0, coords: '', filename: '', parent_id: site.body.id });
   const room = await sys('POST', '/maps', { name: 'Room', parent_id: floor.body.id, coords: '-1,-2 3,4' });
   t.is(room.body.num_coords, 2);
-  t.deepEqual((await sysView('GET', `/maps?parent_id=${site.body.id}`)).body.items.map((m: any) => m.id), [floor.body.id]);
+  t.deepEqual(
+    (await sysView('GET', `/maps?parent_id=${site.body.id}`)).body.items.map((m: any) => m.id),
+    [floor.body.id],
+  );
   const self = await sys('PATCH', `/maps/${site.body.id}`, { parent_id: site.body.id });
   t.is(self.status, 400);
   t.deepEqual(fields(self.body), ['parent_id']);
@@ -190,7 +262,10 @@ test('maps: validation and the System gate', async (t) => {
   for (const [body, field] of cases) {
     const res = await sys('POST', '/maps', body);
     t.is(res.status, 400, JSON.stringify(body).slice(0, 60));
-    t.true(fields(res.body).some((f) => f.includes(field)), `${field}: ${JSON.stringify(res.body.details)}`);
+    t.true(
+      fields(res.body).some((f) => f.includes(field)),
+      `${field}: ${JSON.stringify(res.body.details)}`,
+    );
   }
   t.is((await monitorsEdit('GET', '/maps')).status, 403);
   t.is((await sysView('POST', '/maps', { name: 'x' })).status, 403);
@@ -199,15 +274,33 @@ test('maps: validation and the System gate', async (t) => {
 // ---------------------------------------------------------------- encoder templates
 
 test('encoder templates: CRUD, encoder filter, (encoder, name) unique, Monitors gate', async (t) => {
-  const created = await monitorsEdit('POST', '/encoder-templates', { encoder: 'libx264', name: 'Balanced', params: 'preset=fast\ncrf=23' });
+  const created = await monitorsEdit('POST', '/encoder-templates', {
+    encoder: 'libx264',
+    name: 'Balanced',
+    params: 'preset=fast\ncrf=23',
+  });
   t.is(created.status, 201);
-  t.deepEqual(created.body, { id: created.body.id, encoder: 'libx264', name: 'Balanced', description: null, params: 'preset=fast\ncrf=23' });
-  await monitorsEdit('POST', '/encoder-templates', { encoder: 'h264_vaapi', name: 'Balanced', params: 'qp=24', description: 'GPU' });
+  t.deepEqual(created.body, {
+    id: created.body.id,
+    encoder: 'libx264',
+    name: 'Balanced',
+    description: null,
+    params: 'preset=fast\ncrf=23',
+  });
+  await monitorsEdit('POST', '/encoder-templates', {
+    encoder: 'h264_vaapi',
+    name: 'Balanced',
+    params: 'qp=24',
+    description: 'GPU',
+  });
   const filtered = await monitorsView('GET', '/encoder-templates?encoder=libx264');
   t.deepEqual(filtered.body.items, [created.body]);
   const dup = await monitorsEdit('POST', '/encoder-templates', { encoder: 'libx264', name: 'Balanced', params: '' });
   t.is(dup.status, 409);
-  const patched = await monitorsEdit('PATCH', `/encoder-templates/${created.body.id}`, { description: 'default', params: 'crf=20' });
+  const patched = await monitorsEdit('PATCH', `/encoder-templates/${created.body.id}`, {
+    description: 'default',
+    params: 'crf=20',
+  });
   t.like(patched.body, { description: 'default', params: 'crf=20', name: 'Balanced' });
   t.is((await monitorsView('PATCH', `/encoder-templates/${created.body.id}`, { params: 'x' })).status, 403);
   t.is((await sys('GET', '/encoder-templates')).status, 403, 'System alone does not open monitor configuration');
@@ -223,6 +316,9 @@ test('encoder templates: CRUD, encoder filter, (encoder, name) unique, Monitors 
   for (const [body, field] of cases) {
     const res = await monitorsEdit('POST', '/encoder-templates', body);
     t.is(res.status, 400, JSON.stringify(body).slice(0, 60));
-    t.true(fields(res.body).some((f) => f.includes(field)), `${field}: ${JSON.stringify(res.body.details)}`);
+    t.true(
+      fields(res.body).some((f) => f.includes(field)),
+      `${field}: ${JSON.stringify(res.body.details)}`,
+    );
   }
 });

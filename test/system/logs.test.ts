@@ -38,11 +38,46 @@ const l: Record<string, number> = {};
 
 test.before(async () => {
   db = await zmDatabase('logs');
-  l.fatal = await insertLog({ time: '1768000000.000001', component: 'zmc_m1', level: -3, code: 'FAT', message: 'Cannot open stream', server: 1, pid: 100, file: 'zm_monitor.cpp', line: 42 });
-  l.error = await insertLog({ time: '1768000100.500000', component: 'zmc_m1', level: -2, code: 'ERR', message: 'Unable to read packet 50%_done' });
-  l.warning = await insertLog({ time: '1768000200.000000', component: 'zmfilter', level: -1, code: 'WAR', message: "Filter 'Purge' took long", server: 2 });
-  l.info = await insertLog({ time: '1768000300.250000', component: 'web_php', level: 0, code: 'INF', message: 'Login successful for ünïcode' });
-  l.debug = await insertLog({ time: '1768000400.000000', component: 'zmc_m2', level: 1, code: 'DB1', message: 'Got a packet' });
+  l.fatal = await insertLog({
+    time: '1768000000.000001',
+    component: 'zmc_m1',
+    level: -3,
+    code: 'FAT',
+    message: 'Cannot open stream',
+    server: 1,
+    pid: 100,
+    file: 'zm_monitor.cpp',
+    line: 42,
+  });
+  l.error = await insertLog({
+    time: '1768000100.500000',
+    component: 'zmc_m1',
+    level: -2,
+    code: 'ERR',
+    message: 'Unable to read packet 50%_done',
+  });
+  l.warning = await insertLog({
+    time: '1768000200.000000',
+    component: 'zmfilter',
+    level: -1,
+    code: 'WAR',
+    message: "Filter 'Purge' took long",
+    server: 2,
+  });
+  l.info = await insertLog({
+    time: '1768000300.250000',
+    component: 'web_php',
+    level: 0,
+    code: 'INF',
+    message: 'Login successful for ünïcode',
+  });
+  l.debug = await insertLog({
+    time: '1768000400.000000',
+    component: 'zmc_m2',
+    level: 1,
+    code: 'DB1',
+    message: 'Got a packet',
+  });
   await addUser(db, 'ladmin', { System: 'Edit' });
   await addUser(db, 'lview', { System: 'View' });
   await addUser(db, 'lnone', { Events: 'Edit' });
@@ -62,7 +97,10 @@ const ids = async (query: string, as: Call = call) => {
 test('list: every LogResponse field, newest first', async (t) => {
   const res = await viewer('GET', '/logs');
   t.is(res.status, 200);
-  t.deepEqual(res.body.items.map((x: any) => x.id), [l.debug, l.info, l.warning, l.error, l.fatal]);
+  t.deepEqual(
+    res.body.items.map((x: any) => x.id),
+    [l.debug, l.info, l.warning, l.error, l.fatal],
+  );
   t.like(res.body, { total: 5, per_page: 25, current_page: 1, last_page: 1 });
   t.deepEqual(res.body.items[4], {
     id: l.fatal,
@@ -100,7 +138,11 @@ test('filters: component, min_level, level, search, start/end, server_id; sort',
   t.deepEqual(await ids('?component=zmc_m1&min_level=fatal'), [l.fatal]);
   t.deepEqual(await ids('?sort=asc'), [l.fatal, l.error, l.warning, l.info, l.debug]);
   t.deepEqual(await ids('?sort=DESC&page=2&page_size=2'), [l.warning, l.error]);
-  t.deepEqual(await ids('?per_page=1'), [l.debug, l.info, l.warning, l.error, l.fatal], 'unknown parameters are ignored');
+  t.deepEqual(
+    await ids('?per_page=1'),
+    [l.debug, l.info, l.warning, l.error, l.fatal],
+    'unknown parameters are ignored',
+  );
 });
 
 test('list validation: 400 naming the parameter', async (t) => {
@@ -173,7 +215,10 @@ test('delete: the same filters choose the rows; no filter needs all=true', async
 
 test('delete goes in batches: more rows than one batch all go', async (t) => {
   const d = await zmDatabase('logsbig');
-  await sql(d, "INSERT INTO Logs (TimeKey, Component, Level, Code, Message) SELECT seq, 'bulk', 0, 'INF', 'x' FROM seq_1_to_12000");
+  await sql(
+    d,
+    "INSERT INTO Logs (TimeKey, Component, Level, Code, Message) SELECT seq, 'bulk', 0, 'INF', 'x' FROM seq_1_to_12000",
+  );
   await addUser(d, 'badmin', { System: 'Edit' });
   const other = await startTestApp({ db: d, env: { APP_AUTH__RATE_LIMIT__ENABLED: 'false' } });
   try {

@@ -48,16 +48,41 @@ test('storage: create with every field; do_delete is honoured on create', async 
 });
 
 test('storage: defaults (do_delete 1, Medium), older type spelling and boolean flags', async (t) => {
-  const res = await call('POST', '/storage', { name: 'Default', path: '/var/cache/zoneminder/events', type: 'Local', enabled: true });
+  const res = await call('POST', '/storage', {
+    name: 'Default',
+    path: '/var/cache/zoneminder/events',
+    type: 'Local',
+    enabled: true,
+  });
   t.is(res.status, 201);
-  t.like(res.body, { type: 'local', enabled: 1, do_delete: 1, scheme: 'Medium', server_id: null, url: null, disk_space: null });
+  t.like(res.body, {
+    type: 'local',
+    enabled: 1,
+    do_delete: 1,
+    scheme: 'Medium',
+    server_id: null,
+    url: null,
+    disk_space: null,
+  });
   t.is((await call('POST', '/storage', { name: 'S3', path: '/s3', type: 'S3fs', enabled: false })).body.type, 's3fs');
   t.is((await call('POST', '/storage', { name: 'Off', path: '/off', type: 'local', enabled: false })).body.enabled, 0);
 });
 
 test('storage: patch is partial; booleans and null clear what is nullable', async (t) => {
-  const created = await call('POST', '/storage', { name: 'Patch', path: '/p', type: 'local', enabled: 1, url: 'u', server_id: 9001 });
-  const res = await call('PATCH', `/storage/${created.body.id}`, { do_delete: false, url: null, name: null, scheme: 'Shallow' });
+  const created = await call('POST', '/storage', {
+    name: 'Patch',
+    path: '/p',
+    type: 'local',
+    enabled: 1,
+    url: 'u',
+    server_id: 9001,
+  });
+  const res = await call('PATCH', `/storage/${created.body.id}`, {
+    do_delete: false,
+    url: null,
+    name: null,
+    scheme: 'Shallow',
+  });
   t.is(res.status, 200);
   t.deepEqual(res.body, { ...created.body, do_delete: 0, url: null, scheme: 'Shallow' });
   t.is((await call('PATCH', `/storage/${created.body.id}`, { do_delete: 1, enabled: 0 })).body.do_delete, 1);
@@ -109,7 +134,8 @@ test('storage: delete refuses while monitors or events use it (409), then delete
 });
 
 test('storage: paging', async (t) => {
-  for (let i = 0; i < 3; i++) await call('POST', '/storage', { name: `pg${i}`, path: `/pg${i}`, type: 'local', enabled: 1 });
+  for (let i = 0; i < 3; i++)
+    await call('POST', '/storage', { name: `pg${i}`, path: `/pg${i}`, type: 'local', enabled: 1 });
   const res = await call('GET', '/storage?page=2&page_size=2&per_page=1000');
   t.is(res.body.per_page, 2);
   t.is(res.body.current_page, 2);
@@ -176,7 +202,12 @@ test('servers: minimal create gets defaults; patch changes every field it is giv
   const patched = await call('PATCH', `/servers/${created.body.id}`, rest);
   t.is(patched.status, 200);
   t.deepEqual(patched.body, { ...FULL_SERVER, id: created.body.id, name: 'bare', zmaudit: 1, zmtrigger: 0 });
-  const cleared = await call('PATCH', `/servers/${created.body.id}`, { hostname: null, latitude: null, name: null, zmstats: null });
+  const cleared = await call('PATCH', `/servers/${created.body.id}`, {
+    hostname: null,
+    latitude: null,
+    name: null,
+    zmstats: null,
+  });
   t.like(cleared.body, { hostname: null, latitude: null, name: 'bare', zmstats: 1, port: 8443 });
   t.is((await call('PATCH', '/servers/9999', { name: 'x' })).status, 404);
 });
@@ -210,7 +241,13 @@ test('servers: delete refuses while monitors or storage use it (409), then 204, 
   t.is(refused.status, 409);
   t.is(refused.body.kind, 'CONFLICT_ERROR');
   await sql("DELETE FROM Monitors WHERE Name = 'server-user'");
-  const area = await call('POST', '/storage', { name: 'on-server', path: '/srv', type: 'local', enabled: 1, server_id: id });
+  const area = await call('POST', '/storage', {
+    name: 'on-server',
+    path: '/srv',
+    type: 'local',
+    enabled: 1,
+    server_id: id,
+  });
   t.is((await call('DELETE', `/servers/${id}`)).status, 409);
   await call('DELETE', `/storage/${area.body.id}`);
   t.is((await call('DELETE', `/servers/${id}`)).status, 204);

@@ -42,9 +42,13 @@ test.before(async () => {
   eventsView = caller(app, await login(app, 'evview'));
   nobody = caller(app, await login(app, 'nobody'));
   // monitors[0] editable, monitors[1] visible only, every other monitor hidden.
-  aclApp = await startAppWithAcl(db, { scope: async () => ({ visible: new Set([monitors[0], monitors[1]]), editable: new Set([monitors[0]]) }) }, {
-    APP_AUTH__RATE_LIMIT__ENABLED: 'false',
-  });
+  aclApp = await startAppWithAcl(
+    db,
+    { scope: async () => ({ visible: new Set([monitors[0], monitors[1]]), editable: new Set([monitors[0]]) }) },
+    {
+      APP_AUTH__RATE_LIMIT__ENABLED: 'false',
+    },
+  );
   restricted = caller(aclApp, await login(aclApp, 'limited'));
 });
 test.after.always(async () => {
@@ -56,7 +60,12 @@ test.after.always(async () => {
 
 test.serial('triggers_x10: create, get, patch, list, delete by monitor id', async (t) => {
   const mid = monitors[7];
-  const created = await control('POST', '/triggers_x10', { monitor_id: mid, activation: 'A1', alarm_input: 'A2', alarm_output: null });
+  const created = await control('POST', '/triggers_x10', {
+    monitor_id: mid,
+    activation: 'A1',
+    alarm_input: 'A2',
+    alarm_output: null,
+  });
   t.is(created.status, 201, created.text);
   t.deepEqual(created.body, { monitor_id: mid, activation: 'A1', alarm_input: 'A2', alarm_output: null });
   t.deepEqual((await controlView('GET', `/triggers_x10/${mid}`)).body, created.body);
@@ -91,17 +100,26 @@ test('triggers_x10: one per monitor (409); the monitor must exist (400); validat
     t.is(res.status, 400, JSON.stringify(body));
     t.true(fields(res.body).includes(field), `${field}: ${JSON.stringify(res.body.details)}`);
   }
-  t.true(fields((await control('PATCH', `/triggers_x10/${mid}`, { alarm_output: 'o'.repeat(33) })).body).includes('alarm_output'));
+  t.true(
+    fields((await control('PATCH', `/triggers_x10/${mid}`, { alarm_output: 'o'.repeat(33) })).body).includes(
+      'alarm_output',
+    ),
+  );
 });
 
 test.serial('triggers_x10: the monitor row ACL filters, hides and protects', async (t) => {
   const [editable, viewOnly, hidden] = monitors;
-  for (const mid of [editable, viewOnly, hidden]) t.is((await control('POST', '/triggers_x10', { monitor_id: mid, activation: `M${mid}` })).status, 201);
+  for (const mid of [editable, viewOnly, hidden])
+    t.is((await control('POST', '/triggers_x10', { monitor_id: mid, activation: `M${mid}` })).status, 201);
   const listed = (await restricted('GET', '/triggers_x10?page_size=1000')).body;
   t.deepEqual(listed.items.map((x: any) => x.monitor_id).sort(), [editable, viewOnly].sort());
   t.is(listed.total, 2);
   for (const method of ['GET', 'PATCH', 'DELETE']) {
-    const res = await restricted(method, `/triggers_x10/${hidden}`, method === 'PATCH' ? { activation: 'x' } : undefined);
+    const res = await restricted(
+      method,
+      `/triggers_x10/${hidden}`,
+      method === 'PATCH' ? { activation: 'x' } : undefined,
+    );
     t.is(res.status, 404, `${method}: a hidden monitor's trigger reads as missing`);
     t.is(res.body.kind, 'NOT_FOUND_ERROR');
   }
@@ -133,14 +151,25 @@ test.serial('object types: create, get, patch, list, delete', async (t) => {
   t.deepEqual(created.body, { id: created.body.id, name: 'person', human: 'Person' });
   const id = created.body.id;
   t.deepEqual((await eventsView('GET', `/object-types/${id}`)).body, created.body);
-  t.deepEqual((await events('PATCH', `/object-types/${id}`, { human: 'A person' })).body, { ...created.body, human: 'A person' });
-  t.deepEqual((await events('PATCH', `/object-types/${id}`, { name: null })).body, { id, name: null, human: 'A person' });
+  t.deepEqual((await events('PATCH', `/object-types/${id}`, { human: 'A person' })).body, {
+    ...created.body,
+    human: 'A person',
+  });
+  t.deepEqual((await events('PATCH', `/object-types/${id}`, { name: null })).body, {
+    id,
+    name: null,
+    human: 'A person',
+  });
   t.true((await eventsView('GET', '/object-types?page_size=1000')).body.items.some((o: any) => o.id === id));
   t.is((await events('DELETE', `/object-types/${id}`)).status, 204);
   for (const method of ['GET', 'PATCH', 'DELETE']) {
     t.is((await events(method, `/object-types/${id}`, method === 'PATCH' ? {} : undefined)).status, 404, method);
   }
-  t.is((await events('GET', '/object-types/-5')).status, 404, 'ids are signed: a negative id is valid input, just not found');
+  t.is(
+    (await events('GET', '/object-types/-5')).status,
+    404,
+    'ids are signed: a negative id is valid input, just not found',
+  );
 });
 
 test('object types: an empty body is a row of nulls; names are unique; validation', async (t) => {
@@ -163,7 +192,13 @@ test('object types: an empty body is a row of nulls; names are unique; validatio
 test.serial('object types: paging, ids and the Events gate', async (t) => {
   for (let i = 0; i < 3; i++) await events('POST', '/object-types', { name: `label${i}` });
   await checkPaging(t, eventsView, '/object-types');
-  await checkBadIds(t, events, '/object-types', 'id', ['abc', '1.5', '2147483648', '-2147483649', '99999999999999999999']);
+  await checkBadIds(t, events, '/object-types', 'id', [
+    'abc',
+    '1.5',
+    '2147483648',
+    '-2147483649',
+    '99999999999999999999',
+  ]);
   t.is((await eventsView('POST', '/object-types', {})).status, 403);
   t.is((await control('GET', '/object-types')).status, 403);
 });

@@ -69,18 +69,35 @@ test('npm run demo: the demo page shows the simulated cameras live, with snapsho
       { timeout: 30_000 },
     );
     await page.waitForFunction(
-      (monitorId) => ((document.querySelector(`figure[data-monitor-id="${monitorId}"] img.snap`) as HTMLImageElement | null)?.naturalWidth ?? 0) === 640,
+      (monitorId) =>
+        ((document.querySelector(`figure[data-monitor-id="${monitorId}"] img.snap`) as HTMLImageElement | null)
+          ?.naturalWidth ?? 0) === 640,
       id,
       { timeout: 30_000 },
     );
   }
-  await page.waitForFunction(() => /not capturing/.test(document.querySelector('figure[data-monitor-id="3"]')?.textContent ?? ''), undefined, { timeout: 30_000 });
+  await page.waitForFunction(
+    () => /not capturing/.test(document.querySelector('figure[data-monitor-id="3"]')?.textContent ?? ''),
+    undefined,
+    { timeout: 30_000 },
+  );
   // Alarms as they happen: the page's Force alarm button, then the pushed alarm outlines the camera.
   await page.click('figure[data-monitor-id="1"] button:text("Force alarm")');
-  await page.waitForFunction(() => document.querySelector('figure[data-monitor-id="1"]')?.classList.contains('alarm'), undefined, { timeout: 30_000 });
-  t.regex((await page.textContent('figure[data-monitor-id="1"] .alarm-state')) ?? '', /ALARM: Demo button \(score 50\)/);
+  await page.waitForFunction(
+    () => document.querySelector('figure[data-monitor-id="1"]')?.classList.contains('alarm'),
+    undefined,
+    { timeout: 30_000 },
+  );
+  t.regex(
+    (await page.textContent('figure[data-monitor-id="1"] .alarm-state')) ?? '',
+    /ALARM: Demo button \(score 50\)/,
+  );
   await page.click('figure[data-monitor-id="1"] button:text("Cancel alarm")');
-  await page.waitForFunction(() => !document.querySelector('figure[data-monitor-id="1"]')?.classList.contains('alarm'), undefined, { timeout: 30_000 });
+  await page.waitForFunction(
+    () => !document.querySelector('figure[data-monitor-id="1"]')?.classList.contains('alarm'),
+    undefined,
+    { timeout: 30_000 },
+  );
   t.regex((await page.textContent('#alarms')) ?? '', /monitor 1: alarm end/);
   const how = await page.$$eval('figure', (figs) => figs.map((f) => f.querySelector('.row span')?.textContent));
   t.log(`live modes: ${how.join(' | ')}`);

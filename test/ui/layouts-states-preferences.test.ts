@@ -43,14 +43,22 @@ test('all three families need System: View reads, Edit writes, other features ge
 const POSITIONS = JSON.stringify({ default: { float: 'left', width: '25%' }, monitors: { 1: { width: '50%' } } });
 
 test.serial('montage layouts: create, get, patch, list, delete', async (t) => {
-  const created = await admin('POST', '/montage_layouts', { name: 'Four up', positions: POSITIONS, user_id: adminId, id: 9 });
+  const created = await admin('POST', '/montage_layouts', {
+    name: 'Four up',
+    positions: POSITIONS,
+    user_id: adminId,
+    id: 9,
+  });
   t.is(created.status, 201, created.text);
   t.deepEqual(created.body, { id: created.body.id, name: 'Four up', positions: POSITIONS, user_id: adminId });
   const id = created.body.id;
   t.deepEqual((await viewer('GET', `/montage_layouts/${id}`)).body, created.body);
   const patched = await admin('PATCH', `/montage_layouts/${id}`, { name: 'Two up', positions: null });
   t.deepEqual(patched.body, { id, name: 'Two up', positions: null, user_id: adminId });
-  t.deepEqual((await admin('PATCH', `/montage_layouts/${id}`, { name: null, user_id: 0 })).body, { ...patched.body, user_id: 0 });
+  t.deepEqual((await admin('PATCH', `/montage_layouts/${id}`, { name: null, user_id: 0 })).body, {
+    ...patched.body,
+    user_id: 0,
+  });
   const [row] = await sql('SELECT Name, Positions, UserId FROM MontageLayouts WHERE Id = ?', [id]);
   t.deepEqual({ ...row, UserId: Number(row.UserId) }, { Name: 'Two up', Positions: null, UserId: 0 });
   t.true((await viewer('GET', '/montage_layouts?page_size=1000')).body.items.some((l: any) => l.id === id));
@@ -90,9 +98,18 @@ test.serial('montage layouts: paging and ids', async (t) => {
 // ---------------------------------------------------------------- states
 
 test.serial('states: create, get, patch (update_state_preset), list, delete', async (t) => {
-  const created = await admin('POST', '/states', { name: 'Day', definition: '1:Always:Always:OnMotion,2:None:None:None', is_active: 0 });
+  const created = await admin('POST', '/states', {
+    name: 'Day',
+    definition: '1:Always:Always:OnMotion,2:None:None:None',
+    is_active: 0,
+  });
   t.is(created.status, 201, created.text);
-  t.deepEqual(created.body, { id: created.body.id, name: 'Day', definition: '1:Always:Always:OnMotion,2:None:None:None', is_active: 0 });
+  t.deepEqual(created.body, {
+    id: created.body.id,
+    name: 'Day',
+    definition: '1:Always:Always:OnMotion,2:None:None:None',
+    is_active: 0,
+  });
   const id = created.body.id;
   t.deepEqual((await viewer('GET', `/states/${id}`)).body, created.body);
   const patched = await admin('PATCH', `/states/${id}`, { definition: '1:Modect:1,2:None:0', name: null });
@@ -176,8 +193,14 @@ test.serial('user preferences: System View sees only its own rows; System Edit s
 test.serial('user preferences: patch, delete, duplicates and validation', async (t) => {
   const created = (await admin('POST', '/user_preferences', { user_id: adminId, name: 'zoom' })).body;
   t.is(created.value, null);
-  t.deepEqual((await admin('PATCH', `/user_preferences/${created.id}`, { value: '150', name: null })).body, { ...created, value: '150' });
-  t.deepEqual((await admin('PATCH', `/user_preferences/${created.id}`, { value: null, user_id: otherId })).body, { ...created, user_id: otherId });
+  t.deepEqual((await admin('PATCH', `/user_preferences/${created.id}`, { value: '150', name: null })).body, {
+    ...created,
+    value: '150',
+  });
+  t.deepEqual((await admin('PATCH', `/user_preferences/${created.id}`, { value: null, user_id: otherId })).body, {
+    ...created,
+    user_id: otherId,
+  });
   t.is((await admin('POST', '/user_preferences', { user_id: otherId, name: 'zoom' })).status, 409);
   const second = (await admin('POST', '/user_preferences', { user_id: otherId, name: 'zoom2' })).body;
   t.is((await admin('PATCH', `/user_preferences/${second.id}`, { name: 'zoom' })).status, 409);
@@ -196,10 +219,16 @@ test.serial('user preferences: patch, delete, duplicates and validation', async 
     t.is(res.status, 400, JSON.stringify(body));
     t.true(fields(res.body).includes(field), `${field}: ${JSON.stringify(res.body.details)}`);
   }
-  t.true(fields((await admin('PATCH', `/user_preferences/${created.id}`, { user_id: 987654 })).body).includes('user_id'));
+  t.true(
+    fields((await admin('PATCH', `/user_preferences/${created.id}`, { user_id: 987654 })).body).includes('user_id'),
+  );
   t.is((await admin('DELETE', `/user_preferences/${created.id}`)).status, 204);
   for (const method of ['GET', 'PATCH', 'DELETE']) {
-    t.is((await admin(method, `/user_preferences/${created.id}`, method === 'PATCH' ? {} : undefined)).status, 404, method);
+    t.is(
+      (await admin(method, `/user_preferences/${created.id}`, method === 'PATCH' ? {} : undefined)).status,
+      404,
+      method,
+    );
   }
 });
 

@@ -77,7 +77,11 @@ fetch(window.__ZM_CONFIG__.apiBase + '/no-such-route').then(async (r) => {
 }
 
 /** A GET with the path sent exactly as given (fetch would normalise dot segments away). */
-function rawGet(base: string, path: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }> {
+function rawGet(
+  base: string,
+  path: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }> {
   const u = new URL(base);
   return new Promise((resolve, reject) => {
     const req = http.request({ host: u.hostname, port: u.port, path, headers, agent: false }, (res) => {
@@ -104,9 +108,15 @@ test('Chromium: a deep link loads the app, client-side navigation and a reload o
   const page = await browser.newPage();
   const problems: string[] = [];
   page.on('pageerror', (e) => problems.push(e.message));
-  page.on('console', (m) => m.type() === 'error' && !/Failed to load resource/.test(m.text()) && problems.push(m.text()));
+  page.on(
+    'console',
+    (m) => m.type() === 'error' && !/Failed to load resource/.test(m.text()) && problems.push(m.text()),
+  );
   // The app's own probe of an unknown API route is the only request allowed to fail.
-  page.on('response', (r) => r.status() >= 400 && !r.url().endsWith('/api/v3/no-such-route') && problems.push(`${r.status()} ${r.url()}`));
+  page.on(
+    'response',
+    (r) => r.status() >= 400 && !r.url().endsWith('/api/v3/no-such-route') && problems.push(`${r.status()} ${r.url()}`),
+  );
 
   const res = await page.goto(`${app.url}/events/123`);
   t.is(res?.status(), 200);
@@ -176,7 +186,13 @@ test('precompressed siblings follow Accept-Encoding, with Vary', async (t) => {
 });
 
 test('API paths are never shadowed: JSON 404 envelopes and the API CSP', async (t) => {
-  for (const path of ['/api/v3/no-such-route', '/api/nothing', '/api-docs/nothing', '/.well-known/acme-challenge/x', '/swagger-ui/nothing.html']) {
+  for (const path of [
+    '/api/v3/no-such-route',
+    '/api/nothing',
+    '/api-docs/nothing',
+    '/.well-known/acme-challenge/x',
+    '/swagger-ui/nothing.html',
+  ]) {
     const r = await rawGet(app.url, path, { accept: 'text/html,*/*' });
     t.is(r.status, 404, path);
     t.regex(String(r.headers['content-type']), /application\/json/, path);
@@ -219,7 +235,7 @@ test('path traversal is a 404: dot segments, encoded, NUL, symlinks out of the r
   }
 });
 
-test('/config.js is generated when the root has none, and the root\'s own file wins', async (t) => {
+test("/config.js is generated when the root has none, and the root's own file wins", async (t) => {
   const generated = await fetch(`${app.url}/config.js`);
   t.is(generated.status, 200);
   t.regex(generated.headers.get('content-type') ?? '', /javascript/);
@@ -229,7 +245,9 @@ test('/config.js is generated when the root has none, and the root\'s own file w
   const root = mkdtempSync(join(tmpdir(), 'zmgate-spa-own-'));
   writeFileSync(join(root, 'index.html'), '<!doctype html><title>own</title>');
   writeFileSync(join(root, 'config.js'), 'window.__ZM_CONFIG__ = {apiBase: "/zm/api/v3"};');
-  const own = await startTestApp({ env: { APP_WEB__ENABLED: 'true', APP_WEB__ROOT: root, APP_WEB__CONTENT_SECURITY_POLICY: '' } });
+  const own = await startTestApp({
+    env: { APP_WEB__ENABLED: 'true', APP_WEB__ROOT: root, APP_WEB__CONTENT_SECURITY_POLICY: '' },
+  });
   t.teardown(() => own.close());
   const r = await fetch(`${own.url}/config.js`);
   t.is(await r.text(), 'window.__ZM_CONFIG__ = {apiBase: "/zm/api/v3"};');

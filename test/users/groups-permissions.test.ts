@@ -17,12 +17,16 @@ const q = (sql: string, params: unknown[] = []) => db.db.query<any>(sql, params,
 const call = (method: string, path: string, body?: unknown, as = 'admin') =>
   request(app.api(path), {
     method,
-    headers: { authorization: `Bearer ${tokens[as]}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+    headers: {
+      authorization: `Bearer ${tokens[as]}`,
+      ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+    },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
 
 const detailNames = (body: any): string => (body?.details ?? []).map(([k]: string[]) => k).join(',');
-const monitor = async (name: string) => Number((await q('INSERT INTO Monitors (Name) VALUES (?) RETURNING Id', [name]))[0].Id);
+const monitor = async (name: string) =>
+  Number((await q('INSERT INTO Monitors (Name) VALUES (?) RETURNING Id', [name]))[0].Id);
 const group = async (name: string, parent: number | null = null) =>
   (await call('POST', '/groups', { name, parent_id: parent })).body.id as number;
 
@@ -148,11 +152,22 @@ test('row ACL on groups and memberships: None hides the subtree, View is read-on
   const hiddenMember = (await call('POST', '/groups-monitors', { group_id: open, monitor_id: hiddenMonitor })).body.id;
   const plainMember = (await call('POST', '/groups-monitors', { group_id: open, monitor_id: plainMonitor })).body.id;
   await q('INSERT INTO Groups_Permissions (UserId, GroupId, Permission) VALUES (?, ?, ?), (?, ?, ?)', [
-    ids.restricted, secret, 'None', ids.restricted, shared, 'View',
+    ids.restricted,
+    secret,
+    'None',
+    ids.restricted,
+    shared,
+    'View',
   ]);
-  await q('INSERT INTO Monitors_Permissions (UserId, MonitorId, Permission) VALUES (?, ?, ?)', [ids.restricted, hiddenMonitor, 'None']);
+  await q('INSERT INTO Monitors_Permissions (UserId, MonitorId, Permission) VALUES (?, ?, ?)', [
+    ids.restricted,
+    hiddenMonitor,
+    'None',
+  ]);
 
-  const groups = (await call('GET', '/groups?page_size=1000', undefined, 'restricted')).body.items.map((g: any) => g.id);
+  const groups = (await call('GET', '/groups?page_size=1000', undefined, 'restricted')).body.items.map(
+    (g: any) => g.id,
+  );
   t.false(groups.includes(secret));
   t.false(groups.includes(secretChild), 'a row on the parent covers the subgroup');
   t.true(groups.includes(shared) && groups.includes(open));
@@ -160,32 +175,64 @@ test('row ACL on groups and memberships: None hides the subtree, View is read-on
   t.is((await call('PUT', `/groups/${secret}`, { name: 'x' }, 'restricted')).status, 404);
   t.is((await call('PUT', `/groups/${shared}`, { name: 'x' }, 'restricted')).status, 403);
   t.is((await call('POST', '/groups', { name: 'under shared', parent_id: shared }, 'restricted')).status, 403);
-  t.is((await call('POST', '/groups', { name: 'under secret', parent_id: secret }, 'restricted')).status, 400, 'a hidden parent reads as unknown');
-  t.is((await call('PUT', `/groups/${open}`, { name: 'Open 2' }, 'restricted')).status, 200, 'no row: Groups=Edit area');
+  t.is(
+    (await call('POST', '/groups', { name: 'under secret', parent_id: secret }, 'restricted')).status,
+    400,
+    'a hidden parent reads as unknown',
+  );
+  t.is(
+    (await call('PUT', `/groups/${open}`, { name: 'Open 2' }, 'restricted')).status,
+    200,
+    'no row: Groups=Edit area',
+  );
 
-  const members = (await call('GET', '/groups-monitors?page_size=1000', undefined, 'restricted')).body.items.map((r: any) => r.id);
+  const members = (await call('GET', '/groups-monitors?page_size=1000', undefined, 'restricted')).body.items.map(
+    (r: any) => r.id,
+  );
   t.true(members.includes(plainMember));
   t.false(members.includes(hiddenMember));
   t.is((await call('GET', `/groups-monitors/${hiddenMember}`, undefined, 'restricted')).status, 404);
-  const hiddenInBody = await call('POST', '/groups-monitors', { group_id: open, monitor_id: hiddenMonitor }, 'restricted');
+  const hiddenInBody = await call(
+    'POST',
+    '/groups-monitors',
+    { group_id: open, monitor_id: hiddenMonitor },
+    'restricted',
+  );
   t.is(hiddenInBody.status, 400);
   t.regex(detailNames(hiddenInBody.body), /monitor_id/);
-  const intoViewOnly = await call('POST', '/groups-monitors', { group_id: shared, monitor_id: plainMonitor }, 'restricted');
+  const intoViewOnly = await call(
+    'POST',
+    '/groups-monitors',
+    { group_id: shared, monitor_id: plainMonitor },
+    'restricted',
+  );
   t.is(intoViewOnly.status, 403);
 });
 
 test('monitors-permissions: CRUD, 409 duplicate, 400 unknown references and bad levels, paging', async (t) => {
   const m = await monitor('perm cam');
-  const created = await call('POST', '/monitors-permissions', { monitor_id: m, user_id: ids.target, permission: 'View' });
+  const created = await call('POST', '/monitors-permissions', {
+    monitor_id: m,
+    user_id: ids.target,
+    permission: 'View',
+  });
   t.is(created.status, 201);
   t.deepEqual(created.body, { id: created.body.id, monitor_id: m, user_id: ids.target, permission: 'View' });
   const dup = await call('POST', '/monitors-permissions', { monitor_id: m, user_id: ids.target, permission: 'Edit' });
   t.is(dup.status, 409);
-  const unknown = await call('POST', '/monitors-permissions', { monitor_id: 999999, user_id: 999999, permission: 'View' });
+  const unknown = await call('POST', '/monitors-permissions', {
+    monitor_id: 999999,
+    user_id: 999999,
+    permission: 'View',
+  });
   t.is(unknown.status, 400);
   t.regex(detailNames(unknown.body), /user_id/);
   t.regex(detailNames(unknown.body), /monitor_id/);
-  const badLevel = await call('POST', '/monitors-permissions', { monitor_id: m, user_id: ids.admin, permission: 'Create' });
+  const badLevel = await call('POST', '/monitors-permissions', {
+    monitor_id: m,
+    user_id: ids.admin,
+    permission: 'Create',
+  });
   t.is(badLevel.status, 400);
   t.regex(detailNames(badLevel.body), /permission/);
   t.deepEqual((await call('GET', `/monitors-permissions/${created.body.id}`)).body, created.body);
@@ -206,13 +253,25 @@ test('groups-permissions: CRUD and validation', async (t) => {
   const created = await call('POST', '/groups-permissions', { group_id: g, user_id: ids.target, permission: 'Edit' });
   t.is(created.status, 201);
   t.deepEqual(created.body, { id: created.body.id, group_id: g, user_id: ids.target, permission: 'Edit' });
-  t.is((await call('POST', '/groups-permissions', { group_id: g, user_id: ids.target, permission: 'View' })).status, 409);
-  const unknown = await call('POST', '/groups-permissions', { group_id: 999999, user_id: ids.target, permission: 'View' });
+  t.is(
+    (await call('POST', '/groups-permissions', { group_id: g, user_id: ids.target, permission: 'View' })).status,
+    409,
+  );
+  const unknown = await call('POST', '/groups-permissions', {
+    group_id: 999999,
+    user_id: ids.target,
+    permission: 'View',
+  });
   t.is(unknown.status, 400);
   t.regex(detailNames(unknown.body), /group_id/);
-  t.is((await call('PATCH', `/groups-permissions/${created.body.id}`, { permission: 'Inherit' })).body.permission, 'Inherit');
+  t.is(
+    (await call('PATCH', `/groups-permissions/${created.body.id}`, { permission: 'Inherit' })).body.permission,
+    'Inherit',
+  );
   t.deepEqual((await call('GET', `/groups-permissions/${created.body.id}`)).body.permission, 'Inherit');
-  t.true((await call('GET', '/groups-permissions?page_size=1000')).body.items.some((r: any) => r.id === created.body.id));
+  t.true(
+    (await call('GET', '/groups-permissions?page_size=1000')).body.items.some((r: any) => r.id === created.body.id),
+  );
   t.is((await call('DELETE', `/groups-permissions/${created.body.id}`)).status, 204);
   t.is((await call('DELETE', `/groups-permissions/${created.body.id}`)).status, 404);
 });
@@ -220,8 +279,11 @@ test('groups-permissions: CRUD and validation', async (t) => {
 test('a Groups-Edit (or Monitors-Edit) user cannot change permissions: 403 on every permission route', async (t) => {
   const g = await group('escalation');
   const m = await monitor('escalation cam');
-  const row = (await call('POST', '/groups-permissions', { group_id: g, user_id: ids.sysview, permission: 'View' })).body.id;
-  const mrow = (await call('POST', '/monitors-permissions', { monitor_id: m, user_id: ids.sysview, permission: 'View' })).body.id;
+  const row = (await call('POST', '/groups-permissions', { group_id: g, user_id: ids.sysview, permission: 'View' }))
+    .body.id;
+  const mrow = (
+    await call('POST', '/monitors-permissions', { monitor_id: m, user_id: ids.sysview, permission: 'View' })
+  ).body.id;
   const attempts: Array<[string, string, unknown?]> = [
     ['POST', '/groups-permissions', { group_id: g, user_id: ids.grouper, permission: 'Edit' }],
     ['PATCH', `/groups-permissions/${row}`, { permission: 'Edit' }],
@@ -240,8 +302,16 @@ test('a Groups-Edit (or Monitors-Edit) user cannot change permissions: 403 on ev
     t.true(res.body.details.some(([k, v]: string[]) => k === 'feature' && v === 'system'));
   }
   t.is((await call('GET', '/groups-permissions', undefined, 'sysview')).status, 200, 'System View reads');
-  t.is((await call('POST', '/groups-permissions', { group_id: g, user_id: ids.sysview, permission: 'Edit' }, 'sysview')).status, 403);
-  t.is((await q('SELECT COUNT(*) AS n FROM Groups_Permissions WHERE UserId = ?', [ids.grouper]))[0].n, 0, 'nothing was written');
+  t.is(
+    (await call('POST', '/groups-permissions', { group_id: g, user_id: ids.sysview, permission: 'Edit' }, 'sysview'))
+      .status,
+    403,
+  );
+  t.is(
+    (await q('SELECT COUNT(*) AS n FROM Groups_Permissions WHERE UserId = ?', [ids.grouper]))[0].n,
+    0,
+    'nothing was written',
+  );
   t.is((await q('SELECT Permission FROM Groups_Permissions WHERE Id = ?', [row]))[0].Permission, 'View');
 });
 
@@ -250,7 +320,8 @@ test('permission changes apply at once: the ACL cache is dropped on every write'
   const seen = async () =>
     (await call('GET', '/monitors?page_size=1000', undefined, 'target')).body.items.some((x: any) => x.id === m);
   t.true(await seen(), 'default allow');
-  const row = (await call('POST', '/monitors-permissions', { monitor_id: m, user_id: ids.target, permission: 'None' })).body.id;
+  const row = (await call('POST', '/monitors-permissions', { monitor_id: m, user_id: ids.target, permission: 'None' }))
+    .body.id;
   t.false(await seen(), 'hidden right after the None row was added');
   t.is((await call('GET', `/monitors/${m}`, undefined, 'target')).status, 404);
   await call('PATCH', `/monitors-permissions/${row}`, { permission: 'View' });

@@ -17,7 +17,11 @@ const ids: Record<string, number> = {};
 
 async function insert(table: string, row: Record<string, unknown>): Promise<number> {
   const cols = Object.keys(row);
-  await db.db.query(`INSERT INTO \`${table}\` (${cols.map((c) => `\`${c}\``).join(', ')}) VALUES (${cols.map(() => '?').join(', ')})`, Object.values(row), db.name);
+  await db.db.query(
+    `INSERT INTO \`${table}\` (${cols.map((c) => `\`${c}\``).join(', ')}) VALUES (${cols.map(() => '?').join(', ')})`,
+    Object.values(row),
+    db.name,
+  );
   const [last] = await db.db.query<{ Id: number }>(`SELECT MAX(Id) AS Id FROM \`${table}\``, [], db.name);
   return Number(last.Id);
 }
@@ -41,16 +45,36 @@ test.after.always(async () => app?.close());
 // ---------------------------------------------------------------- roles
 
 test('roles: create, get, partial update, delete', async (t) => {
-  const created = await sys('POST', '/roles', { name: 'Operators', description: 'Night shift', stream: 'View', monitors: 'Create', control: 'Edit' });
+  const created = await sys('POST', '/roles', {
+    name: 'Operators',
+    description: 'Night shift',
+    stream: 'View',
+    monitors: 'Create',
+    control: 'Edit',
+  });
   t.is(created.status, 201);
   t.deepEqual(created.body, {
-    id: created.body.id, name: 'Operators', description: 'Night shift',
-    stream: 'View', events: 'None', control: 'Edit', monitors: 'Create', groups: 'None', devices: 'None', snapshots: 'None', system: 'None',
+    id: created.body.id,
+    name: 'Operators',
+    description: 'Night shift',
+    stream: 'View',
+    events: 'None',
+    control: 'Edit',
+    monitors: 'Create',
+    groups: 'None',
+    devices: 'None',
+    snapshots: 'None',
+    system: 'None',
   });
   const [row] = await db.db.query<any>('SELECT * FROM User_Roles WHERE Id = ?', [created.body.id], db.name);
   t.like(row, { Name: 'Operators', Stream: 'View', Monitors: 'Create', Control: 'Edit', Events: 'None' });
   t.deepEqual((await sysView('GET', `/roles/${created.body.id}`)).body, created.body);
-  const patched = await sys('PATCH', `/roles/${created.body.id}`, { events: 'View', name: null, description: null, unknown_key: 1 });
+  const patched = await sys('PATCH', `/roles/${created.body.id}`, {
+    events: 'View',
+    name: null,
+    description: null,
+    unknown_key: 1,
+  });
   t.is(patched.status, 200);
   t.deepEqual(patched.body, { ...created.body, events: 'View', description: null });
   t.is((await sys('DELETE', `/roles/${created.body.id}`)).status, 204);
@@ -71,7 +95,10 @@ test('roles: validation names the field; duplicate names are 409', async (t) => 
   for (const [body, field] of cases) {
     const res = await sys('POST', '/roles', body);
     t.is(res.status, 400, JSON.stringify(body).slice(0, 60));
-    t.true(fields(res.body).some((f) => f.includes(field)), `${field}: ${JSON.stringify(res.body.details)}`);
+    t.true(
+      fields(res.body).some((f) => f.includes(field)),
+      `${field}: ${JSON.stringify(res.body.details)}`,
+    );
   }
   t.is((await sys('POST', '/roles', { name: 'Twice' })).status, 201);
   const dup = await sys('POST', '/roles', { name: 'Twice' });
@@ -95,7 +122,10 @@ test('roles and role rules are System-gated: View reads, Edit writes', async (t)
   t.is((await sysView('GET', '/roles')).status, 200);
   t.is((await sysView('GET', '/role-monitors-permissions')).status, 200);
   t.is((await sysView('POST', '/roles', { name: 'nope' })).status, 403);
-  t.is((await sysView('POST', '/role-groups-permissions', { role_id: 1, group_id: ids.g1, permission: 'View' })).status, 403);
+  t.is(
+    (await sysView('POST', '/role-groups-permissions', { role_id: 1, group_id: ids.g1, permission: 'View' })).status,
+    403,
+  );
   for (const path of ['/roles', '/role-monitors-permissions', '/role-groups-permissions']) {
     const res = await controlOnly('GET', path);
     t.is(res.status, 403, path);
@@ -108,24 +138,43 @@ test('roles and role rules are System-gated: View reads, Edit writes', async (t)
 test('role monitor permissions: CRUD, role_id filter, unknown references, duplicates', async (t) => {
   const role = (await sys('POST', '/roles', { name: 'Rules' })).body.id;
   const other = (await sys('POST', '/roles', { name: 'Other rules' })).body.id;
-  const created = await sys('POST', '/role-monitors-permissions', { role_id: role, monitor_id: ids.m1, permission: 'View' });
+  const created = await sys('POST', '/role-monitors-permissions', {
+    role_id: role,
+    monitor_id: ids.m1,
+    permission: 'View',
+  });
   t.is(created.status, 201);
   t.deepEqual(created.body, { id: created.body.id, role_id: role, monitor_id: ids.m1, permission: 'View' });
   await sys('POST', '/role-monitors-permissions', { role_id: other, monitor_id: ids.m1, permission: 'None' });
   const filtered = await sys('GET', `/role-monitors-permissions?role_id=${role}`);
   t.deepEqual(filtered.body.items, [created.body]);
   t.is(filtered.body.total, 1);
-  const dup = await sys('POST', '/role-monitors-permissions', { role_id: role, monitor_id: ids.m1, permission: 'Edit' });
+  const dup = await sys('POST', '/role-monitors-permissions', {
+    role_id: role,
+    monitor_id: ids.m1,
+    permission: 'Edit',
+  });
   t.is(dup.status, 409);
-  const unknown = await sys('POST', '/role-monitors-permissions', { role_id: 999999, monitor_id: 999999, permission: 'View' });
+  const unknown = await sys('POST', '/role-monitors-permissions', {
+    role_id: 999999,
+    monitor_id: 999999,
+    permission: 'View',
+  });
   t.is(unknown.status, 400);
   t.deepEqual(fields(unknown.body), ['role_id', 'monitor_id']);
-  const bad = await sys('POST', '/role-monitors-permissions', { role_id: role, monitor_id: ids.m2, permission: 'Create' });
+  const bad = await sys('POST', '/role-monitors-permissions', {
+    role_id: role,
+    monitor_id: ids.m2,
+    permission: 'Create',
+  });
   t.is(bad.status, 400);
   t.true(fields(bad.body).some((f) => f.includes('permission')));
   const patched = await sys('PATCH', `/role-monitors-permissions/${created.body.id}`, { permission: 'Edit' });
   t.is(patched.body.permission, 'Edit');
-  t.is((await sys('PATCH', `/role-monitors-permissions/${created.body.id}`, { permission: null })).body.permission, 'Edit');
+  t.is(
+    (await sys('PATCH', `/role-monitors-permissions/${created.body.id}`, { permission: null })).body.permission,
+    'Edit',
+  );
   t.is((await sys('DELETE', `/role-monitors-permissions/${created.body.id}`)).status, 204);
   t.is((await sys('GET', `/role-monitors-permissions/${created.body.id}`)).status, 404);
   t.is((await sys('DELETE', `/role-monitors-permissions/${created.body.id}`)).status, 404);
@@ -133,14 +182,25 @@ test('role monitor permissions: CRUD, role_id filter, unknown references, duplic
 
 test('role group permissions: CRUD and references; deleting a role removes its rules', async (t) => {
   const role = (await sys('POST', '/roles', { name: 'Group rules' })).body.id;
-  const created = await sys('POST', '/role-groups-permissions', { role_id: role, group_id: ids.g1, permission: 'Edit' });
+  const created = await sys('POST', '/role-groups-permissions', {
+    role_id: role,
+    group_id: ids.g1,
+    permission: 'Edit',
+  });
   t.is(created.status, 201);
   t.deepEqual(created.body, { id: created.body.id, role_id: role, group_id: ids.g1, permission: 'Edit' });
   t.deepEqual((await sys('GET', `/role-groups-permissions/${created.body.id}`)).body, created.body);
-  const unknown = await sys('POST', '/role-groups-permissions', { role_id: role, group_id: 999999, permission: 'View' });
+  const unknown = await sys('POST', '/role-groups-permissions', {
+    role_id: role,
+    group_id: 999999,
+    permission: 'View',
+  });
   t.is(unknown.status, 400);
   t.deepEqual(fields(unknown.body), ['group_id']);
-  t.is((await sys('PATCH', `/role-groups-permissions/${created.body.id}`, { permission: 'None' })).body.permission, 'None');
+  t.is(
+    (await sys('PATCH', `/role-groups-permissions/${created.body.id}`, { permission: 'None' })).body.permission,
+    'None',
+  );
   t.is((await sys('DELETE', `/roles/${role}`)).status, 204);
   t.is((await sys('GET', `/role-groups-permissions/${created.body.id}`)).status, 404, 'the rule went with its role');
 });
@@ -153,12 +213,20 @@ test('a role rule change applies to its users at once (row scopes are not served
   const member = caller(app, await login(app, 'member'));
   const seen = async () => (await member('GET', '/monitors')).body.items.map((m: any) => m.id).sort();
   t.deepEqual(await seen(), [ids.m1, ids.m2]); // also fills the member's cached scope
-  const rule = await sys('POST', '/role-monitors-permissions', { role_id: role, monitor_id: ids.m1, permission: 'None' });
+  const rule = await sys('POST', '/role-monitors-permissions', {
+    role_id: role,
+    monitor_id: ids.m1,
+    permission: 'None',
+  });
   t.deepEqual(await seen(), [ids.m2]);
   t.is((await member('GET', `/monitors/${ids.m1}`)).status, 404);
   await sys('PATCH', `/role-monitors-permissions/${rule.body.id}`, { permission: 'View' });
   t.deepEqual(await seen(), [ids.m1, ids.m2]);
-  const groupRule = await sys('POST', '/role-groups-permissions', { role_id: role, group_id: ids.g1, permission: 'None' });
+  const groupRule = await sys('POST', '/role-groups-permissions', {
+    role_id: role,
+    group_id: ids.g1,
+    permission: 'None',
+  });
   t.deepEqual(await seen(), [ids.m1]);
   await sys('DELETE', `/role-groups-permissions/${groupRule.body.id}`);
   await sys('DELETE', `/role-monitors-permissions/${rule.body.id}`);

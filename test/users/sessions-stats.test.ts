@@ -40,9 +40,13 @@ test.before(async () => {
   admin = caller(app, await login(app, 'admin'));
   viewer = caller(app, await login(app, 'viewer'));
   other = caller(app, await login(app, 'other'));
-  aclApp = await startAppWithAcl(db, { scope: async () => ({ visible: new Set([m[0], m[1]]), editable: new Set([m[0]]) }) }, {
-    APP_AUTH__RATE_LIMIT__ENABLED: 'false',
-  });
+  aclApp = await startAppWithAcl(
+    db,
+    { scope: async () => ({ visible: new Set([m[0], m[1]]), editable: new Set([m[0]]) }) },
+    {
+      APP_AUTH__RATE_LIMIT__ENABLED: 'false',
+    },
+  );
   restricted = caller(aclApp, await login(aclApp, 'limited'));
 });
 test.after.always(async () => {
@@ -53,7 +57,11 @@ test.after.always(async () => {
 // ---------------------------------------------------------------- sessions
 
 test.serial('sessions: create, get, patch, list, delete', async (t) => {
-  const created = await admin('POST', '/sessions', { id: 'abc123DEF,-x', access: 1_700_000_000, data: 'username|s:5:"admin";' });
+  const created = await admin('POST', '/sessions', {
+    id: 'abc123DEF,-x',
+    access: 1_700_000_000,
+    data: 'username|s:5:"admin";',
+  });
   t.is(created.status, 201, created.text);
   t.deepEqual(created.body, { id: 'abc123DEF,-x', access: 1_700_000_000, data: 'username|s:5:"admin";' });
   t.deepEqual((await admin('GET', '/sessions/abc123DEF,-x')).body, created.body);
@@ -80,7 +88,12 @@ test('sessions: rows PHP wrote are listed; duplicate ids are 409', async (t) => 
 });
 
 test('sessions: even reading needs System Edit (session ids are web credentials)', async (t) => {
-  for (const [method, path] of [['GET', '/sessions'], ['GET', '/sessions/abc'], ['DELETE', '/sessions/abc'], ['POST', '/sessions']]) {
+  for (const [method, path] of [
+    ['GET', '/sessions'],
+    ['GET', '/sessions/abc'],
+    ['DELETE', '/sessions/abc'],
+    ['POST', '/sessions'],
+  ]) {
     const res = await viewer(method, path, method === 'POST' ? { id: 'abc' } : undefined);
     t.is(res.status, 403, `${method} ${path}`);
     t.is(res.body.kind, 'PERMISSION_DENIED_ERROR');
@@ -136,7 +149,11 @@ const SAMPLE = {
 test.serial('server-stats: create, get, list oldest first, delete (no update route)', async (t) => {
   await sql("INSERT INTO Servers (Name) VALUES ('host-a')");
   const serverId = Number((await sql("SELECT Id FROM Servers WHERE Name = 'host-a'"))[0].Id);
-  const created = await admin('POST', '/server-stats', { ...SAMPLE, server_id: serverId, time_stamp: '2001-01-01T00:00:00' });
+  const created = await admin('POST', '/server-stats', {
+    ...SAMPLE,
+    server_id: serverId,
+    time_stamp: '2001-01-01T00:00:00',
+  });
   t.is(created.status, 201, created.text);
   t.deepEqual(created.body, {
     ...SAMPLE,
@@ -145,16 +162,27 @@ test.serial('server-stats: create, get, list oldest first, delete (no update rou
     id: created.body.id,
     time_stamp: created.body.time_stamp,
   });
-  const [row] = await sql("SELECT DATE_FORMAT(TimeStamp, '%Y-%m-%dT%H:%i:%s') AS ts, CpuLoad FROM Server_Stats WHERE Id = ?", [created.body.id]);
+  const [row] = await sql(
+    "SELECT DATE_FORMAT(TimeStamp, '%Y-%m-%dT%H:%i:%s') AS ts, CpuLoad FROM Server_Stats WHERE Id = ?",
+    [created.body.id],
+  );
   t.is(created.body.time_stamp, row.ts, 'the database stamps the sample; emitted as the wall-clock time it shows');
   t.is(String(row.CpuLoad), '1.5');
   t.deepEqual((await viewer('GET', `/server-stats/${created.body.id}`)).body, created.body);
   // zmstats.pl rows, out of id order by time: the list follows TimeStamp.
-  await sql("INSERT INTO Server_Stats (TimeStamp, CpuLoad) VALUES ('2000-01-02 00:00:00', 0.2), ('2000-01-01 00:00:00', 0.1)");
+  await sql(
+    "INSERT INTO Server_Stats (TimeStamp, CpuLoad) VALUES ('2000-01-02 00:00:00', 0.2), ('2000-01-01 00:00:00', 0.1)",
+  );
   const list = (await viewer('GET', '/server-stats?page_size=1000')).body.items;
   const times = list.map((s: any) => s.time_stamp);
   t.deepEqual(times, [...times].sort());
-  t.like(list[0], { time_stamp: '2000-01-01T00:00:00', cpu_load: '0.1', server_id: null, total_mem: null, cpu_idle_percent: null });
+  t.like(list[0], {
+    time_stamp: '2000-01-01T00:00:00',
+    cpu_load: '0.1',
+    server_id: null,
+    total_mem: null,
+    cpu_idle_percent: null,
+  });
   t.is((await admin('PATCH', `/server-stats/${created.body.id}`, { cpu_load: '2' })).status, 405);
   t.is((await admin('DELETE', `/server-stats/${created.body.id}`)).status, 204);
   t.is((await admin('GET', `/server-stats/${created.body.id}`)).status, 404);
@@ -179,7 +207,11 @@ test('server-stats: validation → 400 naming the field', async (t) => {
     t.is(res.status, 400, JSON.stringify(body));
     t.true(fields(res.body).includes(field), `${field}: ${JSON.stringify(res.body.details)}`);
   }
-  t.is((await admin('POST', '/server-stats', { ...SAMPLE, cpu_load: '9999.9' })).status, 201, 'the column maximum fits');
+  t.is(
+    (await admin('POST', '/server-stats', { ...SAMPLE, cpu_load: '9999.9' })).status,
+    201,
+    'the column maximum fits',
+  );
 });
 
 test.serial('server-stats: paging, ids and the System gate', async (t) => {
@@ -224,7 +256,10 @@ test.serial('stats: create, get, patch, list, delete', async (t) => {
   const moved = await admin('PATCH', `/stats/${id}`, { monitor_id: m[1], zone_id: zone[m[1]], event_id: event[m[1]] });
   t.like(moved.body, { monitor_id: m[1], zone_id: zone[m[1]], event_id: event[m[1]], score: 7 });
   const [row] = await sql('SELECT MonitorId, Score, MaxX FROM Stats WHERE Id = ?', [id]);
-  t.deepEqual({ MonitorId: Number(row.MonitorId), Score: Number(row.Score), MaxX: Number(row.MaxX) }, { MonitorId: m[1], Score: 7, MaxX: 65535 });
+  t.deepEqual(
+    { MonitorId: Number(row.MonitorId), Score: Number(row.Score), MaxX: Number(row.MaxX) },
+    { MonitorId: m[1], Score: 7, MaxX: 65535 },
+  );
   t.true((await viewer('GET', '/stats?page_size=1000')).body.items.some((s: any) => s.id === id));
   t.is((await admin('DELETE', `/stats/${id}`)).status, 204);
   for (const method of ['GET', 'PATCH', 'DELETE']) {
@@ -287,7 +322,11 @@ test.serial('stats: the monitor row ACL filters, hides and protects', async (t) 
   const onHidden = await restricted('POST', '/stats', statBody(m[2]));
   t.is(onHidden.status, 400, 'a hidden monitor is as unknown as a missing one');
   t.deepEqual(fields(onHidden.body), ['monitor_id']);
-  t.is((await restricted('PATCH', `/stats/${s1}`, { monitor_id: m[1], zone_id: zone[m[1]], event_id: event[m[1]] })).status, 403);
+  t.is(
+    (await restricted('PATCH', `/stats/${s1}`, { monitor_id: m[1], zone_id: zone[m[1]], event_id: event[m[1]] }))
+      .status,
+    403,
+  );
   t.is((await restricted('PATCH', `/stats/${s1}`, { score: 9 })).body.score, 9);
   t.is((await restricted('DELETE', `/stats/${s1}`)).status, 204);
 });

@@ -154,7 +154,11 @@ test('usernames are unique (409); case-insensitive when ZoneMinder compares name
   t.deepEqual(fields(dup.body), ['username']);
   const other = await call('POST', '/users', { username: 'dave', password: 'x' });
   t.is((await call('PUT', `/users/${other.body.id}`, { username: 'carol' })).status, 409);
-  t.is((await call('PUT', `/users/${other.body.id}`, { username: 'dave' })).status, 200, 'keeping one’s own name is fine');
+  t.is(
+    (await call('PUT', `/users/${other.body.id}`, { username: 'dave' })).status,
+    200,
+    'keeping one’s own name is fine',
+  );
   t.is((await call('POST', '/users', { username: 'Carol', password: 'x' })).status, 201, 'case-sensitive by default');
   await db.db.query(
     "INSERT INTO Config (Name, Value, Type, Category) VALUES ('ZM_CASE_INSENSITIVE_USERNAMES', '1', 'boolean', 'auth')",
@@ -224,7 +228,11 @@ test('delete: the account and its preferences go; its token stops at once; then 
   t.is(missing.body.kind, 'USER_NOT_FOUND_ERROR');
   t.is(missing.body.code, 0);
   t.is((await call('DELETE', `/users/${id}`)).status, 404);
-  const prefs = await db.db.query<{ n: number }>('SELECT COUNT(*) AS n FROM User_Preferences WHERE UserId = ?', [id], db.name);
+  const prefs = await db.db.query<{ n: number }>(
+    'SELECT COUNT(*) AS n FROM User_Preferences WHERE UserId = ?',
+    [id],
+    db.name,
+  );
   t.is(Number(prefs[0].n), 0);
 });
 

@@ -51,7 +51,8 @@ const M: Record<string, MonitorCase> = {
   flip: { id: 964, orientation: 'FLIP_HORI', videoWriter: 2, saveJpegs: 0, fn: 'Record', corner: 'top-right' },
   alarm: { id: 965, orientation: 'ROTATE_0', videoWriter: 2, saveJpegs: 0, fn: 'Nodect', corner: 'top-left' },
 };
-const upright = (m: MonitorCase, w = W, h = H) => (m.orientation === 'ROTATE_90' || m.orientation === 'ROTATE_270' ? { width: h, height: w } : { width: w, height: h });
+const upright = (m: MonitorCase, w = W, h = H) =>
+  m.orientation === 'ROTATE_90' || m.orientation === 'ROTATE_270' ? { width: h, height: w } : { width: w, height: h };
 
 let db: FreshDatabase;
 let zm: RealZm;
@@ -66,7 +67,23 @@ test.before(async () => {
   zm = new RealZm(db);
   await zm.freshen();
   const clip = path.join(zm.paths.base, 'marker.mp4');
-  await run('ffmpeg', ['-v', 'error', '-f', 'lavfi', '-i', `color=c=gray:s=${W}x${H}:r=10:d=60`, '-vf', 'drawbox=x=0:y=0:w=40:h=20:color=red:t=fill', '-c:v', 'libx264', '-pix_fmt', 'yuv420p', '-g', '10', clip]);
+  await run('ffmpeg', [
+    '-v',
+    'error',
+    '-f',
+    'lavfi',
+    '-i',
+    `color=c=gray:s=${W}x${H}:r=10:d=60`,
+    '-vf',
+    'drawbox=x=0:y=0:w=40:h=20:color=red:t=fill',
+    '-c:v',
+    'libx264',
+    '-pix_fmt',
+    'yuv420p',
+    '-g',
+    '10',
+    clip,
+  ]);
   for (const m of Object.values(M)) {
     await sql(
       db,
@@ -87,15 +104,32 @@ test.before(async () => {
     perms: { Stream: 'View', Events: 'Edit', Monitors: 'Edit', Control: 'Edit', System: 'View' },
   });
   for (const m of Object.values(M)) zm.start(m.id);
-  app = await startPlaybackApp(db, { APP_AUTH__RATE_LIMIT__ENABLED: 'false', APP_ZONEMINDER__DIR_EVENTS: zm.paths.events, APP_ZONEMINDER__PATH_MAP: zm.paths.map, APP_ZONEMINDER__PATH_SOCKS: zm.paths.socks }, {});
+  app = await startPlaybackApp(
+    db,
+    {
+      APP_AUTH__RATE_LIMIT__ENABLED: 'false',
+      APP_ZONEMINDER__DIR_EVENTS: zm.paths.events,
+      APP_ZONEMINDER__PATH_MAP: zm.paths.map,
+      APP_ZONEMINDER__PATH_SOCKS: zm.paths.socks,
+    },
+    {},
+  );
   token = await login({ api: app.api } as never, 'realzm');
   // Every Record monitor closes a first 10 s section.
   for (const [name, m] of Object.entries(M)) {
     if (m.fn !== 'Record') continue;
-    closed[name] = await waitFor(`a closed event of monitor ${m.id} (zmc said: ${zm.log(m.id).slice(-500)})`, 90_000, async () => {
-      const [row] = await sql(db, 'SELECT Id FROM Events WHERE MonitorId = ? AND EndDateTime IS NOT NULL ORDER BY Id LIMIT 1', [m.id]);
-      return row ? Number(row.Id) : null;
-    });
+    closed[name] = await waitFor(
+      `a closed event of monitor ${m.id} (zmc said: ${zm.log(m.id).slice(-500)})`,
+      90_000,
+      async () => {
+        const [row] = await sql(
+          db,
+          'SELECT Id FROM Events WHERE MonitorId = ? AND EndDateTime IS NOT NULL ORDER BY Id LIMIT 1',
+          [m.id],
+        );
+        return row ? Number(row.Id) : null;
+      },
+    );
   }
 });
 
@@ -104,7 +138,8 @@ test.after.always(async () => {
   await zm?.stop();
 });
 
-const get = (route: string, headers: Record<string, string> = {}) => fetch(app.api(route), { headers: { authorization: `Bearer ${token}`, ...headers } });
+const get = (route: string, headers: Record<string, string> = {}) =>
+  fetch(app.api(route), { headers: { authorization: `Bearer ${token}`, ...headers } });
 
 async function jpeg(route: string): Promise<Buffer> {
   const res = await get(route);
@@ -136,60 +171,105 @@ async function firstMjpegFrame(route: string): Promise<Buffer> {
 }
 
 async function eventFile(id: number, name: string): Promise<string> {
-  const [row] = await sql(db, "SELECT MonitorId, DATE_FORMAT(StartDateTime, '%Y-%m-%d') AS day FROM Events WHERE Id = ?", [id]);
+  const [row] = await sql(
+    db,
+    "SELECT MonitorId, DATE_FORMAT(StartDateTime, '%Y-%m-%d') AS day FROM Events WHERE Id = ?",
+    [id],
+  );
   return path.join(zm.paths.events, String(row.MonitorId), row.day as string, String(id), name);
 }
 
-serial('shared memory: the snapshot and the first MJPEG frame are upright as zmc stored them (size and marker), for 90, 180 and a flip', async (t) => {
-  for (const name of ['pass90', 'enc90', 'pass180', 'flip']) {
-    const m = M[name];
-    // A 503 is possible for a moment while zmc reopens the file at its end.
-    const snapshot = await waitFor(`snapshot of ${m.id}`, 20_000, () => jpeg(`/monitors/${m.id}/snapshot`).catch(() => null));
-    t.deepEqual(await markerCorner(snapshot), { ...upright(m), corner: m.corner }, `snapshot ${name}`);
-    t.deepEqual(await markerCorner(await firstMjpegFrame(`/live/${m.id}/mjpeg?maxfps=5`)), { ...upright(m), corner: m.corner }, `mjpeg ${name}`);
-  }
-});
+serial(
+  'shared memory: the snapshot and the first MJPEG frame are upright as zmc stored them (size and marker), for 90, 180 and a flip',
+  async (t) => {
+    for (const name of ['pass90', 'enc90', 'pass180', 'flip']) {
+      const m = M[name];
+      // A 503 is possible for a moment while zmc reopens the file at its end.
+      const snapshot = await waitFor(`snapshot of ${m.id}`, 20_000, () =>
+        jpeg(`/monitors/${m.id}/snapshot`).catch(() => null),
+      );
+      t.deepEqual(await markerCorner(snapshot), { ...upright(m), corner: m.corner }, `snapshot ${name}`);
+      t.deepEqual(
+        await markerCorner(await firstMjpegFrame(`/live/${m.id}/mjpeg?maxfps=5`)),
+        { ...upright(m), corner: m.corner },
+        `mjpeg ${name}`,
+      );
+    }
+  },
+);
 
-serial('/live/sources offers the shared-memory MJPEG of each capturing monitor (stock zmc has no stream socket)', async (t) => {
-  const res = await get('/live/sources');
-  t.is(res.status, 200);
-  const { sources } = (await res.json()) as { sources: Array<{ monitor_id: number; codec: string; mjpeg?: string }> };
-  for (const m of Object.values(M)) {
-    t.like(sources.find((s) => s.monitor_id === m.id), { codec: 'MJPEG', mjpeg: `/api/v3/live/${m.id}/mjpeg` }, String(m.id));
-  }
-});
+serial(
+  '/live/sources offers the shared-memory MJPEG of each capturing monitor (stock zmc has no stream socket)',
+  async (t) => {
+    const res = await get('/live/sources');
+    t.is(res.status, 200);
+    const { sources } = (await res.json()) as { sources: Array<{ monitor_id: number; codec: string; mjpeg?: string }> };
+    for (const m of Object.values(M)) {
+      t.like(
+        sources.find((s) => s.monitor_id === m.id),
+        { codec: 'MJPEG', mjpeg: `/api/v3/live/${m.id}/mjpeg` },
+        String(m.id),
+      );
+    }
+  },
+);
 
-serial("zmc's JPEGs (SaveJPEGs 3, ROTATE_90) are served as stored: thumbnail (snapshot.jpg) and frame images, never turned again", async (t) => {
-  const m = M.pass90;
-  const id = closed.pass90;
-  t.true(existsSync(await eventFile(id, 'snapshot.jpg')), 'zmc wrote snapshot.jpg');
-  const thumb = await jpeg(`/events/${id}/thumbnail`);
-  t.true(thumb.equals(readFileSync(await eventFile(id, 'snapshot.jpg'))), 'the thumbnail is zmc\'s snapshot.jpg');
-  t.deepEqual(await markerCorner(thumb), { ...upright(m), corner: m.corner });
-  t.deepEqual(await markerCorner(await jpeg(`/events/${id}/frames/1/image`)), { ...upright(m), corner: m.corner }, 'capture JPEG of frame 1');
-});
+serial(
+  "zmc's JPEGs (SaveJPEGs 3, ROTATE_90) are served as stored: thumbnail (snapshot.jpg) and frame images, never turned again",
+  async (t) => {
+    const m = M.pass90;
+    const id = closed.pass90;
+    t.true(existsSync(await eventFile(id, 'snapshot.jpg')), 'zmc wrote snapshot.jpg');
+    const thumb = await jpeg(`/events/${id}/thumbnail`);
+    t.true(thumb.equals(readFileSync(await eventFile(id, 'snapshot.jpg'))), "the thumbnail is zmc's snapshot.jpg");
+    t.deepEqual(await markerCorner(thumb), { ...upright(m), corner: m.corner });
+    t.deepEqual(
+      await markerCorner(await jpeg(`/events/${id}/frames/1/image`)),
+      { ...upright(m), corner: m.corner },
+      'capture JPEG of frame 1',
+    );
+  },
+);
 
-serial('frames of recordings: passthrough turned once (90, 180, flip), encode served as decoded; the recording itself is unturned or turned as zmc wrote it', async (t) => {
-  for (const name of ['pass90', 'enc90', 'pass180', 'flip']) {
-    const m = M[name];
-    const id = closed[name];
-    const video = await probeFile(await eventFile(id, `${id}-video.mp4`));
-    // Passthrough keeps the camera's 640×360; encode writes zmc's turned images.
-    t.like(video, m.videoWriter === 2 ? { width: W, height: H } : upright(m), `recording of ${name}`);
-    const frameId = m.saveJpegs ? 1 : 2; // with SaveJPEGs 0 every frame comes from the recording
-    t.deepEqual(await markerCorner(await jpeg(`/events/${id}/frames/${frameId}/image`)), { ...upright(m), corner: m.corner }, `frame image ${name}`);
-    // zmc 1.36 writes snapshot.jpg even with SaveJPEGs 0; the thumbnail prefers it to the recording.
-    const snapshot = existsSync(await eventFile(id, 'snapshot.jpg'));
-    const thumbSize = snapshot ? upright(m) : upright(m, 320, 180);
-    t.deepEqual(await markerCorner(await jpeg(`/events/${id}/thumbnail`)), { ...thumbSize, corner: m.corner }, `thumbnail ${name}`);
-  }
-});
+serial(
+  'frames of recordings: passthrough turned once (90, 180, flip), encode served as decoded; the recording itself is unturned or turned as zmc wrote it',
+  async (t) => {
+    for (const name of ['pass90', 'enc90', 'pass180', 'flip']) {
+      const m = M[name];
+      const id = closed[name];
+      const video = await probeFile(await eventFile(id, `${id}-video.mp4`));
+      // Passthrough keeps the camera's 640×360; encode writes zmc's turned images.
+      t.like(video, m.videoWriter === 2 ? { width: W, height: H } : upright(m), `recording of ${name}`);
+      const frameId = m.saveJpegs ? 1 : 2; // with SaveJPEGs 0 every frame comes from the recording
+      t.deepEqual(
+        await markerCorner(await jpeg(`/events/${id}/frames/${frameId}/image`)),
+        { ...upright(m), corner: m.corner },
+        `frame image ${name}`,
+      );
+      // zmc 1.36 writes snapshot.jpg even with SaveJPEGs 0; the thumbnail prefers it to the recording.
+      const snapshot = existsSync(await eventFile(id, 'snapshot.jpg'));
+      const thumbSize = snapshot ? upright(m) : upright(m, 320, 180);
+      t.deepEqual(
+        await markerCorner(await jpeg(`/events/${id}/thumbnail`)),
+        { ...thumbSize, corner: m.corner },
+        `thumbnail ${name}`,
+      );
+    }
+  },
+);
 
 serial('/info, /video with ranges and /stream/video.mp4 of a real closed event', async (t) => {
   const id = closed.enc90;
   const file = await eventFile(id, `${id}-video.mp4`);
   const info = (await (await get(`/events/${id}/info`)).json()) as Record<string, unknown>;
-  t.like(info, { event_id: id, has_video: true, in_progress: false, container: 'mp4', file_size: statSync(file).size, ...upright(M.enc90) });
+  t.like(info, {
+    event_id: id,
+    has_video: true,
+    in_progress: false,
+    container: 'mp4',
+    file_size: statSync(file).size,
+    ...upright(M.enc90),
+  });
   // zmc 1.36's encoder picks H.265 or H.264 (OutputCodec auto).
   t.true(['H264', 'H265'].includes(info.video_codec as string), String(info.video_codec));
   const ranged = await get(`/events/${id}/video`, { range: 'bytes=100-1099' });
@@ -207,14 +287,32 @@ serial('/info, /video with ranges and /stream/video.mp4 of a real closed event',
   t.is(remuxed.frames, source.frames);
 });
 
-serial('HLS VOD of a real event: ffmpeg with its default settings decodes every frame from playlist.m3u8?token=', async (t) => {
-  const id = closed.pass90;
-  const source = await probeFile(await eventFile(id, `${id}-video.mp4`));
-  const { stderr, stdout } = await run('ffmpeg', ['-nostdin', '-v', 'error', '-i', `${app.api(`/events/${id}/stream/playlist.m3u8`)}?token=${token}`, '-map', '0:v', '-f', 'framemd5', '-'], { maxBuffer: 16 << 20 });
-  t.is(stderr.trim(), '');
-  const frames = stdout.split('\n').filter((l) => l && !l.startsWith('#')).length;
-  t.is(frames, source.frames);
-});
+serial(
+  'HLS VOD of a real event: ffmpeg with its default settings decodes every frame from playlist.m3u8?token=',
+  async (t) => {
+    const id = closed.pass90;
+    const source = await probeFile(await eventFile(id, `${id}-video.mp4`));
+    const { stderr, stdout } = await run(
+      'ffmpeg',
+      [
+        '-nostdin',
+        '-v',
+        'error',
+        '-i',
+        `${app.api(`/events/${id}/stream/playlist.m3u8`)}?token=${token}`,
+        '-map',
+        '0:v',
+        '-f',
+        'framemd5',
+        '-',
+      ],
+      { maxBuffer: 16 << 20 },
+    );
+    t.is(stderr.trim(), '');
+    const frames = stdout.split('\n').filter((l) => l && !l.startsWith('#')).length;
+    t.is(frames, source.frames);
+  },
+);
 
 serial('HLS VOD of a real event: hls.js in Chromium plays it to the end', async (t) => {
   const id = closed.pass90;
@@ -233,7 +331,11 @@ serial('HLS VOD of a real event: hls.js in Chromium plays it to the end', async 
 
 serial('an event still being recorded: /info says in progress and its recording is served as it grows', async (t) => {
   const m = M.pass90;
-  const [open] = await sql(db, 'SELECT Id FROM Events WHERE MonitorId = ? AND EndDateTime IS NULL ORDER BY Id DESC LIMIT 1', [m.id]);
+  const [open] = await sql(
+    db,
+    'SELECT Id FROM Events WHERE MonitorId = ? AND EndDateTime IS NULL ORDER BY Id DESC LIMIT 1',
+    [m.id],
+  );
   t.truthy(open, 'zmc has an open event');
   const id = Number(open.Id);
   const info = (await (await get(`/events/${id}/info`)).json()) as Record<string, unknown>;
@@ -247,28 +349,49 @@ serial('deleting a real closed event removes its row and its directory', async (
   const id = closed.flip;
   const dir = path.dirname(await eventFile(id, 'x'));
   t.true(existsSync(dir));
-  const res = await fetch(app.api(`/events/${id}`), { method: 'DELETE', headers: { authorization: `Bearer ${token}` } });
+  const res = await fetch(app.api(`/events/${id}`), {
+    method: 'DELETE',
+    headers: { authorization: `Bearer ${token}` },
+  });
   t.is(res.status, 204, await res.text());
   t.deepEqual(await sql(db, 'SELECT Id FROM Events WHERE Id = ?', [id]), []);
   t.false(existsSync(dir));
 });
 
-serial('an alarm forced through TriggerData: zmc opens an event with the forced cause, and cancel ends the alarm', async (t) => {
-  const m = M.alarm;
-  const patch = (body: unknown) =>
-    fetch(app.api(`/monitors/${m.id}/alarm`), { method: 'PATCH', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
-  const on = await waitFor('on answered 200', 20_000, async () => (await patch({ action: 'on', cause: 'zmgate-real', score: 50, text: 'forced by the test' })).status === 200);
-  t.true(on);
-  const event = await waitFor(`an event of monitor ${m.id} with the forced cause (zmc said: ${zm.log(m.id).slice(-300)})`, 60_000, async () => {
-    const [row] = await sql(db, 'SELECT Id, Cause FROM Events WHERE MonitorId = ? ORDER BY Id DESC LIMIT 1', [m.id]);
-    return row ?? null;
-  });
-  t.regex(String(event.Cause), /zmgate-real/);
-  // zmc reopens the file at its end, and its shared memory says "starting" for a moment then.
-  const cancelled = await waitFor('cancel answered 200', 20_000, async () => {
-    const res = await patch({ action: 'cancel' });
-    const body = await res.text();
-    return res.status === 200 ? body : null;
-  });
-  t.truthy(cancelled);
-});
+serial(
+  'an alarm forced through TriggerData: zmc opens an event with the forced cause, and cancel ends the alarm',
+  async (t) => {
+    const m = M.alarm;
+    const patch = (body: unknown) =>
+      fetch(app.api(`/monitors/${m.id}/alarm`), {
+        method: 'PATCH',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+    const on = await waitFor(
+      'on answered 200',
+      20_000,
+      async () =>
+        (await patch({ action: 'on', cause: 'zmgate-real', score: 50, text: 'forced by the test' })).status === 200,
+    );
+    t.true(on);
+    const event = await waitFor(
+      `an event of monitor ${m.id} with the forced cause (zmc said: ${zm.log(m.id).slice(-300)})`,
+      60_000,
+      async () => {
+        const [row] = await sql(db, 'SELECT Id, Cause FROM Events WHERE MonitorId = ? ORDER BY Id DESC LIMIT 1', [
+          m.id,
+        ]);
+        return row ?? null;
+      },
+    );
+    t.regex(String(event.Cause), /zmgate-real/);
+    // zmc reopens the file at its end, and its shared memory says "starting" for a moment then.
+    const cancelled = await waitFor('cancel answered 200', 20_000, async () => {
+      const res = await patch({ action: 'cancel' });
+      const body = await res.text();
+      return res.status === 200 ? body : null;
+    });
+    t.truthy(cancelled);
+  },
+);

@@ -19,7 +19,8 @@ class Box {
     w_.fourcc(type);
   }
   // A "full box": version and 24-bit flags follow the type.
-  Box(ByteWriter& w, std::string_view type, std::uint8_t version, std::uint32_t flags) : Box(w, type) {
+  Box(ByteWriter& w, std::string_view type, std::uint8_t version, std::uint32_t flags)
+      : Box(w, type) {
     w_.u8(version);
     w_.u24(flags);
   }

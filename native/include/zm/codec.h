@@ -1,5 +1,6 @@
-// Codec identities: FFmpeg AVCodecID numbers as sent in a stream-socket HELLO (docs/zoneminder/stream-socket.md) mapped to
-// the codecs zmgate knows. The numbers are stable across FFmpeg 4–7.
+// Codec identities: FFmpeg AVCodecID numbers as sent in a stream-socket HELLO
+// (docs/zoneminder/stream-socket.md) mapped to the codecs zmgate knows. The numbers are stable
+// across FFmpeg 4–7.
 #pragma once
 
 #include <cstdint>

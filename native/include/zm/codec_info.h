@@ -23,8 +23,8 @@ struct CodecInfo {
   std::string codec_string;  // e.g. "avc1.640028", "hvc1.1.6.L93.B0", "mp4a.40.2", "opus"
   ParameterSets parameter_sets;
   std::uint32_t bit_depth = 0;
-  int reorder_depth = -1;        // frames of B-frame reordering (from the SPS), -1 unknown
-  bool from_bitstream = false;   // width/height/codec_string come from an SPS or ASC
+  int reorder_depth = -1;       // frames of B-frame reordering (from the SPS), -1 unknown
+  bool from_bitstream = false;  // width/height/codec_string come from an SPS or ASC
   std::uint32_t aac_object_type = 0;
   std::uint32_t frame_samples = 0;  // AAC samples per frame (1024/960)
 };

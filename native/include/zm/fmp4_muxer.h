@@ -69,7 +69,7 @@ struct MuxTrackInfo {
   std::uint32_t timescale = 0, width = 0, height = 0, sample_rate = 0, channels = 0;
   bool ready = false;  // the init segment can describe this track
   std::size_t pending = 0;
-  std::uint64_t dropped = 0;  // samples before the origin, or empty after conversion
+  std::uint64_t dropped = 0;                // samples before the origin, or empty after conversion
   std::uint64_t parameter_set_changes = 0;  // in-band SPS differing from the init segment's
   int reorder_depth = 0;
 };
@@ -77,7 +77,8 @@ struct MuxTrackInfo {
 class Fmp4Muxer {
  public:
   // Throws ERR_ZM_MUX_CODEC_UNSUPPORTED (G.711, AV1, unknown) or ERR_ZM_MUX_CONFIG.
-  explicit Fmp4Muxer(std::vector<MuxTrackConfig> tracks, std::optional<std::int64_t> origin_us = std::nullopt);
+  explicit Fmp4Muxer(std::vector<MuxTrackConfig> tracks,
+                     std::optional<std::int64_t> origin_us = std::nullopt);
 
   void AddSample(std::size_t track, const MuxSample& sample);
   bool InitReady() const;
@@ -129,7 +130,8 @@ class Fmp4Muxer {
   void SetupTrack(Track& t, std::size_t index);
   void LearnVideoParameters(Track& t, ByteView access_unit);
   void ConvertSample(Track& t, const MuxSample& in, Pending& out);
-  std::uint32_t LastDuration(const Track& t, const Pending& last, std::optional<std::int64_t> end_ticks) const;
+  std::uint32_t LastDuration(const Track& t, const Pending& last,
+                             std::optional<std::int64_t> end_ticks) const;
 
   std::vector<Track> tracks_;
   std::optional<std::int64_t> origin_us_;

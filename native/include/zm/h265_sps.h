@@ -21,8 +21,8 @@ struct H265Sps {
   std::uint32_t chroma_format_idc = 1;
   std::uint32_t bit_depth_luma = 8;
   std::uint32_t bit_depth_chroma = 8;
-  std::uint32_t width = 0;   // after the conformance window
-  std::uint32_t height = 0;  // after the conformance window
+  std::uint32_t width = 0;        // after the conformance window
+  std::uint32_t height = 0;       // after the conformance window
   int max_num_reorder_pics = -1;  // for the highest sub-layer
 };
 
@@ -30,7 +30,8 @@ struct H265Sps {
 // Throws zm::Error ERR_ZM_BITSTREAM when it is not an SPS or is truncated/invalid.
 H265Sps ParseH265Sps(ByteView nal);
 
-// ISO/IEC 14496-15 Annex E: "hvc1.<space><profile>.<compat reversed hex>.<L|H><level>[.<constraint bytes>]".
+// ISO/IEC 14496-15 Annex E: "hvc1.<space><profile>.<compat reversed hex>.<L|H><level>[.<constraint
+// bytes>]".
 std::string H265CodecString(const H265Sps& sps);
 
 }  // namespace zm

@@ -28,14 +28,15 @@ enum class PixelFormat : std::uint8_t {
 const char* PixelFormatName(PixelFormat f);
 std::optional<PixelFormat> PixelFormatFromName(const char* name);
 
-// FFmpeg AVPixelFormat numbers stored per slot by zmc ≥ 1.39.5 (docs/zoneminder/shared-memory.md); nullopt for others.
+// FFmpeg AVPixelFormat numbers stored per slot by zmc ≥ 1.39.5 (docs/zoneminder/shared-memory.md);
+// nullopt for others.
 std::optional<PixelFormat> FromAvPixelFormat(std::int32_t av);
 // ZoneMinder subpixel order (SharedData.format) + Colours, for 1.36/1.38 slots.
 std::optional<PixelFormat> FromSubpixelOrder(std::uint32_t order, std::uint32_t colours);
 
 bool IsPlanarYuv(PixelFormat f);
-int PlaneCount(PixelFormat f);      // 1 packed, 3 planar
-int BytesPerPixel(PixelFormat f);   // packed formats; 1 for planar (luma)
+int PlaneCount(PixelFormat f);     // 1 packed, 3 planar
+int BytesPerPixel(PixelFormat f);  // packed formats; 1 for planar (luma)
 
 // Where each plane starts and how long its rows are. Planes are contiguous; rows are `linesize`
 // bytes apart (≥ the bytes of visible pixels).
@@ -49,7 +50,8 @@ struct PlaneLayout {
 };
 
 // av_image_fill_arrays(fmt, w, h, align): align 1 = packed rows (1.36/1.38), 32 = zmc ≥ 1.39.
-PlaneLayout ComputePlaneLayout(PixelFormat f, std::uint32_t width, std::uint32_t height, std::uint32_t align);
+PlaneLayout ComputePlaneLayout(PixelFormat f, std::uint32_t width, std::uint32_t height,
+                               std::uint32_t align);
 
 // The same planes with caller-chosen row strides (linesize[i] ≥ width[i]); planes back to back.
 PlaneLayout PlaneLayoutWithStrides(PixelFormat f, std::uint32_t width, std::uint32_t height,

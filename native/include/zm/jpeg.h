@@ -32,7 +32,14 @@ std::array<std::size_t, 3> PackedLinesizes(PixelFormat format, std::uint32_t wid
 Bytes Encode(const ImageView& image, int quality = kDefaultQuality);
 
 // ZoneMinder's Monitors.Orientation.
-enum class Orientation : std::uint8_t { kRotate0, kRotate90, kRotate180, kRotate270, kFlipHori, kFlipVert };
+enum class Orientation : std::uint8_t {
+  kRotate0,
+  kRotate90,
+  kRotate180,
+  kRotate270,
+  kFlipHori,
+  kFlipVert
+};
 
 // What to do with the partial MCU blocks (8 or 16 px) at the right/bottom edges, which cannot be
 // moved losslessly: drop them (the picture loses < 1 MCU at those edges), or refuse.

@@ -62,15 +62,15 @@ struct HlsPart {
 struct HlsSegment {
   std::uint64_t msn = 0;
   std::uint32_t init_id = 0;
-  bool discontinuity = false;   // first segment after a new init or a stall (not the very first one)
+  bool discontinuity = false;  // first segment after a new init or a stall (not the very first one)
   bool complete = false;
-  bool independent = true;      // starts with a keyframe (false: cut short by TARGETDURATION)
-  std::int64_t start_us = 0;    // presentation time of the first keyframe (source clock)
-  std::int64_t duration_us = 0; // sum of the parts
-  std::int64_t wall_us = 0;     // PROGRAM-DATE-TIME (µs since the Unix epoch), when enabled
+  bool independent = true;       // starts with a keyframe (false: cut short by TARGETDURATION)
+  std::int64_t start_us = 0;     // presentation time of the first keyframe (source clock)
+  std::int64_t duration_us = 0;  // sum of the parts
+  std::int64_t wall_us = 0;      // PROGRAM-DATE-TIME (µs since the Unix epoch), when enabled
   std::uint32_t video_samples = 0;
   std::vector<HlsPart> parts;
-  SharedBytes bytes;            // once complete
+  SharedBytes bytes;  // once complete
 };
 
 struct LlHlsStats {
@@ -78,7 +78,8 @@ struct LlHlsStats {
   std::size_t segments = 0, parts = 0;        // in the window (parts: of every listed segment)
   std::size_t bytes = 0;                      // media + init bytes held
   std::uint32_t init_id = 0;                  // current init segment number
-  std::uint64_t discontinuities = 0, evicted_segments = 0, dropped_samples = 0, skipped_until_keyframe = 0;
+  std::uint64_t discontinuities = 0, evicted_segments = 0, dropped_samples = 0,
+                skipped_until_keyframe = 0;
   std::uint64_t stalls = 0, epochs = 0, forced_cuts = 0;  // see the header comment
   bool ended = false;
 };
@@ -112,8 +113,8 @@ class LlHlsPackager {
 
   // One video access unit (Annex B) in decode order. after_gap: frames were lost just before it
   // (sequence gap): video is skipped until the next keyframe. now_us: wall clock for PDT.
-  unsigned PushVideo(std::int64_t pts_us, bool keyframe, ByteView access_unit, bool after_gap = false,
-                     std::int64_t now_us = 0);
+  unsigned PushVideo(std::int64_t pts_us, bool keyframe, ByteView access_unit,
+                     bool after_gap = false, std::int64_t now_us = 0);
   unsigned PushAudio(std::int64_t pts_us, ByteView frame);
 
   // Lookups by name: "init-<n>.mp4", "seg-<msn>.m4s", "part-<msn>.<i>.m4s". Empty when unknown or
@@ -173,15 +174,15 @@ class LlHlsPackager {
   std::optional<MuxTrackConfig> video_config_, audio_config_;
   std::unique_ptr<Fmp4Muxer> muxer_;
   bool audio_in_muxer_ = false;
-  int reorder_depth_ = 0;  // B-frame reordering of the current generation's video
-  bool need_generation_ = true;   // the next keyframe starts a new init
+  int reorder_depth_ = 0;        // B-frame reordering of the current generation's video
+  bool need_generation_ = true;  // the next keyframe starts a new init
   bool skip_to_keyframe_ = false;
   bool ended_ = false;
   Bytes current_sps_;
 
   std::deque<Generation> generations_;  // those referenced by the window, plus the current one
   std::uint32_t next_init_id_ = 0;
-  std::deque<HlsSegment> segments_;     // the window; the last one may be open
+  std::deque<HlsSegment> segments_;  // the window; the last one may be open
   std::uint64_t next_msn_ = 0;
   bool pending_discontinuity_ = false;
   std::uint64_t discontinuity_sequence_ = 0;  // discontinuities evicted from the window
@@ -189,7 +190,7 @@ class LlHlsPackager {
   // Timing of the current generation.
   std::int64_t first_pts_us_ = 0, wall_anchor_us_ = 0;
   std::int64_t last_video_pts_us_ = 0, max_video_pts_us_ = 0;
-  std::int64_t frame_us_ = 0;      // estimated video frame duration (of this generation)
+  std::int64_t frame_us_ = 0;  // estimated video frame duration (of this generation)
 
   // Fixed per epoch (from the first generation's frame duration, see the header comment).
   std::int64_t part_target_us_ = 0;      // cut target: frames-rounded configured part target

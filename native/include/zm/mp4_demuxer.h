@@ -50,7 +50,9 @@ struct Mp4Track {
 
   bool is_video() const { return handler == "vide"; }
   bool is_audio() const { return handler == "soun"; }
-  std::int64_t PtsTicks(std::size_t i) const { return samples[i].dts + samples[i].cto + presentation_offset; }
+  std::int64_t PtsTicks(std::size_t i) const {
+    return samples[i].dts + samples[i].cto + presentation_offset;
+  }
   std::int64_t DtsTicks(std::size_t i) const { return samples[i].dts + presentation_offset; }
   std::int64_t ToUs(std::int64_t ticks) const;
 };

@@ -1,7 +1,8 @@
 // ZoneMinder's per-monitor shared memory (zm.mmap.<id>), as data: the SharedData offset table of
 // the four supported layouts, layout detection from the size word, the position of everything
 // after TriggerData (solved from the file size), decoding of the state, and the ordered writes of
-// a trigger. No I/O here (shm_reader.h maps the file); docs/zoneminder/shared-memory.md is the source of every number.
+// a trigger. No I/O here (shm_reader.h maps the file); docs/zoneminder/shared-memory.md is the
+// source of every number.
 #pragma once
 
 #include <cstddef>
@@ -15,7 +16,7 @@
 
 namespace zm::shm {
 
-constexpr std::uint32_t kTriggerDataSize = 560;     // the same in every version
+constexpr std::uint32_t kTriggerDataSize = 560;      // the same in every version
 constexpr std::uint32_t kVideoStoreDataSize = 4128;  // x86-64
 constexpr std::uint32_t kTimevalSize = 16;           // {i64 sec, i64 usec}
 
@@ -27,21 +28,54 @@ constexpr std::uint32_t kLayoutSizes[kLayoutCount] = {760, 768, 872, 888};
 enum class FieldType : std::uint8_t { kU8, kI32, kU32, kU64, kI64, kF64, kChars };
 
 enum class Field : std::uint8_t {
-  kSize, kLastWriteIndex, kLastReadIndex, kImageCount, kState, kCaptureFps, kAnalysisFps,
-  kLatitude, kLongitude, kLastEventId, kAction, kBrightness, kHue, kColour, kContrast,
-  kAlarmX, kAlarmY, kValid, kCapturing, kAnalysing, kRecording, kSignal, kFormat, kImageSize,
-  kLastFrameScore, kAudioFrequency, kAudioChannels, kStartupTime, kHeartbeatTime,
-  kLastWriteTime, kLastReadTime, kLastViewedTime, kLastAnalysisViewedTime, kControlState,
-  kAlarmCause, kVideoFifoPath, kAudioFifoPath, kJanusPin, kLastAnalysisIndex,
+  kSize,
+  kLastWriteIndex,
+  kLastReadIndex,
+  kImageCount,
+  kState,
+  kCaptureFps,
+  kAnalysisFps,
+  kLatitude,
+  kLongitude,
+  kLastEventId,
+  kAction,
+  kBrightness,
+  kHue,
+  kColour,
+  kContrast,
+  kAlarmX,
+  kAlarmY,
+  kValid,
+  kCapturing,
+  kAnalysing,
+  kRecording,
+  kSignal,
+  kFormat,
+  kImageSize,
+  kLastFrameScore,
+  kAudioFrequency,
+  kAudioChannels,
+  kStartupTime,
+  kHeartbeatTime,
+  kLastWriteTime,
+  kLastReadTime,
+  kLastViewedTime,
+  kLastAnalysisViewedTime,
+  kControlState,
+  kAlarmCause,
+  kVideoFifoPath,
+  kAudioFifoPath,
+  kJanusPin,
+  kLastAnalysisIndex,
   kAnalysisImageCount,
   kCount
 };
 
 struct FieldSpec {
   Field field;
-  const char* name;       // ZoneMinder's member name
+  const char* name;  // ZoneMinder's member name
   FieldType type;
-  std::uint16_t length;   // bytes
+  std::uint16_t length;               // bytes
   std::int16_t offset[kLayoutCount];  // -1: the field does not exist in that layout
 };
 
@@ -87,10 +121,11 @@ struct Geometry {
   SlotScheme scheme = SlotScheme::kPacked;
   std::uint32_t width = 0, height = 0, colours = 0;
   std::uint32_t image_count = 0;  // n = Monitors.ImageBufferCount
-  std::uint32_t zone_count = 0;   // int32 zone scores between TriggerData and VideoStoreData (≥ 1.38)
-  std::uint64_t slot_size = 0;    // stride between slots
+  std::uint32_t zone_count =
+      0;  // int32 zone scores between TriggerData and VideoStoreData (≥ 1.38)
+  std::uint64_t slot_size = 0;  // stride between slots
   std::uint64_t zone_scores = 0, video_store = 0, timestamps = 0, images = 0;
-  std::uint64_t formats = 0;      // int32 AVPixelFormat[n] of the capture slots; 0 = none (kPacked)
+  std::uint64_t formats = 0;  // int32 AVPixelFormat[n] of the capture slots; 0 = none (kPacked)
 };
 
 // Places everything after TriggerData. Throws ERR_ZM_SHM_GEOMETRY when width/height are missing

@@ -64,13 +64,13 @@ struct CopyOptions {
 };
 
 // The newest capture image, or nullopt when none has been written yet (last_write_index ≥ n, or
-// the slot's AVPixelFormat is still AV_PIX_FMT_NONE). Retry rule (docs/zoneminder/shared-memory.md): read the index and
-// the slot's timestamp, copy, re-read both; accept when the timestamp is unchanged and the writer
-// has not come round to this slot again (it writes index+1 next; it reaches our slot after n-1
-// commits). Throws ERR_ZM_SHM_BUSY after max_attempts, ERR_ZM_SHM_FORMAT for a slot format the
-// encoder does not know.
-std::optional<ImageCopy> CopyNewestImage(ByteView map, const Layout& layout, const Geometry& geometry,
-                                         const CopyOptions& options = {});
+// the slot's AVPixelFormat is still AV_PIX_FMT_NONE). Retry rule
+// (docs/zoneminder/shared-memory.md): read the index and the slot's timestamp, copy, re-read both;
+// accept when the timestamp is unchanged and the writer has not come round to this slot again (it
+// writes index+1 next; it reaches our slot after n-1 commits). Throws ERR_ZM_SHM_BUSY after
+// max_attempts, ERR_ZM_SHM_FORMAT for a slot format the encoder does not know.
+std::optional<ImageCopy> CopyNewestImage(ByteView map, const Layout& layout,
+                                         const Geometry& geometry, const CopyOptions& options = {});
 
 struct ReaderStats {
   std::uint64_t opens = 0;  // 1 after the first successful open; +1 per re-open

@@ -1,5 +1,5 @@
-// Stream-socket wire protocol v1 (docs/zoneminder/stream-socket.md): zmc → consumer messages on stream_<id>.sock.
-// Each message is a 24-byte little-endian header followed by the payload.
+// Stream-socket wire protocol v1 (docs/zoneminder/stream-socket.md): zmc → consumer messages on
+// stream_<id>.sock. Each message is a 24-byte little-endian header followed by the payload.
 #pragma once
 
 #include <cstddef>
@@ -11,7 +11,7 @@
 namespace zm::proto {
 
 constexpr std::size_t kHeaderSize = 24;
-constexpr std::uint32_t kMinLength = 20;                // `length` counts the 20 bytes after itself
+constexpr std::uint32_t kMinLength = 20;  // `length` counts the 20 bytes after itself
 constexpr std::uint32_t kMaxLength = 32u * 1024 * 1024;  // + payload; zmc's maximum message
 constexpr std::uint8_t kVersion = 1;
 
@@ -43,7 +43,7 @@ struct Header {
   bool keyframe() const { return (flags & kFlagKeyframe) != 0; }
 };
 
-Header DecodeHeader(const std::uint8_t* p);  // p: 24 bytes; no validation
+Header DecodeHeader(const std::uint8_t* p);           // p: 24 bytes; no validation
 void EncodeHeader(const Header& h, std::uint8_t* p);  // for tests and tools
 
 // A payload buffer allocated without zero-filling (it is overwritten by the socket read), owned
@@ -52,7 +52,9 @@ struct Payload {
   std::unique_ptr<std::uint8_t[]> data;
   std::size_t size = 0;
 
-  static Payload Allocate(std::size_t n) { return {std::unique_ptr<std::uint8_t[]>(new std::uint8_t[n]), n}; }
+  static Payload Allocate(std::size_t n) {
+    return {std::unique_ptr<std::uint8_t[]>(new std::uint8_t[n]), n};
+  }
   ByteView view() const { return {data.get(), size}; }
 };
 

@@ -35,7 +35,8 @@ struct ConnectFailure {
 ConnectFailure ClassifyConnectError(int err, const std::string& path);
 
 // Delay before attempt `failures` + 1: initial × 2^(failures−1), capped at max.
-std::uint32_t BackoffDelayMs(std::uint32_t failures, std::uint32_t initial_ms, std::uint32_t max_ms);
+std::uint32_t BackoffDelayMs(std::uint32_t failures, std::uint32_t initial_ms,
+                             std::uint32_t max_ms);
 
 struct ReaderCounters {
   std::uint64_t attempts = 0, connects = 0;

@@ -33,14 +33,20 @@ struct MediaRecord {
   std::uint32_t gap = 0;  // messages zmc produced for this stream but dropped before this one
   bool cached = false;    // a KEYFRAME message: zmc's cached keyframe, sent once on connect
 };
-struct StatsRecord { StatsInfo stats; };
+struct StatsRecord {
+  StatsInfo stats;
+};
 struct ByeRecord {};
 struct EventRecord {
   std::uint32_t sequence = 0, generation = 0;
   EventInfo event;
 };
-struct GenerationRecord { std::uint32_t previous = 0, current = 0; };
-struct ConnectedRecord { std::uint32_t attempt = 0; };
+struct GenerationRecord {
+  std::uint32_t previous = 0, current = 0;
+};
+struct ConnectedRecord {
+  std::uint32_t attempt = 0;
+};
 struct DisconnectedRecord {
   std::string reason;  // "bye", "eof", "error", "stalled", "closed" (by us), "connect"
   std::string code;    // ERR_ZM_* when abnormal, else empty

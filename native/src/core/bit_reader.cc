@@ -5,7 +5,9 @@
 namespace zm {
 
 namespace {
-[[noreturn]] void Truncated() { throw Error("ERR_ZM_BITSTREAM", "bitstream ends inside a header field"); }
+[[noreturn]] void Truncated() {
+  throw Error("ERR_ZM_BITSTREAM", "bitstream ends inside a header field");
+}
 }  // namespace
 
 std::uint32_t BitReader::Bits(unsigned n) {

@@ -34,7 +34,8 @@ FileSource::~FileSource() {
 }
 
 void FileSource::Read(std::uint64_t offset, std::uint8_t* dst, std::size_t n) const {
-  if (offset > size_ || n > size_ - offset) throw Error("ERR_ZM_MP4_IO", "read past the end of the file");
+  if (offset > size_ || n > size_ - offset)
+    throw Error("ERR_ZM_MP4_IO", "read past the end of the file");
   while (n > 0) {
     const ssize_t got = ::pread(fd_, dst, n, off_t(offset));
     if (got < 0) {
@@ -47,7 +48,8 @@ void FileSource::Read(std::uint64_t offset, std::uint8_t* dst, std::size_t n) co
 }
 
 void MemorySource::Read(std::uint64_t offset, std::uint8_t* dst, std::size_t n) const {
-  if (offset > data_.size() || n > data_.size() - offset) throw Error("ERR_ZM_MP4_IO", "read past the end");
+  if (offset > data_.size() || n > data_.size() - offset)
+    throw Error("ERR_ZM_MP4_IO", "read past the end");
   if (n > 0) std::memcpy(dst, data_.data() + offset, n);
 }
 

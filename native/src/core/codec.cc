@@ -7,27 +7,43 @@ namespace zm {
 
 Codec CodecFromAvCodecId(std::uint32_t id) {
   switch (id) {
-    case avcodec::kH264: return Codec::kH264;
-    case avcodec::kHEVC: return Codec::kH265;
-    case avcodec::kAV1: return Codec::kAV1;
-    case avcodec::kAAC: return Codec::kAAC;
-    case avcodec::kOpus: return Codec::kOpus;
-    case avcodec::kPcmMulaw: return Codec::kPCMU;
-    case avcodec::kPcmAlaw: return Codec::kPCMA;
-    default: return Codec::kUnknown;
+    case avcodec::kH264:
+      return Codec::kH264;
+    case avcodec::kHEVC:
+      return Codec::kH265;
+    case avcodec::kAV1:
+      return Codec::kAV1;
+    case avcodec::kAAC:
+      return Codec::kAAC;
+    case avcodec::kOpus:
+      return Codec::kOpus;
+    case avcodec::kPcmMulaw:
+      return Codec::kPCMU;
+    case avcodec::kPcmAlaw:
+      return Codec::kPCMA;
+    default:
+      return Codec::kUnknown;
   }
 }
 
 const char* CodecName(Codec codec) {
   switch (codec) {
-    case Codec::kH264: return "h264";
-    case Codec::kH265: return "h265";
-    case Codec::kAV1: return "av1";
-    case Codec::kAAC: return "aac";
-    case Codec::kOpus: return "opus";
-    case Codec::kPCMU: return "pcmu";
-    case Codec::kPCMA: return "pcma";
-    case Codec::kUnknown: break;
+    case Codec::kH264:
+      return "h264";
+    case Codec::kH265:
+      return "h265";
+    case Codec::kAV1:
+      return "av1";
+    case Codec::kAAC:
+      return "aac";
+    case Codec::kOpus:
+      return "opus";
+    case Codec::kPCMU:
+      return "pcmu";
+    case Codec::kPCMA:
+      return "pcma";
+    case Codec::kUnknown:
+      break;
   }
   return "unknown";
 }

@@ -23,9 +23,10 @@ void DeliveryQueue::Push(std::vector<Record>&& records) {
   }
   for (const auto& tap : taps) tap->OnRecords(records);  // outside the lock: JS may be draining
   if (!media_to_js_) {
-    records.erase(std::remove_if(records.begin(), records.end(),
-                                 [](const Record& r) { return std::holds_alternative<MediaRecord>(r); }),
-                  records.end());
+    records.erase(
+        std::remove_if(records.begin(), records.end(),
+                       [](const Record& r) { return std::holds_alternative<MediaRecord>(r); }),
+        records.end());
     if (records.empty()) return;
   }
   bool notify = false;

@@ -30,7 +30,8 @@ std::size_t WriteTraf(ByteWriter& w, const TrackFragment& t) {
   bool offsets = false;
   for (const auto& s : t.samples) offsets = offsets || s.composition_offset != 0;
   // Version 1 makes composition offsets signed, so B-frames need no shifted decode timeline.
-  Box trun(w, "trun", offsets ? 1 : 0, kDataOffset | kDuration | kSize | kFlags | (offsets ? kCompositionOffset : 0));
+  Box trun(w, "trun", offsets ? 1 : 0,
+           kDataOffset | kDuration | kSize | kFlags | (offsets ? kCompositionOffset : 0));
   w.u32(std::uint32_t(t.samples.size()));
   const std::size_t data_offset_at = w.pos();
   w.u32(0);
@@ -50,7 +51,8 @@ Bytes WriteFragment(std::uint32_t sequence, const std::vector<TrackFragment>& tr
   for (const auto& t : tracks) {
     for (const auto& s : t.samples) data_size += s.data.size;
   }
-  if (data_size + 8 > 0xffffffffu) throw Error("ERR_ZM_MUX_FRAGMENT_SIZE", "fragment media data exceeds 4 GiB");
+  if (data_size + 8 > 0xffffffffu)
+    throw Error("ERR_ZM_MUX_FRAGMENT_SIZE", "fragment media data exceeds 4 GiB");
 
   Bytes out;
   out.reserve(std::size_t(data_size) + 256 + 16 * tracks.size());

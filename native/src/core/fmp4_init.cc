@@ -44,9 +44,9 @@ void WriteTkhd(ByteWriter& w, const InitTrack& t, bool video) {
   w.u32(0);  // reserved
   w.u32(0);  // duration
   w.zeros(8);
-  w.u16(0);                     // layer
-  w.u16(0);                     // alternate_group
-  w.u16(video ? 0 : 0x0100);    // volume
+  w.u16(0);                   // layer
+  w.u16(0);                   // alternate_group
+  w.u16(video ? 0 : 0x0100);  // volume
   w.u16(0);
   WriteMatrix(w, video ? t.matrix : kIdentityMatrix);
   // width/height stay the coded (unrotated) size: the player applies the matrix to them.
@@ -91,7 +91,8 @@ void WriteAvcC(ByteWriter& w, const InitTrack& t) {
   for (const auto& s : t.parameter_sets.sps) w.u16(std::uint32_t(s.size())), w.bytes(s);
   w.u8(std::uint32_t(t.parameter_sets.pps.size()));
   for (const auto& p : t.parameter_sets.pps) w.u16(std::uint32_t(p.size())), w.bytes(p);
-  if (sps.profile_idc == 100 || sps.profile_idc == 110 || sps.profile_idc == 122 || sps.profile_idc == 144) {
+  if (sps.profile_idc == 100 || sps.profile_idc == 110 || sps.profile_idc == 122 ||
+      sps.profile_idc == 144) {
     w.u8(0xfc | sps.chroma_format_idc);
     w.u8(0xf8 | (sps.bit_depth_luma - 8));
     w.u8(0xf8 | (sps.bit_depth_chroma - 8));
@@ -117,7 +118,9 @@ void WriteHvcC(ByteWriter& w, const InitTrack& t) {
   w.u8((sps.max_sub_layers << 3) | (sps.temporal_id_nesting ? 0x04 : 0) | 3);
   w.u8(3);
   const std::pair<int, const std::vector<Bytes>*> arrays[] = {
-      {h265::kNalVps, &t.parameter_sets.vps}, {h265::kNalSps, &t.parameter_sets.sps}, {h265::kNalPps, &t.parameter_sets.pps}};
+      {h265::kNalVps, &t.parameter_sets.vps},
+      {h265::kNalSps, &t.parameter_sets.sps},
+      {h265::kNalPps, &t.parameter_sets.pps}};
   for (const auto& [type, list] : arrays) {
     w.u8(0x80 | type);  // array_completeness: all parameter sets are in the sample entry
     w.u16(std::uint32_t(list->size()));
@@ -135,12 +138,14 @@ void WriteVisualSampleEntry(ByteWriter& w, const InitTrack& t) {
   w.u16(t.height);
   w.u32(0x00480000), w.u32(0x00480000);  // 72 dpi
   w.u32(0);
-  w.u16(1);      // frame_count
-  w.zeros(32);   // compressorname
+  w.u16(1);       // frame_count
+  w.zeros(32);    // compressorname
   w.u16(0x0018);  // depth
   w.u16(0xffff);  // pre_defined = -1
-  if (h264) WriteAvcC(w, t);
-  else WriteHvcC(w, t);
+  if (h264)
+    WriteAvcC(w, t);
+  else
+    WriteHvcC(w, t);
 }
 
 // An MPEG-4 descriptor header with a 4-byte length, which every reader accepts.
@@ -161,11 +166,11 @@ void WriteEsds(ByteWriter& w, const InitTrack& t) {
   w.u16(t.track_id);
   w.u8(0);
   Descriptor(w, 0x04, dcd_total - 5);  // DecoderConfigDescriptor
-  w.u8(0x40);                     // Audio ISO/IEC 14496-3
-  w.u8(0x15);                     // streamType audio (5) << 2 | reserved 1
-  w.u24(0);                       // bufferSizeDB
-  w.u32(0), w.u32(0);             // max/avg bitrate unknown
-  Descriptor(w, 0x05, asc_size);  // DecoderSpecificInfo = AudioSpecificConfig
+  w.u8(0x40);                          // Audio ISO/IEC 14496-3
+  w.u8(0x15);                          // streamType audio (5) << 2 | reserved 1
+  w.u24(0);                            // bufferSizeDB
+  w.u32(0), w.u32(0);                  // max/avg bitrate unknown
+  Descriptor(w, 0x05, asc_size);       // DecoderSpecificInfo = AudioSpecificConfig
   w.bytes(t.audio_specific_config);
   Descriptor(w, 0x06, 1);  // SLConfigDescriptor, predefined MP4
   w.u8(0x02);
@@ -194,8 +199,10 @@ void WriteAudioSampleEntry(ByteWriter& w, const InitTrack& t) {
   // 16.16 rate; rates above 65535 Hz do not fit and are carried by the decoder config instead.
   const std::uint32_t rate = aac ? t.sample_rate : 48000;
   w.u32(rate <= 0xffff ? rate << 16 : 0);
-  if (aac) WriteEsds(w, t);
-  else WriteDOps(w, t);
+  if (aac)
+    WriteEsds(w, t);
+  else
+    WriteDOps(w, t);
 }
 
 void WriteStbl(ByteWriter& w, const InitTrack& t) {
@@ -203,8 +210,10 @@ void WriteStbl(ByteWriter& w, const InitTrack& t) {
   {
     Box stsd(w, "stsd", 0, 0);
     w.u32(1);
-    if (IsVideo(t.codec)) WriteVisualSampleEntry(w, t);
-    else WriteAudioSampleEntry(w, t);
+    if (IsVideo(t.codec))
+      WriteVisualSampleEntry(w, t);
+    else
+      WriteAudioSampleEntry(w, t);
   }
   // Empty tables: all samples live in movie fragments.
   for (const char* type : {"stts", "stsc", "stco"}) {
@@ -239,19 +248,22 @@ void CheckTrack(const InitTrack& t) {
     case Codec::kH264:
     case Codec::kH265:
       if (!t.parameter_sets.complete(t.codec)) {
-        throw Error("ERR_ZM_MUX_NOT_READY", std::string("no ") + CodecName(t.codec) +
-                                                " parameter sets yet (from extradata or a keyframe)");
+        throw Error("ERR_ZM_MUX_NOT_READY",
+                    std::string("no ") + CodecName(t.codec) +
+                        " parameter sets yet (from extradata or a keyframe)");
       }
       return;
     case Codec::kAAC:
       if (t.audio_specific_config.empty()) {
-        throw Error("ERR_ZM_MUX_NOT_READY", "no AAC AudioSpecificConfig yet (from extradata or an ADTS header)");
+        throw Error("ERR_ZM_MUX_NOT_READY",
+                    "no AAC AudioSpecificConfig yet (from extradata or an ADTS header)");
       }
       return;
     case Codec::kOpus:
       return;
     default:
-      throw Error("ERR_ZM_MUX_CODEC_UNSUPPORTED", std::string("cannot mux ") + CodecName(t.codec) + " into fMP4");
+      throw Error("ERR_ZM_MUX_CODEC_UNSUPPORTED",
+                  std::string("cannot mux ") + CodecName(t.codec) + " into fMP4");
   }
 }
 

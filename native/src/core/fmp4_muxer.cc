@@ -53,7 +53,7 @@ void Fmp4Muxer::SetupTrack(Track& t, std::size_t index) {
       if (DeriveCodecDetails(info, c.extradata)) init.parameter_sets = info.parameter_sets;
       init.width = info.width, init.height = info.height;
       t.codec_string = info.codec_string;
-      const int depth = c.reorder_depth >= 0 ? c.reorder_depth
+      const int depth = c.reorder_depth >= 0      ? c.reorder_depth
                         : info.reorder_depth >= 0 ? info.reorder_depth
                                                   : kDefaultReorderDepth;
       t.reorder = DtsReorderer(depth);
@@ -71,7 +71,8 @@ void Fmp4Muxer::SetupTrack(Track& t, std::size_t index) {
       }
       init.timescale = c.timescale ? c.timescale : init.sample_rate;
       if (init.timescale == 0) {
-        throw Error("ERR_ZM_MUX_CONFIG", "AAC track needs a sample rate (option or AudioSpecificConfig)");
+        throw Error("ERR_ZM_MUX_CONFIG",
+                    "AAC track needs a sample rate (option or AudioSpecificConfig)");
       }
       return;
     }
@@ -100,7 +101,8 @@ std::int64_t Fmp4Muxer::ToTicks(std::int64_t us, std::uint32_t timescale) const 
 }
 
 std::int64_t Fmp4Muxer::ToUs(std::int64_t ticks, std::uint32_t timescale) const {
-  return std::int64_t(std::clamp<__int128>(__int128(*origin_us_) + Scale(ticks, 1000000, timescale), INT64_MIN, INT64_MAX));
+  return std::int64_t(std::clamp<__int128>(__int128(*origin_us_) + Scale(ticks, 1000000, timescale),
+                                           INT64_MIN, INT64_MAX));
 }
 
 void Fmp4Muxer::LearnVideoParameters(Track& t, ByteView access_unit) {
@@ -111,7 +113,8 @@ void Fmp4Muxer::LearnVideoParameters(Track& t, ByteView access_unit) {
     t.init.parameter_sets = info.parameter_sets;
     t.init.width = info.width, t.init.height = info.height;
     t.codec_string = info.codec_string;
-  } else if (!(ByteView(info.parameter_sets.sps.front()) == ByteView(t.init.parameter_sets.sps.front()))) {
+  } else if (!(ByteView(info.parameter_sets.sps.front()) ==
+               ByteView(t.init.parameter_sets.sps.front()))) {
     ++t.parameter_set_changes;  // the packager should start a new init segment
   }
 }
@@ -144,9 +147,11 @@ void Fmp4Muxer::ConvertSample(Track& t, const MuxSample& in, Pending& out) {
       frame = frame.sub(adts.header_size);
     }
     const std::uint32_t rate = t.init.sample_rate ? t.init.sample_rate : t.init.timescale;
-    out.frame_duration = std::uint32_t(std::uint64_t(t.aac_frame_samples) * t.init.timescale / rate);
+    out.frame_duration =
+        std::uint32_t(std::uint64_t(t.aac_frame_samples) * t.init.timescale / rate);
   } else if (codec == Codec::kOpus) {
-    out.frame_duration = std::uint32_t(std::uint64_t(OpusPacketSamples(frame)) * t.init.timescale / 48000);
+    out.frame_duration =
+        std::uint32_t(std::uint64_t(OpusPacketSamples(frame)) * t.init.timescale / 48000);
   }
   out.data = frame.copy();
 }
@@ -210,7 +215,8 @@ std::optional<Fragment> Fmp4Muxer::Cut(CutMode mode, std::optional<std::int64_t>
       while (t.reorder.HasDts()) t.pending[t.with_dts++].dts = t.reorder.PopDts();
     }
     // kReady: a sample is final once its successor's decode time is known.
-    std::size_t n = mode == CutMode::kAll ? t.pending.size() : (t.with_dts > 0 ? t.with_dts - 1 : 0);
+    std::size_t n =
+        mode == CutMode::kAll ? t.pending.size() : (t.with_dts > 0 ? t.with_dts - 1 : 0);
     const std::uint32_t ts = t.init.timescale;
     if (before_us) {
       const std::int64_t limit = ToTicks(*before_us, ts);
@@ -230,8 +236,9 @@ std::optional<Fragment> Fmp4Muxer::Cut(CutMode mode, std::optional<std::int64_t>
     for (std::size_t j = 0; j < n; ++j) {
       Pending& s = t.pending[j];
       const bool has_next = j + 1 < t.pending.size() && j + 1 < t.with_dts;
-      const std::uint32_t duration = has_next ? std::uint32_t(std::max<std::int64_t>(1, t.pending[j + 1].dts - s.dts))
-                                              : LastDuration(t, s, end_ticks);
+      const std::uint32_t duration =
+          has_next ? std::uint32_t(std::max<std::int64_t>(1, t.pending[j + 1].dts - s.dts))
+                   : LastDuration(t, s, end_ticks);
       t.last_duration = duration;
       if (s.dts < 0) {  // before the origin: no place on a tfdt timeline
         ++t.dropped;
@@ -292,12 +299,14 @@ std::size_t Fmp4Muxer::KnownDtsCount(std::size_t track) const {
 }
 
 std::int64_t Fmp4Muxer::PendingDts(std::size_t track, std::size_t index) const {
-  if (track >= tracks_.size() || index >= tracks_[track].with_dts) throw Error("ERR_ZM_MUX_TRACK", "no such sample");
+  if (track >= tracks_.size() || index >= tracks_[track].with_dts)
+    throw Error("ERR_ZM_MUX_TRACK", "no such sample");
   return tracks_[track].pending[index].dts;
 }
 
 bool Fmp4Muxer::PendingSync(std::size_t track, std::size_t index) const {
-  if (track >= tracks_.size() || index >= tracks_[track].pending.size()) throw Error("ERR_ZM_MUX_TRACK", "no such sample");
+  if (track >= tracks_.size() || index >= tracks_[track].pending.size())
+    throw Error("ERR_ZM_MUX_TRACK", "no such sample");
   return tracks_[track].pending[index].sync;
 }
 
@@ -330,9 +339,9 @@ MuxTrackInfo Fmp4Muxer::Info(std::size_t index) const {
   info.timescale = t.init.timescale;
   info.width = t.init.width, info.height = t.init.height;
   info.sample_rate = t.init.sample_rate, info.channels = t.init.channels;
-  info.ready = IsVideo(t.config.codec) ? t.init.parameter_sets.complete(t.config.codec)
+  info.ready = IsVideo(t.config.codec)         ? t.init.parameter_sets.complete(t.config.codec)
                : t.config.codec == Codec::kAAC ? !t.init.audio_specific_config.empty()
-                                                : true;
+                                               : true;
   info.pending = t.pending.size();
   info.dropped = t.dropped;
   info.parameter_set_changes = t.parameter_set_changes;

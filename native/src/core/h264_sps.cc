@@ -12,8 +12,19 @@ namespace {
 
 bool HasChromaInfo(unsigned profile) {
   switch (profile) {
-    case 100: case 110: case 122: case 244: case 44: case 83: case 86: case 118: case 128:
-    case 138: case 139: case 134: case 135:
+    case 100:
+    case 110:
+    case 122:
+    case 244:
+    case 44:
+    case 83:
+    case 86:
+    case 118:
+    case 128:
+    case 138:
+    case 139:
+    case 134:
+    case 135:
       return true;
     default:
       return false;
@@ -40,12 +51,12 @@ void SkipHrd(BitReader& r) {
 
 // VUI (Annex E.1.1): only timing and the reorder depth are kept.
 void ParseVui(BitReader& r, H264Sps& sps) {
-  if (r.Flag()) {  // aspect_ratio_info_present_flag
+  if (r.Flag()) {                      // aspect_ratio_info_present_flag
     if (r.Bits(8) == 255) r.Skip(32);  // Extended_SAR: sar_width, sar_height
   }
-  if (r.Flag()) r.Skip(1);  // overscan_info_present → overscan_appropriate
-  if (r.Flag()) {            // video_signal_type_present
-    r.Skip(4);               // video_format, video_full_range
+  if (r.Flag()) r.Skip(1);     // overscan_info_present → overscan_appropriate
+  if (r.Flag()) {              // video_signal_type_present
+    r.Skip(4);                 // video_format, video_full_range
     if (r.Flag()) r.Skip(24);  // colour primaries, transfer, matrix
   }
   if (r.Flag()) r.Ue(), r.Ue();  // chroma_loc_info
@@ -87,7 +98,7 @@ H264Sps ParseH264Sps(ByteView nal) {
     if (sps.chroma_format_idc == 3) separate_colour_plane = r.Flag();
     sps.bit_depth_luma = r.Ue() + 8;
     sps.bit_depth_chroma = r.Ue() + 8;
-    r.Skip(1);  // qpprime_y_zero_transform_bypass_flag
+    r.Skip(1);       // qpprime_y_zero_transform_bypass_flag
     if (r.Flag()) {  // seq_scaling_matrix_present_flag
       const int lists = sps.chroma_format_idc != 3 ? 8 : 12;
       for (int i = 0; i < lists; ++i) {

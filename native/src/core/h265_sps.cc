@@ -67,7 +67,7 @@ H265Sps ParseH265Sps(ByteView nal) {
   sps.width = std::uint32_t(w - crop_w);
   sps.height = std::uint32_t(h - crop_h);
   try {
-    r.Ue();  // log2_max_pic_order_cnt_lsb_minus4
+    r.Ue();                            // log2_max_pic_order_cnt_lsb_minus4
     const bool all_layers = r.Flag();  // sps_sub_layer_ordering_info_present_flag
     for (std::uint32_t i = all_layers ? 0 : sps.max_sub_layers - 1; i < sps.max_sub_layers; ++i) {
       r.Ue();  // sps_max_dec_pic_buffering_minus1

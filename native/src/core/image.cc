@@ -16,11 +16,16 @@ struct FormatInfo {
 };
 
 constexpr FormatInfo kFormats[] = {
-    {PixelFormat::kGray8, "gray8", 1, 0, 0, false},       {PixelFormat::kRgb24, "rgb24", 3, 0, 0, false},
-    {PixelFormat::kBgr24, "bgr24", 3, 0, 0, false},       {PixelFormat::kRgba, "rgba", 4, 0, 0, false},
-    {PixelFormat::kBgra, "bgra", 4, 0, 0, false},         {PixelFormat::kArgb, "argb", 4, 0, 0, false},
-    {PixelFormat::kAbgr, "abgr", 4, 0, 0, false},         {PixelFormat::kYuv420p, "yuv420p", 1, 1, 1, true},
-    {PixelFormat::kYuvj420p, "yuvj420p", 1, 1, 1, true},  {PixelFormat::kYuv422p, "yuv422p", 1, 1, 0, true},
+    {PixelFormat::kGray8, "gray8", 1, 0, 0, false},
+    {PixelFormat::kRgb24, "rgb24", 3, 0, 0, false},
+    {PixelFormat::kBgr24, "bgr24", 3, 0, 0, false},
+    {PixelFormat::kRgba, "rgba", 4, 0, 0, false},
+    {PixelFormat::kBgra, "bgra", 4, 0, 0, false},
+    {PixelFormat::kArgb, "argb", 4, 0, 0, false},
+    {PixelFormat::kAbgr, "abgr", 4, 0, 0, false},
+    {PixelFormat::kYuv420p, "yuv420p", 1, 1, 1, true},
+    {PixelFormat::kYuvj420p, "yuvj420p", 1, 1, 1, true},
+    {PixelFormat::kYuv422p, "yuv422p", 1, 1, 0, true},
     {PixelFormat::kYuvj422p, "yuvj422p", 1, 1, 0, true},
 };
 
@@ -44,36 +49,60 @@ std::optional<PixelFormat> PixelFormatFromName(const char* name) {
 
 std::optional<PixelFormat> FromAvPixelFormat(std::int32_t av) {
   switch (av) {
-    case 0: return PixelFormat::kYuv420p;
-    case 2: return PixelFormat::kRgb24;
-    case 3: return PixelFormat::kBgr24;
-    case 4: return PixelFormat::kYuv422p;
-    case 8: return PixelFormat::kGray8;
-    case 12: return PixelFormat::kYuvj420p;
-    case 13: return PixelFormat::kYuvj422p;
-    case 25: return PixelFormat::kArgb;
-    case 26: return PixelFormat::kRgba;
-    case 27: return PixelFormat::kAbgr;
-    case 28: return PixelFormat::kBgra;
-    default: return std::nullopt;
+    case 0:
+      return PixelFormat::kYuv420p;
+    case 2:
+      return PixelFormat::kRgb24;
+    case 3:
+      return PixelFormat::kBgr24;
+    case 4:
+      return PixelFormat::kYuv422p;
+    case 8:
+      return PixelFormat::kGray8;
+    case 12:
+      return PixelFormat::kYuvj420p;
+    case 13:
+      return PixelFormat::kYuvj422p;
+    case 25:
+      return PixelFormat::kArgb;
+    case 26:
+      return PixelFormat::kRgba;
+    case 27:
+      return PixelFormat::kAbgr;
+    case 28:
+      return PixelFormat::kBgra;
+    default:
+      return std::nullopt;
   }
 }
 
 std::optional<PixelFormat> FromSubpixelOrder(std::uint32_t order, std::uint32_t colours) {
   // ZM_SUBPIX_ORDER_*: 2 NONE, 5 BGR, 6 RGB, 7 BGRA, 8 RGBA, 9 ABGR, 10 ARGB, 11-14 YUV.
   switch (order) {
-    case 2: return colours == 1 ? std::optional(PixelFormat::kGray8) : std::nullopt;
-    case 5: return colours == 3 ? std::optional(PixelFormat::kBgr24) : std::nullopt;
-    case 6: return colours == 3 ? std::optional(PixelFormat::kRgb24) : std::nullopt;
-    case 7: return colours == 4 ? std::optional(PixelFormat::kBgra) : std::nullopt;
-    case 8: return colours == 4 ? std::optional(PixelFormat::kRgba) : std::nullopt;
-    case 9: return colours == 4 ? std::optional(PixelFormat::kAbgr) : std::nullopt;
-    case 10: return colours == 4 ? std::optional(PixelFormat::kArgb) : std::nullopt;
-    case 11: return PixelFormat::kYuv420p;
-    case 12: return PixelFormat::kYuvj420p;
-    case 13: return PixelFormat::kYuv422p;
-    case 14: return PixelFormat::kYuvj422p;
-    default: return std::nullopt;
+    case 2:
+      return colours == 1 ? std::optional(PixelFormat::kGray8) : std::nullopt;
+    case 5:
+      return colours == 3 ? std::optional(PixelFormat::kBgr24) : std::nullopt;
+    case 6:
+      return colours == 3 ? std::optional(PixelFormat::kRgb24) : std::nullopt;
+    case 7:
+      return colours == 4 ? std::optional(PixelFormat::kBgra) : std::nullopt;
+    case 8:
+      return colours == 4 ? std::optional(PixelFormat::kRgba) : std::nullopt;
+    case 9:
+      return colours == 4 ? std::optional(PixelFormat::kAbgr) : std::nullopt;
+    case 10:
+      return colours == 4 ? std::optional(PixelFormat::kArgb) : std::nullopt;
+    case 11:
+      return PixelFormat::kYuv420p;
+    case 12:
+      return PixelFormat::kYuvj420p;
+    case 13:
+      return PixelFormat::kYuv422p;
+    case 14:
+      return PixelFormat::kYuvj422p;
+    default:
+      return std::nullopt;
   }
 }
 
@@ -102,7 +131,8 @@ PlaneLayout PlaneLayoutWithStrides(PixelFormat f, std::uint32_t width, std::uint
   return p;
 }
 
-PlaneLayout ComputePlaneLayout(PixelFormat f, std::uint32_t width, std::uint32_t height, std::uint32_t align) {
+PlaneLayout ComputePlaneLayout(PixelFormat f, std::uint32_t width, std::uint32_t height,
+                               std::uint32_t align) {
   const FormatInfo& i = Info(f);
   std::array<std::size_t, 3> ls{};
   ls[0] = AlignUp(std::size_t(width) * std::size_t(i.bytes_per_pixel), align);

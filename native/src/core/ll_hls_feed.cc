@@ -33,7 +33,8 @@ void LlHlsRecordFeed::OnCodec(StreamKind stream, const CodecInfo& info) {
     unsupported_ = !track || (track->codec != Codec::kH264 && track->codec != Codec::kH265);
     video_ = unsupported_ ? std::nullopt : track;
   } else {
-    audio_ = track && (track->codec == Codec::kAAC || track->codec == Codec::kOpus) ? track : std::nullopt;
+    audio_ = track && (track->codec == Codec::kAAC || track->codec == Codec::kOpus) ? track
+                                                                                    : std::nullopt;
   }
   Configure();
 }
@@ -58,14 +59,16 @@ unsigned LlHlsRecordFeed::Feed(const Record& record, std::int64_t now_us) {
           if (r.cached) return 0;
           try {
             if (r.stream == StreamKind::kVideo) {
-              return packager_.PushVideo(std::int64_t(r.header.pts_us), r.header.keyframe(), r.payload.view(), r.gap > 0, now_us);
+              return packager_.PushVideo(std::int64_t(r.header.pts_us), r.header.keyframe(),
+                                         r.payload.view(), r.gap > 0, now_us);
             }
             return packager_.PushAudio(std::int64_t(r.header.pts_us), r.payload.view());
           } catch (const Error&) {
             packager_.Discontinuity();  // an unusable access unit: start over at the next keyframe
             return 0;
           }
-        } else if constexpr (std::is_same_v<T, GenerationRecord> || std::is_same_v<T, ConnectedRecord>) {
+        } else if constexpr (std::is_same_v<T, GenerationRecord> ||
+                             std::is_same_v<T, ConnectedRecord>) {
           audio_.reset();  // the HELLOs that follow say what the new generation carries
           packager_.Discontinuity();
           return LlHlsPackager::kNewSegment;

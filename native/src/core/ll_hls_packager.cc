@@ -13,7 +13,7 @@ namespace zm {
 
 namespace {
 
-constexpr std::int64_t kJumpBackUs = 1000000;    // further back than B-frame reordering can explain
+constexpr std::int64_t kJumpBackUs = 1000000;  // further back than B-frame reordering can explain
 constexpr std::int64_t kMinJumpAheadUs = 5000000;  // a stall this long is a new timeline
 // Timestamps beyond ±2^60 µs (36 000 years) come from a damaged stream; dropping them keeps all
 // the arithmetic below far from overflow (a fuzzer finding).
@@ -44,8 +44,9 @@ std::string IsoTime(std::int64_t wall_us) {
   std::tm tm{};
   gmtime_r(&secs, &tm);
   char buf[48];
-  std::snprintf(buf, sizeof buf, "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", tm.tm_year + 1900, tm.tm_mon + 1,
-                tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, int((wall_us % 1000000) / 1000));
+  std::snprintf(buf, sizeof buf, "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", tm.tm_year + 1900,
+                tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec,
+                int((wall_us % 1000000) / 1000));
   return buf;
 }
 
@@ -63,7 +64,8 @@ bool ParseU64(const std::string& s, std::size_t begin, std::size_t end, std::uin
 
 bool StartsWith(const std::string& s, const char* prefix) { return s.rfind(prefix, 0) == 0; }
 bool EndsWith(const std::string& s, const std::string& suffix) {
-  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+  return s.size() >= suffix.size() &&
+         s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
 }  // namespace
@@ -72,10 +74,13 @@ LlHlsPackager::LlHlsPackager(LlHlsOptions options) : options_(options) {
   if (options_.part_target_us < 10000 || options_.part_target_us > 5000000) {
     throw Error("ERR_ZM_HLS_CONFIG", "part target must be 10 ms .. 5 s");
   }
-  if (options_.segment_target_us < options_.part_target_us || options_.segment_target_us > 60000000) {
-    throw Error("ERR_ZM_HLS_CONFIG", "segment target must be at least the part target and at most 60 s");
+  if (options_.segment_target_us < options_.part_target_us ||
+      options_.segment_target_us > 60000000) {
+    throw Error("ERR_ZM_HLS_CONFIG",
+                "segment target must be at least the part target and at most 60 s");
   }
-  if (options_.window_segments < 2) throw Error("ERR_ZM_HLS_CONFIG", "the window needs at least 2 segments");
+  if (options_.window_segments < 2)
+    throw Error("ERR_ZM_HLS_CONFIG", "the window needs at least 2 segments");
 }
 
 void LlHlsPackager::FixTargets(std::int64_t frame_ticks, std::uint32_t ts) {
@@ -83,11 +88,12 @@ void LlHlsPackager::FixTargets(std::int64_t frame_ticks, std::uint32_t ts) {
   // allows. PART-TARGET adds half a frame of headroom, so a frame arriving a little late still
   // fits; TARGETDURATION leaves 1 s above the segment target (a GOP up to that long needs no
   // forced cut) and room for two parts. All three stay fixed for the epoch (RFC 8216bis §4.4.3).
-  const std::int64_t frames =
-      std::max<std::int64_t>(1, std::llround(double(options_.part_target_us) * ts / 1e6 / double(frame_ticks)));
+  const std::int64_t frames = std::max<std::int64_t>(
+      1, std::llround(double(options_.part_target_us) * ts / 1e6 / double(frame_ticks)));
   const std::int64_t frame_us = frame_ticks * 1000000 / ts;
   part_target_us_ = (frames * frame_ticks * 1000000 + ts - 1) / ts;
-  advertised_part_us_ = (part_target_us_ + frame_us / 2 + 9) / 10 * 10;  // printed exactly (5 decimals)
+  advertised_part_us_ =
+      (part_target_us_ + frame_us / 2 + 9) / 10 * 10;  // printed exactly (5 decimals)
   epoch_frame_us_ = frame_us;
   const auto configured = std::uint32_t((options_.segment_target_us + 999999) / 1000000) + 1;
   const auto two_parts = std::uint32_t((2 * advertised_part_us_ + 999999) / 1000000);
@@ -108,7 +114,8 @@ void LlHlsPackager::NewEpoch() {
     segments_.front().discontinuity = false;  // it lies before the first listed segment now
     ++discontinuity_sequence_;
   }
-  while (generations_.size() > 1 && !segments_.empty() && generations_.front().id < segments_.front().init_id) {
+  while (generations_.size() > 1 && !segments_.empty() &&
+         generations_.front().id < segments_.front().init_id) {
     generations_.pop_front();
   }
 }
@@ -120,7 +127,8 @@ std::int64_t LlHlsPackager::NominalFrameUs() const {
 
 void LlHlsPackager::Configure(MuxTrackConfig video, std::optional<MuxTrackConfig> audio) {
   if (video.codec != Codec::kH264 && video.codec != Codec::kH265) {
-    throw Error("ERR_ZM_HLS_CODEC", std::string("LL-HLS needs H.264 or H.265 video, not ") + CodecName(video.codec));
+    throw Error("ERR_ZM_HLS_CODEC",
+                std::string("LL-HLS needs H.264 or H.265 video, not ") + CodecName(video.codec));
   }
   // G.711 and anything else fMP4 cannot carry: the stream goes out video-only.
   if (audio && audio->codec != Codec::kAAC && audio->codec != Codec::kOpus) audio.reset();
@@ -164,7 +172,8 @@ bool LlHlsPackager::SpsChanged(ByteView keyframe) const {
   return !sets.sps.empty() && !(ByteView(sets.sps.front()) == ByteView(current_sps_));
 }
 
-void LlHlsPackager::StartGeneration(std::int64_t keyframe_pts_us, ByteView keyframe, std::int64_t now_us) {
+void LlHlsPackager::StartGeneration(std::int64_t keyframe_pts_us, ByteView keyframe,
+                                    std::int64_t now_us) {
   std::vector<MuxTrackConfig> tracks{*video_config_};
   // In-band parameter sets are the truth (a camera may change them without a new HELLO).
   CodecInfo in_band;
@@ -225,9 +234,10 @@ void LlHlsPackager::StartSegment(std::int64_t start_us, bool independent) {
   segments_.push_back(std::move(s));
 }
 
-unsigned LlHlsPackager::PushVideo(std::int64_t pts_us, bool keyframe, ByteView access_unit, bool after_gap,
-                                  std::int64_t now_us) {
-  if (ended_ || !video_config_ || access_unit.empty() || pts_us < -kMaxPtsUs || pts_us > kMaxPtsUs) {
+unsigned LlHlsPackager::PushVideo(std::int64_t pts_us, bool keyframe, ByteView access_unit,
+                                  bool after_gap, std::int64_t now_us) {
+  if (ended_ || !video_config_ || access_unit.empty() || pts_us < -kMaxPtsUs ||
+      pts_us > kMaxPtsUs) {
     ++counters_.dropped_samples;
     return 0;
   }
@@ -269,7 +279,8 @@ unsigned LlHlsPackager::PushVideo(std::int64_t pts_us, bool keyframe, ByteView a
     // decoder drops what follows a timestamp jump until one anyway). B-frame reordering can
     // put a frame's pts up to `depth` frames ahead of its decode time. Not for a generation's
     // second frame: that one measures the frame rate, which may call for a new epoch (CutParts).
-    if (pts_us - max_video_pts_us_ > advertised_part_us_ - kTickSlackUs + reorder_depth_ * NominalFrameUs()) {
+    if (pts_us - max_video_pts_us_ >
+        advertised_part_us_ - kTickSlackUs + reorder_depth_ * NominalFrameUs()) {
       flags |= CloseSegment(max_video_pts_us_ + NominalFrameUs());
       pending_discontinuity_ = true;
       ++counters_.stalls;
@@ -300,8 +311,8 @@ unsigned LlHlsPackager::PushVideo(std::int64_t pts_us, bool keyframe, ByteView a
 }
 
 unsigned LlHlsPackager::PushAudio(std::int64_t pts_us, ByteView frame) {
-  if (ended_ || need_generation_ || !audio_in_muxer_ || !OpenSegment() || frame.empty() || pts_us < -kMaxPtsUs ||
-      pts_us > kMaxPtsUs) {
+  if (ended_ || need_generation_ || !audio_in_muxer_ || !OpenSegment() || frame.empty() ||
+      pts_us < -kMaxPtsUs || pts_us > kMaxPtsUs) {
     ++counters_.dropped_samples;
     return 0;
   }
@@ -380,7 +391,8 @@ unsigned LlHlsPackager::PreCut(std::int64_t end_us) {
     const std::int64_t start = muxer_->TicksToUs(0, muxer_->PendingDts(0, 0));
     if (end_us - start <= part_target_us_) break;
     std::size_t boundary = 1;  // a frame on its own if even one is longer than the cut target
-    for (std::size_t i = 2; i < n && muxer_->TicksToUs(0, muxer_->PendingDts(0, i)) - start <= part_target_us_; ++i) {
+    for (std::size_t i = 2;
+         i < n && muxer_->TicksToUs(0, muxer_->PendingDts(0, i)) - start <= part_target_us_; ++i) {
       boundary = i;
     }
     const std::int64_t before_us = muxer_->TicksToUs(0, muxer_->PendingDts(0, boundary));
@@ -403,7 +415,8 @@ void LlHlsPackager::AddPart(Fragment&& fragment) {
   }
   if (timing == nullptr && !fragment.tracks.empty()) timing = &fragment.tracks.front();
   if (timing != nullptr && timing->timescale > 0) {
-    part.duration_us = std::int64_t((timing->duration * 1000000 + timing->timescale / 2) / timing->timescale);
+    part.duration_us =
+        std::int64_t((timing->duration * 1000000 + timing->timescale / 2) / timing->timescale);
   }
   part.bytes.size = fragment.data.size();
   part.bytes.owner = std::make_shared<const Bytes>(std::move(fragment.data));
@@ -472,13 +485,15 @@ std::size_t LlHlsPackager::HeldBytes() const {
 
 void LlHlsPackager::Evict() {
   auto complete = [&] { return segments_.size() - (OpenSegment() ? 1 : 0); };
-  while (complete() > options_.window_segments || (complete() > 1 && HeldBytes() > options_.max_bytes)) {
+  while (complete() > options_.window_segments ||
+         (complete() > 1 && HeldBytes() > options_.max_bytes)) {
     if (segments_.front().discontinuity) ++discontinuity_sequence_;
     segments_.pop_front();
     ++counters_.evicted_segments;
   }
   // Init segments no listed segment refers to (the current one always stays).
-  while (generations_.size() > 1 && generations_.front().id < segments_.front().init_id) generations_.pop_front();
+  while (generations_.size() > 1 && generations_.front().id < segments_.front().init_id)
+    generations_.pop_front();
 }
 
 SharedBytes LlHlsPackager::Init(std::uint32_t id) const {
@@ -504,7 +519,8 @@ SharedBytes LlHlsPackager::Get(const std::string& name) const {
     if (ParseU64(name, 4, name.size() - 4, &a)) return Segment(a);
   } else if (StartsWith(name, "part-") && EndsWith(name, ".m4s")) {
     const std::size_t dot = name.find('.', 5);
-    if (dot != std::string::npos && ParseU64(name, 5, dot, &a) && ParseU64(name, dot + 1, name.size() - 4, &b)) {
+    if (dot != std::string::npos && ParseU64(name, 5, dot, &a) &&
+        ParseU64(name, dot + 1, name.size() - 4, &b)) {
       return Part(a, std::size_t(b));
     }
   }
@@ -531,7 +547,8 @@ std::string LlHlsPackager::RenderMediaPlaylist(const RenderOptions& o) const {
   // The open segment is listed only with parts in a low-latency playlist: otherwise its
   // DISCONTINUITY/MAP/PROGRAM-DATE-TIME would stand after the last URI with nothing to apply to.
   const HlsSegment& tail = segments_.back();
-  const std::size_t listed = !tail.complete && (!ll || tail.parts.empty()) ? segments_.size() - 1 : segments_.size();
+  const std::size_t listed =
+      !tail.complete && (!ll || tail.parts.empty()) ? segments_.size() - 1 : segments_.size();
   if (listed == 0) return {};
   bool independent = true;
   for (std::size_t i = 0; i < listed; ++i) independent = independent && segments_[i].independent;
@@ -541,12 +558,15 @@ std::string LlHlsPackager::RenderMediaPlaylist(const RenderOptions& o) const {
   out += "#EXT-X-TARGETDURATION:" + std::to_string(target_duration_s_) + "\n";
   if (ll) {
     // PART-HOLD-BACK: the RFC's minimum, 3 × PART-TARGET.
-    if (!ended_) out += "#EXT-X-SERVER-CONTROL:CAN-BLOCK-RELOAD=YES,PART-HOLD-BACK=" + Seconds(3 * advertised_part_us_) + "\n";
+    if (!ended_)
+      out += "#EXT-X-SERVER-CONTROL:CAN-BLOCK-RELOAD=YES,PART-HOLD-BACK=" +
+             Seconds(3 * advertised_part_us_) + "\n";
     out += "#EXT-X-PART-INF:PART-TARGET=" + Seconds(advertised_part_us_) + "\n";
   }
   const std::uint64_t first_msn = listed > 0 ? segments_.front().msn : segments_.back().msn;
   out += "#EXT-X-MEDIA-SEQUENCE:" + std::to_string(first_msn) + "\n";
-  if (discontinuity_sequence_ > 0) out += "#EXT-X-DISCONTINUITY-SEQUENCE:" + std::to_string(discontinuity_sequence_) + "\n";
+  if (discontinuity_sequence_ > 0)
+    out += "#EXT-X-DISCONTINUITY-SEQUENCE:" + std::to_string(discontinuity_sequence_) + "\n";
   // Only while every listed segment starts with a keyframe (a long GOP's forced cuts do not).
   if (independent) out += "#EXT-X-INDEPENDENT-SEGMENTS\n";
 
@@ -562,15 +582,19 @@ std::string LlHlsPackager::RenderMediaPlaylist(const RenderOptions& o) const {
     if (i == 0 || s.discontinuity || s.init_id != segments_[i - 1].init_id) {
       out += "#EXT-X-MAP:URI=\"init-" + std::to_string(s.init_id) + ".mp4" + q + "\"\n";
     }
-    if (options_.program_date_time && !s.parts.empty()) out += "#EXT-X-PROGRAM-DATE-TIME:" + IsoTime(s.wall_us) + "\n";
+    if (options_.program_date_time && !s.parts.empty())
+      out += "#EXT-X-PROGRAM-DATE-TIME:" + IsoTime(s.wall_us) + "\n";
     if (ll && (at + s.duration_us > parts_from || !s.complete)) {
       const std::string prefix = "part-" + std::to_string(s.msn) + ".";
       for (std::size_t k = 0; k < s.parts.size(); ++k) {
-        out += "#EXT-X-PART:DURATION=" + Seconds(s.parts[k].duration_us) + ",URI=\"" + prefix + std::to_string(k) + ".m4s" + q + "\"";
+        out += "#EXT-X-PART:DURATION=" + Seconds(s.parts[k].duration_us) + ",URI=\"" + prefix +
+               std::to_string(k) + ".m4s" + q + "\"";
         out += s.parts[k].independent ? ",INDEPENDENT=YES\n" : "\n";
       }
     }
-    if (s.complete) out += "#EXTINF:" + Seconds(s.duration_us) + ",\nseg-" + std::to_string(s.msn) + ".m4s" + q + "\n";
+    if (s.complete)
+      out += "#EXTINF:" + Seconds(s.duration_us) + ",\nseg-" + std::to_string(s.msn) + ".m4s" + q +
+             "\n";
     at += s.duration_us;
   }
   if (ended_) {
@@ -579,7 +603,8 @@ std::string LlHlsPackager::RenderMediaPlaylist(const RenderOptions& o) const {
     const HlsSegment& last = segments_.back();
     const std::uint64_t msn = last.complete ? last.msn + 1 : last.msn;
     const std::size_t part = last.complete ? 0 : last.parts.size();
-    out += "#EXT-X-PRELOAD-HINT:TYPE=PART,URI=\"part-" + std::to_string(msn) + "." + std::to_string(part) + ".m4s" + q + "\"\n";
+    out += "#EXT-X-PRELOAD-HINT:TYPE=PART,URI=\"part-" + std::to_string(msn) + "." +
+           std::to_string(part) + ".m4s" + q + "\"\n";
   }
   return out;
 }
@@ -605,10 +630,12 @@ std::string LlHlsPackager::RenderMasterPlaylist(const MasterOptions& o) const {
   // No EXT-X-INDEPENDENT-SEGMENTS here: a GOP longer than TARGETDURATION makes segments that do
   // not start with a keyframe, and this would promise it for the stream's whole life.
   std::string out = "#EXTM3U\n#EXT-X-VERSION:6\n";
-  out += "#EXT-X-STREAM-INF:BANDWIDTH=" + std::to_string(std::max<std::uint64_t>(1, std::uint64_t(std::ceil(peak))));
+  out += "#EXT-X-STREAM-INF:BANDWIDTH=" +
+         std::to_string(std::max<std::uint64_t>(1, std::uint64_t(std::ceil(peak))));
   if (average > 0) out += ",AVERAGE-BANDWIDTH=" + std::to_string(std::uint64_t(std::ceil(average)));
   out += ",CODECS=\"" + g.codecs + "\"";
-  if (g.width > 0 && g.height > 0) out += ",RESOLUTION=" + std::to_string(g.width) + "x" + std::to_string(g.height);
+  if (g.width > 0 && g.height > 0)
+    out += ",RESOLUTION=" + std::to_string(g.width) + "x" + std::to_string(g.height);
   double fps = frame_seconds > 0 ? frames / frame_seconds : 0;
   if (fps == 0 && frame_us_ > 0) fps = 1e6 / double(frame_us_);
   if (fps > 0) {
@@ -620,7 +647,9 @@ std::string LlHlsPackager::RenderMasterPlaylist(const MasterOptions& o) const {
   return out;
 }
 
-std::string LlHlsPackager::Codecs() const { return generations_.empty() ? std::string() : generations_.back().codecs; }
+std::string LlHlsPackager::Codecs() const {
+  return generations_.empty() ? std::string() : generations_.back().codecs;
+}
 
 LlHlsStats LlHlsPackager::Stats() const {
   LlHlsStats s = counters_;

@@ -99,7 +99,8 @@ std::vector<Child> Children(ByteView body) {
     } else if (size == 0) {
       size = body.size - pos;
     }
-    if (size < header || size > body.size - pos) Broken("box " + FourccName(type) + " overruns its parent");
+    if (size < header || size > body.size - pos)
+      Broken("box " + FourccName(type) + " overruns its parent");
     out.push_back({type, body.sub(pos + header, std::size_t(size) - header)});
     pos += std::size_t(size);
   }
@@ -164,9 +165,25 @@ Bytes OpusHeadFromDOps(ByteView dops) {
   const std::uint32_t rate = r.u32();
   const std::uint16_t gain = r.u16();
   const std::uint8_t family = r.u8();
-  Bytes out = {'O', 'p', 'u', 's', 'H', 'e', 'a', 'd', 1, channels, std::uint8_t(pre_skip), std::uint8_t(pre_skip >> 8),
-               std::uint8_t(rate), std::uint8_t(rate >> 8), std::uint8_t(rate >> 16), std::uint8_t(rate >> 24),
-               std::uint8_t(gain), std::uint8_t(gain >> 8), family};
+  Bytes out = {'O',
+               'p',
+               'u',
+               's',
+               'H',
+               'e',
+               'a',
+               'd',
+               1,
+               channels,
+               std::uint8_t(pre_skip),
+               std::uint8_t(pre_skip >> 8),
+               std::uint8_t(rate),
+               std::uint8_t(rate >> 8),
+               std::uint8_t(rate >> 16),
+               std::uint8_t(rate >> 24),
+               std::uint8_t(gain),
+               std::uint8_t(gain >> 8),
+               family};
   if (family != 0) {
     const ByteView table = r.Take(2 + std::size_t(channels));
     out.insert(out.end(), table.begin(), table.end());
@@ -175,8 +192,9 @@ Bytes OpusHeadFromDOps(ByteView dops) {
 }
 
 bool IsKnownTopLevel(std::uint32_t type) {
-  for (std::uint32_t t : {Fourcc("ftyp"), Fourcc("moov"), Fourcc("mdat"), Fourcc("free"), Fourcc("skip"), Fourcc("wide"),
-                          Fourcc("styp"), Fourcc("sidx"), Fourcc("moof"), Fourcc("pdin"), Fourcc("uuid"), Fourcc("meta")}) {
+  for (std::uint32_t t : {Fourcc("ftyp"), Fourcc("moov"), Fourcc("mdat"), Fourcc("free"),
+                          Fourcc("skip"), Fourcc("wide"), Fourcc("styp"), Fourcc("sidx"),
+                          Fourcc("moof"), Fourcc("pdin"), Fourcc("uuid"), Fourcc("meta")}) {
     if (type == t) return true;
   }
   return false;
@@ -184,7 +202,8 @@ bool IsKnownTopLevel(std::uint32_t type) {
 
 // An edit list reduced to what presentation needs: leading empty edits delay the track, the first
 // real edit says where in the media the presentation starts.
-std::int64_t PresentationOffset(ByteView elst, std::uint32_t movie_timescale, std::uint32_t media_timescale) {
+std::int64_t PresentationOffset(ByteView elst, std::uint32_t movie_timescale,
+                                std::uint32_t media_timescale) {
   Reader r(elst);
   const std::uint8_t version = r.u8();
   r.Skip(3);
@@ -192,8 +211,9 @@ std::int64_t PresentationOffset(ByteView elst, std::uint32_t movie_timescale, st
   std::int64_t delay = 0;
   for (std::uint32_t i = 0; i < count; ++i) {
     const std::uint64_t duration = version == 1 ? r.u64() : r.u32();
-    const std::int64_t media_time = version == 1 ? std::int64_t(r.u64()) : std::int64_t(std::int32_t(r.u32()));
-    r.Skip(4);  // rate
+    const std::int64_t media_time =
+        version == 1 ? std::int64_t(r.u64()) : std::int64_t(std::int32_t(r.u32()));
+    r.Skip(4);                                                    // rate
     if (media_time < -1 || media_time > kMaxTicks) return delay;  // nonsense: ignore the edit
     if (media_time == -1) {
       if (movie_timescale > 0) {
@@ -214,7 +234,8 @@ std::int64_t Mp4Track::ToUs(std::int64_t ticks) const {
   const __int128 v = __int128(ticks) * 1000000;
   const __int128 half = timescale / 2;
   const __int128 us = v >= 0 ? (v + half) / timescale : -((-v + half) / timescale);
-  return std::int64_t(std::clamp<__int128>(us, -kMaxTimeUs, kMaxTimeUs));  // a damaged file, not a crash
+  return std::int64_t(
+      std::clamp<__int128>(us, -kMaxTimeUs, kMaxTimeUs));  // a damaged file, not a crash
 }
 
 Mp4Demuxer::Mp4Demuxer(std::shared_ptr<const ByteSource> source, Mp4Limits limits)
@@ -252,7 +273,8 @@ void Mp4Demuxer::Scan() {
     std::uint64_t box_size = ReadU32Be(h);
     const std::uint32_t type = ReadU32Be(h + 4);
     std::uint64_t header = 8;
-    if (pos == 0 && !IsKnownTopLevel(type)) Broken("not an MP4/ISO-BMFF file (first box " + FourccName(type) + ")");
+    if (pos == 0 && !IsKnownTopLevel(type))
+      Broken("not an MP4/ISO-BMFF file (first box " + FourccName(type) + ")");
     if (box_size == 1) {
       if (have < 16) {
         truncated_ = true;
@@ -287,7 +309,8 @@ void Mp4Demuxer::Scan() {
   }
   if (pos < size && size - pos < 8) truncated_ = true;
   if (!have_moov_) {
-    throw Error("ERR_ZM_MP4_NO_MOOV", "no movie box (moov): not an MP4 file, or a progressive MP4 still being recorded");
+    throw Error("ERR_ZM_MP4_NO_MOOV",
+                "no movie box (moov): not an MP4 file, or a progressive MP4 still being recorded");
   }
 }
 
@@ -331,7 +354,8 @@ void Mp4Demuxer::ParseTrak(ByteView trak, std::uint32_t movie_timescale) {
       // The matrix follows duration, 8 reserved bytes, layer, alternate_group, volume, reserved.
       const std::size_t matrix_at = version == 1 ? 52 : 40;
       if (c.body.size >= matrix_at + 44) {
-        for (std::size_t k = 0; k < 9; ++k) t.matrix[k] = std::int32_t(ReadU32Be(&c.body[matrix_at + 4 * k]));
+        for (std::size_t k = 0; k < 9; ++k)
+          t.matrix[k] = std::int32_t(ReadU32Be(&c.body[matrix_at + 4 * k]));
       }
       if (c.body.size >= 8) {  // width/height (16.16) end the box
         t.width = ReadU32Be(&c.body[c.body.size - 8]) >> 16;
@@ -356,7 +380,8 @@ void Mp4Demuxer::ParseTrak(ByteView trak, std::uint32_t movie_timescale) {
       }
     }
   }
-  if (t.timescale == 0 || t.id == 0 || FindTrack(t.id) != nullptr) return;  // unusable: leave it out
+  if (t.timescale == 0 || t.id == 0 || FindTrack(t.id) != nullptr)
+    return;  // unusable: leave it out
   if (elst) t.presentation_offset = PresentationOffset(*elst, movie_timescale, t.timescale);
   if (stbl) {
     if (auto stsd = FindChild(*stbl, Fourcc("stsd"))) ParseStsd(t, *stsd);
@@ -384,7 +409,8 @@ void Mp4Demuxer::ParseStsd(Mp4Track& t, ByteView stsd) {
       if (c.type == Fourcc("avcC") && (e.type == Fourcc("avc1") || e.type == Fourcc("avc3"))) {
         t.codec = Codec::kH264, t.config = c.body.copy();
         if (c.body.size >= 5) t.nal_length_size = (c.body[4] & 3) + 1;
-      } else if (c.type == Fourcc("hvcC") && (e.type == Fourcc("hvc1") || e.type == Fourcc("hev1"))) {
+      } else if (c.type == Fourcc("hvcC") &&
+                 (e.type == Fourcc("hvc1") || e.type == Fourcc("hev1"))) {
         t.codec = Codec::kH265, t.config = c.body.copy();
         if (c.body.size >= 22) t.nal_length_size = (c.body[21] & 3) + 1;
       } else if (c.type == Fourcc("av1C") && e.type == Fourcc("av01")) {
@@ -403,7 +429,8 @@ void Mp4Demuxer::ParseStsd(Mp4Track& t, ByteView stsd) {
   const std::size_t extra = qt_version == 1 ? 16 : qt_version == 2 ? 36 : 0;
   if (e.body.size < 28 + extra) return;
   auto children = Children(e.body.sub(28 + extra));
-  if (auto wave = std::find_if(children.begin(), children.end(), [](const Child& c) { return c.type == Fourcc("wave"); });
+  if (auto wave = std::find_if(children.begin(), children.end(),
+                               [](const Child& c) { return c.type == Fourcc("wave"); });
       wave != children.end()) {
     const auto inner = Children(wave->body);  // QuickTime keeps esds inside 'wave'
     children.insert(children.end(), inner.begin(), inner.end());
@@ -414,7 +441,8 @@ void Mp4Demuxer::ParseStsd(Mp4Track& t, ByteView stsd) {
       Bytes asc;
       ParseEsds(c.body, &object_type, &asc);
       // 0x40 MPEG-4 audio; 0x66–0x68 MPEG-2 AAC profiles.
-      if (object_type == 0x40 || (object_type >= 0x66 && object_type <= 0x68)) t.codec = Codec::kAAC, t.config = std::move(asc);
+      if (object_type == 0x40 || (object_type >= 0x66 && object_type <= 0x68))
+        t.codec = Codec::kAAC, t.config = std::move(asc);
     } else if (c.type == Fourcc("dOps") && e.type == Fourcc("Opus")) {
       t.config = OpusHeadFromDOps(c.body);
       if (!t.config.empty()) t.codec = Codec::kOpus;
@@ -443,7 +471,8 @@ void Mp4Demuxer::ParseSampleTables(Mp4Track& t, ByteView stbl) {
     r.Skip(4);
     const std::uint32_t constant = r.u32();
     const std::uint32_t count = r.u32();
-    if (count > source_->size() || TotalSamples() + count > limits_.max_samples) Broken("implausible sample count");
+    if (count > source_->size() || TotalSamples() + count > limits_.max_samples)
+      Broken("implausible sample count");
     if (constant != 0) {
       sizes.assign(count, constant);
     } else {
@@ -457,13 +486,18 @@ void Mp4Demuxer::ParseSampleTables(Mp4Track& t, ByteView stbl) {
     const std::uint8_t field = r.u8();
     const std::uint32_t count = r.u32();
     if (field != 4 && field != 8 && field != 16) Broken("stz2 field size");
-    if (count > source_->size() || TotalSamples() + count > limits_.max_samples) Broken("implausible sample count");
+    if (count > source_->size() || TotalSamples() + count > limits_.max_samples)
+      Broken("implausible sample count");
     const ByteView packed = r.Take((std::size_t(count) * field + 7) / 8);
     sizes.resize(count);
     for (std::uint32_t i = 0; i < count; ++i) {
-      if (field == 16) sizes[i] = ReadU16Be(&packed[2 * i]);
-      else if (field == 8) sizes[i] = packed[i];
-      else sizes[i] = i % 2 == 0 ? packed[i / 2] >> 4 : packed[i / 2] & 0x0f;  // two 4-bit sizes a byte
+      if (field == 16)
+        sizes[i] = ReadU16Be(&packed[2 * i]);
+      else if (field == 8)
+        sizes[i] = packed[i];
+      else
+        sizes[i] =
+            i % 2 == 0 ? packed[i / 2] >> 4 : packed[i / 2] & 0x0f;  // two 4-bit sizes a byte
     }
   }
   std::size_t n = sizes.size();
@@ -486,11 +520,13 @@ void Mp4Demuxer::ParseSampleTables(Mp4Track& t, ByteView stbl) {
     r.Skip(4);
     const std::uint32_t count = r.u32();
     r.Need(std::size_t(count) * 12);
-    std::vector<std::pair<std::uint32_t, std::uint32_t>> runs;  // first chunk (1-based), samples per chunk
+    std::vector<std::pair<std::uint32_t, std::uint32_t>>
+        runs;  // first chunk (1-based), samples per chunk
     for (std::uint32_t i = 0; i < count; ++i) {
       const std::uint32_t first = r.u32(), per_chunk = r.u32();
       r.Skip(4);
-      if (first == 0 || (!runs.empty() && first <= runs.back().first)) Broken("stsc chunks out of order");
+      if (first == 0 || (!runs.empty() && first <= runs.back().first))
+        Broken("stsc chunks out of order");
       runs.emplace_back(first, per_chunk);
     }
     for (std::size_t k = 0; k < runs.size() && placed < n; ++k) {
@@ -571,7 +607,8 @@ bool Mp4Demuxer::ParseMoof(const MoofRef& ref) {
     for (const Child& traf : Children(moof)) {
       if (traf.type != Fourcc("traf")) continue;
       const auto children = Children(traf.body);
-      auto tfhd = std::find_if(children.begin(), children.end(), [](const Child& c) { return c.type == Fourcc("tfhd"); });
+      auto tfhd = std::find_if(children.begin(), children.end(),
+                               [](const Child& c) { return c.type == Fourcc("tfhd"); });
       if (tfhd == children.end()) return false;
       Reader h(tfhd->body);
       h.Skip(1);
@@ -590,8 +627,9 @@ bool Mp4Demuxer::ParseMoof(const MoofRef& ref) {
       if (flags & 0x000010) defaults.size = h.u32();
       if (flags & 0x000020) defaults.flags = h.u32();
       const std::uint64_t base = base_offset ? *base_offset
-                                 : (flags & 0x020000) || first_traf ? ref.offset  // default-base-is-moof
-                                                                    : previous_end;
+                                 : (flags & 0x020000) || first_traf
+                                     ? ref.offset  // default-base-is-moof
+                                     : previous_end;
       first_traf = false;
       std::uint64_t pos = base;
       bool first_trun = true;
@@ -600,7 +638,8 @@ bool Mp4Demuxer::ParseMoof(const MoofRef& ref) {
           Reader r(c.body);
           const std::uint8_t version = r.u8();
           r.Skip(3);
-          next_dts[ti] = std::int64_t(std::min<std::uint64_t>(version == 1 ? r.u64() : r.u32(), kMaxTicks));
+          next_dts[ti] =
+              std::int64_t(std::min<std::uint64_t>(version == 1 ? r.u64() : r.u32(), kMaxTicks));
         }
         if (c.type != Fourcc("trun")) continue;
         Reader r(c.body);
@@ -611,7 +650,8 @@ bool Mp4Demuxer::ParseMoof(const MoofRef& ref) {
         if (tf & 0x000001) data = std::int64_t(base) + std::int32_t(r.u32());
         std::optional<std::uint32_t> first_flags;
         if (tf & 0x000004) first_flags = r.u32();
-        const std::size_t entry = 4 * (((tf >> 8) & 1) + ((tf >> 9) & 1) + ((tf >> 10) & 1) + ((tf >> 11) & 1));
+        const std::size_t entry =
+            4 * (((tf >> 8) & 1) + ((tf >> 9) & 1) + ((tf >> 10) & 1) + ((tf >> 11) & 1));
         if (count > file_size || count > budget) return false;  // implausible: treat as the end
         r.Need(std::size_t(count) * entry);
         budget -= count;
@@ -619,11 +659,14 @@ bool Mp4Demuxer::ParseMoof(const MoofRef& ref) {
           Mp4Sample s;
           s.duration = (tf & 0x100) ? r.u32() : defaults.duration;
           s.size = (tf & 0x200) ? r.u32() : defaults.size;
-          const std::uint32_t sflags = (tf & 0x400) ? r.u32() : (i == 0 && first_flags) ? *first_flags : defaults.flags;
+          const std::uint32_t sflags = (tf & 0x400)              ? r.u32()
+                                       : (i == 0 && first_flags) ? *first_flags
+                                                                 : defaults.flags;
           // Signed in version 1; version 0 writers store negative offsets the same way.
           if (tf & 0x800) s.cto = std::int32_t(r.u32());
           s.sync = !(sflags & 0x00010000);  // sample_is_non_sync_sample
-          if (data < 0 || std::uint64_t(data) > file_size || s.size > file_size - std::uint64_t(data)) {
+          if (data < 0 || std::uint64_t(data) > file_size ||
+              s.size > file_size - std::uint64_t(data)) {
             return false;  // sample data past the end: an unfinished fragment
           }
           s.offset = std::uint64_t(data);
@@ -661,7 +704,8 @@ void Mp4Demuxer::ParseInBandParameterSets(Mp4Track& t) {
       const std::uint32_t len = ReadU32Be(&normal[pos]);
       if (len > normal.size() - pos - 4) break;
       annexb.insert(annexb.end(), {0, 0, 0, 1});
-      annexb.insert(annexb.end(), normal.begin() + std::ptrdiff_t(pos + 4), normal.begin() + std::ptrdiff_t(pos + 4 + len));
+      annexb.insert(annexb.end(), normal.begin() + std::ptrdiff_t(pos + 4),
+                    normal.begin() + std::ptrdiff_t(pos + 4 + len));
       pos += 4 + len;
     }
     const ParameterSets sets = ExtractParameterSets(t.codec, annexb);
@@ -701,7 +745,8 @@ void Mp4Demuxer::Finish() {
     }
     if (!t.samples.empty()) {
       std::int64_t end = 0;
-      for (std::size_t i = 0; i < t.samples.size(); ++i) end = std::max(end, t.PtsTicks(i) + t.samples[i].duration);
+      for (std::size_t i = 0; i < t.samples.size(); ++i)
+        end = std::max(end, t.PtsTicks(i) + t.samples[i].duration);
       duration_us_ = std::max(duration_us_, t.ToUs(end));
     }
   }
@@ -733,14 +778,16 @@ Bytes Mp4Demuxer::ReadSample(std::size_t track, std::size_t index) const {
   const Mp4Track& t = tracks_[track];
   const Mp4Sample& s = t.samples[index];
   Bytes data = source_->Read(s.offset, s.size);
-  if (t.is_video() && t.nal_length_size != 4 && (t.codec == Codec::kH264 || t.codec == Codec::kH265)) {
+  if (t.is_video() && t.nal_length_size != 4 &&
+      (t.codec == Codec::kH264 || t.codec == Codec::kH265)) {
     return NormaliseNalLengths(t, data);
   }
   return data;
 }
 
 std::vector<std::pair<std::uint32_t, std::uint32_t>> Mp4Demuxer::DecodeOrder() const {
-  using Entry = std::pair<std::int64_t, std::pair<std::uint32_t, std::uint32_t>>;  // dts µs, (track, index)
+  using Entry =
+      std::pair<std::int64_t, std::pair<std::uint32_t, std::uint32_t>>;  // dts µs, (track, index)
   std::priority_queue<Entry, std::vector<Entry>, std::greater<Entry>> heap;
   std::vector<std::pair<std::uint32_t, std::uint32_t>> out;
   out.reserve(std::size_t(TotalSamples()));
@@ -751,7 +798,8 @@ std::vector<std::pair<std::uint32_t, std::uint32_t>> Mp4Demuxer::DecodeOrder() c
     const auto [t, i] = heap.top().second;
     heap.pop();
     out.emplace_back(t, i);
-    if (i + 1 < tracks_[t].samples.size()) heap.push({tracks_[t].ToUs(tracks_[t].DtsTicks(i + 1)), {t, i + 1}});
+    if (i + 1 < tracks_[t].samples.size())
+      heap.push({tracks_[t].ToUs(tracks_[t].DtsTicks(i + 1)), {t, i + 1}});
   }
   return out;
 }

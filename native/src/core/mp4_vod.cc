@@ -35,7 +35,8 @@ Mp4Vod::Mp4Vod(std::shared_ptr<const Mp4Demuxer> demuxer) : demuxer_(std::move(d
     const Mp4Track& t = tracks[i];
     if (t.samples.empty()) continue;
     if (!video && t.is_video() && (t.codec == Codec::kH264 || t.codec == Codec::kH265)) video = i;
-    if (!audio_track_ && t.is_audio() && (t.codec == Codec::kAAC || t.codec == Codec::kOpus) && !t.config.empty()) {
+    if (!audio_track_ && t.is_audio() && (t.codec == Codec::kAAC || t.codec == Codec::kOpus) &&
+        !t.config.empty()) {
       audio_track_ = i;
     }
   }
@@ -43,12 +44,14 @@ Mp4Vod::Mp4Vod(std::shared_ptr<const Mp4Demuxer> demuxer) : demuxer_(std::move(d
   video_track_ = *video;
   const Mp4Track& v = tracks[video_track_];
   while (first_video_ < v.samples.size() && !v.samples[first_video_].sync) ++first_video_;
-  if (first_video_ == v.samples.size()) throw Error("ERR_ZM_MP4_NO_VIDEO", "the video track has no keyframe");
+  if (first_video_ == v.samples.size())
+    throw Error("ERR_ZM_MP4_NO_VIDEO", "the video track has no keyframe");
 
   // Video: presentation from the edit list; decode times shifted so that none precedes the first
   // presented frame (the muxer drops samples before its origin).
   const std::size_t n = v.samples.size();
-  std::int64_t min_pts = std::numeric_limits<std::int64_t>::max(), end = std::numeric_limits<std::int64_t>::min();
+  std::int64_t min_pts = std::numeric_limits<std::int64_t>::max(),
+               end = std::numeric_limits<std::int64_t>::min();
   for (std::size_t i = first_video_; i < n; ++i) {
     min_pts = std::min(min_pts, v.PtsTicks(i));
     end = std::max(end, v.PtsTicks(i) + v.samples[i].duration);
@@ -81,10 +84,12 @@ std::vector<VodSegment> Mp4Vod::Plan(std::int64_t target_us) const {
   const Mp4Track& v = demuxer_->tracks()[video_track_];
   const auto n = std::uint32_t(v.samples.size());
   // Keyframes a little early still count: half a frame of tolerance.
-  const std::int64_t tolerance = n > first_video_ ? (end_us_ - origin_us_) / std::int64_t(n - first_video_) / 2 : 0;
+  const std::int64_t tolerance =
+      n > first_video_ ? (end_us_ - origin_us_) / std::int64_t(n - first_video_) / 2 : 0;
   std::vector<std::uint32_t> starts{first_video_};
   for (std::uint32_t i = first_video_ + 1; i < n; ++i) {
-    if (v.samples[i].sync && (target_us <= 0 || video_.pts_us[i] - video_.pts_us[starts.back()] >= target_us - tolerance)) {
+    if (v.samples[i].sync && (target_us <= 0 || video_.pts_us[i] - video_.pts_us[starts.back()] >=
+                                                    target_us - tolerance)) {
       starts.push_back(i);
     }
   }
@@ -95,7 +100,8 @@ std::vector<VodSegment> Mp4Vod::Plan(std::int64_t target_us) const {
     s.first_sample = starts[k];
     s.last_sample = k + 1 < starts.size() ? starts[k + 1] - 1 : n - 1;
     std::int64_t start = std::numeric_limits<std::int64_t>::max();
-    for (std::uint32_t i = s.first_sample; i <= s.last_sample; ++i) start = std::min(start, video_.pts_us[i]);
+    for (std::uint32_t i = s.first_sample; i <= s.last_sample; ++i)
+      start = std::min(start, video_.pts_us[i]);
     s.start_us = k == 0 ? origin_us_ : start;  // absolute for now
   }
   for (std::size_t k = 0; k < plan.size(); ++k) {
@@ -103,7 +109,9 @@ std::vector<VodSegment> Mp4Vod::Plan(std::int64_t target_us) const {
     plan[k].duration_us = std::max<std::int64_t>(0, next - plan[k].start_us);
     if (audio_track_) {
       const auto& a = audio_.pts_us;
-      auto lower = [&](std::int64_t t) { return std::uint32_t(std::lower_bound(a.begin(), a.end(), t) - a.begin()); };
+      auto lower = [&](std::int64_t t) {
+        return std::uint32_t(std::lower_bound(a.begin(), a.end(), t) - a.begin());
+      };
       plan[k].first_audio = k == 0 ? 0 : lower(plan[k].start_us);
       plan[k].end_audio = k + 1 < plan.size() ? lower(next) : std::uint32_t(a.size());
       plan[k].end_audio = std::max(plan[k].end_audio, plan[k].first_audio);
@@ -153,7 +161,8 @@ Bytes Mp4Vod::Segment(const std::vector<VodSegment>& plan, std::size_t index) co
   // Read in runs of nearby bytes (the samples of one segment are usually contiguous).
   std::vector<std::size_t> by_offset(refs.size());
   for (std::size_t i = 0; i < refs.size(); ++i) by_offset[i] = i;
-  std::sort(by_offset.begin(), by_offset.end(), [&](std::size_t a, std::size_t b) { return refs[a].offset < refs[b].offset; });
+  std::sort(by_offset.begin(), by_offset.end(),
+            [&](std::size_t a, std::size_t b) { return refs[a].offset < refs[b].offset; });
   std::vector<Bytes> runs;
   for (std::size_t k = 0; k < by_offset.size();) {
     const std::uint64_t begin = refs[by_offset[k]].offset;
@@ -193,8 +202,10 @@ Bytes Mp4Vod::Segment(const std::vector<VodSegment>& plan, std::size_t index) co
     if (!s.data.empty()) muxer.AddSample(r.mux_track, s);
   }
   // The last frame lasts until the next segment's first decode time (or its own duration).
-  const std::int64_t end_us = index + 1 < plan.size() ? video_.dts_us[plan[index + 1].first_sample]
-                                                      : video_.dts_us[seg.last_sample] + v.ToUs(v.samples[seg.last_sample].duration);
+  const std::int64_t end_us =
+      index + 1 < plan.size()
+          ? video_.dts_us[plan[index + 1].first_sample]
+          : video_.dts_us[seg.last_sample] + v.ToUs(v.samples[seg.last_sample].duration);
   auto fragment = muxer.Cut(CutMode::kAll, end_us);
   if (!fragment) throw Error("ERR_ZM_MP4_FORMAT", "segment without samples");
   return std::move(fragment->data);

@@ -131,8 +131,10 @@ ParameterSets ExtractParameterSets(Codec codec, ByteView data) {
   if (IsAnnexB(data)) {
     for (ByteView nal : SplitAnnexB(data)) Collect(codec, nal, out);
   } else if (!data.empty() && data[0] == 1) {
-    if (codec == Codec::kH264) ParseAvcC(data, out);
-    else ParseHvcC(data, out);
+    if (codec == Codec::kH264)
+      ParseAvcC(data, out);
+    else
+      ParseHvcC(data, out);
   }
   return out;
 }
@@ -141,7 +143,8 @@ bool HasKeyframeNal(Codec codec, ByteView access_unit) {
   for (ByteView nal : SplitAnnexB(access_unit)) {
     const int type = NalType(codec, nal);
     if (codec == Codec::kH264 && type == h264::kNalIdr) return true;
-    if (codec == Codec::kH265 && type >= h265::kNalIrapFirst && type <= h265::kNalIrapLast) return true;
+    if (codec == Codec::kH265 && type >= h265::kNalIrapFirst && type <= h265::kNalIrapLast)
+      return true;
   }
   return false;
 }

@@ -36,8 +36,13 @@ std::uint32_t OpusPacketSamples(ByteView p) {
   }
   std::uint32_t frames;
   switch (p[0] & 3) {
-    case 0: frames = 1; break;
-    case 1: case 2: frames = 2; break;
+    case 0:
+      frames = 1;
+      break;
+    case 1:
+    case 2:
+      frames = 2;
+      break;
     default:
       if (p.size < 2) return 0;
       frames = p[1] & 0x3f;

@@ -14,9 +14,9 @@ namespace {
 using T = FieldType;
 constexpr std::int16_t kNo = -1;
 
-// docs/zoneminder/shared-memory.md, column for column: 760 (1.36.0–1.36.33) | 768 (1.36.34–38) | 872 (1.38–1.39.16) |
-// 888 (≥ 1.39.17). test/helpers/shm-layouts.ts holds the same table, transcribed separately;
-// the ava tests compare the two and build synthetic maps from theirs.
+// docs/zoneminder/shared-memory.md, column for column: 760 (1.36.0–1.36.33) | 768 (1.36.34–38) |
+// 872 (1.38–1.39.16) | 888 (≥ 1.39.17). test/helpers/shm-layouts.ts holds the same table,
+// transcribed separately; the ava tests compare the two and build synthetic maps from theirs.
 const std::vector<FieldSpec> kFields = {
     {Field::kSize, "size", T::kU32, 4, {0, 0, 0, 0}},
     {Field::kLastWriteIndex, "last_write_index", T::kI32, 4, {4, 4, 4, 4}},
@@ -90,7 +90,8 @@ double F64(const std::uint8_t* p) {
 // A NUL-terminated string inside a fixed char[n] (no terminator: all n bytes).
 std::string Chars(const std::uint8_t* p, std::size_t n) {
   const void* nul = std::memchr(p, 0, n);
-  return std::string(reinterpret_cast<const char*>(p), nul ? static_cast<const std::uint8_t*>(nul) - p : n);
+  return std::string(reinterpret_cast<const char*>(p),
+                     nul ? static_cast<const std::uint8_t*>(nul) - p : n);
 }
 
 template <typename V, typename Read>
@@ -100,34 +101,39 @@ std::optional<V> Optional(ByteView map, const Layout& l, Field f, Read read) {
   return static_cast<V>(read(p));
 }
 
-// One way the tail of a layout can be organised (docs/zoneminder/shared-memory.md); the file size picks among them.
+// One way the tail of a layout can be organised (docs/zoneminder/shared-memory.md); the file size
+// picks among them.
 struct Variant {
   const char* name;
   SlotScheme scheme;
-  std::uint32_t rings;        // capture slots only (1.36) or capture + alarm/analysis (≥ 1.38)
-  bool zone_scores;           // int32 × zones after TriggerData (≥ 1.38)
+  std::uint32_t rings;  // capture slots only (1.36) or capture + alarm/analysis (≥ 1.38)
+  bool zone_scores;     // int32 × zones after TriggerData (≥ 1.38)
   std::uint32_t formats_per_slot;  // int32 AVPixelFormat arrays after the slots (per n)
-  std::uint32_t extra;        // constant bytes after them (the 64-alignment slack, …)
-  bool formats_used;          // whether the per-slot formats describe the slots
+  std::uint32_t extra;             // constant bytes after them (the 64-alignment slack, …)
+  bool formats_used;               // whether the per-slot formats describe the slots
 };
 
 // mem_size = SD + 560 + 4z + 4128 + 16n + rings·n·S + formats_per_slot·4·n + extra.
 std::vector<Variant> VariantsFor(LayoutId id) {
   switch (id) {
-    case LayoutId::k760: return {{"1.36", SlotScheme::kPacked, 1, false, 0, 64, false}};
-    case LayoutId::k768: return {{"1.36.34", SlotScheme::kPacked, 1, false, 0, 64, false}};
+    case LayoutId::k760:
+      return {{"1.36", SlotScheme::kPacked, 1, false, 0, 64, false}};
+    case LayoutId::k768:
+      return {{"1.36.34", SlotScheme::kPacked, 1, false, 0, 64, false}};
     case LayoutId::k872:
       // 1.38.x: the pixfmt array lies on the first alarm slot (upstream bug) and is unused.
       // 1.39.x ≤ 16 / the stream-socket fork: n capture pixfmts + one alarm pixfmt, 63+3 slack.
       return {{"1.38", SlotScheme::kPacked, 2, true, 1, 64, false},
               {"1.39", SlotScheme::kAvFrame, 2, true, 1, 4 + 63 + 3, true}};
-    case LayoutId::k888: return {{"1.39.17", SlotScheme::kAvFrame, 2, true, 2, 63 + 3, true}};
+    case LayoutId::k888:
+      return {{"1.39.17", SlotScheme::kAvFrame, 2, true, 2, 63 + 3, true}};
   }
   return {};
 }
 
 // 1.39.10+ (and the fork) size slots for an RGBA frame with 32-byte aligned rows at least.
-std::uint64_t SlotSize(SlotScheme scheme, std::uint32_t w, std::uint32_t h, std::uint32_t image_size) {
+std::uint64_t SlotSize(SlotScheme scheme, std::uint32_t w, std::uint32_t h,
+                       std::uint32_t image_size) {
   if (scheme == SlotScheme::kPacked) return image_size;
   return std::max<std::uint64_t>(image_size, AlignUp(std::uint64_t(w) * 4, 32) * h);
 }
@@ -146,10 +152,13 @@ int Offset(LayoutId layout, Field f) { return Spec(f).offset[static_cast<int>(la
 
 Layout DetectLayout(ByteView map) {
   if (map.size < 4) {
-    throw Error("ERR_ZM_SHM_LAYOUT", "zm.mmap file is " + std::to_string(map.size) + " bytes: too small for SharedData");
+    throw Error("ERR_ZM_SHM_LAYOUT",
+                "zm.mmap file is " + std::to_string(map.size) + " bytes: too small for SharedData");
   }
   const std::uint32_t size = ReadU32Le(map.data);
-  if (size == 0) throw Error("ERR_ZM_SHM_INVALID", "zm.mmap is not initialised yet (SharedData.size is 0): zmc is starting");
+  if (size == 0)
+    throw Error("ERR_ZM_SHM_INVALID",
+                "zm.mmap is not initialised yet (SharedData.size is 0): zmc is starting");
   int column = -1;
   for (int i = 0; i < kLayoutCount; ++i) {
     if (kLayoutSizes[i] == size) column = i;
@@ -162,13 +171,14 @@ Layout DetectLayout(ByteView map) {
   Layout l{static_cast<LayoutId>(column), size, kVersions[column]};
   if (map.size < std::uint64_t(size) + kTriggerDataSize) {
     throw Error("ERR_ZM_SHM_LAYOUT", "zm.mmap file is " + std::to_string(map.size) +
-                                         " bytes: too small for SharedData (" + std::to_string(size) +
-                                         ") + TriggerData (560)");
+                                         " bytes: too small for SharedData (" +
+                                         std::to_string(size) + ") + TriggerData (560)");
   }
   const std::uint32_t trigger_size = ReadU32Le(map.data + size + trigger::kSize);
   if (trigger_size != kTriggerDataSize) {
     throw Error("ERR_ZM_SHM_LAYOUT", "zm.mmap layout " + std::to_string(size) + " (" + l.versions +
-                                         ") but TriggerData.size at offset " + std::to_string(size) + " is " +
+                                         ") but TriggerData.size at offset " +
+                                         std::to_string(size) + " is " +
                                          std::to_string(trigger_size) + ", not 560");
   }
   return l;
@@ -177,26 +187,31 @@ Layout DetectLayout(ByteView map) {
 Geometry ResolveGeometry(const Layout& layout, std::uint64_t file_size, std::uint32_t image_size,
                          const GeometryHint& hint) {
   if (hint.width == 0 || hint.height == 0) {
-    throw Error("ERR_ZM_SHM_GEOMETRY", "the image geometry needs the monitor's width and height (Monitors.Width/Height)");
+    throw Error("ERR_ZM_SHM_GEOMETRY",
+                "the image geometry needs the monitor's width and height (Monitors.Width/Height)");
   }
   const std::uint64_t pixels = std::uint64_t(hint.width) * hint.height;
   const std::uint64_t colours = image_size / pixels;
-  if (image_size == 0 || image_size % pixels != 0 || (colours != 1 && colours != 3 && colours != 4)) {
-    throw Error("ERR_ZM_SHM_GEOMETRY", "SharedData.imagesize " + std::to_string(image_size) + " is not " +
-                                           std::to_string(hint.width) + "×" + std::to_string(hint.height) +
-                                           "×{1,3,4}: the width/height given do not match the running zmc");
+  if (image_size == 0 || image_size % pixels != 0 ||
+      (colours != 1 && colours != 3 && colours != 4)) {
+    throw Error("ERR_ZM_SHM_GEOMETRY",
+                "SharedData.imagesize " + std::to_string(image_size) + " is not " +
+                    std::to_string(hint.width) + "×" + std::to_string(hint.height) +
+                    "×{1,3,4}: the width/height given do not match the running zmc");
   }
 
   std::vector<Geometry> found;
   std::ostringstream tried;
   for (const Variant& v : VariantsFor(layout.id)) {
     const std::uint64_t slot = SlotSize(v.scheme, hint.width, hint.height, image_size);
-    const std::uint64_t fixed = std::uint64_t(layout.shared_size) + kTriggerDataSize + kVideoStoreDataSize + v.extra;
+    const std::uint64_t fixed =
+        std::uint64_t(layout.shared_size) + kTriggerDataSize + kVideoStoreDataSize + v.extra;
     const std::uint64_t per_image = kTimevalSize + v.rings * slot + 4ull * v.formats_per_slot;
     if (tried.tellp() > 0) tried << "; ";
     tried << v.name << ": slot " << slot;
     if (file_size < fixed + per_image) continue;
-    std::uint32_t n_min = 1, n_max = std::uint32_t(std::min<std::uint64_t>((file_size - fixed) / per_image, 1u << 20));
+    std::uint32_t n_min = 1, n_max = std::uint32_t(std::min<std::uint64_t>(
+                                 (file_size - fixed) / per_image, 1u << 20));
     if (hint.image_count) n_min = n_max = *hint.image_count;
     for (std::uint32_t n = n_min; n <= n_max && n > 0; ++n) {
       const std::uint64_t used = fixed + per_image * n;
@@ -206,7 +221,8 @@ Geometry ResolveGeometry(const Layout& layout, std::uint64_t file_size, std::uin
       const std::uint64_t zones = rest / 4;
       // 1.36 keeps no zone scores, whatever the Monitors row says: the hint applies to ≥ 1.38 only.
       if (!v.zone_scores && zones != 0) continue;
-      if (v.zone_scores && (zones > kMaxZones || (hint.zone_count && zones != *hint.zone_count))) continue;
+      if (v.zone_scores && (zones > kMaxZones || (hint.zone_count && zones != *hint.zone_count)))
+        continue;
       Geometry g;
       g.variant = v.name;
       g.scheme = v.scheme;
@@ -222,7 +238,8 @@ Geometry ResolveGeometry(const Layout& layout, std::uint64_t file_size, std::uin
       // zmc aligns the address; the map starts on a page, so the offset aligns the same way.
       g.images = AlignUp(g.timestamps + std::uint64_t(kTimevalSize) * n, 64);
       if (v.formats_used) g.formats = AlignUp(g.images + std::uint64_t(v.rings) * n * slot, 4);
-      const std::uint64_t end = g.formats ? g.formats + 4ull * v.formats_per_slot * n : g.images + v.rings * n * slot;
+      const std::uint64_t end =
+          g.formats ? g.formats + 4ull * v.formats_per_slot * n : g.images + v.rings * n * slot;
       if (end > file_size) continue;
       found.push_back(g);
     }
@@ -231,15 +248,16 @@ Geometry ResolveGeometry(const Layout& layout, std::uint64_t file_size, std::uin
                            std::to_string(hint.width) + "×" + std::to_string(hint.height) + "×" +
                            std::to_string(colours) + " images";
   if (found.empty()) {
-    throw Error("ERR_ZM_SHM_GEOMETRY", "the file size " + std::to_string(file_size) + " fits no known " + what +
-                                           " (" + tried.str() + ")" +
-                                           (hint.image_count ? ", " + std::to_string(*hint.image_count) + " slots" : "") +
-                                           ": check Monitors.Width/Height/ImageBufferCount");
+    throw Error("ERR_ZM_SHM_GEOMETRY",
+                "the file size " + std::to_string(file_size) + " fits no known " + what + " (" +
+                    tried.str() + ")" +
+                    (hint.image_count ? ", " + std::to_string(*hint.image_count) + " slots" : "") +
+                    ": check Monitors.Width/Height/ImageBufferCount");
   }
   if (found.size() > 1) {
     throw Error("ERR_ZM_SHM_GEOMETRY", "the file size " + std::to_string(file_size) + " fits " +
-                                           std::to_string(found.size()) + " arrangements of " + what +
-                                           ": give imageBufferCount (and zoneCount)");
+                                           std::to_string(found.size()) + " arrangements of " +
+                                           what + ": give imageBufferCount (and zoneCount)");
   }
   return found.front();
 }
@@ -289,7 +307,8 @@ SharedState ReadState(ByteView map, const Layout& l) {
   s.last_write_time = LoadI64(p(Field::kLastWriteTime));
   s.last_read_time = LoadI64(p(Field::kLastReadTime));
   s.last_viewed_time = Optional<std::int64_t>(map, l, Field::kLastViewedTime, LoadI64);
-  s.last_analysis_viewed_time = Optional<std::int64_t>(map, l, Field::kLastAnalysisViewedTime, LoadI64);
+  s.last_analysis_viewed_time =
+      Optional<std::int64_t>(map, l, Field::kLastAnalysisViewedTime, LoadI64);
   s.alarm_cause = Chars(p(Field::kAlarmCause), Spec(Field::kAlarmCause).length);
   s.last_analysis_index = Optional<std::int32_t>(map, l, Field::kLastAnalysisIndex, LoadI32);
   s.analysis_image_count = Optional<std::int32_t>(map, l, Field::kAnalysisImageCount, LoadI32);
@@ -325,9 +344,11 @@ std::vector<FieldWrite> PlanTrigger(const Layout& layout, const TriggerRequest& 
   const bool on = r.state == trigger::kOn;
   std::vector<FieldWrite> payload = {
       {"trigger_score", base + trigger::kScore, U32Bytes(on ? r.score : 0)},
-      {"trigger_cause", base + trigger::kCause, CharField(on ? r.cause : "", trigger::kCauseLength)},
+      {"trigger_cause", base + trigger::kCause,
+       CharField(on ? r.cause : "", trigger::kCauseLength)},
       {"trigger_text", base + trigger::kText, CharField(on ? r.text : "", trigger::kTextLength)},
-      {"trigger_showtext", base + trigger::kShowText, CharField(r.show_text, trigger::kShowTextLength)},
+      {"trigger_showtext", base + trigger::kShowText,
+       CharField(r.show_text, trigger::kShowTextLength)},
   };
   std::vector<FieldWrite> out;
   if (!on) out.push_back(std::move(state));
@@ -342,7 +363,8 @@ void ApplyTrigger(std::uint8_t* map, const std::vector<FieldWrite>& writes) {
     // plan order (x86 keeps store order anyway; the fence is what stops the compiler).
     std::atomic_thread_fence(std::memory_order_release);
     if (std::strcmp(w.name, "trigger_state") == 0) {
-      __atomic_store_n(reinterpret_cast<std::uint32_t*>(map + w.offset), ReadU32Le(w.bytes.data()), __ATOMIC_RELEASE);
+      __atomic_store_n(reinterpret_cast<std::uint32_t*>(map + w.offset), ReadU32Le(w.bytes.data()),
+                       __ATOMIC_RELEASE);
     } else {
       std::memcpy(map + w.offset, w.bytes.data(), w.bytes.size());
     }

@@ -38,10 +38,12 @@ std::string GroupName(gid_t gid) {
 
 [[noreturn]] void ThrowOpenError(const std::string& path, int err, const char* action) {
   if (err == ENOENT || err == ENOTDIR) {
-    throw Error("ERR_ZM_SHM_MISSING", "no shared memory file " + path +
-                                          ": zmc is not running for this monitor (or ZM_PATH_MAP points elsewhere)");
+    throw Error("ERR_ZM_SHM_MISSING",
+                "no shared memory file " + path +
+                    ": zmc is not running for this monitor (or ZM_PATH_MAP points elsewhere)");
   }
-  if (err == EACCES || err == EPERM) throw Error("ERR_ZM_SHM_PERMISSION", PermissionHint(path, action));
+  if (err == EACCES || err == EPERM)
+    throw Error("ERR_ZM_SHM_PERMISSION", PermissionHint(path, action));
   throw Error("ERR_ZM_SHM_IO", std::string("cannot open ") + path + ": " + std::strerror(err));
 }
 
@@ -61,11 +63,14 @@ std::string PermissionHint(const std::string& path, const char* action) {
   if (::stat(path.c_str(), &st) == 0) {
     char mode[8];
     std::snprintf(mode, sizeof mode, "%04o", unsigned(st.st_mode & 07777));
-    msg += std::string(" (mode ") + mode + ", owner " + UserName(st.st_uid) + ", group " + GroupName(st.st_gid) + ")";
+    msg += std::string(" (mode ") + mode + ", owner " + UserName(st.st_uid) + ", group " +
+           GroupName(st.st_gid) + ")";
   }
   msg += "; zmgate runs as " + UserName(::geteuid()) +
-         ". zmc creates the file for its own user (Debian: www-data, mode 0660 or what its umask leaves):"
-         " run zmgate as www-data, or add zmgate's user to the file's group (www-data; some installs use video)"
+         ". zmc creates the file for its own user (Debian: www-data, mode 0660 or what its umask "
+         "leaves):"
+         " run zmgate as www-data, or add zmgate's user to the file's group (www-data; some "
+         "installs use video)"
          " and restart zmgate. Triggers need write access, images and state only read access.";
   return msg;
 }
@@ -75,7 +80,8 @@ std::shared_ptr<Mapping> Mapping::Open(const std::string& path) {
   if (fd < 0) ThrowOpenError(path, errno, "read");
   FdGuard guard{fd};
   struct stat st {};
-  if (::fstat(fd, &st) != 0) throw Error("ERR_ZM_SHM_IO", "fstat " + path + ": " + std::strerror(errno));
+  if (::fstat(fd, &st) != 0)
+    throw Error("ERR_ZM_SHM_IO", "fstat " + path + ": " + std::strerror(errno));
   if (st.st_size == 0) throw Error("ERR_ZM_SHM_INVALID", path + " is empty: zmc is starting");
   void* p = ::mmap(nullptr, std::size_t(st.st_size), PROT_READ, MAP_SHARED, fd, 0);
   if (p == MAP_FAILED) throw Error("ERR_ZM_SHM_IO", "mmap " + path + ": " + std::strerror(errno));
@@ -104,7 +110,8 @@ std::optional<ImageCopy> CopyNewestImage(ByteView map, const Layout& layout, con
   const std::uint8_t* base = map.data;
   const std::uint8_t* index_word = base + Offset(layout.id, Field::kLastWriteIndex);
   const std::int32_t n = std::int32_t(g.image_count);
-  const std::int32_t safe_distance = std::max(1, n - 1);  // writer reaches our slot after n-1 commits
+  const std::int32_t safe_distance =
+      std::max(1, n - 1);  // writer reaches our slot after n-1 commits
   const std::uint32_t align = g.scheme == SlotScheme::kAvFrame ? 32 : 1;
 
   ImageCopy out;
@@ -123,20 +130,23 @@ std::optional<ImageCopy> CopyNewestImage(ByteView map, const Layout& layout, con
       format = FromAvPixelFormat(av_format);
       if (!format) {
         throw Error("ERR_ZM_SHM_FORMAT", "slot " + std::to_string(i) + " holds AVPixelFormat " +
-                                             std::to_string(av_format) + ", which zmgate cannot read");
+                                             std::to_string(av_format) +
+                                             ", which zmgate cannot read");
       }
     } else {
       const std::uint32_t order = LoadU8(base + Offset(layout.id, Field::kFormat));
       format = FromSubpixelOrder(order, g.colours);
       if (!format) {
         throw Error("ERR_ZM_SHM_FORMAT", "SharedData.format " + std::to_string(order) + " with " +
-                                             std::to_string(g.colours) + " colours is not a format zmgate can read");
+                                             std::to_string(g.colours) +
+                                             " colours is not a format zmgate can read");
       }
     }
     const PlaneLayout planes = ComputePlaneLayout(*format, g.width, g.height, align);
     if (planes.size > g.slot_size) {
-      throw Error("ERR_ZM_SHM_FORMAT", std::string("a ") + std::to_string(g.width) + "×" + std::to_string(g.height) +
-                                           " " + PixelFormatName(*format) + " image needs " +
+      throw Error("ERR_ZM_SHM_FORMAT", std::string("a ") + std::to_string(g.width) + "×" +
+                                           std::to_string(g.height) + " " +
+                                           PixelFormatName(*format) + " image needs " +
                                            std::to_string(planes.size) + " bytes but slots are " +
                                            std::to_string(g.slot_size));
     }
@@ -150,7 +160,8 @@ std::optional<ImageCopy> CopyNewestImage(ByteView map, const Layout& layout, con
     std::atomic_thread_fence(std::memory_order_acquire);  // the copy happens before the re-check
     const std::int32_t i2 = LoadAcquireI32(index_word);
     const bool same_stamp = LoadI64(ts) == sec && LoadI64(ts + 8) == usec;
-    const bool same_format = g.scheme != SlotScheme::kAvFrame || LoadI32(base + g.formats + 4ull * i) == av_format;
+    const bool same_format =
+        g.scheme != SlotScheme::kAvFrame || LoadI32(base + g.formats + 4ull * i) == av_format;
     const bool in_range = i2 >= 0 && i2 < n;
     const std::int32_t moved = in_range ? (i2 - i + n) % n : n;
     if (same_stamp && same_format && moved < safe_distance) {
@@ -178,7 +189,8 @@ bool ShmReader::Current() const {
   if (::stat(path_.c_str(), &st) != 0) return false;  // unlinked: zmc exited
   // Another inode: zmc restarted. Same inode, other size: re-created in place after a crash;
   // touching pages past the new end would raise SIGBUS, so re-map.
-  return st.st_ino == mapping_->ino() && st.st_dev == mapping_->dev() && std::uint64_t(st.st_size) == b.size;
+  return st.st_ino == mapping_->ino() && st.st_dev == mapping_->dev() &&
+         std::uint64_t(st.st_size) == b.size;
 }
 
 void ShmReader::Open() {
@@ -198,12 +210,14 @@ void ShmReader::Refresh() {
   if (Current()) return;
   Open();
   if (LoadU8(mapping_->bytes().data + Offset(layout_->id, Field::kValid)) == 0) {
-    throw Error("ERR_ZM_SHM_INVALID", path_ + " is not valid (valid = 0): zmc is starting or stopping");
+    throw Error("ERR_ZM_SHM_INVALID",
+                path_ + " is not valid (valid = 0): zmc is starting or stopping");
   }
   // Geometry depends on imagesize, which zmc has written by the time valid is 1.
   try {
-    geometry_ = ResolveGeometry(*layout_, mapping_->bytes().size,
-                                ReadU32Le(mapping_->bytes().data + Offset(layout_->id, Field::kImageSize)), hint_);
+    geometry_ = ResolveGeometry(
+        *layout_, mapping_->bytes().size,
+        ReadU32Le(mapping_->bytes().data + Offset(layout_->id, Field::kImageSize)), hint_);
   } catch (const Error& e) {
     geometry_error_ = e.what();
   }
@@ -226,14 +240,17 @@ void ShmReader::Trigger(const TriggerRequest& request) {
   if (fd < 0) ThrowOpenError(path_, errno, "write the trigger to");
   FdGuard guard{fd};
   struct stat st {};
-  if (::fstat(fd, &st) != 0) throw Error("ERR_ZM_SHM_IO", "fstat " + path_ + ": " + std::strerror(errno));
+  if (::fstat(fd, &st) != 0)
+    throw Error("ERR_ZM_SHM_IO", "fstat " + path_ + ": " + std::strerror(errno));
   if (st.st_ino != mapping_->ino() || st.st_dev != mapping_->dev()) {
-    throw Error("ERR_ZM_SHM_INVALID", path_ + " was replaced (zmc restarted) while writing the trigger; retry");
+    throw Error("ERR_ZM_SHM_INVALID",
+                path_ + " was replaced (zmc restarted) while writing the trigger; retry");
   }
   // Only SharedData + TriggerData are mapped writable, and only for these few stores.
   const std::size_t length = layout_->shared_size + kTriggerDataSize;
   void* p = ::mmap(nullptr, length, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-  if (p == MAP_FAILED) throw Error("ERR_ZM_SHM_IO", "mmap " + path_ + " for writing: " + std::strerror(errno));
+  if (p == MAP_FAILED)
+    throw Error("ERR_ZM_SHM_IO", "mmap " + path_ + " for writing: " + std::strerror(errno));
   auto* rw = static_cast<std::uint8_t*>(p);
   try {
     DetectLayout({rw, length});  // the same layout as the read mapping, checked on these very pages

@@ -10,7 +10,8 @@ namespace zm {
 
 void StreamParser::Feed(const std::uint8_t* data, std::size_t size,
                         std::vector<proto::Message>& out) {
-  if (failed_) throw Error("ERR_ZM_STREAM_PROTOCOL_STATE", "stream parser used after a protocol error");
+  if (failed_)
+    throw Error("ERR_ZM_STREAM_PROTOCOL_STATE", "stream parser used after a protocol error");
   while (size > 0) {
     if (!in_payload_) {
       const std::size_t n = std::min(size, proto::kHeaderSize - header_fill_);
@@ -55,14 +56,15 @@ void StreamParser::CheckHeaderPrefix() {
       failed_ = true;
       throw Error("ERR_ZM_STREAM_PROTOCOL_LENGTH",
                   "stream socket protocol violation: message length " + std::to_string(length) +
-                      " outside " + std::to_string(proto::kMinLength) + ".." + std::to_string(max_length_));
+                      " outside " + std::to_string(proto::kMinLength) + ".." +
+                      std::to_string(max_length_));
     }
   }
   if (header_fill_ >= 5 && header_[4] != proto::kVersion) {
     failed_ = true;
-    throw Error("ERR_ZM_STREAM_PROTOCOL_VERSION",
-                "stream socket protocol violation: version " + std::to_string(header_[4]) +
-                    ", this client speaks version 1");
+    throw Error("ERR_ZM_STREAM_PROTOCOL_VERSION", "stream socket protocol violation: version " +
+                                                      std::to_string(header_[4]) +
+                                                      ", this client speaks version 1");
   }
 }
 

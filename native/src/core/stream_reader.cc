@@ -54,19 +54,24 @@ ConnectFailure ClassifyConnectError(int err, const std::string& path) {
     case ENOENT:
     case ENOTDIR:
       return {"ERR_ZM_STREAM_SOCKET_MISSING",
-              "stream socket " + path + " does not exist: zmc is not running for this monitor, "
-              "or this ZoneMinder has no stream-socket support"};
+              "stream socket " + path +
+                  " does not exist: zmc is not running for this monitor, "
+                  "or this ZoneMinder has no stream-socket support"};
     case ECONNREFUSED:
-      return {"ERR_ZM_STREAM_SOCKET_REFUSED",
-              "stream socket " + path + " refused the connection: nothing listens on it (stale socket file; zmc stopped?)"};
+      return {
+          "ERR_ZM_STREAM_SOCKET_REFUSED",
+          "stream socket " + path +
+              " refused the connection: nothing listens on it (stale socket file; zmc stopped?)"};
     case ENAMETOOLONG:
-      return {"ERR_ZM_STREAM_SOCKET_PATH", "stream socket path is too long for a unix socket: " + path};
+      return {"ERR_ZM_STREAM_SOCKET_PATH",
+              "stream socket path is too long for a unix socket: " + path};
     default:
       return {"ERR_ZM_STREAM_CONNECT", "cannot connect to stream socket " + path + ": " + sys};
   }
 }
 
-std::uint32_t BackoffDelayMs(std::uint32_t failures, std::uint32_t initial_ms, std::uint32_t max_ms) {
+std::uint32_t BackoffDelayMs(std::uint32_t failures, std::uint32_t initial_ms,
+                             std::uint32_t max_ms) {
   std::uint64_t delay = initial_ms;
   for (std::uint32_t i = 1; i < failures && delay < max_ms; ++i) delay *= 2;
   return std::uint32_t(delay < max_ms ? delay : max_ms);
@@ -84,7 +89,9 @@ StreamReader::~StreamReader() {
   ::close(wake_fd_);
 }
 
-void StreamReader::Start() { thread_ = std::thread([this] { Run(); }); }
+void StreamReader::Start() {
+  thread_ = std::thread([this] { Run(); });
+}
 
 void StreamReader::Stop() {
   if (stopping_.exchange(true)) return;
@@ -118,7 +125,8 @@ void StreamReader::Run() {
     if (const int err = ConnectUnix(options_.path, &fd); err != 0) {
       ++failures;
       ConnectFailure f = ClassifyConnectError(err, options_.path);
-      const std::uint32_t delay = BackoffDelayMs(failures, options_.initial_delay_ms, options_.max_delay_ms);
+      const std::uint32_t delay =
+          BackoffDelayMs(failures, options_.initial_delay_ms, options_.max_delay_ms);
       std::vector<Record> batch;
       batch.push_back(DisconnectedRecord{"connect", f.code, f.message, delay, failures});
       queue_->Push(std::move(batch));
@@ -139,8 +147,8 @@ void StreamReader::Run() {
     // A session that got as far as HELLO and ended cleanly resets the back-off.
     const bool clean = o.saw_hello && o.code.empty();
     failures = clean ? 0 : failures + 1;
-    const std::uint32_t delay = BackoffDelayMs(failures == 0 ? 1 : failures, options_.initial_delay_ms,
-                                               options_.max_delay_ms);
+    const std::uint32_t delay = BackoffDelayMs(failures == 0 ? 1 : failures,
+                                               options_.initial_delay_ms, options_.max_delay_ms);
     std::vector<Record> batch;
     batch.push_back(DisconnectedRecord{o.reason, o.code, o.message, delay, failures});
     queue_->Push(std::move(batch));
@@ -161,7 +169,8 @@ StreamReader::Outcome StreamReader::ReadConnection(int fd) {
     const int ready = ::poll(fds, 2, timeout);
     if (ready < 0) {
       if (errno == EINTR) continue;
-      return {"error", "ERR_ZM_STREAM_IO", std::string("poll: ") + std::strerror(errno), o.saw_hello};
+      return {"error", "ERR_ZM_STREAM_IO", std::string("poll: ") + std::strerror(errno),
+              o.saw_hello};
     }
     if (stopping_) break;
     if (ready == 0) {
@@ -175,17 +184,20 @@ StreamReader::Outcome StreamReader::ReadConnection(int fd) {
       std::size_t window_size = 0;
       std::uint8_t* window = parser_.PayloadWindow(&window_size);
       const bool direct = window != nullptr && window_size >= kDirectReadMin;
-      const ssize_t n = direct ? ::read(fd, window, window_size) : ::read(fd, chunk.get(), kReadChunk);
+      const ssize_t n =
+          direct ? ::read(fd, window, window_size) : ::read(fd, chunk.get(), kReadChunk);
       if (n < 0) {
         if (errno == EINTR) continue;
         if (errno == EAGAIN || errno == EWOULDBLOCK) break;
         return {"error", "ERR_ZM_STREAM_IO",
-                "reading stream socket " + options_.path + ": " + std::strerror(errno), o.saw_hello};
+                "reading stream socket " + options_.path + ": " + std::strerror(errno),
+                o.saw_hello};
       }
       if (n == 0) {
         if (!parser_.AtBoundary()) {
           return {"eof", "ERR_ZM_STREAM_TRUNCATED",
-                  "stream socket " + options_.path + " closed in the middle of a message", o.saw_hello};
+                  "stream socket " + options_.path + " closed in the middle of a message",
+                  o.saw_hello};
         }
         if (!o.saw_hello) {
           return {"eof", "ERR_ZM_STREAM_CLOSED",
@@ -199,8 +211,10 @@ StreamReader::Outcome StreamReader::ReadConnection(int fd) {
       // A violation still lets the messages completed before it through, then drops the link.
       std::optional<Error> violation;
       try {
-        if (direct) parser_.Commit(std::size_t(n), messages);
-        else parser_.Feed(chunk.get(), std::size_t(n), messages);
+        if (direct)
+          parser_.Commit(std::size_t(n), messages);
+        else
+          parser_.Feed(chunk.get(), std::size_t(n), messages);
       } catch (const Error& e) {
         violation = e;
       }

@@ -16,7 +16,8 @@ void StreamSession::OnConnect() {
 void StreamSession::CheckGeneration(std::uint32_t generation, std::vector<Record>& out) {
   if (generation_ && *generation_ != generation) {
     out.push_back(GenerationRecord{*generation_, generation});
-    // A parameter change: everything learnt about the old epoch is void (docs/zoneminder/stream-socket.md).
+    // A parameter change: everything learnt about the old epoch is void
+    // (docs/zoneminder/stream-socket.md).
     std::lock_guard<std::mutex> lock(mutex_);
     ++counters_.generations;
     keyframe_.reset();
@@ -88,14 +89,16 @@ void StreamSession::OnMedia(proto::Message&& m, std::vector<Record>& out) {
     if (s.expected_seq && h.sequence > *s.expected_seq) gap = h.sequence - *s.expected_seq;
     s.expected_seq = h.sequence + 1;
   }
-  if (stream == StreamKind::kAudio || h.keyframe() || cached) LearnInBand(stream, m.payload.view(), out);
+  if (stream == StreamKind::kAudio || h.keyframe() || cached)
+    LearnInBand(stream, m.payload.view(), out);
   {
     std::lock_guard<std::mutex> lock(mutex_);
     ++counters_.media;
     if (gap > 0) ++counters_.gaps, counters_.lost += gap;
     if (stream == StreamKind::kVideo && (h.keyframe() || cached)) {
       // Its own copy: the delivered payload goes to JS, which may modify or keep it.
-      keyframe_ = std::make_shared<const CachedKeyframe>(CachedKeyframe{h, m.payload.view().copy()});
+      keyframe_ =
+          std::make_shared<const CachedKeyframe>(CachedKeyframe{h, m.payload.view().copy()});
     }
   }
   out.push_back(MediaRecord{stream, h, std::move(m.payload), gap, cached});

@@ -52,7 +52,11 @@ export interface ApplyResult {
 }
 
 /** Runs `steps` on `conn`, which must be one connection (not a pool). */
-export async function applySteps(conn: Queryable, steps: SchemaStep[], options: ApplyOptions = {}): Promise<ApplyResult> {
+export async function applySteps(
+  conn: Queryable,
+  steps: SchemaStep[],
+  options: ApplyOptions = {},
+): Promise<ApplyResult> {
   // Session settings (and convergeSchema's USE) hold for one connection only; a pool would
   // spread the steps over connections that never saw them.
   if (typeof (conn as { getConnection?: unknown }).getConnection === 'function') {
@@ -62,7 +66,9 @@ export async function applySteps(conn: Queryable, steps: SchemaStep[], options: 
   const result: ApplyResult = { ok: true, runId, applied: [] };
   if (!steps.length) return result;
 
-  const [saved] = (await conn.query('SELECT @@SESSION.sql_mode AS sqlMode, @@SESSION.foreign_key_checks AS fkChecks')) as {
+  const [saved] = (await conn.query(
+    'SELECT @@SESSION.sql_mode AS sqlMode, @@SESSION.foreign_key_checks AS fkChecks',
+  )) as {
     sqlMode: string;
     fkChecks: number | bigint;
   }[];
@@ -92,7 +98,10 @@ export async function applySteps(conn: Queryable, steps: SchemaStep[], options: 
       if (logReady) await logStep(conn, runId, step, startedAt, ms);
     }
   } finally {
-    await conn.query('SET SESSION sql_mode = ?, SESSION foreign_key_checks = ?', [saved.sqlMode, Number(saved.fkChecks)]);
+    await conn.query('SET SESSION sql_mode = ?, SESSION foreign_key_checks = ?', [
+      saved.sqlMode,
+      Number(saved.fkChecks),
+    ]);
   }
   return result;
 }
@@ -105,7 +114,14 @@ async function tableExists(conn: Queryable, table: string): Promise<boolean> {
   return Number(rows[0]?.n ?? 0) > 0;
 }
 
-async function logStep(conn: Queryable, runId: string, step: SchemaStep, startedAt: Date, ms: number, error?: Error): Promise<void> {
+async function logStep(
+  conn: Queryable,
+  runId: string,
+  step: SchemaStep,
+  startedAt: Date,
+  ms: number,
+  error?: Error,
+): Promise<void> {
   await conn.query(
     `INSERT INTO ${quoteIdent(SCHEMA_LOG_TABLE)}
        (run_id, step_id, kind, description, statements, destructive, status, error, started_at, execution_ms)

@@ -49,7 +49,12 @@ function splitArgs(args: string): string[] {
 const INTEGER_BYTES: Record<string, number> = { tinyint: 1, smallint: 2, mediumint: 3, int: 4, integer: 4, bigint: 8 };
 const STRINGS = new Set(['char', 'varchar']);
 // Capacity in bytes of the text types.
-const TEXT_BYTES: Record<string, number> = { tinytext: 255, text: 65_535, mediumtext: 16_777_215, longtext: 4_294_967_295 };
+const TEXT_BYTES: Record<string, number> = {
+  tinytext: 255,
+  text: 65_535,
+  mediumtext: 16_777_215,
+  longtext: 4_294_967_295,
+};
 
 /** Decimal digits needed for the largest magnitude of an integer type (without the sign). */
 function integerDigits(bytes: number, unsigned: boolean): number {
@@ -151,7 +156,9 @@ export function assessColumnChange(from: ColumnDef, to: ColumnDef): ColumnChange
     reasons.push(`character set ${from.charset} -> ${to.charset}: characters outside ${to.charset} cannot be kept`);
   }
   if (to.collation && from.collation && to.collation !== from.collation && !to.collation.endsWith('_bin')) {
-    reasons.push(`collation ${from.collation} -> ${to.collation}: values equal under the new collation may clash in unique indexes`);
+    reasons.push(
+      `collation ${from.collation} -> ${to.collation}: values equal under the new collation may clash in unique indexes`,
+    );
   }
   const needsNullFill = from.nullable && !to.nullable;
   if (needsNullFill) reasons.push('becomes NOT NULL: existing NULLs are set to the default first');
@@ -163,7 +170,8 @@ export function nullFillValue(column: ColumnDef): string {
   if (column.default !== null && column.default.toUpperCase() !== 'NULL') return column.default;
   const type = parseType(column.type);
   if (type.base === 'enum') return type.args[0] ?? "''";
-  if (INTEGER_BYTES[type.base] || ['decimal', 'numeric', 'float', 'double', 'bit', 'year'].includes(type.base)) return '0';
+  if (INTEGER_BYTES[type.base] || ['decimal', 'numeric', 'float', 'double', 'bit', 'year'].includes(type.base))
+    return '0';
   if (['date', 'datetime', 'timestamp', 'time'].includes(type.base)) return 'current_timestamp()';
   return "''";
 }

@@ -14,12 +14,17 @@ export function columnFieldDifferences(target: ColumnDef, live: ColumnDef): Colu
   const nullability = (nullable: boolean) => (nullable ? 'NULL' : 'NOT NULL');
   const show = (value: string | null | undefined) => (value === null || value === undefined ? '(none)' : value);
   if (live.type !== target.type) out.push({ field: 'type', live: live.type, target: target.type });
-  if (live.nullable !== target.nullable) out.push({ field: 'null', live: nullability(live.nullable), target: nullability(target.nullable) });
-  if (live.default !== target.default) out.push({ field: 'default', live: show(live.default), target: show(target.default) });
-  if (live.extra.toLowerCase() !== target.extra.toLowerCase()) out.push({ field: 'extra', live: `'${live.extra}'`, target: `'${target.extra}'` });
+  if (live.nullable !== target.nullable)
+    out.push({ field: 'null', live: nullability(live.nullable), target: nullability(target.nullable) });
+  if (live.default !== target.default)
+    out.push({ field: 'default', live: show(live.default), target: show(target.default) });
+  if (live.extra.toLowerCase() !== target.extra.toLowerCase())
+    out.push({ field: 'extra', live: `'${live.extra}'`, target: `'${target.extra}'` });
   // Character set and collation only count where the target pins them.
-  if (target.charset && live.charset !== target.charset) out.push({ field: 'character set', live: show(live.charset), target: target.charset });
-  if (target.collation && live.collation !== target.collation) out.push({ field: 'collation', live: show(live.collation), target: target.collation });
+  if (target.charset && live.charset !== target.charset)
+    out.push({ field: 'character set', live: show(live.charset), target: target.charset });
+  if (target.collation && live.collation !== target.collation)
+    out.push({ field: 'collation', live: show(live.collation), target: target.collation });
   return out;
 }
 
@@ -102,7 +107,11 @@ export function triggerDifferences(target: TriggerDef, live: TriggerDef, compare
   if (live.timing !== target.timing || live.event !== target.event) {
     out.push(`fires ${live.timing} ${live.event}, expected ${target.timing} ${target.event}`);
   }
-  if (compareBody && target.body !== undefined && normaliseTriggerBody(live.body ?? '') !== normaliseTriggerBody(target.body)) {
+  if (
+    compareBody &&
+    target.body !== undefined &&
+    normaliseTriggerBody(live.body ?? '') !== normaliseTriggerBody(target.body)
+  ) {
     out.push('body differs');
   }
   return out;

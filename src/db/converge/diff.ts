@@ -39,14 +39,20 @@ export function diffSchemas(expected: SchemaDef, actual: SchemaDef, options: Dif
     if (have) out.push(...diffTable(want, have, allowedExtras, options));
   }
 
-  const expectedTriggers = new Map(expected.triggers.filter((t) => !ignore(t.name) && !ignore(t.table)).map((t) => [t.name, t]));
-  const actualTriggers = new Map(actual.triggers.filter((t) => !ignore(t.name) && !ignore(t.table)).map((t) => [t.name, t]));
+  const expectedTriggers = new Map(
+    expected.triggers.filter((t) => !ignore(t.name) && !ignore(t.table)).map((t) => [t.name, t]),
+  );
+  const actualTriggers = new Map(
+    actual.triggers.filter((t) => !ignore(t.name) && !ignore(t.table)).map((t) => [t.name, t]),
+  );
   for (const [name, want] of expectedTriggers) {
     const have = actualTriggers.get(name);
     if (!have) out.push(`trigger ${name} is missing`);
-    else for (const d of triggerDifferences(want, have, options.triggerBodies ?? false)) out.push(`trigger ${name} ${d}`);
+    else
+      for (const d of triggerDifferences(want, have, options.triggerBodies ?? false)) out.push(`trigger ${name} ${d}`);
   }
-  for (const name of actualTriggers.keys()) if (!expectedTriggers.has(name)) out.push(`trigger ${name} is not expected`);
+  for (const name of actualTriggers.keys())
+    if (!expectedTriggers.has(name)) out.push(`trigger ${name} is not expected`);
   return out;
 }
 
@@ -65,12 +71,14 @@ function diffTable(want: TableDef, have: TableDef, allowedExtras: Set<string>, o
     else for (const d of columnDifferences(column, live)) out.push(`${t}.${column.name} ${d}`);
   }
   for (const column of have.columns) {
-    if (!wantNames.has(column.name) && !allowedExtras.has(`${t}.${column.name}`)) out.push(`${t}.${column.name} is not expected`);
+    if (!wantNames.has(column.name) && !allowedExtras.has(`${t}.${column.name}`))
+      out.push(`${t}.${column.name} is not expected`);
   }
   // Order of the expected columns, ignoring accepted extras wherever they sit.
   const haveOrder = have.columns.map((c) => c.name).filter((n) => wantNames.has(n));
   const wantOrder = want.columns.map((c) => c.name).filter((n) => haveColumns.has(n));
-  if (!sameList(haveOrder, wantOrder)) out.push(`table ${t}: column order is ${haveOrder.join(', ')}; expected ${wantOrder.join(', ')}`);
+  if (!sameList(haveOrder, wantOrder))
+    out.push(`table ${t}: column order is ${haveOrder.join(', ')}; expected ${wantOrder.join(', ')}`);
 
   const haveIndexes = new Map(have.indexes.map((i) => [i.name, i]));
   for (const index of want.indexes) {
@@ -82,7 +90,8 @@ function diffTable(want: TableDef, have: TableDef, allowedExtras: Set<string>, o
   }
   const wantIndexNames = new Set(want.indexes.map((i) => i.name));
   for (const index of have.indexes) {
-    if (!wantIndexNames.has(index.name)) out.push(`table ${t}: index ${index.name} ${describeIndex(index)} is not expected`);
+    if (!wantIndexNames.has(index.name))
+      out.push(`table ${t}: index ${index.name} ${describeIndex(index)} is not expected`);
   }
 
   if (options.foreignKeys) {

@@ -37,7 +37,11 @@ export interface PlanOptions {
   mariadb?: boolean;
 }
 
-export function planSchema(liveSchema: SchemaDef | LiveSchema, target: SchemaDef, options: PlanOptions = {}): SchemaPlan {
+export function planSchema(
+  liveSchema: SchemaDef | LiveSchema,
+  target: SchemaDef,
+  options: PlanOptions = {},
+): SchemaPlan {
   const mariadb = options.mariadb ?? ('server' in liveSchema ? liveSchema.server.mariadb : true);
   // The planner walks a copy of the live schema forward as it emits steps, so every later
   // phase sees the state the earlier steps will have produced.
@@ -63,7 +67,9 @@ function findTable(schema: SchemaDef, name: string): TableDef | undefined {
   return schema.tables.find((table) => table.name === name);
 }
 
-function step(fields: Omit<SchemaStep, 'risks' | 'destructive'> & Partial<Pick<SchemaStep, 'risks' | 'destructive'>>): SchemaStep {
+function step(
+  fields: Omit<SchemaStep, 'risks' | 'destructive'> & Partial<Pick<SchemaStep, 'risks' | 'destructive'>>,
+): SchemaStep {
   return { destructive: false, risks: [], ...fields };
 }
 
@@ -75,7 +81,9 @@ function planRenames(live: SchemaDef, target: SchemaDef, plan: SchemaPlan): void
     const old = findTable(live, rename.from);
     if (!old) continue;
     if (findTable(live, rename.to)) {
-      plan.warnings.push(`both ${rename.from} and ${rename.to} exist; ${rename.from} is left alone (merge its rows by hand)`);
+      plan.warnings.push(
+        `both ${rename.from} and ${rename.to} exist; ${rename.from} is left alone (merge its rows by hand)`,
+      );
       continue;
     }
     plan.steps.push(
@@ -209,7 +217,10 @@ function planColumns(liveTable: TableDef, table: TableDef): ColumnWork {
     order.splice(after === null ? 0 : order.indexOf(after) + 1, 0, columnName);
   };
   // Columns already in target order relative to each other stay put; only the others move.
-  const stay = inOrderColumns(liveTable.columns.map((c) => c.name).filter((n) => wanted.has(n)), table.columns.map((c) => c.name));
+  const stay = inOrderColumns(
+    liveTable.columns.map((c) => c.name).filter((n) => wanted.has(n)),
+    table.columns.map((c) => c.name),
+  );
 
   let previous: string | null = null;
   for (const column of table.columns) {
@@ -217,13 +228,20 @@ function planColumns(liveTable: TableDef, table: TableDef): ColumnWork {
     const have = liveColumns.get(column.name);
     if (!have) {
       work.clauses.push(ddl.clause.addColumn(column, previous));
-      work.changes.push({ id: `add-column:${ref}`, kind: 'add-column', description: `add ${column.name}`, destructive: false });
+      work.changes.push({
+        id: `add-column:${ref}`,
+        kind: 'add-column',
+        description: `add ${column.name}`,
+        destructive: false,
+      });
       placeAfter(column.name, previous);
     } else {
       const differences = describeColumnChange(column, have);
       const misplaced = !stay.has(column.name);
       if (differences.length || misplaced) {
-        const assessment = differences.length ? assessColumnChange(have, column) : { lossy: false, reasons: [], needsNullFill: false };
+        const assessment = differences.length
+          ? assessColumnChange(have, column)
+          : { lossy: false, reasons: [], needsNullFill: false };
         if (assessment.needsNullFill) {
           const value = nullFillValue(column);
           work.fills.push(
@@ -255,7 +273,9 @@ function planColumns(liveTable: TableDef, table: TableDef): ColumnWork {
   }
 
   const targetColumns = new Map(table.columns.map((c) => [c.name, c]));
-  work.result = order.map((columnName) => structuredClone(targetColumns.get(columnName) ?? liveColumns.get(columnName)!));
+  work.result = order.map((columnName) =>
+    structuredClone(targetColumns.get(columnName) ?? liveColumns.get(columnName)!),
+  );
   return work;
 }
 
@@ -446,7 +466,12 @@ function planTriggers(live: SchemaDef, target: SchemaDef, plan: SchemaPlan, mari
 
 // Extras ------------------------------------------------------------------------------------------
 
-function reportExtraObjects(live: SchemaDef, liveSchema: SchemaDef | LiveSchema, target: SchemaDef, plan: SchemaPlan): void {
+function reportExtraObjects(
+  live: SchemaDef,
+  liveSchema: SchemaDef | LiveSchema,
+  target: SchemaDef,
+  plan: SchemaPlan,
+): void {
   const targetTables = new Map(target.tables.map((t) => [t.name, t]));
   for (const table of live.tables) {
     const wanted = targetTables.get(table.name);
@@ -475,7 +500,11 @@ function reportExtraObjects(live: SchemaDef, liveSchema: SchemaDef | LiveSchema,
   }
   for (const trigger of live.triggers) {
     if (!target.triggers.some((t) => t.name === trigger.name)) {
-      plan.extras.push({ kind: 'trigger', name: trigger.name, detail: `on ${trigger.table}, which is not a target table; left in place` });
+      plan.extras.push({
+        kind: 'trigger',
+        name: trigger.name,
+        detail: `on ${trigger.table}, which is not a target table; left in place`,
+      });
     }
   }
   for (const view of 'views' in liveSchema ? liveSchema.views : []) {

@@ -15,6 +15,8 @@ export const configOptions: DataMigration = {
   describe: (ctx) => completeConfigSql(ctx.config),
   async run(conn, ctx) {
     const { inserted, refreshed } = await completeConfig(conn, ctx.config);
-    ctx.notes.push(`${ID}: ${inserted} option(s) added with their defaults, ${refreshed} option(s) with refreshed metadata; no value changed`);
+    ctx.notes.push(
+      `${ID}: ${inserted} option(s) added with their defaults, ${refreshed} option(s) with refreshed metadata; no value changed`,
+    );
   },
 };

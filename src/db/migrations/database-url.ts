@@ -28,9 +28,11 @@ export function parseDatabaseUrl(text: string): ParsedDatabaseUrl {
     throw new DatabaseUrlError(`unsupported scheme '${url.protocol.replace(/:$/, '')}': use mysql:// or mariadb://`);
   }
   const database = decodeURIComponent(url.pathname.replace(/^\//, ''));
-  if (!database || database.includes('/')) throw new DatabaseUrlError('the URL names no database: mysql://user:password@host:port/database');
+  if (!database || database.includes('/'))
+    throw new DatabaseUrlError('the URL names no database: mysql://user:password@host:port/database');
   for (const key of url.searchParams.keys()) {
-    if (key !== 'socket') throw new DatabaseUrlError(`unknown URL parameter '${key}' (only ?socket=/path is understood)`);
+    if (key !== 'socket')
+      throw new DatabaseUrlError(`unknown URL parameter '${key}' (only ?socket=/path is understood)`);
   }
   const socket = url.searchParams.get('socket');
   const user = decodeURIComponent(url.username);

@@ -17,14 +17,17 @@ export const filterExecuteInterval: DataMigration = {
   place: [{ after: 'alter-table:Filters' }],
   needed: (ctx) =>
     !ctx.applied.has(ID) &&
-    (!hasColumn(ctx.live, 'Filters', 'ExecuteInterval') || (!!ctx.contents.dbVersion && compareVersions(ctx.contents.dbVersion, '1.37.0') < 0)),
+    (!hasColumn(ctx.live, 'Filters', 'ExecuteInterval') ||
+      (!!ctx.contents.dbVersion && compareVersions(ctx.contents.dbVersion, '1.37.0') < 0)),
   // Only a plain number is copied; anything else leaves the column's default.
   sql: () => [
     `UPDATE \`Filters\` SET \`ExecuteInterval\` = (SELECT CAST(\`Value\` AS UNSIGNED) FROM \`Config\` WHERE \`Name\` = 'ZM_FILTER_EXECUTE_INTERVAL')
  WHERE (SELECT \`Value\` FROM \`Config\` WHERE \`Name\` = 'ZM_FILTER_EXECUTE_INTERVAL') REGEXP '^[0-9]+$'`,
   ],
   async run(conn, ctx) {
-    const [row] = (await conn.query("SELECT Value FROM Config WHERE Name = 'ZM_FILTER_EXECUTE_INTERVAL'")) as { Value: string }[];
+    const [row] = (await conn.query("SELECT Value FROM Config WHERE Name = 'ZM_FILTER_EXECUTE_INTERVAL'")) as {
+      Value: string;
+    }[];
     ctx.notes.push(
       row && /^\d+$/.test(row.Value)
         ? `${ID}: every filter's ExecuteInterval set to ${row.Value} s (Config ZM_FILTER_EXECUTE_INTERVAL)`

@@ -27,14 +27,19 @@ export const functionToModes: DataMigration = {
   // (ZM_DYN_DB_VERSION is still older than 1.37.12 then: it is set only when a bridge completes).
   needed: (ctx) =>
     !ctx.applied.has('0002_function_to_modes') &&
-    (!hasColumn(ctx.live, 'Monitors', 'Capturing') || (!!ctx.contents.dbVersion && compareVersions(ctx.contents.dbVersion, '1.37.12') < 0)),
+    (!hasColumn(ctx.live, 'Monitors', 'Capturing') ||
+      (!!ctx.contents.dbVersion && compareVersions(ctx.contents.dbVersion, '1.37.12') < 0)),
   sql: () => MAPPING.map(([fn, set]) => `UPDATE \`Monitors\` SET ${set} WHERE \`Function\` = '${fn}'`),
   async run(conn, ctx) {
-    const rows = (await conn.query('SELECT `Function` AS fn, COUNT(*) AS n FROM `Monitors` GROUP BY `Function` ORDER BY `Function`')) as {
+    const rows = (await conn.query(
+      'SELECT `Function` AS fn, COUNT(*) AS n FROM `Monitors` GROUP BY `Function` ORDER BY `Function`',
+    )) as {
       fn: string;
       n: number | bigint;
     }[];
     const summary = rows.map((r) => `${r.fn} ${Number(r.n)}`).join(', ');
-    ctx.notes.push(`0002_function_to_modes: Capturing/Analysing/Recording set from Function (${summary || 'no monitors'})`);
+    ctx.notes.push(
+      `0002_function_to_modes: Capturing/Analysing/Recording set from Function (${summary || 'no monitors'})`,
+    );
   },
 };

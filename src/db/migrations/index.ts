@@ -26,7 +26,9 @@ export const BASELINE_NAME = `ZoneMinder ${TARGET_ZONEMINDER_VERSION} schema, se
 let baselineChecksum: string | undefined;
 /** Changes whenever the target schema or the seed data does. */
 export function baselineChecksumOf(): string {
-  baselineChecksum ??= checksumOf(JSON.stringify({ schema: targetSchema(), rows: ZONEMINDER_SEED_ROWS, config: ZONEMINDER_CONFIG }));
+  baselineChecksum ??= checksumOf(
+    JSON.stringify({ schema: targetSchema(), rows: ZONEMINDER_SEED_ROWS, config: ZONEMINDER_CONFIG }),
+  );
   return baselineChecksum;
 }
 
@@ -74,7 +76,12 @@ export interface CatalogueEntry {
 export function migrationCatalogue(later: readonly LaterMigration[] = LATER_MIGRATIONS): CatalogueEntry[] {
   return [
     { id: BASELINE_ID, name: BASELINE_NAME, kind: 'baseline', checksum: baselineChecksumOf() },
-    ...DATA_MIGRATIONS.map((m) => ({ id: m.id, name: m.name, kind: 'data' as const, checksum: dataMigrationChecksum(m) })),
+    ...DATA_MIGRATIONS.map((m) => ({
+      id: m.id,
+      name: m.name,
+      kind: 'data' as const,
+      checksum: dataMigrationChecksum(m),
+    })),
     ...later.map((m) => ({ id: m.id, name: m.name, kind: 'later' as const, checksum: laterMigrationChecksum(m) })),
   ];
 }

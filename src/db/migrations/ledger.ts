@@ -49,6 +49,13 @@ export async function recordMigration(conn: Queryable, entry: LedgerEntry): Prom
   await conn.query(
     `INSERT INTO ${quoteIdent(MIGRATIONS_TABLE)} (id, name, checksum, execution_ms, stamped, zmgate_version)
      VALUES (?, ?, ?, ?, ?, ?) ON DUPLICATE KEY UPDATE id = id`,
-    [entry.id, entry.name, entry.checksum, Math.max(0, Math.round(entry.executionMs ?? 0)), entry.stamped ? 1 : 0, SERVICE_VERSION],
+    [
+      entry.id,
+      entry.name,
+      entry.checksum,
+      Math.max(0, Math.round(entry.executionMs ?? 0)),
+      entry.stamped ? 1 : 0,
+      SERVICE_VERSION,
+    ],
   );
 }

@@ -33,10 +33,14 @@ export function parseMonitorIds(list: string | null): number[] {
 }
 
 async function migrate(conn: Queryable, ctx: MigrationContext): Promise<void> {
-  const users = ((await conn.query(
-    "SELECT Id, Username, Monitors, MonitorIds FROM Users WHERE MonitorIds IS NOT NULL AND TRIM(MonitorIds) <> '' ORDER BY Id",
-  )) as UserRow[]).map((u) => ({ ...u, Id: Number(u.Id) }));
-  const monitors = ((await conn.query('SELECT Id FROM Monitors ORDER BY Id')) as { Id: number }[]).map((m) => Number(m.Id));
+  const users = (
+    (await conn.query(
+      "SELECT Id, Username, Monitors, MonitorIds FROM Users WHERE MonitorIds IS NOT NULL AND TRIM(MonitorIds) <> '' ORDER BY Id",
+    )) as UserRow[]
+  ).map((u) => ({ ...u, Id: Number(u.Id) }));
+  const monitors = ((await conn.query('SELECT Id FROM Monitors ORDER BY Id')) as { Id: number }[]).map((m) =>
+    Number(m.Id),
+  );
   const existing = new Set(monitors);
 
   const rows: [monitorId: number, userId: number, permission: string][] = [];
@@ -45,7 +49,10 @@ async function migrate(conn: Queryable, ctx: MigrationContext): Promise<void> {
     const granted = user.Monitors === 'Edit' || user.Monitors === 'Create' ? 'Edit' : 'View';
     for (const monitorId of monitors) rows.push([monitorId, user.Id, listed.has(monitorId) ? granted : 'None']);
     const gone = parseMonitorIds(user.MonitorIds).filter((id) => !existing.has(id));
-    if (gone.length) ctx.warnings.push(`${ID}: user ${user.Username}'s MonitorIds name monitors that no longer exist (${gone.join(', ')}); left out`);
+    if (gone.length)
+      ctx.warnings.push(
+        `${ID}: user ${user.Username}'s MonitorIds name monitors that no longer exist (${gone.join(', ')}); left out`,
+      );
   }
   for (let i = 0; i < rows.length; i += 500) {
     const batch = rows.slice(i, i + 500);
@@ -65,7 +72,9 @@ async function migrate(conn: Queryable, ctx: MigrationContext): Promise<void> {
     )) as { n: number | bigint }[];
     const expected = users.length * monitors.length;
     if (Number(check.n) !== expected) {
-      throw new Error(`Monitors_Permissions holds ${Number(check.n)} rows for the ${users.length} restricted user(s), expected ${expected}; Users.MonitorIds kept`);
+      throw new Error(
+        `Monitors_Permissions holds ${Number(check.n)} rows for the ${users.length} restricted user(s), expected ${expected}; Users.MonitorIds kept`,
+      );
     }
   }
   await conn.query('ALTER TABLE `Users` DROP COLUMN `MonitorIds`');

@@ -38,9 +38,14 @@ export const seedNewTables: DataMigration = {
   destructive: false,
   place: 'end',
   needed: (ctx) => tablesToSeed(ctx).length > 0,
-  describe: (ctx) => tablesToSeed(ctx).map((table) => `INSERT INTO ${table} <1.39.22 seed rows> -- only while ${table} is empty`),
+  describe: (ctx) =>
+    tablesToSeed(ctx).map((table) => `INSERT INTO ${table} <1.39.22 seed rows> -- only while ${table} is empty`),
   async run(conn, ctx) {
     const counts = await seedEmptyTables(conn, tablesToSeed(ctx));
-    ctx.notes.push(`${ID}: ${Object.entries(counts).map(([table, n]) => `${table} ${n}`).join(', ')}`);
+    ctx.notes.push(
+      `${ID}: ${Object.entries(counts)
+        .map(([table, n]) => `${table} ${n}`)
+        .join(', ')}`,
+    );
   },
 };

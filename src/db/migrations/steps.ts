@@ -77,7 +77,12 @@ function dataStep(migration: DataMigration, ctx: MigrationContext, clock: RunClo
 async function stampTheRest(conn: Queryable, ctx: MigrationContext, clock: RunClock): Promise<void> {
   for (const migration of DATA_MIGRATIONS) {
     if (ctx.applied.has(migration.id) || clock.recorded.has(migration.id)) continue;
-    await record(conn, clock, { id: migration.id, name: migration.name, checksum: dataMigrationChecksum(migration), stamped: true });
+    await record(conn, clock, {
+      id: migration.id,
+      name: migration.name,
+      checksum: dataMigrationChecksum(migration),
+      stamped: true,
+    });
   }
 }
 
@@ -89,20 +94,38 @@ export function upSteps(ctx: MigrationContext, clock: RunClock): SplicedPlan {
     description: `insert ZoneMinder ${TARGET_ZONEMINDER_VERSION}'s seed rows (${seedRows} rows in ${SEEDED_TABLES.length} tables: admin user, Default storage, Controls, presets, COCO dataset, ...) and its ${CONFIG_OPTION_COUNT} Config options with their defaults`,
     run: async (conn) => {
       const counts = await seedNewDatabase(conn);
-      ctx.notes.push(`seed: ${Object.entries(counts).map(([table, n]) => `${table} ${n}`).join(', ')}`);
+      ctx.notes.push(
+        `seed: ${Object.entries(counts)
+          .map(([table, n]) => `${table} ${n}`)
+          .join(', ')}`,
+      );
     },
   });
   const baseline = dataMigrationStep({
     id: BASELINE_ID,
     description: `record ${BASELINE_ID} as applied; stamp the data migrations (a new database has nothing to migrate)`,
     run: async (conn) => {
-      await record(conn, clock, { id: BASELINE_ID, name: BASELINE_NAME, checksum: baselineChecksumOf(), executionMs: clock.sinceRunStart() });
+      await record(conn, clock, {
+        id: BASELINE_ID,
+        name: BASELINE_NAME,
+        checksum: baselineChecksumOf(),
+        executionMs: clock.sinceRunStart(),
+      });
       await stampTheRest(conn, ctx, clock);
     },
   });
   const describe = new Map([
-    [seed.id, [...ZONEMINDER_SEED_ROWS.map((s) => `INSERT INTO ${s.table} <${s.rows.length} rows>`), `INSERT INTO Config <${CONFIG_OPTION_COUNT} options>`]],
-    [baseline.id, [`INSERT INTO zmgate_migrations <${BASELINE_ID} applied; ${DATA_MIGRATIONS.length} data migrations stamped>`]],
+    [
+      seed.id,
+      [
+        ...ZONEMINDER_SEED_ROWS.map((s) => `INSERT INTO ${s.table} <${s.rows.length} rows>`),
+        `INSERT INTO Config <${CONFIG_OPTION_COUNT} options>`,
+      ],
+    ],
+    [
+      baseline.id,
+      [`INSERT INTO zmgate_migrations <${BASELINE_ID} applied; ${DATA_MIGRATIONS.length} data migrations stamped>`],
+    ],
   ]);
   return { transform: (steps) => [...steps, seed, baseline], describe, removes: new Set() };
 }
@@ -133,11 +156,19 @@ export function bridgeSteps(ctx: MigrationContext, clock: RunClock): SplicedPlan
         sql: [`UPDATE \`Config\` SET \`Value\` = '${TARGET_ZONEMINDER_VERSION}' WHERE \`Name\` = 'ZM_DYN_DB_VERSION'`],
         run: async (conn) => {
           await stampTheRest(conn, ctx, clock);
-          await record(conn, clock, { id: BASELINE_ID, name: BASELINE_NAME, checksum: baselineChecksumOf(), stamped: true });
+          await record(conn, clock, {
+            id: BASELINE_ID,
+            name: BASELINE_NAME,
+            checksum: baselineChecksumOf(),
+            stamped: true,
+          });
         },
       })
     : null;
-  if (baseline) describe.set(baseline.id, [`INSERT INTO zmgate_migrations <${BASELINE_ID} stamped; data migrations this database did not need stamped>`]);
+  if (baseline)
+    describe.set(baseline.id, [
+      `INSERT INTO zmgate_migrations <${BASELINE_ID} stamped; data migrations this database did not need stamped>`,
+    ]);
 
   const transform = (steps: SchemaStep[]): SchemaStep[] => {
     let out = steps;
@@ -148,7 +179,11 @@ export function bridgeSteps(ctx: MigrationContext, clock: RunClock): SplicedPlan
 }
 
 /** Steps for the later migrations a database has not applied yet. */
-export function laterSteps(later: readonly LaterMigration[], applied: ReadonlySet<string>, clock: RunClock): SchemaStep[] {
+export function laterSteps(
+  later: readonly LaterMigration[],
+  applied: ReadonlySet<string>,
+  clock: RunClock,
+): SchemaStep[] {
   return later
     .filter((migration) => !applied.has(migration.id))
     .map((migration) => {

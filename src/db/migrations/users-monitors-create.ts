@@ -24,14 +24,17 @@ export const usersMonitorsCreate: DataMigration = {
   risks: ['unrestricted users with Monitors=Edit may now also add monitors, as they could in 1.36'],
   place: [{ before: 'data-migration:0003_monitor_ids_to_permissions' }, { after: 'alter-table:Users' }],
   needed: (ctx) =>
-    !ctx.applied.has(ID) && (!enumHasCreate(ctx) || (!!ctx.contents.dbVersion && compareVersions(ctx.contents.dbVersion, '1.37.0') < 0)),
+    !ctx.applied.has(ID) &&
+    (!enumHasCreate(ctx) || (!!ctx.contents.dbVersion && compareVersions(ctx.contents.dbVersion, '1.37.0') < 0)),
   sql: (ctx) => [
     hasColumn(ctx.live, 'Users', 'MonitorIds')
       ? "UPDATE `Users` SET `Monitors` = 'Create' WHERE `Monitors` = 'Edit' AND (`MonitorIds` IS NULL OR TRIM(`MonitorIds`) = '')"
       : "UPDATE `Users` SET `Monitors` = 'Create' WHERE `Monitors` = 'Edit' AND `Id` NOT IN (SELECT `UserId` FROM `Monitors_Permissions` WHERE `Permission` = 'None')",
   ],
   async run(conn, ctx) {
-    const rows = (await conn.query("SELECT Username FROM Users WHERE Monitors = 'Create' ORDER BY Id")) as { Username: string }[];
+    const rows = (await conn.query("SELECT Username FROM Users WHERE Monitors = 'Create' ORDER BY Id")) as {
+      Username: string;
+    }[];
     ctx.notes.push(`${ID}: Monitors = Create for ${rows.map((r) => r.Username).join(', ') || 'nobody'}`);
   },
 };

@@ -53,11 +53,23 @@ export function schemaProbes(live: LiveSchema): SchemaProbe[] {
   return [
     { what: 'column Monitors.Capturing', holds: hasColumn(live, 'Monitors', 'Capturing'), meaning: '>= 1.37.12' },
     { what: 'table Snapshots_Events', holds: hasTable(live, 'Snapshots_Events'), meaning: '>= 1.37.28' },
-    { what: 'column Users.MonitorIds', holds: hasColumn(live, 'Users', 'MonitorIds'), meaning: '< 1.37.76 (1.36 permission model)' },
+    {
+      what: 'column Users.MonitorIds',
+      holds: hasColumn(live, 'Users', 'MonitorIds'),
+      meaning: '< 1.37.76 (1.36 permission model)',
+    },
     { what: 'table User_Roles', holds: hasTable(live, 'User_Roles'), meaning: '>= 1.37.78' },
-    { what: 'column Monitors.ObjectDetection', holds: hasColumn(live, 'Monitors', 'ObjectDetection'), meaning: '>= 1.39.17' },
+    {
+      what: 'column Monitors.ObjectDetection',
+      holds: hasColumn(live, 'Monitors', 'ObjectDetection'),
+      meaning: '>= 1.39.17',
+    },
     { what: 'table Events_Lock', holds: hasTable(live, 'Events_Lock'), meaning: '>= 1.39.21' },
-    { what: 'trigger event_insert_trigger', holds: live.triggers.some((t) => t.name === 'event_insert_trigger'), meaning: '< 1.37.77' },
+    {
+      what: 'trigger event_insert_trigger',
+      holds: live.triggers.some((t) => t.name === 'event_insert_trigger'),
+      meaning: '< 1.37.77',
+    },
   ];
 }
 
@@ -73,10 +85,17 @@ export async function inspectContents(conn: Queryable, live: LiveSchema): Promis
     ...live.views.map((v) => `view ${v}`),
     ...others.map((o) => o.name),
   ];
-  const contents: DatabaseContents = { kind: 'empty', objects, dbVersion: null, codeVersion: null, probes: schemaProbes(live) };
+  const contents: DatabaseContents = {
+    kind: 'empty',
+    objects,
+    dbVersion: null,
+    codeVersion: null,
+    probes: schemaProbes(live),
+  };
   if (!objects.length) return contents;
 
-  const zoneminder = hasColumn(live, 'Config', 'Name') && hasColumn(live, 'Config', 'Value') && hasTable(live, 'Monitors');
+  const zoneminder =
+    hasColumn(live, 'Config', 'Name') && hasColumn(live, 'Config', 'Value') && hasTable(live, 'Monitors');
   contents.kind = zoneminder ? 'zoneminder' : 'other';
   if (zoneminder) {
     const rows = (await conn.query(
@@ -95,7 +114,8 @@ export async function inspectContents(conn: Queryable, live: LiveSchema): Promis
  * and converging a newer schema back to 1.39.22 could undo changes zmgate does not know about.
  */
 export function bridgeRefusal(contents: DatabaseContents, database: string): string | null {
-  if (contents.kind === 'empty') return `database ${database} is empty: nothing to bridge (use 'zmgate-db up' for a new install)`;
+  if (contents.kind === 'empty')
+    return `database ${database} is empty: nothing to bridge (use 'zmgate-db up' for a new install)`;
   if (contents.kind === 'other') {
     return `database ${database} does not hold ZoneMinder (no Config/Monitors tables); it has ${describeObjects(contents.objects)}; name ZoneMinder's database in the URL (ZM_DB_NAME in zm.conf)`;
   }

@@ -55,7 +55,11 @@ const schemaLog: TableDef = {
     col('started_at', 'datetime(3)'),
     col('execution_ms', 'int(10) unsigned', { default: '0' }),
   ],
-  indexes: [primary('id'), key('zmgate_schema_log_run_id_idx', 'run_id'), key('zmgate_schema_log_started_at_idx', 'started_at')],
+  indexes: [
+    primary('id'),
+    key('zmgate_schema_log_run_id_idx', 'run_id'),
+    key('zmgate_schema_log_started_at_idx', 'started_at'),
+  ],
   foreignKeys: [],
 };
 

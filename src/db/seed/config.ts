@@ -12,7 +12,19 @@ import { ZONEMINDER_CONFIG } from './data/zoneminder-config.js';
 import { insertSeedRows } from './insert.js';
 
 /** Metadata columns refreshed on existing options. */
-const METADATA = ['Id', 'Type', 'DefaultValue', 'Hint', 'Pattern', 'Format', 'Category', 'Readonly', 'Private', 'System', 'Requires'];
+const METADATA = [
+  'Id',
+  'Type',
+  'DefaultValue',
+  'Hint',
+  'Pattern',
+  'Format',
+  'Category',
+  'Readonly',
+  'Private',
+  'System',
+  'Requires',
+];
 
 export const CONFIG_OPTION_COUNT = ZONEMINDER_CONFIG.rows.length;
 
@@ -20,7 +32,9 @@ type Option = Record<string, string | null>;
 
 function seedOptions(): Map<string, Option> {
   const { columns, rows } = ZONEMINDER_CONFIG;
-  return new Map(rows.map((row) => [row[columns.indexOf('Name')]!, Object.fromEntries(columns.map((c, i) => [c, row[i]]))]));
+  return new Map(
+    rows.map((row) => [row[columns.indexOf('Name')]!, Object.fromEntries(columns.map((c, i) => [c, row[i]]))]),
+  );
 }
 
 export interface ConfigState {
@@ -34,24 +48,32 @@ export interface ConfigState {
 export async function readConfigState(conn: Queryable): Promise<ConfigState> {
   // Which metadata columns exist: a 1.36 table has them all, but be tolerant of older ones.
   const present = new Set(
-    ((await conn.query(
-      "SELECT COLUMN_NAME AS name FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = 'Config'",
-    )) as { name: string }[]).map((r) => r.name),
+    (
+      (await conn.query(
+        "SELECT COLUMN_NAME AS name FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = 'Config'",
+      )) as { name: string }[]
+    ).map((r) => r.name),
   );
   const compared = METADATA.filter((c) => present.has(c));
-  const live = (await conn.query(`SELECT Name, ${compared.map((c) => `CAST(\`${c}\` AS CHAR) AS \`${c}\``).join(', ')} FROM Config`)) as Option[];
+  const live = (await conn.query(
+    `SELECT Name, ${compared.map((c) => `CAST(\`${c}\` AS CHAR) AS \`${c}\``).join(', ')} FROM Config`,
+  )) as Option[];
   const byName = new Map(live.map((row) => [String(row.Name), row]));
   const state: ConfigState = { missing: [], stale: [] };
   for (const [name, option] of seedOptions()) {
     const have = byName.get(name);
     if (!have) state.missing.push(name);
-    else if (METADATA.some((c) => !compared.includes(c) || (have[c] ?? null) !== (option[c] ?? null))) state.stale.push(name);
+    else if (METADATA.some((c) => !compared.includes(c) || (have[c] ?? null) !== (option[c] ?? null)))
+      state.stale.push(name);
   }
   return state;
 }
 
 /** Inserts the missing options with their defaults and refreshes stale metadata. */
-export async function completeConfig(conn: Queryable, state: ConfigState): Promise<{ inserted: number; refreshed: number }> {
+export async function completeConfig(
+  conn: Queryable,
+  state: ConfigState,
+): Promise<{ inserted: number; refreshed: number }> {
   const options = seedOptions();
   const { columns } = ZONEMINDER_CONFIG;
   const missing = new Set(state.missing);
@@ -75,7 +97,11 @@ export async function completeConfig(conn: Queryable, state: ConfigState): Promi
 /** What completeConfig() will run, for dry runs (values elided; never executed). */
 export function completeConfigSql(state: ConfigState): string[] {
   const out: string[] = [];
-  if (state.missing.length) out.push(`INSERT IGNORE INTO Config (...) VALUES ... -- ${state.missing.length} option(s): ${state.missing.join(', ')}`);
-  if (state.stale.length) out.push(`UPDATE Config SET ${METADATA.join(', ')} = <1.39.22's> WHERE Name IN (${state.stale.length} option(s))`);
+  if (state.missing.length)
+    out.push(
+      `INSERT IGNORE INTO Config (...) VALUES ... -- ${state.missing.length} option(s): ${state.missing.join(', ')}`,
+    );
+  if (state.stale.length)
+    out.push(`UPDATE Config SET ${METADATA.join(', ')} = <1.39.22's> WHERE Name IN (${state.stale.length} option(s))`);
   return out;
 }

@@ -17,7 +17,8 @@ export const SEEDED_TABLES: readonly string[] = ZONEMINDER_SEED_ROWS.map((seed) 
 /** Writes every seed row and every Config option; for a new, empty database. Returns row counts by table. */
 export async function seedNewDatabase(conn: Queryable): Promise<Record<string, number>> {
   const counts: Record<string, number> = {};
-  for (const seed of [...ZONEMINDER_SEED_ROWS, ZONEMINDER_CONFIG]) counts[seed.table] = await insertSeedRows(conn, seed);
+  for (const seed of [...ZONEMINDER_SEED_ROWS, ZONEMINDER_CONFIG])
+    counts[seed.table] = await insertSeedRows(conn, seed);
   return counts;
 }
 

@@ -1,8 +1,28 @@
-import { Body, Controller, Delete, Get, OperationId, Patch, Path, Post, Query, Response, Route, Security, SuccessResponse, Tags } from '@tsoa/runtime';
+import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  OperationId,
+  Patch,
+  Path,
+  Post,
+  Query,
+  Response,
+  Route,
+  Security,
+  SuccessResponse,
+  Tags,
+} from '@tsoa/runtime';
 import type { AppResponseError } from '../../api/envelopes.js';
 import type { Page } from '../../api/pagination.js';
 import type { Services } from '../../registry.js';
-import { AiDatasetsService, type AiDatasetResponse, type CreateAiDatasetRequest, type UpdateAiDatasetRequest } from './ai-datasets-service.js';
+import {
+  AiDatasetsService,
+  type AiDatasetResponse,
+  type CreateAiDatasetRequest,
+  type UpdateAiDatasetRequest,
+} from './ai-datasets-service.js';
 
 export interface PaginatedAiDatasetsResponse extends Page<AiDatasetResponse> {}
 

@@ -1,9 +1,30 @@
-import { Body, Controller, Delete, Get, OperationId, Patch, Path, Post, Query, Request, Response, Route, Security, SuccessResponse, Tags } from '@tsoa/runtime';
+import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  OperationId,
+  Patch,
+  Path,
+  Post,
+  Query,
+  Request,
+  Response,
+  Route,
+  Security,
+  SuccessResponse,
+  Tags,
+} from '@tsoa/runtime';
 import type { Request as ExRequest } from 'express';
 import type { AppResponseError } from '../../api/envelopes.js';
 import type { Page } from '../../api/pagination.js';
 import type { Services } from '../../registry.js';
-import { AiDetectionSettingsService, type CreateAiDetectionSettingRequest, type AiDetectionSettingResponse, type UpdateAiDetectionSettingRequest } from './ai-detection-settings-service.js';
+import {
+  AiDetectionSettingsService,
+  type CreateAiDetectionSettingRequest,
+  type AiDetectionSettingResponse,
+  type UpdateAiDetectionSettingRequest,
+} from './ai-detection-settings-service.js';
 import { currentUser } from '../../auth/request-user.js';
 
 export interface PaginatedAiDetectionSettingsResponse extends Page<AiDetectionSettingResponse> {}
@@ -17,7 +38,10 @@ const user = (req: ExRequest) => currentUser(req);
 @Security('jwt', ['monitors'])
 @Response<AppResponseError>(400, 'Invalid input: unknown monitor or object class, bad colour')
 @Response<AppResponseError>(401, 'Missing, invalid or revoked token')
-@Response<AppResponseError>(403, 'Monitors permission required, the monitor is view-only, or site-wide rows need an unrestricted account')
+@Response<AppResponseError>(
+  403,
+  'Monitors permission required, the monitor is view-only, or site-wide rows need an unrestricted account',
+)
 export class AiDetectionSettingsController extends Controller {
   private readonly service: AiDetectionSettingsService;
 
@@ -47,7 +71,13 @@ export class AiDetectionSettingsController extends Controller {
    */
   @Get()
   @OperationId('list_ai_detection_settings')
-  public async list(@Request() req: ExRequest, @Query() monitor_id?: number, @Query() object_class_id?: number, @Query() page?: number, @Query() page_size?: number): Promise<PaginatedAiDetectionSettingsResponse> {
+  public async list(
+    @Request() req: ExRequest,
+    @Query() monitor_id?: number,
+    @Query() object_class_id?: number,
+    @Query() page?: number,
+    @Query() page_size?: number,
+  ): Promise<PaginatedAiDetectionSettingsResponse> {
     return this.service.list(user(req), monitor_id, object_class_id, page, page_size);
   }
 
@@ -55,7 +85,10 @@ export class AiDetectionSettingsController extends Controller {
   @OperationId('create_ai_detection_setting')
   @SuccessResponse(201, 'Created')
   @Response<AppResponseError>(409, 'The monitor already has a setting for this object class')
-  public async create(@Request() req: ExRequest, @Body() body: CreateAiDetectionSettingRequest): Promise<AiDetectionSettingResponse> {
+  public async create(
+    @Request() req: ExRequest,
+    @Body() body: CreateAiDetectionSettingRequest,
+  ): Promise<AiDetectionSettingResponse> {
     const created = await this.service.create(user(req), body);
     this.setStatus(201);
     return created;
@@ -82,7 +115,11 @@ export class AiDetectionSettingsController extends Controller {
   @OperationId('update_ai_detection_setting')
   @Response<AppResponseError>(404, 'Not found, or the monitor is hidden')
   @Response<AppResponseError>(409, 'The monitor already has a setting for this object class')
-  public async update(@Request() req: ExRequest, @Path() id: number, @Body() body: UpdateAiDetectionSettingRequest): Promise<AiDetectionSettingResponse> {
+  public async update(
+    @Request() req: ExRequest,
+    @Path() id: number,
+    @Body() body: UpdateAiDetectionSettingRequest,
+  ): Promise<AiDetectionSettingResponse> {
     return this.service.update(user(req), id, body);
   }
 

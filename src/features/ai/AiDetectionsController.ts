@@ -1,9 +1,30 @@
-import { Body, Controller, Delete, Get, OperationId, Patch, Path, Post, Query, Request, Response, Route, Security, SuccessResponse, Tags } from '@tsoa/runtime';
+import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  OperationId,
+  Patch,
+  Path,
+  Post,
+  Query,
+  Request,
+  Response,
+  Route,
+  Security,
+  SuccessResponse,
+  Tags,
+} from '@tsoa/runtime';
 import type { Request as ExRequest } from 'express';
 import type { AppResponseError } from '../../api/envelopes.js';
 import type { Page } from '../../api/pagination.js';
 import type { Services } from '../../registry.js';
-import { AiDetectionsService, type CreateAiDetectionRequest, type AiDetectionResponse, type UpdateAiDetectionRequest } from './ai-detections-service.js';
+import {
+  AiDetectionsService,
+  type CreateAiDetectionRequest,
+  type AiDetectionResponse,
+  type UpdateAiDetectionRequest,
+} from './ai-detections-service.js';
 import { currentUser } from '../../auth/request-user.js';
 
 export interface PaginatedAiDetectionsResponse extends Page<AiDetectionResponse> {}
@@ -47,7 +68,13 @@ export class AiDetectionsController extends Controller {
    */
   @Get()
   @OperationId('list_ai_detections')
-  public async list(@Request() req: ExRequest, @Query() event_id?: number, @Query() object_class_id?: number, @Query() page?: number, @Query() page_size?: number): Promise<PaginatedAiDetectionsResponse> {
+  public async list(
+    @Request() req: ExRequest,
+    @Query() event_id?: number,
+    @Query() object_class_id?: number,
+    @Query() page?: number,
+    @Query() page_size?: number,
+  ): Promise<PaginatedAiDetectionsResponse> {
     return this.service.list(user(req), event_id, object_class_id, page, page_size);
   }
 
@@ -80,7 +107,11 @@ export class AiDetectionsController extends Controller {
   @Patch('{id}')
   @OperationId('update_ai_detection')
   @Response<AppResponseError>(404, 'Not found, or the monitor of the event is hidden')
-  public async update(@Request() req: ExRequest, @Path() id: number, @Body() body: UpdateAiDetectionRequest): Promise<AiDetectionResponse> {
+  public async update(
+    @Request() req: ExRequest,
+    @Path() id: number,
+    @Body() body: UpdateAiDetectionRequest,
+  ): Promise<AiDetectionResponse> {
     return this.service.update(user(req), id, body);
   }
 

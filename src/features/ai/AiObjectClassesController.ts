@@ -1,8 +1,28 @@
-import { Body, Controller, Delete, Get, OperationId, Patch, Path, Post, Query, Response, Route, Security, SuccessResponse, Tags } from '@tsoa/runtime';
+import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  OperationId,
+  Patch,
+  Path,
+  Post,
+  Query,
+  Response,
+  Route,
+  Security,
+  SuccessResponse,
+  Tags,
+} from '@tsoa/runtime';
 import type { AppResponseError } from '../../api/envelopes.js';
 import type { Page } from '../../api/pagination.js';
 import type { Services } from '../../registry.js';
-import { AiObjectClassesService, type AiObjectClassResponse, type CreateAiObjectClassRequest, type UpdateAiObjectClassRequest } from './ai-object-classes-service.js';
+import {
+  AiObjectClassesService,
+  type AiObjectClassResponse,
+  type CreateAiObjectClassRequest,
+  type UpdateAiObjectClassRequest,
+} from './ai-object-classes-service.js';
 
 export interface PaginatedAiObjectClassesResponse extends Page<AiObjectClassResponse> {}
 

@@ -74,7 +74,13 @@ export interface UpdateAiDatasetRequest {
 }
 
 function toResponse(row: AI_Datasets): AiDatasetResponse {
-  return { id: row.Id, name: row.Name, description: row.Description, version: row.Version, num_classes: row.NumClasses };
+  return {
+    id: row.Id,
+    name: row.Name,
+    description: row.Description,
+    version: row.Version,
+    num_classes: row.NumClasses,
+  };
 }
 
 /**
@@ -84,7 +90,8 @@ function toResponse(row: AI_Datasets): AiDatasetResponse {
 export async function requireDataset(prisma: PrismaClient, id: number | null | undefined): Promise<void> {
   if (id == null) return;
   const found = await prisma.aI_Datasets.findUnique({ where: { Id: id }, select: { Id: true } });
-  if (!found) throw new InvalidInputError(`AI dataset ${id} does not exist`, [['dataset_id', `no dataset with id ${id}`]]);
+  if (!found)
+    throw new InvalidInputError(`AI dataset ${id} does not exist`, [['dataset_id', `no dataset with id ${id}`]]);
 }
 
 export class AiDatasetsService {
@@ -97,7 +104,12 @@ export class AiDatasetsService {
 
   async list(page?: number, pageSize?: number): Promise<Page<AiDatasetResponse>> {
     const req = pageRequest(page, pageSize);
-    return listPage(req, this.prisma.aI_Datasets.findMany({ orderBy: { Id: 'asc' }, skip: req.skip, take: req.take }), this.prisma.aI_Datasets.count(), toResponse);
+    return listPage(
+      req,
+      this.prisma.aI_Datasets.findMany({ orderBy: { Id: 'asc' }, skip: req.skip, take: req.take }),
+      this.prisma.aI_Datasets.count(),
+      toResponse,
+    );
   }
 
   async get(id: number): Promise<AiDatasetResponse> {
@@ -108,7 +120,12 @@ export class AiDatasetsService {
 
   async create(body: CreateAiDatasetRequest): Promise<AiDatasetResponse> {
     const row = await this.prisma.aI_Datasets.create({
-      data: { Name: body.name, Description: body.description ?? null, Version: body.version ?? null, NumClasses: body.num_classes },
+      data: {
+        Name: body.name,
+        Description: body.description ?? null,
+        Version: body.version ?? null,
+        NumClasses: body.num_classes,
+      },
     });
     return toResponse(row);
   }

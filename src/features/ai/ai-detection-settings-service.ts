@@ -129,15 +129,24 @@ export class AiDetectionSettingsService {
         scope.visible === null ? {} : { OR: [{ MonitorId: null }, { MonitorId: { in: [...scope.visible] } }] },
       ],
     };
-    return listPage(req, this.prisma.aI_Detection_Settings.findMany({ where, orderBy: { Id: 'asc' }, skip: req.skip, take: req.take }), this.prisma.aI_Detection_Settings.count({ where }), toResponse);
+    return listPage(
+      req,
+      this.prisma.aI_Detection_Settings.findMany({ where, orderBy: { Id: 'asc' }, skip: req.skip, take: req.take }),
+      this.prisma.aI_Detection_Settings.count({ where }),
+      toResponse,
+    );
   }
 
   /** May the caller write rows of this monitor (null: the site-wide rows)? 403 otherwise. */
   private requireWritable(scope: MonitorScope, monitorId: number | null): void {
     if (monitorId === null ? isUnrestricted(scope) : canEdit(scope, monitorId)) return;
     throw monitorId === null
-      ? new PermissionDeniedError('Site-wide detection settings need an account without monitor restrictions', [['monitor_id', 'null']])
-      : new PermissionDeniedError(`Monitor ${monitorId} is view-only for this account`, [['monitor_id', String(monitorId)]]);
+      ? new PermissionDeniedError('Site-wide detection settings need an account without monitor restrictions', [
+          ['monitor_id', 'null'],
+        ])
+      : new PermissionDeniedError(`Monitor ${monitorId} is view-only for this account`, [
+          ['monitor_id', String(monitorId)],
+        ]);
   }
 
   private async row(user: AuthUser, id: number, write: boolean): Promise<AI_Detection_Settings> {
@@ -158,7 +167,9 @@ export class AiDetectionSettingsService {
     const scope = await this.acl.scope(user);
     const monitorId = body.monitor_id ?? null;
     const [monitor, objectClass] = await Promise.all([
-      monitorId === null || !canSee(scope, monitorId) ? null : this.prisma.monitors.findUnique({ where: { Id: monitorId }, select: { Id: true } }),
+      monitorId === null || !canSee(scope, monitorId)
+        ? null
+        : this.prisma.monitors.findUnique({ where: { Id: monitorId }, select: { Id: true } }),
       this.prisma.aI_Object_Classes.findUnique({ where: { Id: body.object_class_id }, select: { Id: true } }),
     ]);
     const problems: Array<[string, string]> = [];
@@ -167,11 +178,22 @@ export class AiDetectionSettingsService {
     if (problems.length) throw new InvalidInputError('Invalid input', problems);
     this.requireWritable(scope, monitorId);
     // The unique index (MonitorId, ObjectClassId) does not cover NULLs, so the site-wide rows are checked here.
-    if (monitorId === null && (await this.prisma.aI_Detection_Settings.count({ where: { MonitorId: null, ObjectClassId: body.object_class_id } }))) {
-      throw new ConflictError('A site-wide setting for this object class exists', [['object_class_id', String(body.object_class_id)]]);
+    if (
+      monitorId === null &&
+      (await this.prisma.aI_Detection_Settings.count({
+        where: { MonitorId: null, ObjectClassId: body.object_class_id },
+      }))
+    ) {
+      throw new ConflictError('A site-wide setting for this object class exists', [
+        ['object_class_id', String(body.object_class_id)],
+      ]);
     }
     const row = await this.prisma.aI_Detection_Settings.create({
-      data: { ...toData(body), MonitorId: monitorId, ObjectClassId: body.object_class_id } as Prisma.AI_Detection_SettingsUncheckedCreateInput,
+      data: {
+        ...toData(body),
+        MonitorId: monitorId,
+        ObjectClassId: body.object_class_id,
+      } as Prisma.AI_Detection_SettingsUncheckedCreateInput,
     });
     return toResponse(row);
   }

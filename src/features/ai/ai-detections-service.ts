@@ -195,7 +195,12 @@ export class AiDetectionsService {
         scope.visible === null ? {} : { Events: { MonitorId: { in: [...scope.visible] } } },
       ],
     };
-    return listPage(req, this.prisma.aI_Detections.findMany({ where, orderBy: { Id: 'asc' }, skip: req.skip, take: req.take }), this.prisma.aI_Detections.count({ where }), toResponse);
+    return listPage(
+      req,
+      this.prisma.aI_Detections.findMany({ where, orderBy: { Id: 'asc' }, skip: req.skip, take: req.take }),
+      this.prisma.aI_Detections.count({ where }),
+      toResponse,
+    );
   }
 
   /** The monitor of an event, or null when the event is missing or hidden from the caller. */
@@ -216,15 +221,24 @@ export class AiDetectionsService {
   }
 
   /** Unknown (or hidden) event, unknown class, or a frame of another event: 400 naming the fields. */
-  private async checkRefs(eventId: bigint, body: DetectionFields & { object_class_id?: number | null }, eventVisible: boolean): Promise<void> {
+  private async checkRefs(
+    eventId: bigint,
+    body: DetectionFields & { object_class_id?: number | null },
+    eventVisible: boolean,
+  ): Promise<void> {
     const [objectClass, frame] = await Promise.all([
-      body.object_class_id == null ? true : this.prisma.aI_Object_Classes.findUnique({ where: { Id: body.object_class_id }, select: { Id: true } }),
-      body.frame_id == null ? null : this.prisma.frames.findUnique({ where: { Id: BigInt(body.frame_id) }, select: { EventId: true } }),
+      body.object_class_id == null
+        ? true
+        : this.prisma.aI_Object_Classes.findUnique({ where: { Id: body.object_class_id }, select: { Id: true } }),
+      body.frame_id == null
+        ? null
+        : this.prisma.frames.findUnique({ where: { Id: BigInt(body.frame_id) }, select: { EventId: true } }),
     ]);
     const problems: Array<[string, string]> = [];
     if (!eventVisible) problems.push(['event_id', `unknown event ${eventId}`]);
     if (!objectClass) problems.push(['object_class_id', `unknown object class ${body.object_class_id}`]);
-    if (body.frame_id != null && frame?.EventId !== eventId) problems.push(['frame_id', `no frame ${body.frame_id} in event ${eventId}`]);
+    if (body.frame_id != null && frame?.EventId !== eventId)
+      problems.push(['frame_id', `no frame ${body.frame_id} in event ${eventId}`]);
     if (problems.length) throw new InvalidInputError('Invalid input', problems);
   }
 
@@ -240,7 +254,10 @@ export class AiDetectionsService {
   async update(user: AuthUser, id: number, body: UpdateAiDetectionRequest): Promise<AiDetectionResponse> {
     const row = await this.row(user, id);
     await this.checkRefs(row.EventId, body, true);
-    const updated = await this.prisma.aI_Detections.update({ where: { Id: row.Id }, data: toData(body) as Prisma.AI_DetectionsUncheckedUpdateInput });
+    const updated = await this.prisma.aI_Detections.update({
+      where: { Id: row.Id },
+      data: toData(body) as Prisma.AI_DetectionsUncheckedUpdateInput,
+    });
     return toResponse(updated);
   }
 

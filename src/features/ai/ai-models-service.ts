@@ -143,7 +143,12 @@ export class AiModelsService {
 
   async list(page?: number, pageSize?: number): Promise<Page<AiModelResponse>> {
     const req = pageRequest(page, pageSize);
-    return listPage(req, this.prisma.aI_Models.findMany({ include: withDataset, orderBy: { Id: 'asc' }, skip: req.skip, take: req.take }), this.prisma.aI_Models.count(), toResponse);
+    return listPage(
+      req,
+      this.prisma.aI_Models.findMany({ include: withDataset, orderBy: { Id: 'asc' }, skip: req.skip, take: req.take }),
+      this.prisma.aI_Models.count(),
+      toResponse,
+    );
   }
 
   async get(id: number): Promise<AiModelResponse> {

@@ -104,12 +104,17 @@ export class AiObjectClassesService {
   async list(datasetId?: number, page?: number, pageSize?: number): Promise<Page<AiObjectClassResponse>> {
     const req = pageRequest(page, pageSize);
     const where = datasetId === undefined ? {} : { DatasetId: datasetId };
-    return listPage(req, this.prisma.aI_Object_Classes.findMany({
+    return listPage(
+      req,
+      this.prisma.aI_Object_Classes.findMany({
         where,
         orderBy: [{ DatasetId: 'asc' }, { ClassIndex: 'asc' }, { Id: 'asc' }],
         skip: req.skip,
         take: req.take,
-      }), this.prisma.aI_Object_Classes.count({ where }), toResponse);
+      }),
+      this.prisma.aI_Object_Classes.count({ where }),
+      toResponse,
+    );
   }
 
   async get(id: number): Promise<AiObjectClassResponse> {

@@ -43,7 +43,12 @@ export class ObjectTypesService {
 
   async list(page?: number, pageSize?: number): Promise<Page<ObjectTypeResponse>> {
     const req = pageRequest(page, pageSize);
-    return listPage(req, this.prisma.object_Types.findMany({ orderBy: { Id: 'asc' }, skip: req.skip, take: req.take }), this.prisma.object_Types.count(), toResponse);
+    return listPage(
+      req,
+      this.prisma.object_Types.findMany({ orderBy: { Id: 'asc' }, skip: req.skip, take: req.take }),
+      this.prisma.object_Types.count(),
+      toResponse,
+    );
   }
 
   async get(id: number): Promise<ObjectTypeResponse> {
@@ -53,12 +58,16 @@ export class ObjectTypesService {
   }
 
   async create(body: CreateObjectTypeRequest): Promise<ObjectTypeResponse> {
-    return toResponse(await this.prisma.object_Types.create({ data: { Name: body.name ?? null, Human: body.human ?? null } }));
+    return toResponse(
+      await this.prisma.object_Types.create({ data: { Name: body.name ?? null, Human: body.human ?? null } }),
+    );
   }
 
   async update(id: number, body: UpdateObjectTypeRequest): Promise<ObjectTypeResponse> {
     await this.get(id);
-    return toResponse(await this.prisma.object_Types.update({ where: { Id: id }, data: { Name: body.name, Human: body.human } }));
+    return toResponse(
+      await this.prisma.object_Types.update({ where: { Id: id }, data: { Name: body.name, Human: body.human } }),
+    );
   }
 
   async remove(id: number): Promise<void> {

@@ -1,7 +1,13 @@
 import { Body, Controller, Get, OperationId, Path, Post, Response, Route, Security, Tags } from '@tsoa/runtime';
 import type { AppResponseError } from '../../api/envelopes.js';
 import type { Services } from '../../registry.js';
-import { DaemonsService, type DaemonActionResponse, type DaemonListResponse, type DaemonStatusResponse, type StartDaemonRequest } from './daemons-service.js';
+import {
+  DaemonsService,
+  type DaemonActionResponse,
+  type DaemonListResponse,
+  type DaemonStatusResponse,
+  type StartDaemonRequest,
+} from './daemons-service.js';
 
 /**
  * ZoneMinder's daemons under zmgate's supervisor (takeover mode). `{id}` is zmdc's key, URL-encoded,
@@ -38,7 +44,7 @@ export class DaemonsController extends Controller {
   /** Starts the daemon; `args` are appended to those in the id. */
   @Post('{id}/start')
   @OperationId('start_daemon')
-  @Response<AppResponseError>(400, 'An argument outside zmdc.pl\'s whitelist')
+  @Response<AppResponseError>(400, "An argument outside zmdc.pl's whitelist")
   @Response<AppResponseError>(404, 'Not a ZoneMinder daemon')
   public async start(@Path() id: string, @Body() body?: StartDaemonRequest | null): Promise<DaemonActionResponse> {
     return this.daemons.start(id, body);

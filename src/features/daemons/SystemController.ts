@@ -2,7 +2,12 @@ import { Body, Controller, Get, OperationId, Path, Post, Response, Route, Securi
 import type { AppResponseError } from '../../api/envelopes.js';
 import type { Services } from '../../registry.js';
 import type { DaemonActionResponse } from './daemons-service.js';
-import { SystemService, type ApplyStateRequest, type ServerControlResponse, type SystemStatusResponse } from './system-service.js';
+import {
+  SystemService,
+  type ApplyStateRequest,
+  type ServerControlResponse,
+  type SystemStatusResponse,
+} from './system-service.js';
 
 @Route('api/v3/system')
 @Tags('System')

@@ -96,18 +96,28 @@ export class DaemonManager {
     try {
       this.desired = await this.computeDesired();
     } catch (err) {
-      this.options.log.error({ err: { message: (err as Error).message } }, 'daemon supervision: cannot read the monitors; retrying in the reconcile loop');
+      this.options.log.error(
+        { err: { message: (err as Error).message } },
+        'daemon supervision: cannot read the monitors; retrying in the reconcile loop',
+      );
     }
-    const monitorIds = [...this.desired.values()].filter((d) => d.id.name === 'zmc' && d.monitorId !== undefined).map((d) => d.monitorId!);
+    const monitorIds = [...this.desired.values()]
+      .filter((d) => d.id.name === 'zmc' && d.monitorId !== undefined)
+      .map((d) => d.monitorId!);
     clearStaleSharedMemory(this.options.config.zoneminder.path_map, monitorIds);
     this.applyDesired('start-up');
     this.scheduleReconcile();
     this.scheduleWatch();
     if (this.options.config.daemon.shim_enabled) {
       this.shim = new ZmdcShim(this, this.options.config, this.options.log, this.serverId);
-      await this.shim.listen().catch((err: Error) =>
-        this.options.log.warn({ err: { message: err.message } }, 'zmdc.sock shim not bound; ZoneMinder tools cannot reach the supervisor'),
-      );
+      await this.shim
+        .listen()
+        .catch((err: Error) =>
+          this.options.log.warn(
+            { err: { message: err.message } },
+            'zmdc.sock shim not bound; ZoneMinder tools cannot reach the supervisor',
+          ),
+        );
     }
   }
 
@@ -126,14 +136,21 @@ export class DaemonManager {
 
   private async computeDesired(): Promise<Map<string, DesiredDaemon>> {
     const cols = await this.queries.columns();
-    const [monitors, filters, zm] = await Promise.all([this.queries.monitors(cols), this.queries.backgroundFilters(), this.queries.config()]);
+    const [monitors, filters, zm] = await Promise.all([
+      this.queries.monitors(cols),
+      this.queries.backgroundFilters(),
+      this.queries.config(),
+    ]);
     this.zm = zm;
     const host = this.options.config.daemon.server_host;
     const server = host ? await this.queries.server(host, cols) : null;
     this.serverId = server?.Id;
     if (host && !server && !this.serverWarned) {
       this.serverWarned = true;
-      this.options.log.warn({ server_host: host }, 'daemon.server_host names no Servers row; starting every monitor as on a single server');
+      this.options.log.warn(
+        { server_host: host },
+        'daemon.server_host names no Servers row; starting every monitor as on a single server',
+      );
     }
     const m = this.options.config.maintenance;
     return desiredDaemons({
@@ -175,7 +192,12 @@ export class DaemonManager {
       if (this.desired.has(key)) continue;
       this.owned.delete(key);
       this.operatorStopped.delete(key);
-      this.journal.record({ priority: 'notice', action: 'reconcile', message: `'${key}' is no longer wanted (${reason}); stopping it`, daemon: key });
+      this.journal.record({
+        priority: 'notice',
+        action: 'reconcile',
+        message: `'${key}' is no longer wanted (${reason}); stopping it`,
+        daemon: key,
+      });
       this.supervisor.stop(key);
       void this.supervisor.whenExited(key).then(() => {
         if (!this.desired.has(key)) this.supervisor.forget(key);
@@ -186,7 +208,13 @@ export class DaemonManager {
       if (known !== undefined && known !== d.fingerprint) {
         this.owned.set(key, d.fingerprint);
         this.operatorStopped.delete(key);
-        this.journal.record({ priority: 'notice', action: 'reconcile', message: `'${key}' configuration changed; restarting it`, daemon: key, monitorId: d.monitorId });
+        this.journal.record({
+          priority: 'notice',
+          action: 'reconcile',
+          message: `'${key}' configuration changed; restarting it`,
+          daemon: key,
+          monitorId: d.monitorId,
+        });
         this.supervisor.restart(d.id);
         continue;
       }
@@ -201,7 +229,13 @@ export class DaemonManager {
   private enqueue(d: DesiredDaemon, reason: string): void {
     if (this.queue.some((q) => q.id.key === d.id.key)) return;
     this.queue.push(d);
-    this.journal.record({ priority: 'info', action: 'reconcile', message: `'${d.id.key}' is wanted (${reason}); starting it`, daemon: d.id.key, monitorId: d.monitorId });
+    this.journal.record({
+      priority: 'info',
+      action: 'reconcile',
+      message: `'${d.id.key}' is wanted (${reason}); starting it`,
+      daemon: d.id.key,
+      monitorId: d.monitorId,
+    });
     void this.drain();
   }
 
@@ -229,13 +263,16 @@ export class DaemonManager {
 
   private scheduleWatch(): void {
     if (this.closed) return;
-    this.watchTimer = setTimeout(() => {
-      try {
-        this.watch();
-      } finally {
-        this.scheduleWatch();
-      }
-    }, toInt(this.zm.ZM_WATCH_CHECK_INTERVAL, 10) * 1000);
+    this.watchTimer = setTimeout(
+      () => {
+        try {
+          this.watch();
+        } finally {
+          this.scheduleWatch();
+        }
+      },
+      toInt(this.zm.ZM_WATCH_CHECK_INTERVAL, 10) * 1000,
+    );
     this.watchTimer.unref();
   }
 
@@ -247,9 +284,20 @@ export class DaemonManager {
       if (d.id.name !== 'zmc' || d.monitorId === undefined || !d.capturing) continue;
       const startedAt = this.supervisor.startedAt(d.id.key);
       if (startedAt === undefined || this.supervisor.status(d.id.key)?.state !== 'running') continue;
-      const reason = hangReason(this.options.config.zoneminder.path_map, { key: d.id.key, monitorId: d.monitorId, capturing: d.capturing, startedAt }, maxDelay);
+      const reason = hangReason(
+        this.options.config.zoneminder.path_map,
+        { key: d.id.key, monitorId: d.monitorId, capturing: d.capturing, startedAt },
+        maxDelay,
+      );
       if (!reason) continue;
-      this.journal.record({ priority: 'warning', action: 'hang', message: `'${d.id.key}' is not capturing: ${reason}; restarting it`, daemon: d.id.key, monitorId: d.monitorId, extra: { reason } });
+      this.journal.record({
+        priority: 'warning',
+        action: 'hang',
+        message: `'${d.id.key}' is not capturing: ${reason}; restarting it`,
+        daemon: d.id.key,
+        monitorId: d.monitorId,
+        extra: { reason },
+      });
       this.supervisor.restart(d.id);
     }
   }
@@ -306,7 +354,11 @@ export class DaemonManager {
     for (const key of this.supervisor.keys()) this.supervisor.forget(key);
     this.owned.clear();
     this.operatorStopped.clear();
-    this.journal.record({ priority: 'notice', action: 'shutdown', message: `system shutdown: ${result.stopped} daemons stopped` });
+    this.journal.record({
+      priority: 'notice',
+      action: 'shutdown',
+      message: `system shutdown: ${result.stopped} daemons stopped`,
+    });
     return result;
   }
 
@@ -326,7 +378,11 @@ export class DaemonManager {
       const pause = this.options.config.daemon.start_stagger_ms;
       if (pause) await new Promise((r) => setTimeout(r, pause));
     }
-    this.journal.record({ priority: 'notice', action: 'startup', message: `system startup: ${started} daemons started, ${failed.length} failed` });
+    this.journal.record({
+      priority: 'notice',
+      action: 'startup',
+      message: `system startup: ${started} daemons started, ${failed.length} failed`,
+    });
     return { started, failed };
   }
 

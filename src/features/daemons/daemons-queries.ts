@@ -90,7 +90,9 @@ export class DaemonQueries {
   }
 
   async backgroundFilters(): Promise<number[]> {
-    const rows = await this.pool.query<Array<{ Id: number }>>('SELECT Id FROM Filters WHERE Background = 1 ORDER BY Id');
+    const rows = await this.pool.query<Array<{ Id: number }>>(
+      'SELECT Id FROM Filters WHERE Background = 1 ORDER BY Id',
+    );
     return rows.map((r) => Number(r.Id));
   }
 
@@ -103,7 +105,13 @@ export class DaemonQueries {
     );
     const r = rows[0];
     if (!r) return null;
-    return { Id: Number(r.Id), zmaudit: num(r.zmaudit), zmtrigger: num(r.zmtrigger), zmstats: num(r.zmstats), zmeventnotification: num(r.zmeventnotification) };
+    return {
+      Id: Number(r.Id),
+      zmaudit: num(r.zmaudit),
+      zmtrigger: num(r.zmtrigger),
+      zmstats: num(r.zmstats),
+      zmeventnotification: num(r.zmeventnotification),
+    };
   }
 
   async config(): Promise<ZmConfig> {

@@ -24,20 +24,25 @@ export interface StartDaemonRequest {
 }
 
 export function requireManager(manager: DaemonManager | null): DaemonManager {
-  if (!manager) throw new ServiceUnavailableError('Daemon manager not available', [['daemon.enabled', 'false (passive mode: zoneminder.service runs the daemons)']]);
+  if (!manager)
+    throw new ServiceUnavailableError('Daemon manager not available', [
+      ['daemon.enabled', 'false (passive mode: zoneminder.service runs the daemons)'],
+    ]);
   return manager;
 }
 
 function parseId(id: string): DaemonId {
   const parsed = parseDaemonKey(id);
-  if (!parsed) throw new NotFoundError(`Daemon ${id.slice(0, 80)} not found`, [['daemon_id', id.slice(0, 80)]], 'CONFIG');
+  if (!parsed)
+    throw new NotFoundError(`Daemon ${id.slice(0, 80)} not found`, [['daemon_id', id.slice(0, 80)]], 'CONFIG');
   return parsed;
 }
 
 /** An id the supervisor knows, or 404. */
 function known(manager: DaemonManager, id: string): DaemonId {
   const parsed = parseId(id);
-  if (!manager.status(parsed.key)) throw new NotFoundError(`Daemon ${parsed.key} not found`, [['daemon_id', parsed.key]], 'CONFIG');
+  if (!manager.status(parsed.key))
+    throw new NotFoundError(`Daemon ${parsed.key} not found`, [['daemon_id', parsed.key]], 'CONFIG');
   return parsed;
 }
 
@@ -68,7 +73,10 @@ export class DaemonsService {
     const base = parseId(id);
     const extra = body?.args ?? [];
     const bad = badArgument(extra);
-    if (bad !== null) throw new InvalidInputError('Invalid input', [['args', `"${bad.slice(0, 40)}" does not match ^-{0,2}[\\w/?&=.-]+$`]]);
+    if (bad !== null)
+      throw new InvalidInputError('Invalid input', [
+        ['args', `"${bad.slice(0, 40)}" does not match ^-{0,2}[\\w/?&=.-]+$`],
+      ]);
     const target = daemonId(base.name, [...base.args, ...extra]);
     const o = m.start(target);
     switch (o.kind) {
@@ -89,7 +97,8 @@ export class DaemonsService {
     const m = requireManager(this.manager);
     const { key } = known(m, id);
     const o = m.stop(key);
-    if (o.kind === 'stop-sent') return { success: true, message: `Sent stop signal to ${key} (PID ${o.pid}), waiting for graceful shutdown` };
+    if (o.kind === 'stop-sent')
+      return { success: true, message: `Sent stop signal to ${key} (PID ${o.pid}), waiting for graceful shutdown` };
     if (o.kind === 'pending-removed') return { success: true, message: `Cancelled the pending restart of ${key}` };
     return notRunning(key, o);
   }
@@ -98,7 +107,8 @@ export class DaemonsService {
     const m = requireManager(this.manager);
     const target = known(m, id);
     const o = m.restart(target);
-    if (o.kind === 'stop-sent') return { success: true, message: `Restarting ${target.key}: sent stop signal to PID ${o.pid}` };
+    if (o.kind === 'stop-sent')
+      return { success: true, message: `Restarting ${target.key}: sent stop signal to PID ${o.pid}` };
     if (o.kind === 'started') return { success: true, message: `Started ${target.key} (PID ${o.pid})` };
     if (o.kind === 'failed') return { success: false, message: o.message };
     return { success: false, message: `Daemon ${target.key} could not be restarted` };
@@ -108,25 +118,38 @@ export class DaemonsService {
     const m = requireManager(this.manager);
     const { key } = known(m, id);
     const o = m.reload(key);
-    if (o.kind === 'signalled') return { success: true, message: `Sent reload signal (SIGHUP) to ${key} (PID ${o.pid})` };
+    if (o.kind === 'signalled')
+      return { success: true, message: `Sent reload signal (SIGHUP) to ${key} (PID ${o.pid})` };
     return notRunning(key, o);
   }
 
   /** PATCH /monitors/{id}/state: start/stop/restart the monitor's zmc; a failure is an error response. */
   monitorAction(monitor: { id: number; type: string; device: string }, action: 'start' | 'stop' | 'restart'): void {
     if (!this.manager) {
-      throw new ServiceUnavailableError('Daemon manager not available: starting and stopping monitors needs takeover mode', [
-        ['monitor_id', String(monitor.id)],
-        ['state', action],
-      ]);
+      throw new ServiceUnavailableError(
+        'Daemon manager not available: starting and stopping monitors needs takeover mode',
+        [
+          ['monitor_id', String(monitor.id)],
+          ['state', action],
+        ],
+      );
     }
-    const id = monitor.type === 'Local' ? daemonId('zmc', ['-d', monitor.device]) : daemonId('zmc', ['-m', String(monitor.id)]);
-    const o = action === 'start' ? this.manager.start(id) : action === 'stop' ? this.manager.stop(id.key) : this.manager.restart(id);
+    const id =
+      monitor.type === 'Local' ? daemonId('zmc', ['-d', monitor.device]) : daemonId('zmc', ['-m', String(monitor.id)]);
+    const o =
+      action === 'start'
+        ? this.manager.start(id)
+        : action === 'stop'
+          ? this.manager.stop(id.key)
+          : this.manager.restart(id);
     if (o.kind === 'failed') {
-      throw new ServiceUnavailableError(`The capture daemon of monitor ${monitor.id} could not be started: ${o.message}`, [
-        ['monitor_id', String(monitor.id)],
-        ['daemon', id.key],
-      ]);
+      throw new ServiceUnavailableError(
+        `The capture daemon of monitor ${monitor.id} could not be started: ${o.message}`,
+        [
+          ['monitor_id', String(monitor.id)],
+          ['daemon', id.key],
+        ],
+      );
     }
   }
 }

@@ -30,7 +30,8 @@ export interface DesiredInput {
 /** Perl truthiness of a Config value. */
 const on = (v: string | undefined) => v !== undefined && v !== '' && v !== '0';
 /** A per-server switch: absent or NULL means not turned off. */
-const serverAllows = (server: ServerFlags | null, flag: keyof ServerFlags) => !server || server[flag] === null || server[flag] !== 0;
+const serverAllows = (server: ServerFlags | null, flag: keyof ServerFlags) =>
+  !server || server[flag] === null || server[flag] !== 0;
 
 /** Local device paths zmdc accepts as an argument. */
 const DEVICE = /^\/dev\/[\w/.-]+$/;
@@ -62,30 +63,56 @@ export function desiredDaemons(input: DesiredInput): Map<string, DesiredDaemon> 
     if (!modes || modes.capturing === 'None' || m.Type === 'WebSite') continue;
     const zmcArgs = m.Type === 'Local' ? ['-d', m.Device] : ['-m', String(m.Id)];
     if (m.Type === 'Local' && !DEVICE.test(m.Device)) continue;
-    const fingerprint = JSON.stringify([m.Type, m.Device, m.Path, m.Function, m.Capturing, m.Analysing, m.Recording, m.Enabled]);
+    const fingerprint = JSON.stringify([
+      m.Type,
+      m.Device,
+      m.Path,
+      m.Function,
+      m.Capturing,
+      m.Analysing,
+      m.Recording,
+      m.Enabled,
+    ]);
     const zmc = daemonId('zmc', zmcArgs);
     // Several Local monitors on one device share one zmc -d; the first row's fingerprint wins.
     if (!out.has(zmc.key)) {
-      add({ id: zmc, monitorId: m.Type === 'Local' ? undefined : m.Id, fingerprint, capturing: modes.capturing === 'Ondemand' ? 'Ondemand' : 'Always' });
+      add({
+        id: zmc,
+        monitorId: m.Type === 'Local' ? undefined : m.Id,
+        fingerprint,
+        capturing: modes.capturing === 'Ondemand' ? 'Ondemand' : 'Always',
+      });
     }
     if (on(config.ZM_OPT_CONTROL) && m.Controllable) {
-      add({ id: daemonId('zmcontrol.pl', ['--id', String(m.Id)]), monitorId: m.Id, fingerprint: JSON.stringify([m.Controllable]) });
+      add({
+        id: daemonId('zmcontrol.pl', ['--id', String(m.Id)]),
+        monitorId: m.Id,
+        fingerprint: JSON.stringify([m.Controllable]),
+      });
       if (m.TrackMotion && modes.analysing !== 'None') {
-        add({ id: daemonId('zmtrack.pl', ['-m', String(m.Id)]), monitorId: m.Id, fingerprint: JSON.stringify([m.TrackMotion, modes.analysing]) });
+        add({
+          id: daemonId('zmtrack.pl', ['-m', String(m.Id)]),
+          monitorId: m.Id,
+          fingerprint: JSON.stringify([m.TrackMotion, modes.analysing]),
+        });
       }
     }
   }
 
-  for (const id of input.filters) add({ id: daemonId('zmfilter.pl', [`--filter_id=${id}`, '--daemon']), fingerprint: '' });
+  for (const id of input.filters)
+    add({ id: daemonId('zmfilter.pl', [`--filter_id=${id}`, '--daemon']), fingerprint: '' });
   // 1.36 runs one plain zmfilter.pl when no filter is in the background.
   if (input.filters.length === 0 && input.legacy) add({ id: daemonId('zmfilter.pl'), fingerprint: '' });
 
-  if (on(config.ZM_RUN_AUDIT) && !input.jobs.audit && serverAllows(input.server, 'zmaudit')) add({ id: daemonId('zmaudit.pl', ['-c']), fingerprint: '' });
-  if (on(config.ZM_OPT_TRIGGERS) && serverAllows(input.server, 'zmtrigger')) add({ id: daemonId('zmtrigger.pl'), fingerprint: '' });
+  if (on(config.ZM_RUN_AUDIT) && !input.jobs.audit && serverAllows(input.server, 'zmaudit'))
+    add({ id: daemonId('zmaudit.pl', ['-c']), fingerprint: '' });
+  if (on(config.ZM_OPT_TRIGGERS) && serverAllows(input.server, 'zmtrigger'))
+    add({ id: daemonId('zmtrigger.pl'), fingerprint: '' });
   if (on(config.ZM_OPT_X10)) add({ id: daemonId('zmx10.pl', ['-c', 'start']), fingerprint: '' });
   if (on(config.ZM_CHECK_FOR_UPDATES)) add({ id: daemonId('zmupdate.pl', ['-c']), fingerprint: '' });
   if (on(config.ZM_TELEMETRY_DATA) && !input.jobs.telemetry) add({ id: daemonId('zmtelemetry.pl'), fingerprint: '' });
-  if (on(config.ZM_OPT_USE_EVENTNOTIFICATION) && serverAllows(input.server, 'zmeventnotification')) add({ id: daemonId('zmeventnotification.pl'), fingerprint: '' });
+  if (on(config.ZM_OPT_USE_EVENTNOTIFICATION) && serverAllows(input.server, 'zmeventnotification'))
+    add({ id: daemonId('zmeventnotification.pl'), fingerprint: '' });
   if (!input.jobs.stats && serverAllows(input.server, 'zmstats')) add({ id: daemonId('zmstats.pl'), fingerprint: '' });
   if (on(config.ZM_MIN_RTSP_PORT)) add({ id: daemonId('zm_rtsp_server'), fingerprint: '' });
   return out;

@@ -23,7 +23,8 @@ export function hangReason(mapDir: string, c: WatchedCapture, maxDelaySecs: numb
     if (!s.valid) return 'shared memory not valid';
     const now = nowMs / 1000;
     const heartbeat = now - s.heartbeatTime;
-    if (heartbeat > maxDelaySecs) return `heartbeat ${Math.round(heartbeat)} s old (ZM_WATCH_MAX_DELAY ${maxDelaySecs} s)`;
+    if (heartbeat > maxDelaySecs)
+      return `heartbeat ${Math.round(heartbeat)} s old (ZM_WATCH_MAX_DELAY ${maxDelaySecs} s)`;
     if (c.capturing === 'Always') {
       if (!s.lastWriteTime) return `no image since start-up ${Math.round(now - c.startedAt / 1000)} s ago`;
       const image = now - s.lastWriteTime;

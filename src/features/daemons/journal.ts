@@ -35,7 +35,8 @@ export function journalEntry(event: SupervisionEvent, identifier = 'zmgate'): Bu
   if (event.daemon !== undefined) fields.push(['ZMGATE_DAEMON', event.daemon]);
   if (event.monitorId !== undefined) fields.push(['ZMGATE_MONITOR_ID', String(event.monitorId)]);
   if (event.pid !== undefined) fields.push(['ZMGATE_PID', String(event.pid)]);
-  for (const [k, v] of Object.entries(event.extra ?? {})) fields.push([`ZMGATE_${k.toUpperCase().replace(/[^A-Z0-9_]/g, '_')}`, String(v)]);
+  for (const [k, v] of Object.entries(event.extra ?? {}))
+    fields.push([`ZMGATE_${k.toUpperCase().replace(/[^A-Z0-9_]/g, '_')}`, String(v)]);
   const parts: Buffer[] = [];
   for (const [k, v] of fields) {
     if (!v.includes('\n')) {
@@ -62,11 +63,27 @@ export class SupervisionJournal {
         sendUnixDatagram(this.socketPath, journalEntry(event));
         return;
       } catch (err) {
-        this.log.warn({ err: { message: (err as Error).message } }, 'journal unavailable; supervision events go to the service log');
+        this.log.warn(
+          { err: { message: (err as Error).message } },
+          'journal unavailable; supervision events go to the service log',
+        );
       }
     }
-    const fields = { supervision: event.action, daemon: event.daemon, monitor_id: event.monitorId, pid: event.pid, ...event.extra };
-    const level = event.priority === 'err' ? 'error' : event.priority === 'warning' ? 'warn' : event.priority === 'debug' ? 'debug' : 'info';
+    const fields = {
+      supervision: event.action,
+      daemon: event.daemon,
+      monitor_id: event.monitorId,
+      pid: event.pid,
+      ...event.extra,
+    };
+    const level =
+      event.priority === 'err'
+        ? 'error'
+        : event.priority === 'warning'
+          ? 'warn'
+          : event.priority === 'debug'
+            ? 'debug'
+            : 'info';
     this.log[level](fields, event.message);
   }
 }

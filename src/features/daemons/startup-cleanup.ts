@@ -28,13 +28,19 @@ export function findDaemonProcesses(paths: readonly string[], procDir = '/proc')
     let argv: string[];
     let exe: string;
     try {
-      argv = readFileSync(join(procDir, entry, 'cmdline'), 'utf8').split('\0').filter((a, i, all) => a !== '' || i < all.length - 1);
+      argv = readFileSync(join(procDir, entry, 'cmdline'), 'utf8')
+        .split('\0')
+        .filter((a, i, all) => a !== '' || i < all.length - 1);
       exe = readlinkSync(join(procDir, entry, 'exe'));
     } catch {
       continue; // gone, a kernel thread, or not ours to read
     }
     // The program itself, or the script an interpreter was given (argv[1]; perl -T etc. shift it).
-    const candidates = [exe.replace(/ \(deleted\)$/, ''), argv[0], ...argv.slice(1, 3).filter((a) => a.startsWith('/'))];
+    const candidates = [
+      exe.replace(/ \(deleted\)$/, ''),
+      argv[0],
+      ...argv.slice(1, 3).filter((a) => a.startsWith('/')),
+    ];
     const path = candidates.find((c) => c !== undefined && wanted.has(c));
     if (path) out.push({ pid, path, argv });
   }
@@ -51,10 +57,20 @@ const alive = (pid: number) => {
 };
 
 /** TERM every leftover, wait up to `graceMs`, then KILL what is left. Returns the processes found. */
-export async function killLeftovers(paths: readonly string[], journal: SupervisionJournal, graceMs = 1000): Promise<LeftoverProcess[]> {
+export async function killLeftovers(
+  paths: readonly string[],
+  journal: SupervisionJournal,
+  graceMs = 1000,
+): Promise<LeftoverProcess[]> {
   const found = findDaemonProcesses(paths);
   for (const p of found) {
-    journal.record({ priority: 'warning', action: 'startup-kill', message: `stopping leftover daemon ${p.argv.join(' ')} (pid ${p.pid})`, pid: p.pid, extra: { path: p.path } });
+    journal.record({
+      priority: 'warning',
+      action: 'startup-kill',
+      message: `stopping leftover daemon ${p.argv.join(' ')} (pid ${p.pid})`,
+      pid: p.pid,
+      extra: { path: p.path },
+    });
     try {
       process.kill(p.pid, 'SIGTERM');
     } catch {
@@ -65,7 +81,13 @@ export async function killLeftovers(paths: readonly string[], journal: Supervisi
   while (found.some((p) => alive(p.pid)) && Date.now() < deadline) await sleep(50);
   for (const p of found) {
     if (!alive(p.pid)) continue;
-    journal.record({ priority: 'warning', action: 'startup-kill', message: `leftover daemon pid ${p.pid} ignored TERM; sending KILL`, pid: p.pid, extra: { path: p.path } });
+    journal.record({
+      priority: 'warning',
+      action: 'startup-kill',
+      message: `leftover daemon pid ${p.pid} ignored TERM; sending KILL`,
+      pid: p.pid,
+      extra: { path: p.path },
+    });
     try {
       process.kill(p.pid, 'SIGKILL');
     } catch {

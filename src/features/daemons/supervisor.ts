@@ -85,7 +85,10 @@ interface Proc {
 const SIGNAL_NUMBERS = osConstants.signals as Record<string, number>;
 
 /** zmdc's wording of an exit. */
-export function describeExit(code: number | null, signal: NodeJS.Signals | null): { text: string; cause: 'exited' | 'crashed' | 'exited abnormally' | 'exited normally' } {
+export function describeExit(
+  code: number | null,
+  signal: NodeJS.Signals | null,
+): { text: string; cause: 'exited' | 'crashed' | 'exited abnormally' | 'exited normally' } {
   if (signal) {
     const n = SIGNAL_NUMBERS[signal] ?? 0;
     const cause = signal === 'SIGTERM' || signal === 'SIGALRM' ? 'exited' : 'crashed';
@@ -123,7 +126,9 @@ export class Supervisor {
   }
 
   list(): DaemonStatusResponse[] {
-    return [...this.procs.values()].map((p) => this.toStatus(p)).sort((a, b) => a.id.localeCompare(b.id, 'en', { numeric: true }));
+    return [...this.procs.values()]
+      .map((p) => this.toStatus(p))
+      .sort((a, b) => a.id.localeCompare(b.id, 'en', { numeric: true }));
   }
 
   /** zmdc's `check` answer: running, stopped, pending or unknown. */
@@ -137,7 +142,12 @@ export class Supervisor {
 
   /** Running and pending processes, for zmdc's `status`. */
   snapshot(): Array<{ key: string; pid?: number; started?: number; pendingAt?: number }> {
-    return [...this.procs.values()].map((p) => ({ key: p.id.key, pid: p.child ? p.pid : undefined, started: p.started, pendingAt: p.pendingAt }));
+    return [...this.procs.values()].map((p) => ({
+      key: p.id.key,
+      pid: p.child ? p.pid : undefined,
+      started: p.started,
+      pendingAt: p.pendingAt,
+    }));
   }
 
   start(id: DaemonId): Outcome {
@@ -241,9 +251,18 @@ export class Supervisor {
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
       // The client sees no path; the journal has it.
-      p.failure = code === 'ENOENT' ? `Daemon executable ${p.id.name} not found` : `Daemon executable ${p.id.name} is not executable (${code})`;
+      p.failure =
+        code === 'ENOENT'
+          ? `Daemon executable ${p.id.name} not found`
+          : `Daemon executable ${p.id.name} is not executable (${code})`;
       p.keepAlive = false;
-      this.options.journal.record({ priority: 'err', action: 'start-failed', message: `'${p.id.key}' cannot start: ${path}: ${code}`, daemon: p.id.key, monitorId: p.monitorId });
+      this.options.journal.record({
+        priority: 'err',
+        action: 'start-failed',
+        message: `'${p.id.key}' cannot start: ${path}: ${code}`,
+        daemon: p.id.key,
+        monitorId: p.monitorId,
+      });
       return { kind: 'failed', message: p.failure };
     }
     // Own process group: a terminal's ^C does not reach the daemons; stops go through us.
@@ -252,7 +271,15 @@ export class Supervisor {
       // spawn() reports its error asynchronously; the pid is missing in that case.
       p.failure = `Daemon ${p.id.name} could not be started`;
       p.keepAlive = false;
-      child.once('error', (err) => this.options.journal.record({ priority: 'err', action: 'start-failed', message: `'${p.id.key}' cannot start: ${err.message}`, daemon: p.id.key, monitorId: p.monitorId }));
+      child.once('error', (err) =>
+        this.options.journal.record({
+          priority: 'err',
+          action: 'start-failed',
+          message: `'${p.id.key}' cannot start: ${err.message}`,
+          daemon: p.id.key,
+          monitorId: p.monitorId,
+        }),
+      );
       return { kind: 'failed', message: p.failure };
     }
     child.on('error', () => {
@@ -263,7 +290,14 @@ export class Supervisor {
     p.started = Date.now();
     p.termSentAt = undefined;
     child.once('exit', (code, signal) => this.onExit(p, child, code, signal));
-    this.options.journal.record({ priority: 'info', action: 'start', message: `'${p.id.key}' starting, pid = ${p.pid}`, daemon: p.id.key, monitorId: p.monitorId, pid: p.pid });
+    this.options.journal.record({
+      priority: 'info',
+      action: 'start',
+      message: `'${p.id.key}' starting, pid = ${p.pid}`,
+      daemon: p.id.key,
+      monitorId: p.monitorId,
+      pid: p.pid,
+    });
     return { kind: 'started', pid: p.pid, at: p.started };
   }
 
@@ -271,7 +305,13 @@ export class Supervisor {
     if (p.pendingAt !== undefined) {
       this.clearPending(p);
       if (final) p.keepAlive = false;
-      this.options.journal.record({ priority: 'info', action: 'stop', message: `'${p.id.key}' removed from the pending restarts`, daemon: p.id.key, monitorId: p.monitorId });
+      this.options.journal.record({
+        priority: 'info',
+        action: 'stop',
+        message: `'${p.id.key}' removed from the pending restarts`,
+        daemon: p.id.key,
+        monitorId: p.monitorId,
+      });
       return { kind: 'pending-removed', at: Date.now() };
     }
     if (!p.child || p.pid === undefined) {
@@ -302,7 +342,14 @@ export class Supervisor {
       }, grace);
       p.killTimer.unref();
     }
-    this.options.journal.record({ priority: 'info', action: 'stop', message: `'${p.id.key}' sending stop to pid ${pid}`, daemon: p.id.key, monitorId: p.monitorId, pid });
+    this.options.journal.record({
+      priority: 'info',
+      action: 'stop',
+      message: `'${p.id.key}' sending stop to pid ${pid}`,
+      daemon: p.id.key,
+      monitorId: p.monitorId,
+      pid,
+    });
     try {
       process.kill(pid, 'SIGTERM');
     } catch {
@@ -372,7 +419,12 @@ export class Supervisor {
   }
 
   private toStatus(p: Proc): DaemonStatusResponse {
-    const out: DaemonStatusResponse = { id: p.id.key, name: p.id.key, state: this.stateOf(p), restart_count: p.restartCount };
+    const out: DaemonStatusResponse = {
+      id: p.id.key,
+      name: p.id.key,
+      state: this.stateOf(p),
+      restart_count: p.restartCount,
+    };
     if (p.child && p.pid !== undefined) {
       out.pid = p.pid;
       out.uptime_seconds = Math.max(0, Math.floor((Date.now() - (p.started ?? Date.now())) / 1000));

@@ -135,7 +135,9 @@ export class SystemService {
 
   async status(): Promise<SystemStatusResponse> {
     const m = requireManager(this.manager);
-    const storage = await this.pool.query<Array<{ Path: string }>>('SELECT Path FROM Storage').catch(() => [] as Array<{ Path: string }>);
+    const storage = await this.pool
+      .query<Array<{ Path: string }>>('SELECT Path FROM Storage')
+      .catch(() => [] as Array<{ Path: string }>);
     const disk = await diskOf([...storage.map((s) => s.Path).filter(Boolean), this.config.zoneminder.dir_events]);
     const mem = meminfo();
     const used = disk.total - disk.free;
@@ -162,13 +164,21 @@ export class SystemService {
 
   async startup(): Promise<DaemonActionResponse> {
     const { started, failed } = await requireManager(this.manager).startup();
-    const errors = failed.length ? `, ${failed.length} failed. Errors: ${failed.map((f) => `${f.key}: ${f.message}`).join('; ')}` : '';
+    const errors = failed.length
+      ? `, ${failed.length} failed. Errors: ${failed.map((f) => `${f.key}: ${f.message}`).join('; ')}`
+      : '';
     return { success: failed.length === 0, message: `System startup completed: ${started} daemons started${errors}` };
   }
 
   async shutdown(): Promise<DaemonActionResponse> {
     const { stopped, of } = await requireManager(this.manager).shutdown();
-    return { success: true, message: stopped === of ? `Shutdown complete: ${stopped} daemons stopped` : `Shutdown complete: ${stopped} of ${of} daemons stopped` };
+    return {
+      success: true,
+      message:
+        stopped === of
+          ? `Shutdown complete: ${stopped} daemons stopped`
+          : `Shutdown complete: ${stopped} of ${of} daemons stopped`,
+    };
   }
 
   async restart(): Promise<DaemonActionResponse> {
@@ -181,7 +191,10 @@ export class SystemService {
 
   logrot(): DaemonActionResponse {
     const { signalled, failed } = requireManager(this.manager).logrot();
-    return { success: failed === 0, message: `Log rotation triggered: ${signalled} daemons signaled, ${failed} failed` };
+    return {
+      success: failed === 0,
+      message: `Log rotation triggered: ${signalled} daemons signaled, ${failed} failed`,
+    };
   }
 
   /** Applies a States row to Monitors in one transaction, marks it active, then (takeover) restarts. */
@@ -198,14 +211,24 @@ export class SystemService {
         ).map((r) => r.c),
       );
       await conn.beginTransaction();
-      const [state] = await conn.query<Array<{ Id: number; Definition: string }>>('SELECT Id, Definition FROM States WHERE Name = ? FOR UPDATE', [name]);
-      if (!state) throw new NotFoundError(`State ${name.slice(0, 64)} not found`, [['state_name', name.slice(0, 64)]], 'CONFIG');
+      const [state] = await conn.query<Array<{ Id: number; Definition: string }>>(
+        'SELECT Id, Definition FROM States WHERE Name = ? FOR UPDATE',
+        [name],
+      );
+      if (!state)
+        throw new NotFoundError(`State ${name.slice(0, 64)} not found`, [['state_name', name.slice(0, 64)]], 'CONFIG');
       for (const entry of (state.Definition ?? '').split(',').filter((e) => e.trim() !== '')) {
         const sets = stateAssignments(entry.trim(), cols.has('Function'), cols.has('Capturing'));
-        if (!sets) throw new InvalidInputError('Invalid input', [['state_name', `definition entry "${entry.slice(0, 40)}" cannot be applied`]]);
+        if (!sets)
+          throw new InvalidInputError('Invalid input', [
+            ['state_name', `definition entry "${entry.slice(0, 40)}" cannot be applied`],
+          ]);
         const keys = Object.keys(sets.values);
         if (keys.length === 0) continue;
-        await conn.query(`UPDATE Monitors SET ${keys.map((k) => `\`${k}\` = ?`).join(', ')} WHERE Id = ?`, [...Object.values(sets.values), sets.id]);
+        await conn.query(`UPDATE Monitors SET ${keys.map((k) => `\`${k}\` = ?`).join(', ')} WHERE Id = ?`, [
+          ...Object.values(sets.values),
+          sets.id,
+        ]);
         applied++;
       }
       await conn.query('UPDATE States SET IsActive = (Id = ?)', [state.Id]);
@@ -217,27 +240,41 @@ export class SystemService {
       conn.release();
     }
     if (!this.manager) {
-      return { success: true, message: `State '${name}' applied to ${applied} monitors (daemons managed by zoneminder.service)` };
+      return {
+        success: true,
+        message: `State '${name}' applied to ${applied} monitors (daemons managed by zoneminder.service)`,
+      };
     }
     const restarted = await this.restart();
-    return { success: restarted.success, message: `State '${name}' applied to ${applied} monitors. ${restarted.message}` };
+    return {
+      success: restarted.success,
+      message: `State '${name}' applied to ${applied} monitors. ${restarted.message}`,
+    };
   }
 
   /** POST /server/control/{action}: takeover acts on the supervisor; passive asks systemd. */
   async control(action: string): Promise<ServerControlResponse> {
-    if (!(ACTIONS as readonly string[]).includes(action)) throw new InvalidInputError('Invalid input', [['action', 'one of start, stop, restart']]);
+    if (!(ACTIONS as readonly string[]).includes(action))
+      throw new InvalidInputError('Invalid input', [['action', 'one of start, stop, restart']]);
     if (this.manager) {
-      const r = action === 'start' ? await this.startup() : action === 'stop' ? await this.shutdown() : await this.restart();
+      const r =
+        action === 'start' ? await this.startup() : action === 'stop' ? await this.shutdown() : await this.restart();
       return { message: r.message };
     }
     await new Promise<void>((resolve, reject) => {
       execFile('systemctl', [action, 'zoneminder.service'], { timeout: 60_000 }, (err, _out, stderr) => {
         if (!err) return resolve();
         const reason = (stderr || err.message).split('\n')[0].slice(0, 200);
-        reject(new ApiError(502, 'SERVICE_CONTROL_ERROR', `systemctl ${action} zoneminder.service failed`, [['reason', reason]]));
+        reject(
+          new ApiError(502, 'SERVICE_CONTROL_ERROR', `systemctl ${action} zoneminder.service failed`, [
+            ['reason', reason],
+          ]),
+        );
       });
     });
-    return { message: `zoneminder.service ${action === 'stop' ? 'stopped' : action === 'start' ? 'started' : 'restarted'}` };
+    return {
+      message: `zoneminder.service ${action === 'stop' ? 'stopped' : action === 'start' ? 'started' : 'restarted'}`,
+    };
   }
 }
 
@@ -250,18 +287,32 @@ const FUNCTION_MODES: Record<string, { Analysing: string; Recording: string }> =
 };
 
 /** The column values one definition entry sets, for the columns this schema has. */
-export function stateAssignments(entry: string, hasFunction: boolean, hasCapturing: boolean): { id: number; values: Record<string, string | number> } | null {
+export function stateAssignments(
+  entry: string,
+  hasFunction: boolean,
+  hasCapturing: boolean,
+): { id: number; values: Record<string, string | number> } | null {
   const parts = entry.split(':');
   if (!/^\d+$/.test(parts[0] ?? '')) return null;
   const id = Number(parts[0]);
   const values: Record<string, string | number> = {};
   if (parts.length === 4) {
     const [, capturing, analysing, recording] = parts;
-    if (!['None', 'Ondemand', 'Always'].includes(capturing) || !['None', 'Always'].includes(analysing) || !['None', 'OnMotion', 'Always'].includes(recording)) return null;
+    if (
+      !['None', 'Ondemand', 'Always'].includes(capturing) ||
+      !['None', 'Always'].includes(analysing) ||
+      !['None', 'OnMotion', 'Always'].includes(recording)
+    )
+      return null;
     if (hasCapturing) Object.assign(values, { Capturing: capturing, Analysing: analysing, Recording: recording });
     else if (hasFunction) {
       // A 1.36 schema: the nearest Function.
-      const fn = capturing === 'None' ? 'None' : (Object.entries(FUNCTION_MODES).find(([, m]) => m.Analysing === analysing && m.Recording === recording)?.[0] ?? (analysing === 'Always' ? 'Modect' : 'Monitor'));
+      const fn =
+        capturing === 'None'
+          ? 'None'
+          : (Object.entries(FUNCTION_MODES).find(
+              ([, m]) => m.Analysing === analysing && m.Recording === recording,
+            )?.[0] ?? (analysing === 'Always' ? 'Modect' : 'Monitor'));
       values.Function = fn;
     }
     return { id, values };

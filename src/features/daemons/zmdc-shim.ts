@@ -142,7 +142,10 @@ export class ZmdcShim {
       case 'shutdown': {
         const stops = m.supervisor.snapshot().filter((s) => s.pid !== undefined);
         await m.shutdown();
-        return stops.map((s) => `'${s.key}' sending stop to pid ${s.pid} at ${zmdcTime()}\n`).join('') + `Server shutdown at ${zmdcTime()}\n`;
+        return (
+          stops.map((s) => `'${s.key}' sending stop to pid ${s.pid} at ${zmdcTime()}\n`).join('') +
+          `Server shutdown at ${zmdcTime()}\n`
+        );
       }
       default:
         return `Invalid command '${command}'\n`;
@@ -192,7 +195,9 @@ function statusOne(m: DaemonManager, key: string): string {
 function statusAll(m: DaemonManager): string {
   const all = m.supervisor.snapshot();
   let out = '';
-  for (const s of all) if (s.pid !== undefined) out += `'${s.key}' running since ${zmdcTime(s.started)}, pid = ${s.pid}${isAlive(s.pid) ? ', valid' : ''}\n`;
+  for (const s of all)
+    if (s.pid !== undefined)
+      out += `'${s.key}' running since ${zmdcTime(s.started)}, pid = ${s.pid}${isAlive(s.pid) ? ', valid' : ''}\n`;
   for (const s of all) if (s.pendingAt !== undefined) out += `'${s.key}' pending at ${zmdcTime(s.pendingAt)}\n`;
   return out;
 }

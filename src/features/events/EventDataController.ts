@@ -1,8 +1,30 @@
-import { Body, Controller, Delete, Get, OperationId, Patch, Path, Post, Query, Request, Response, Route, Security, SuccessResponse, Tags } from '@tsoa/runtime';
+import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  OperationId,
+  Patch,
+  Path,
+  Post,
+  Query,
+  Request,
+  Response,
+  Route,
+  Security,
+  SuccessResponse,
+  Tags,
+} from '@tsoa/runtime';
 import type { Request as ExRequest } from 'express';
 import type { AppResponseError } from '../../api/envelopes.js';
 import type { Services } from '../../registry.js';
-import { EventDataService, type CreateEventDataRequest, type EventDataResponse, type PaginatedEventDataResponse, type UpdateEventDataRequest } from './event-data-service.js';
+import {
+  EventDataService,
+  type CreateEventDataRequest,
+  type EventDataResponse,
+  type PaginatedEventDataResponse,
+  type UpdateEventDataRequest,
+} from './event-data-service.js';
 import { currentUser } from '../../auth/request-user.js';
 
 @Route('api/v3/event-data')
@@ -37,7 +59,12 @@ export class EventDataController extends Controller {
    */
   @Get()
   @OperationId('list_event_data')
-  public async list(@Request() req: ExRequest, @Query() event_id?: number, @Query() page?: number, @Query() page_size?: number): Promise<PaginatedEventDataResponse> {
+  public async list(
+    @Request() req: ExRequest,
+    @Query() event_id?: number,
+    @Query() page?: number,
+    @Query() page_size?: number,
+  ): Promise<PaginatedEventDataResponse> {
     return this.eventData.list(currentUser(req), event_id, page, page_size);
   }
 
@@ -69,7 +96,11 @@ export class EventDataController extends Controller {
   @Patch('{id}')
   @OperationId('update_event_data')
   @Response<AppResponseError>(404, 'No such row, or its monitor is hidden')
-  public async update(@Request() req: ExRequest, @Path() id: number, @Body() body: UpdateEventDataRequest): Promise<EventDataResponse> {
+  public async update(
+    @Request() req: ExRequest,
+    @Path() id: number,
+    @Body() body: UpdateEventDataRequest,
+  ): Promise<EventDataResponse> {
     return this.eventData.update(currentUser(req), id, body);
   }
 

@@ -2,7 +2,11 @@ import { Controller, Get, OperationId, Path, Query, Request, Response, Route, Se
 import type { Request as ExRequest } from 'express';
 import type { AppResponseError } from '../../api/envelopes.js';
 import type { Services } from '../../registry.js';
-import { EventSummariesService, type EventSummaryResponse, type PaginatedEventSummariesResponse } from './event-summaries-service.js';
+import {
+  EventSummariesService,
+  type EventSummaryResponse,
+  type PaginatedEventSummariesResponse,
+} from './event-summaries-service.js';
 import { currentUser } from '../../auth/request-user.js';
 
 @Route('api/v3/event-summaries')
@@ -34,7 +38,11 @@ export class EventSummariesController extends Controller {
    */
   @Get()
   @OperationId('listEventSummaries')
-  public async list(@Request() req: ExRequest, @Query() page?: number, @Query() page_size?: number): Promise<PaginatedEventSummariesResponse> {
+  public async list(
+    @Request() req: ExRequest,
+    @Query() page?: number,
+    @Query() page_size?: number,
+  ): Promise<PaginatedEventSummariesResponse> {
     return this.summaries.list(currentUser(req), page, page_size);
   }
 

@@ -1,8 +1,32 @@
-import { Body, Controller, Delete, Get, OperationId, Patch, Path, Post, Query, Request, Response, Route, Security, SuccessResponse, Tags } from '@tsoa/runtime';
+import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  OperationId,
+  Patch,
+  Path,
+  Post,
+  Query,
+  Request,
+  Response,
+  Route,
+  Security,
+  SuccessResponse,
+  Tags,
+} from '@tsoa/runtime';
 import type { Request as ExRequest } from 'express';
 import type { AppResponseError } from '../../api/envelopes.js';
 import type { Services } from '../../registry.js';
-import { EventsService, type EventCountsByMonitorResponse, type EventCountsResponse, type EventCreateRequest, type EventResponse, type EventUpdateRequest, type PaginatedEventsResponse } from './events-service.js';
+import {
+  EventsService,
+  type EventCountsByMonitorResponse,
+  type EventCountsResponse,
+  type EventCreateRequest,
+  type EventResponse,
+  type EventUpdateRequest,
+  type PaginatedEventsResponse,
+} from './events-service.js';
 import { currentUser } from '../../auth/request-user.js';
 
 @Route('api/v3/events')
@@ -74,7 +98,20 @@ export class EventsController extends Controller {
     @Query() storage_id?: number,
   ): Promise<PaginatedEventsResponse> {
     return this.events.list(currentUser(req), {
-      page, page_size, monitor_id, start_time, end_time, sort, direction, alarm_frames_min, archived, cause, name, notes, tag_id, storage_id,
+      page,
+      page_size,
+      monitor_id,
+      start_time,
+      end_time,
+      sort,
+      direction,
+      alarm_frames_min,
+      archived,
+      cause,
+      name,
+      notes,
+      tag_id,
+      storage_id,
     });
   }
 
@@ -106,7 +143,10 @@ export class EventsController extends Controller {
   @Get('counts-by-monitor/{hours}')
   @OperationId('getEventCountsByMonitor')
   @Response<AppResponseError>(400, 'hours is not 1..87600')
-  public async countsByMonitor(@Request() req: ExRequest, @Path() hours: number): Promise<EventCountsByMonitorResponse> {
+  public async countsByMonitor(
+    @Request() req: ExRequest,
+    @Path() hours: number,
+  ): Promise<EventCountsByMonitorResponse> {
     return this.events.countsByMonitor(currentUser(req), hours);
   }
 
@@ -133,7 +173,11 @@ export class EventsController extends Controller {
   @OperationId('updateEvent')
   @Response<AppResponseError>(400, 'Invalid input')
   @Response<AppResponseError>(404, 'No such event, or its monitor is hidden')
-  public async update(@Request() req: ExRequest, @Path() id: number, @Body() body: EventUpdateRequest): Promise<EventResponse> {
+  public async update(
+    @Request() req: ExRequest,
+    @Path() id: number,
+    @Body() body: EventUpdateRequest,
+  ): Promise<EventResponse> {
     return this.events.update(currentUser(req), id, body);
   }
 

@@ -1,4 +1,19 @@
-import { Body, Controller, Delete, Get, OperationId, Path, Post, Query, Request, Response, Route, Security, SuccessResponse, Tags } from '@tsoa/runtime';
+import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  OperationId,
+  Path,
+  Post,
+  Query,
+  Request,
+  Response,
+  Route,
+  Security,
+  SuccessResponse,
+  Tags,
+} from '@tsoa/runtime';
 import type { Request as ExRequest } from 'express';
 import type { AppResponseError } from '../../api/envelopes.js';
 import type { Page } from '../../api/pagination.js';
@@ -72,7 +87,11 @@ export class EventsTagsController extends Controller {
   @Get('{tag_id}/{event_id}')
   @OperationId('get_event_tag')
   @Response<AppResponseError>(404, 'Not assigned, or the event is hidden')
-  public async get(@Request() req: ExRequest, @Path() tag_id: number, @Path() event_id: number): Promise<EventTagResponse> {
+  public async get(
+    @Request() req: ExRequest,
+    @Path() tag_id: number,
+    @Path() event_id: number,
+  ): Promise<EventTagResponse> {
     return this.eventsTags.get(currentUser(req), tag_id, event_id);
   }
 

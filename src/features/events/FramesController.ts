@@ -1,8 +1,30 @@
-import { Body, Controller, Delete, Get, OperationId, Patch, Path, Post, Query, Request, Response, Route, Security, SuccessResponse, Tags } from '@tsoa/runtime';
+import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  OperationId,
+  Patch,
+  Path,
+  Post,
+  Query,
+  Request,
+  Response,
+  Route,
+  Security,
+  SuccessResponse,
+  Tags,
+} from '@tsoa/runtime';
 import type { Request as ExRequest } from 'express';
 import type { AppResponseError } from '../../api/envelopes.js';
 import type { Services } from '../../registry.js';
-import { FramesService, type CreateFrameRequest, type FrameResponse, type PaginatedFramesResponse, type UpdateFrameRequest } from './frames-service.js';
+import {
+  FramesService,
+  type CreateFrameRequest,
+  type FrameResponse,
+  type PaginatedFramesResponse,
+  type UpdateFrameRequest,
+} from './frames-service.js';
 import { currentUser } from '../../auth/request-user.js';
 
 @Route('api/v3/frames')
@@ -37,7 +59,12 @@ export class FramesController extends Controller {
    */
   @Get()
   @OperationId('list_frames')
-  public async list(@Request() req: ExRequest, @Query() event_id?: number, @Query() page?: number, @Query() page_size?: number): Promise<PaginatedFramesResponse> {
+  public async list(
+    @Request() req: ExRequest,
+    @Query() event_id?: number,
+    @Query() page?: number,
+    @Query() page_size?: number,
+  ): Promise<PaginatedFramesResponse> {
     return this.frames.list(currentUser(req), event_id, page, page_size);
   }
 
@@ -69,7 +96,11 @@ export class FramesController extends Controller {
   @Patch('{id}')
   @OperationId('update_frame')
   @Response<AppResponseError>(404, 'No such frame, or its event is hidden')
-  public async update(@Request() req: ExRequest, @Path() id: number, @Body() body: UpdateFrameRequest): Promise<FrameResponse> {
+  public async update(
+    @Request() req: ExRequest,
+    @Path() id: number,
+    @Body() body: UpdateFrameRequest,
+  ): Promise<FrameResponse> {
     return this.frames.update(currentUser(req), id, body);
   }
 

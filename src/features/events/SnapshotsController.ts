@@ -1,9 +1,30 @@
-import { Body, Controller, Delete, Get, OperationId, Patch, Path, Post, Query, Request, Response, Route, Security, SuccessResponse, Tags } from '@tsoa/runtime';
+import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  OperationId,
+  Patch,
+  Path,
+  Post,
+  Query,
+  Request,
+  Response,
+  Route,
+  Security,
+  SuccessResponse,
+  Tags,
+} from '@tsoa/runtime';
 import type { Request as ExRequest } from 'express';
 import type { AppResponseError } from '../../api/envelopes.js';
 import type { Page } from '../../api/pagination.js';
 import type { Services } from '../../registry.js';
-import { SnapshotsService, type CreateSnapshotRequest, type SnapshotResponse, type UpdateSnapshotRequest } from './snapshots-service.js';
+import {
+  SnapshotsService,
+  type CreateSnapshotRequest,
+  type SnapshotResponse,
+  type UpdateSnapshotRequest,
+} from './snapshots-service.js';
 import { currentUser } from '../../auth/request-user.js';
 
 export interface PaginatedSnapshotsResponse extends Page<SnapshotResponse> {}

@@ -1,9 +1,28 @@
-import { Body, Controller, Delete, Get, OperationId, Path, Post, Query, Request, Response, Route, Security, SuccessResponse, Tags } from '@tsoa/runtime';
+import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  OperationId,
+  Path,
+  Post,
+  Query,
+  Request,
+  Response,
+  Route,
+  Security,
+  SuccessResponse,
+  Tags,
+} from '@tsoa/runtime';
 import type { Request as ExRequest } from 'express';
 import type { AppResponseError } from '../../api/envelopes.js';
 import type { Page } from '../../api/pagination.js';
 import type { Services } from '../../registry.js';
-import { SnapshotEventsService, type CreateSnapshotEventRequest, type SnapshotEventResponse } from './snapshots-service.js';
+import {
+  SnapshotEventsService,
+  type CreateSnapshotEventRequest,
+  type SnapshotEventResponse,
+} from './snapshots-service.js';
 import { currentUser } from '../../auth/request-user.js';
 
 export interface PaginatedSnapshotEventsResponse extends Page<SnapshotEventResponse> {}
@@ -50,7 +69,10 @@ export class SnapshotsEventsController extends Controller {
   @Post()
   @OperationId('create_snapshot_event')
   @SuccessResponse(201, 'Created')
-  public async create(@Request() req: ExRequest, @Body() body: CreateSnapshotEventRequest): Promise<SnapshotEventResponse> {
+  public async create(
+    @Request() req: ExRequest,
+    @Body() body: CreateSnapshotEventRequest,
+  ): Promise<SnapshotEventResponse> {
     this.setStatus(201);
     return this.snapshotEvents.create(currentUser(req), body);
   }

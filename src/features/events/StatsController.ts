@@ -1,4 +1,20 @@
-import { Body, Controller, Delete, Get, OperationId, Patch, Path, Post, Query, Request, Response, Route, Security, SuccessResponse, Tags } from '@tsoa/runtime';
+import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  OperationId,
+  Patch,
+  Path,
+  Post,
+  Query,
+  Request,
+  Response,
+  Route,
+  Security,
+  SuccessResponse,
+  Tags,
+} from '@tsoa/runtime';
 import type { Request as ExRequest } from 'express';
 import type { AppResponseError } from '../../api/envelopes.js';
 import type { Page } from '../../api/pagination.js';
@@ -35,7 +51,11 @@ export class StatsController extends Controller {
    */
   @Get()
   @OperationId('list_stats')
-  public async list(@Request() req: ExRequest, @Query() page?: number, @Query() page_size?: number): Promise<PaginatedStatsResponse> {
+  public async list(
+    @Request() req: ExRequest,
+    @Query() page?: number,
+    @Query() page_size?: number,
+  ): Promise<PaginatedStatsResponse> {
     return this.stats.list(currentUser(req), page, page_size);
   }
 
@@ -67,7 +87,11 @@ export class StatsController extends Controller {
   @Patch('{id}')
   @OperationId('update_stat')
   @Response<AppResponseError>(404, 'Not found, or the monitor is hidden')
-  public async update(@Request() req: ExRequest, @Path() id: number, @Body() body: UpdateStatRequest): Promise<StatResponse> {
+  public async update(
+    @Request() req: ExRequest,
+    @Path() id: number,
+    @Body() body: UpdateStatRequest,
+  ): Promise<StatResponse> {
     return this.stats.update(currentUser(req), id, body);
   }
 

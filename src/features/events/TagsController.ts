@@ -1,9 +1,31 @@
-import { Body, Controller, Delete, Get, OperationId, Patch, Path, Post, Query, Request, Response, Route, Security, SuccessResponse, Tags } from '@tsoa/runtime';
+import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  OperationId,
+  Patch,
+  Path,
+  Post,
+  Query,
+  Request,
+  Response,
+  Route,
+  Security,
+  SuccessResponse,
+  Tags,
+} from '@tsoa/runtime';
 import type { Request as ExRequest } from 'express';
 import type { AppResponseError } from '../../api/envelopes.js';
 import type { Page } from '../../api/pagination.js';
 import type { Services } from '../../registry.js';
-import { TagsService, type CreateTagRequest, type TagDetailResponse, type TagResponse, type UpdateTagRequest } from './tags-service.js';
+import {
+  TagsService,
+  type CreateTagRequest,
+  type TagDetailResponse,
+  type TagResponse,
+  type UpdateTagRequest,
+} from './tags-service.js';
 import { currentUser } from '../../auth/request-user.js';
 
 export interface PaginatedTagsResponse extends Page<TagResponse> {}
@@ -34,7 +56,11 @@ export class TagsController extends Controller {
    */
   @Get()
   @OperationId('list_tags')
-  public async list(@Request() req: ExRequest, @Query() page?: number, @Query() page_size?: number): Promise<PaginatedTagsResponse> {
+  public async list(
+    @Request() req: ExRequest,
+    @Query() page?: number,
+    @Query() page_size?: number,
+  ): Promise<PaginatedTagsResponse> {
     return this.tags.list(currentUser(req), page, page_size);
   }
 
@@ -63,7 +89,12 @@ export class TagsController extends Controller {
   @Get('{id}')
   @OperationId('get_tag')
   @Response<AppResponseError>(404, 'Not found')
-  public async get(@Request() req: ExRequest, @Path() id: number, @Query() page?: number, @Query() page_size?: number): Promise<TagDetailResponse> {
+  public async get(
+    @Request() req: ExRequest,
+    @Path() id: number,
+    @Query() page?: number,
+    @Query() page_size?: number,
+  ): Promise<TagDetailResponse> {
     return this.tags.get(currentUser(req), id, page, page_size);
   }
 
@@ -75,7 +106,11 @@ export class TagsController extends Controller {
   @OperationId('update_tag')
   @Response<AppResponseError>(404, 'Not found')
   @Response<AppResponseError>(409, 'Name already in use')
-  public async update(@Request() req: ExRequest, @Path() id: number, @Body() body: UpdateTagRequest): Promise<TagResponse> {
+  public async update(
+    @Request() req: ExRequest,
+    @Path() id: number,
+    @Body() body: UpdateTagRequest,
+  ): Promise<TagResponse> {
     return this.tags.update(currentUser(req), id, body);
   }
 

@@ -105,7 +105,12 @@ export class EventDataService {
     this.visibility = new EventVisibility(prisma, acl);
   }
 
-  async list(user: AuthUser, eventId: number | undefined, page?: number, pageSize?: number): Promise<PaginatedEventDataResponse> {
+  async list(
+    user: AuthUser,
+    eventId: number | undefined,
+    page?: number,
+    pageSize?: number,
+  ): Promise<PaginatedEventDataResponse> {
     const req = pageRequest(page, pageSize);
     const visible = await this.visibility.visible(user);
     if (visible && !visible.size) return pageOf([], 0, req);
@@ -116,14 +121,27 @@ export class EventDataService {
       const scope = inList(visible);
       const from = `FROM Event_Data d LEFT JOIN Events e ON e.Id = d.EventId WHERE COALESCE(d.MonitorId, e.MonitorId) IN ${scope.sql}`;
       const [ids, count] = await Promise.all([
-        this.prisma.$queryRawUnsafe<Array<{ Id: bigint }>>(`SELECT d.Id ${from} ORDER BY d.Id LIMIT ? OFFSET ?`, ...scope.params, req.take, req.skip),
+        this.prisma.$queryRawUnsafe<Array<{ Id: bigint }>>(
+          `SELECT d.Id ${from} ORDER BY d.Id LIMIT ? OFFSET ?`,
+          ...scope.params,
+          req.take,
+          req.skip,
+        ),
         this.prisma.$queryRawUnsafe<Array<{ n: bigint | number }>>(`SELECT COUNT(*) AS n ${from}`, ...scope.params),
       ]);
-      const rows = await this.prisma.event_Data.findMany({ where: { Id: { in: ids.map((r) => BigInt(r.Id)) } }, orderBy: { Id: 'asc' } });
+      const rows = await this.prisma.event_Data.findMany({
+        where: { Id: { in: ids.map((r) => BigInt(r.Id)) } },
+        orderBy: { Id: 'asc' },
+      });
       return pageOf(rows.map(toResponse), Number(count[0]?.n ?? 0), req);
     }
     const where = eventId === undefined ? {} : { EventId: BigInt(eventId) };
-    return listPage(req, this.prisma.event_Data.findMany({ where, orderBy: { Id: 'asc' }, skip: req.skip, take: req.take }), this.prisma.event_Data.count({ where }), toResponse);
+    return listPage(
+      req,
+      this.prisma.event_Data.findMany({ where, orderBy: { Id: 'asc' }, skip: req.skip, take: req.take }),
+      this.prisma.event_Data.count({ where }),
+      toResponse,
+    );
   }
 
   async get(user: AuthUser, id: number): Promise<EventDataResponse> {

@@ -56,7 +56,11 @@ export const nodeDeletionFs: DeletionFs = {
  * A folder an earlier, interrupted deletion of this event moved aside (`.zmgate-trash.<Id>.*`
  * beside the event's folder), or null.
  */
-export async function leftoverTrash(fs: Pick<DeletionFs, 'readdir'>, eventDir: string, id: string): Promise<string | null> {
+export async function leftoverTrash(
+  fs: Pick<DeletionFs, 'readdir'>,
+  eventDir: string,
+  id: string,
+): Promise<string | null> {
   const parent = path.dirname(eventDir);
   let names: string[];
   try {
@@ -111,9 +115,21 @@ const isErrno = (err: unknown, ...codes: string[]) => codes.includes((err as Nod
 
 function refuse(event: Pick<EventForDeletion, 'Id' | 'EndDateTime' | 'Archived' | 'Locked'>): void {
   const id = String(event.Id);
-  if (!event.EndDateTime) throw new ConflictError(`Event ${id} is still being recorded`, [['event_id', id], ['reason', 'in progress']]);
-  if (event.Archived) throw new ConflictError(`Event ${id} is archived; unarchive it first`, [['event_id', id], ['reason', 'archived']]);
-  if (event.Locked) throw new ConflictError(`Event ${id} is locked; unlock it first`, [['event_id', id], ['reason', 'locked']]);
+  if (!event.EndDateTime)
+    throw new ConflictError(`Event ${id} is still being recorded`, [
+      ['event_id', id],
+      ['reason', 'in progress'],
+    ]);
+  if (event.Archived)
+    throw new ConflictError(`Event ${id} is archived; unarchive it first`, [
+      ['event_id', id],
+      ['reason', 'archived'],
+    ]);
+  if (event.Locked)
+    throw new ConflictError(`Event ${id} is locked; unlock it first`, [
+      ['event_id', id],
+      ['reason', 'locked'],
+    ]);
 }
 
 export class EventDeletion {
@@ -131,7 +147,10 @@ export class EventDeletion {
   async delete(eventId: bigint, request: DeletionRequest): Promise<DeletionOutcome> {
     const key = String(eventId);
     if (EventDeletion.inFlight.has(key)) {
-      throw new ConflictError(`Event ${key} is already being deleted`, [['event_id', key], ['reason', 'deletion in progress']]);
+      throw new ConflictError(`Event ${key} is already being deleted`, [
+        ['event_id', key],
+        ['reason', 'deletion in progress'],
+      ]);
     }
     EventDeletion.inFlight.add(key);
     try {
@@ -145,7 +164,17 @@ export class EventDeletion {
     const id = String(eventId);
     const event = await this.prisma.events.findUnique({
       where: { Id: eventId },
-      select: { Id: true, MonitorId: true, StorageId: true, StartDateTime: true, EndDateTime: true, Archived: true, Locked: true, DiskSpace: true, Scheme: true },
+      select: {
+        Id: true,
+        MonitorId: true,
+        StorageId: true,
+        StartDateTime: true,
+        EndDateTime: true,
+        Archived: true,
+        Locked: true,
+        DiskSpace: true,
+        Scheme: true,
+      },
     });
     if (!event) throw new NotFoundError(`Event ${id} not found`, [['event_id', id]], 'EVENT');
     refuse(event);
@@ -153,9 +182,17 @@ export class EventDeletion {
     const storage = event.StorageId ? await this.prisma.storage.findUnique({ where: { Id: event.StorageId } }) : null;
     const root = storage?.Path || this.defaultEventsDir;
     const doDelete = storage ? storage.DoDelete : true;
-    const paths = isSafeRoot(root) ? eventPaths({ id: event.Id, monitorId: event.MonitorId, startDateTime: event.StartDateTime, scheme: event.Scheme }, root) : null;
+    const paths = isSafeRoot(root)
+      ? eventPaths(
+          { id: event.Id, monitorId: event.MonitorId, startDateTime: event.StartDateTime, scheme: event.Scheme },
+          root,
+        )
+      : null;
     if (!paths && doDelete) {
-      this.log.error({ event_id: id, storage_id: event.StorageId }, 'event deletion refused: the storage path is not an absolute path');
+      this.log.error(
+        { event_id: id, storage_id: event.StorageId },
+        'event deletion refused: the storage path is not an absolute path',
+      );
       throw new InternalError(`Event ${id} cannot be deleted: its storage path is unusable`);
     }
 
@@ -169,13 +206,24 @@ export class EventDeletion {
         trash = aside;
       } catch (err) {
         if (!isErrno(err, 'ENOENT')) {
-          this.log.error({ event_id: id, dir: paths.eventDir, err: { code: (err as NodeJS.ErrnoException).code, message: (err as Error).message } }, 'event deletion refused: the event directory could not be moved aside; nothing was deleted');
+          this.log.error(
+            {
+              event_id: id,
+              dir: paths.eventDir,
+              err: { code: (err as NodeJS.ErrnoException).code, message: (err as Error).message },
+            },
+            'event deletion refused: the event directory could not be moved aside; nothing was deleted',
+          );
           throw new InternalError(`Event ${id} was not deleted: its directory could not be moved`);
         }
         // The folder is gone: an interrupted deletion may have moved it aside already.
         trash = await leftoverTrash(this.fs, paths.eventDir, id);
         adopted = trash !== null;
-        if (trash) this.log.warn({ event_id: id, moved_to: trash }, 'event deletion resumes an interrupted one: its folder was already moved aside');
+        if (trash)
+          this.log.warn(
+            { event_id: id, moved_to: trash },
+            'event deletion resumes an interrupted one: its folder was already moved aside',
+          );
       }
     }
 
@@ -204,7 +252,13 @@ export class EventDeletion {
       },
       'event deleted',
     );
-    return { eventId: Number(event.Id), monitorId: event.MonitorId, files, eventDir: paths?.eventDir ?? null, diskSpace: diskSpace === null ? null : Number(diskSpace) };
+    return {
+      eventId: Number(event.Id),
+      monitorId: event.MonitorId,
+      files,
+      eventDir: paths?.eventDir ?? null,
+      diskSpace: diskSpace === null ? null : Number(diskSpace),
+    };
   }
 
   /** Deletes the rows; returns the event's DiskSpace. Throws ApiErrors for refusals. */
@@ -212,7 +266,9 @@ export class EventDeletion {
     const id = String(eventId);
     return this.prisma.$transaction(
       async (tx) => {
-        const rows = await tx.$queryRawUnsafe<Array<Omit<EventForDeletion, 'StartDateTime' | 'Scheme' | 'Locked'> & { Locked: number | boolean }>>(
+        const rows = await tx.$queryRawUnsafe<
+          Array<Omit<EventForDeletion, 'StartDateTime' | 'Scheme' | 'Locked'> & { Locked: number | boolean }>
+        >(
           'SELECT Id, MonitorId, StorageId, EndDateTime, Archived, Locked, DiskSpace FROM Events WHERE Id = ? FOR UPDATE',
           eventId,
         );
@@ -224,7 +280,10 @@ export class EventDeletion {
           eventId,
         );
         if (locks.some((l) => Number(l.active))) {
-          throw new ConflictError(`Event ${id} is locked by ${locks[0].LockedBy.slice(0, 64)}`, [['event_id', id], ['reason', 'locked by another process']]);
+          throw new ConflictError(`Event ${id} is locked by ${locks[0].LockedBy.slice(0, 64)}`, [
+            ['event_id', id],
+            ['reason', 'locked by another process'],
+          ]);
         }
         for (const table of ['Frames', 'Stats', 'Event_Data', 'Events_Tags', 'Events_Lock']) {
           await tx.$executeRawUnsafe(`DELETE FROM ${table} WHERE EventId = ?`, eventId);
@@ -254,13 +313,24 @@ export class EventDeletion {
       await this.fs.rename(trash, eventDir);
     } catch (err) {
       this.log.fatal(
-        { event_id: id, moved_to: trash, original: eventDir, err: { code: (err as NodeJS.ErrnoException).code, message: (err as Error).message } },
+        {
+          event_id: id,
+          moved_to: trash,
+          original: eventDir,
+          err: { code: (err as NodeJS.ErrnoException).code, message: (err as Error).message },
+        },
         'event deletion failed and its directory could NOT be moved back: rename it back by hand',
       );
     }
   }
 
-  private async removeFiles(id: string, doDelete: boolean, paths: EventPaths | null, trash: string | null, s3fs: boolean): Promise<FilesOutcome> {
+  private async removeFiles(
+    id: string,
+    doDelete: boolean,
+    paths: EventPaths | null,
+    trash: string | null,
+    s3fs: boolean,
+  ): Promise<FilesOutcome> {
     if (!doDelete || !paths) return 'kept';
     let outcome: FilesOutcome = trash ? 'removed' : 'absent';
     if (trash) {
@@ -269,7 +339,11 @@ export class EventDeletion {
       } catch (err) {
         outcome = 'left';
         this.log.error(
-          { event_id: id, dir: trash, err: { code: (err as NodeJS.ErrnoException).code, message: (err as Error).message } },
+          {
+            event_id: id,
+            dir: trash,
+            err: { code: (err as NodeJS.ErrnoException).code, message: (err as Error).message },
+          },
           'event rows deleted but its files could not be removed; they are left in the trash folder for the audit',
         );
       }
@@ -278,7 +352,11 @@ export class EventDeletion {
       try {
         if ((await this.fs.lstat(paths.deepMarker)).isSymbolicLink()) await this.fs.unlink(paths.deepMarker);
       } catch (err) {
-        if (!isErrno(err, 'ENOENT')) this.log.warn({ event_id: id, marker: paths.deepMarker, err: { message: (err as Error).message } }, 'could not remove the Deep-scheme marker');
+        if (!isErrno(err, 'ENOENT'))
+          this.log.warn(
+            { event_id: id, marker: paths.deepMarker, err: { message: (err as Error).message } },
+            'could not remove the Deep-scheme marker',
+          );
       }
     }
     // Empty parents go too, as ZoneMinder's own delete does (not on s3fs). rmdir only removes
@@ -296,4 +374,3 @@ export class EventDeletion {
     return outcome;
   }
 }
-

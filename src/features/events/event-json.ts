@@ -7,9 +7,37 @@ import type { ZoneClock } from './event-time.js';
 
 /** The columns every event query reads, in EventResponse order. */
 export const EVENT_COLUMNS = [
-  'Id', 'MonitorId', 'StorageId', 'SecondaryStorageId', 'Name', 'Cause', 'StartDateTime', 'EndDateTime', 'Width', 'Height',
-  'Length', 'Frames', 'AlarmFrames', 'DefaultVideo', 'SaveJPEGs', 'TotScore', 'AvgScore', 'MaxScore', 'Archived', 'Videoed',
-  'Uploaded', 'Emailed', 'Messaged', 'Executed', 'Notes', 'StateId', 'Orientation', 'DiskSpace', 'Scheme', 'Locked', 'Latitude',
+  'Id',
+  'MonitorId',
+  'StorageId',
+  'SecondaryStorageId',
+  'Name',
+  'Cause',
+  'StartDateTime',
+  'EndDateTime',
+  'Width',
+  'Height',
+  'Length',
+  'Frames',
+  'AlarmFrames',
+  'DefaultVideo',
+  'SaveJPEGs',
+  'TotScore',
+  'AvgScore',
+  'MaxScore',
+  'Archived',
+  'Videoed',
+  'Uploaded',
+  'Emailed',
+  'Messaged',
+  'Executed',
+  'Notes',
+  'StateId',
+  'Orientation',
+  'DiskSpace',
+  'Scheme',
+  'Locked',
+  'Latitude',
   'Longitude',
 ] as const;
 
@@ -235,7 +263,8 @@ export function toEventResponse(row: EventRow, clock: ZoneClock, tags?: TagSumma
 }
 
 /** Older variant spellings clients send, accepted beside the stored values. */
-export type OrientationInput = Orientation | 'Rotate0' | 'Rotate90' | 'Rotate180' | 'Rotate270' | 'FlipHori' | 'FlipVert';
+export type OrientationInput =
+  Orientation | 'Rotate0' | 'Rotate90' | 'Rotate180' | 'Rotate270' | 'FlipHori' | 'FlipVert';
 
 const ORIENTATION_VARIANTS: Record<string, Orientation> = {
   Rotate0: 'ROTATE_0',

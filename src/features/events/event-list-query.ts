@@ -72,7 +72,12 @@ function containsPattern(text: string): string {
 function parseTime(field: string, text: string, clock: ZoneClock): string {
   const wall = parseEventTime(text, clock);
   if (!wall) {
-    throw new InvalidInputError('Invalid input', [[field, 'must be an ISO 8601 date-time, e.g. 2026-11-22T08:53:58Z or 2026-11-22T08:53:58 (ZoneMinder local time)']]);
+    throw new InvalidInputError('Invalid input', [
+      [
+        field,
+        'must be an ISO 8601 date-time, e.g. 2026-11-22T08:53:58Z or 2026-11-22T08:53:58 (ZoneMinder local time)',
+      ],
+    ]);
   }
   return wallClockSql(wall);
 }
@@ -82,24 +87,34 @@ export function wallClockSql(wall: Date): string {
   return wall.toISOString().slice(0, 23).replace('T', ' ');
 }
 
-export function parseSort(sort: string | undefined, direction: string | undefined): { field: EventSortField; dir: 'ASC' | 'DESC' } {
+export function parseSort(
+  sort: string | undefined,
+  direction: string | undefined,
+): { field: EventSortField; dir: 'ASC' | 'DESC' } {
   let field: EventSortField = 'start_time';
   if (sort !== undefined && sort !== '') {
     const alias = Object.hasOwn(EVENT_SORT_FIELDS, sort) ? (sort as EventSortField) : SORT_ALIASES.get(sort);
-    if (!alias) throw new InvalidInputError('Invalid input', [['sort', `must be one of ${Object.keys(EVENT_SORT_FIELDS).join(', ')}`]]);
+    if (!alias)
+      throw new InvalidInputError('Invalid input', [
+        ['sort', `must be one of ${Object.keys(EVENT_SORT_FIELDS).join(', ')}`],
+      ]);
     field = alias;
   }
   let dir: 'ASC' | 'DESC' = 'DESC';
   if (direction !== undefined && direction !== '') {
     const d = direction.toLowerCase();
-    if (d !== 'asc' && d !== 'desc') throw new InvalidInputError('Invalid input', [['direction', 'must be asc or desc']]);
+    if (d !== 'asc' && d !== 'desc')
+      throw new InvalidInputError('Invalid input', [['direction', 'must be asc or desc']]);
     dir = d === 'asc' ? 'ASC' : 'DESC';
   }
   return { field, dir };
 }
 
 function parseTagIds(text: string): string[] {
-  const ids = text.split(',').map((s) => s.trim()).filter((s) => s !== '');
+  const ids = text
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
   if (!ids.length || ids.some((s) => !/^\d{1,19}$/.test(s)) || ids.length > 1000) {
     throw new InvalidInputError('Invalid input', [['tag_id', 'must be a comma-separated list of tag ids']]);
   }
@@ -147,7 +162,11 @@ export function eventListSql(filters: EventListFilters, visible: Set<number> | n
     conditions.push(filters.storage_id === 0 ? '(StorageId = 0 OR StorageId IS NULL)' : 'StorageId = ?');
     if (filters.storage_id !== 0) params.push(filters.storage_id);
   }
-  for (const [name, column] of [['name', 'Name'], ['cause', 'Cause'], ['notes', 'Notes']] as const) {
+  for (const [name, column] of [
+    ['name', 'Name'],
+    ['cause', 'Cause'],
+    ['notes', 'Notes'],
+  ] as const) {
     const text = filters[name];
     if (text === undefined || text === '') continue;
     // LOWER() on both sides: the match is case-insensitive whatever the column's collation.
@@ -156,7 +175,9 @@ export function eventListSql(filters: EventListFilters, visible: Set<number> | n
   }
   if (filters.tag_id !== undefined && filters.tag_id !== '') {
     const tags = parseTagIds(filters.tag_id);
-    conditions.push(`EXISTS (SELECT 1 FROM Events_Tags et WHERE et.EventId = Events.Id AND et.TagId IN (${tags.map(() => '?').join(', ')}))`);
+    conditions.push(
+      `EXISTS (SELECT 1 FROM Events_Tags et WHERE et.EventId = Events.Id AND et.TagId IN (${tags.map(() => '?').join(', ')}))`,
+    );
     params.push(...tags);
   }
   return { where: conditions.length ? `WHERE ${conditions.join(' AND ')}` : '', params, orderBy, empty };

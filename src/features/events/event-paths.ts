@@ -50,7 +50,12 @@ export function eventPaths(event: EventPathInput, root: string): EventPaths {
   const start = event.startDateTime && !Number.isNaN(event.startDateTime.getTime()) ? event.startDateTime : null;
   const scheme = start ? event.scheme : 'Shallow';
   if (scheme === 'Deep' && start) {
-    const day = path.join(monitorDir, pad(start.getUTCFullYear() % 100), pad(start.getUTCMonth() + 1), pad(start.getUTCDate()));
+    const day = path.join(
+      monitorDir,
+      pad(start.getUTCFullYear() % 100),
+      pad(start.getUTCMonth() + 1),
+      pad(start.getUTCDate()),
+    );
     const hour = path.join(day, pad(start.getUTCHours()));
     const minute = path.join(hour, pad(start.getUTCMinutes()));
     return {

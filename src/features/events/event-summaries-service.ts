@@ -80,13 +80,23 @@ export class EventSummariesService {
     const { visible } = await this.acl.scope(user);
     const where = { Deleted: false, ...(visible && { Id: { in: [...visible] } }) };
     const [monitors, total] = await Promise.all([
-      this.prisma.monitors.findMany({ where, select: { Id: true }, orderBy: { Id: 'asc' }, skip: req.skip, take: req.take }),
+      this.prisma.monitors.findMany({
+        where,
+        select: { Id: true },
+        orderBy: { Id: 'asc' },
+        skip: req.skip,
+        take: req.take,
+      }),
       this.prisma.monitors.count({ where }),
     ]);
     const ids = monitors.map((m) => m.Id);
     const rows = ids.length ? await this.prisma.event_Summaries.findMany({ where: { MonitorId: { in: ids } } }) : [];
     const byMonitor = new Map(rows.map((r) => [r.MonitorId, r]));
-    return pageOf(ids.map((id) => toResponse(id, byMonitor.get(id))), total, req);
+    return pageOf(
+      ids.map((id) => toResponse(id, byMonitor.get(id))),
+      total,
+      req,
+    );
   }
 
   async get(user: AuthUser, monitorId: number): Promise<EventSummaryResponse> {

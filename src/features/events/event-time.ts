@@ -95,7 +95,11 @@ async function readZoneMinderZone(prisma: PrismaClient, log?: Logger): Promise<Z
   const row = await prisma.config.findUnique({ where: { Name: 'ZM_TIMEZONE' }, select: { Value: true } });
   const configured = row?.Value?.trim() ?? '';
   if (configured && isValidTimeZone(configured)) return clockFor(configured);
-  if (configured) log?.warn({ ZM_TIMEZONE: configured.slice(0, 64) }, 'ZM_TIMEZONE is not a known time zone; using the process time zone');
+  if (configured)
+    log?.warn(
+      { ZM_TIMEZONE: configured.slice(0, 64) },
+      'ZM_TIMEZONE is not a known time zone; using the process time zone',
+    );
   return clockFor(processTimeZone());
 }
 

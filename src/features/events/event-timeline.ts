@@ -39,7 +39,8 @@ export function frameTimes(numbers: number[], rawRows: FrameRow[], interval: num
     const lower = upper?.frameId === n ? upper : rows[k - 1];
     let t: number;
     if (lower && lower.frameId === n) t = lower.delta;
-    else if (lower && upper) t = lower.delta + ((upper.delta - lower.delta) * (n - lower.frameId)) / (upper.frameId - lower.frameId);
+    else if (lower && upper)
+      t = lower.delta + ((upper.delta - lower.delta) * (n - lower.frameId)) / (upper.frameId - lower.frameId);
     else if (lower) t = lower.delta + (n - lower.frameId) * interval;
     else if (upper) t = Math.max(0, upper.delta - (upper.frameId - n) * interval);
     else t = Math.max(0, (n - (numbers[0] ?? n)) * interval);

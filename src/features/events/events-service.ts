@@ -12,7 +12,15 @@ import { coalescedCount } from '../../db/coalesced-count.js';
 import { EventDeletion } from './event-deletion.js';
 import { ReadCaches } from '../read-cache/read-caches.js';
 import { withJsonText } from '../read-cache/json-text.js';
-import { EVENT_COLUMNS, storedOrientation, toEventResponse, type EventResponse, type EventRow, type OrientationInput, type TagSummary } from './event-json.js';
+import {
+  EVENT_COLUMNS,
+  storedOrientation,
+  toEventResponse,
+  type EventResponse,
+  type EventRow,
+  type OrientationInput,
+  type TagSummary,
+} from './event-json.js';
 import { eventListSql, wallClockSql, type EventListFilters } from './event-list-query.js';
 import { parseEventTime, ZoneMinderClock, type ZoneClock } from './event-time.js';
 import type { Services } from '../../registry.js';
@@ -154,12 +162,19 @@ export const MAX_COUNT_HOURS = 87_600;
 const MAX_LENGTH = new Decimal('99999999.99');
 const SELECT_EVENT = `SELECT ${EVENT_COLUMNS.join(', ')} FROM Events`;
 
-const notFound = (id: bigint | number) => new NotFoundError(`Event ${id} not found`, [['event_id', String(id)]], 'EVENT');
+const notFound = (id: bigint | number) =>
+  new NotFoundError(`Event ${id} not found`, [['event_id', String(id)]], 'EVENT');
 
 export class EventsService {
   /** Built once per app by the registry (Services.get). */
   static from(s: Services): EventsService {
-    return new EventsService(s.prisma, s.acl, s.get(ZoneMinderClock), new EventDeletion(s.prisma, s.config.zoneminder.dir_events, s.log), s.get(ReadCaches));
+    return new EventsService(
+      s.prisma,
+      s.acl,
+      s.get(ZoneMinderClock),
+      new EventDeletion(s.prisma, s.config.zoneminder.dir_events, s.log),
+      s.get(ReadCaches),
+    );
   }
 
   constructor(
@@ -224,14 +239,19 @@ export class EventsService {
     }
     const storage = body.storage_id ? await this.prisma.storage.findUnique({ where: { Id: body.storage_id } }) : null;
     if (body.storage_id && !storage) throw new InvalidInputError('Invalid input', [['storage_id', 'no such storage']]);
-    if (body.secondary_storage_id && !(await this.prisma.storage.findUnique({ where: { Id: body.secondary_storage_id }, select: { Id: true } }))) {
+    if (
+      body.secondary_storage_id &&
+      !(await this.prisma.storage.findUnique({ where: { Id: body.secondary_storage_id }, select: { Id: true } }))
+    ) {
       throw new InvalidInputError('Invalid input', [['secondary_storage_id', 'no such storage']]);
     }
     const length = parseLength(body.length);
-    const start = body.start_date_time == null ? clock.now() : parseInputTime('start_date_time', body.start_date_time, clock);
+    const start =
+      body.start_date_time == null ? clock.now() : parseInputTime('start_date_time', body.start_date_time, clock);
     start.setUTCMilliseconds(0); // DATETIME(0), as zmc writes it
     const end = body.end_date_time == null ? null : parseInputTime('end_date_time', body.end_date_time, clock);
-    if (end && end.getTime() < start.getTime()) throw new InvalidInputError('Invalid input', [['end_date_time', 'is before start_date_time']]);
+    if (end && end.getTime() < start.getTime())
+      throw new InvalidInputError('Invalid input', [['end_date_time', 'is before start_date_time']]);
     end?.setUTCMilliseconds(0);
     const activeState = await this.prisma.states.findFirst({ where: { IsActive: 1 }, select: { Id: true } });
 
@@ -261,7 +281,12 @@ export class EventsService {
       // holds the start, and the monitor's Event_Summaries counters. Lock order: Events, buckets,
       // Event_Summaries.
       const inBucket: Record<string, number> = {};
-      for (const [bucket, interval] of [['Hour', '1 HOUR'], ['Day', '1 DAY'], ['Week', '1 WEEK'], ['Month', '1 MONTH']]) {
+      for (const [bucket, interval] of [
+        ['Hour', '1 HOUR'],
+        ['Day', '1 DAY'],
+        ['Week', '1 WEEK'],
+        ['Month', '1 MONTH'],
+      ]) {
         inBucket[bucket] = await tx.$executeRawUnsafe(
           `INSERT INTO Events_${bucket} (EventId, MonitorId, StartDateTime, DiskSpace) SELECT ?, ?, ?, NULL FROM DUAL WHERE ? >= DATE_SUB(NOW(), INTERVAL ${interval})`,
           event.Id,
@@ -326,7 +351,10 @@ export class EventsService {
     );
     return {
       hours,
-      counts: rows.map((r) => ({ count: Number(r.n), date: clock.toUtcString(parseEventTime(r.bucket, clock)) ?? r.bucket })),
+      counts: rows.map((r) => ({
+        count: Number(r.n),
+        date: clock.toUtcString(parseEventTime(r.bucket, clock)) ?? r.bucket,
+      })),
     };
   }
 
@@ -341,12 +369,18 @@ export class EventsService {
         since,
         ...(visible ?? []),
       ),
-      this.prisma.monitors.findMany({ where: { Deleted: false, ...(visible && { Id: { in: visible } }) }, select: { Id: true } }),
+      this.prisma.monitors.findMany({
+        where: { Deleted: false, ...(visible && { Id: { in: visible } }) },
+        select: { Id: true },
+      }),
     ]);
     // Every visible monitor is listed, with 0 when it had no event in the window.
     const counts = new Map<number, number>(monitors.map((m) => [m.Id, 0]));
     for (const r of rows) counts.set(Number(r.MonitorId), Number(r.n));
-    return { hours, counts: [...counts].sort(([a], [b]) => a - b).map(([monitor_id, count]) => ({ monitor_id, count })) };
+    return {
+      hours,
+      counts: [...counts].sort(([a], [b]) => a - b).map(([monitor_id, count]) => ({ monitor_id, count })),
+    };
   }
 
   /** The event row, or 404 when it is missing or its monitor is hidden from the caller. */
@@ -366,7 +400,10 @@ export class EventsService {
 }
 
 /** The tags of each event (keyed by the event id as a string), for EventResponse.tags. */
-export async function eventTagsOf(prisma: PrismaClient, ids: Array<number | bigint>): Promise<Map<string, TagSummary[]>> {
+export async function eventTagsOf(
+  prisma: PrismaClient,
+  ids: Array<number | bigint>,
+): Promise<Map<string, TagSummary[]>> {
   const byEvent = new Map<string, TagSummary[]>();
   if (!ids.length) return byEvent;
   const rows = await prisma.$queryRawUnsafe<Array<{ EventId: bigint | number; Id: bigint | number; Name: string }>>(
@@ -388,7 +425,9 @@ function parseInputTime(field: string, text: string, clock: ZoneClock): Date {
 
 function parseLength(text: string): Decimal {
   if (!/^\d{1,8}(\.\d{1,2})?$/.test(text.trim())) {
-    throw new InvalidInputError('Invalid input', [['length', 'must be a decimal string of seconds, 0 to 99999999.99, at most two places']]);
+    throw new InvalidInputError('Invalid input', [
+      ['length', 'must be a decimal string of seconds, 0 to 99999999.99, at most two places'],
+    ]);
   }
   const value = new Decimal(text.trim());
   if (value.gt(MAX_LENGTH)) throw new InvalidInputError('Invalid input', [['length', 'must be at most 99999999.99']]);

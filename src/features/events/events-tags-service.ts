@@ -61,7 +61,14 @@ export interface EventTagFilters {
 }
 
 const notFound = (tagId: number, eventId: number) =>
-  new NotFoundError(`Tag ${tagId} is not assigned to event ${eventId}`, [['tag_id', String(tagId)], ['event_id', String(eventId)]], 'EVENT_TAG');
+  new NotFoundError(
+    `Tag ${tagId} is not assigned to event ${eventId}`,
+    [
+      ['tag_id', String(tagId)],
+      ['event_id', String(eventId)],
+    ],
+    'EVENT_TAG',
+  );
 
 function toResponse(row: Events_Tags): EventTagResponse {
   return {
@@ -90,7 +97,17 @@ export class EventsTagsService {
       ...(filters.event_id !== undefined && { EventId: BigInt(filters.event_id) }),
       ...(filters.tag_id !== undefined && { TagId: BigInt(filters.tag_id) }),
     });
-    return listPage(req, this.prisma.events_Tags.findMany({ where, orderBy: [{ TagId: 'asc' }, { EventId: 'asc' }], skip: req.skip, take: req.take }), this.prisma.events_Tags.count({ where }), toResponse);
+    return listPage(
+      req,
+      this.prisma.events_Tags.findMany({
+        where,
+        orderBy: [{ TagId: 'asc' }, { EventId: 'asc' }],
+        skip: req.skip,
+        take: req.take,
+      }),
+      this.prisma.events_Tags.count({ where }),
+      toResponse,
+    );
   }
 
   async get(user: AuthUser, tagId: number, eventId: number): Promise<EventTagResponse> {
@@ -110,7 +127,9 @@ export class EventsTagsService {
     if (details.length) throw new InvalidInputError('Invalid input', details);
 
     const [row] = await this.prisma.$transaction([
-      this.prisma.events_Tags.create({ data: { TagId: BigInt(body.tag_id), EventId: BigInt(body.event_id), AssignedBy: user.id } }),
+      this.prisma.events_Tags.create({
+        data: { TagId: BigInt(body.tag_id), EventId: BigInt(body.event_id), AssignedBy: user.id },
+      }),
       // As ZoneMinder's UI does when it assigns a tag.
       this.prisma.tags.update({ where: { Id: BigInt(body.tag_id) }, data: { LastAssignedDate: clock.now() } }),
     ]);
@@ -119,7 +138,9 @@ export class EventsTagsService {
 
   async remove(user: AuthUser, tagId: number, eventId: number): Promise<void> {
     await this.visibleRow(user, tagId, eventId);
-    await this.prisma.events_Tags.delete({ where: { TagId_EventId: { TagId: BigInt(tagId), EventId: BigInt(eventId) } } });
+    await this.prisma.events_Tags.delete({
+      where: { TagId_EventId: { TagId: BigInt(tagId), EventId: BigInt(eventId) } },
+    });
   }
 
   private async visibleRow(user: AuthUser, tagId: number, eventId: number): Promise<Events_Tags> {
@@ -129,7 +150,10 @@ export class EventsTagsService {
     return row;
   }
 
-  private async visibleWhere(user: AuthUser, where: Prisma.Events_TagsWhereInput): Promise<Prisma.Events_TagsWhereInput> {
+  private async visibleWhere(
+    user: AuthUser,
+    where: Prisma.Events_TagsWhereInput,
+  ): Promise<Prisma.Events_TagsWhereInput> {
     const { visible } = await this.acl.scope(user);
     return visible ? { ...where, Events: { MonitorId: { in: [...visible] } } } : where;
   }

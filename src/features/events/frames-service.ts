@@ -117,7 +117,12 @@ export class FramesService {
     this.visibility = new EventVisibility(prisma, acl);
   }
 
-  async list(user: AuthUser, eventId: number | undefined, page?: number, pageSize?: number): Promise<PaginatedFramesResponse> {
+  async list(
+    user: AuthUser,
+    eventId: number | undefined,
+    page?: number,
+    pageSize?: number,
+  ): Promise<PaginatedFramesResponse> {
     const req = pageRequest(page, pageSize);
     const visible = await this.visibility.visible(user);
     let where: { EventId?: bigint; Id?: { in: bigint[] } } = {};
@@ -130,13 +135,26 @@ export class FramesService {
       const scope = inList(visible);
       const from = `FROM Frames f JOIN Events e ON e.Id = f.EventId WHERE e.MonitorId IN ${scope.sql}`;
       const [ids, count] = await Promise.all([
-        this.prisma.$queryRawUnsafe<Array<{ Id: bigint }>>(`SELECT f.Id ${from} ORDER BY f.Id LIMIT ? OFFSET ?`, ...scope.params, req.take, req.skip),
+        this.prisma.$queryRawUnsafe<Array<{ Id: bigint }>>(
+          `SELECT f.Id ${from} ORDER BY f.Id LIMIT ? OFFSET ?`,
+          ...scope.params,
+          req.take,
+          req.skip,
+        ),
         this.prisma.$queryRawUnsafe<Array<{ n: bigint | number }>>(`SELECT COUNT(*) AS n ${from}`, ...scope.params),
       ]);
-      const rows = await this.prisma.frames.findMany({ where: { Id: { in: ids.map((r) => BigInt(r.Id)) } }, orderBy: { Id: 'asc' } });
+      const rows = await this.prisma.frames.findMany({
+        where: { Id: { in: ids.map((r) => BigInt(r.Id)) } },
+        orderBy: { Id: 'asc' },
+      });
       return pageOf(rows.map(toResponse), Number(count[0]?.n ?? 0), req);
     }
-    return listPage(req, this.prisma.frames.findMany({ where, orderBy: { Id: 'asc' }, skip: req.skip, take: req.take }), this.prisma.frames.count({ where }), toResponse);
+    return listPage(
+      req,
+      this.prisma.frames.findMany({ where, orderBy: { Id: 'asc' }, skip: req.skip, take: req.take }),
+      this.prisma.frames.count({ where }),
+      toResponse,
+    );
   }
 
   async get(user: AuthUser, id: number): Promise<FrameResponse> {
@@ -195,7 +213,9 @@ export function parseLocalTimestamp(field: string, text: string): Date {
   try {
     wall = fromLocalDateTimeString(text);
   } catch {
-    throw new InvalidInputError('Invalid input', [[field, 'must be a local date-time YYYY-MM-DDTHH:MM:SS (no offset)']]);
+    throw new InvalidInputError('Invalid input', [
+      [field, 'must be a local date-time YYYY-MM-DDTHH:MM:SS (no offset)'],
+    ]);
   }
   if (wall.getTime() < TIMESTAMP_MIN || wall.getTime() > TIMESTAMP_MAX) {
     throw new InvalidInputError('Invalid input', [[field, 'must be between 1970-01-02 and 2038-01-18']]);

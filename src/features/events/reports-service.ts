@@ -117,7 +117,12 @@ export class ReportsService {
 
   async list(page?: number, pageSize?: number): Promise<Page<ReportResponse>> {
     const req = pageRequest(page, pageSize);
-    return listPage(req, this.prisma.reports.findMany({ orderBy: { Id: 'asc' }, skip: req.skip, take: req.take }), this.prisma.reports.count(), toResponse);
+    return listPage(
+      req,
+      this.prisma.reports.findMany({ orderBy: { Id: 'asc' }, skip: req.skip, take: req.take }),
+      this.prisma.reports.count(),
+      toResponse,
+    );
   }
 
   async get(id: number): Promise<ReportResponse> {
@@ -172,13 +177,17 @@ export class ReportsService {
     const clock = await this.clock();
     const parse = (field: string, text: string) => {
       const wall = parseEventTime(text, clock);
-      if (!wall || wall.getUTCFullYear() < 1000) throw new InvalidInputError('Invalid input', [[field, 'must be a date-time: YYYY-MM-DDTHH:MM:SS (ZoneMinder local time) or ISO 8601 with Z/offset']]);
+      if (!wall || wall.getUTCFullYear() < 1000)
+        throw new InvalidInputError('Invalid input', [
+          [field, 'must be a date-time: YYYY-MM-DDTHH:MM:SS (ZoneMinder local time) or ISO 8601 with Z/offset'],
+        ]);
       wall.setUTCMilliseconds(0); // DATETIME(0)
       return wall;
     };
     const start = parse('start_date_time', body.start_date_time);
     const end = parse('end_date_time', body.end_date_time);
-    if (end.getTime() < start.getTime()) throw new InvalidInputError('Invalid input', [['end_date_time', 'is before start_date_time']]);
+    if (end.getTime() < start.getTime())
+      throw new InvalidInputError('Invalid input', [['end_date_time', 'is before start_date_time']]);
     return { start, end };
   }
 

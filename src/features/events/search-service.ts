@@ -92,16 +92,21 @@ export class SearchService {
   async search(user: AuthUser, query: SearchQuery): Promise<SearchResponse> {
     const q = (query.q ?? '').trim();
     if (!q) throw new InvalidInputError('Invalid input', [['q', 'must not be empty']]);
-    if (q.length > SEARCH_LIMITS.q) throw new InvalidInputError('Invalid input', [['q', `must be at most ${SEARCH_LIMITS.q} characters`]]);
+    if (q.length > SEARCH_LIMITS.q)
+      throw new InvalidInputError('Invalid input', [['q', `must be at most ${SEARCH_LIMITS.q} characters`]]);
     const words = [...new Set(q.toLowerCase().split(/\s+/))];
-    if (words.length > SEARCH_LIMITS.words) throw new InvalidInputError('Invalid input', [['q', `may have at most ${SEARCH_LIMITS.words} words`]]);
+    if (words.length > SEARCH_LIMITS.words)
+      throw new InvalidInputError('Invalid input', [['q', `may have at most ${SEARCH_LIMITS.words} words`]]);
     const k = query.k === undefined || query.k === 0 ? SEARCH_LIMITS.defaultK : query.k;
-    if (!Number.isInteger(k) || k < 0 || k > SEARCH_LIMITS.k) throw new InvalidInputError('Invalid input', [['k', `must be an integer 1..${SEARCH_LIMITS.k}`]]);
+    if (!Number.isInteger(k) || k < 0 || k > SEARCH_LIMITS.k)
+      throw new InvalidInputError('Invalid input', [['k', `must be an integer 1..${SEARCH_LIMITS.k}`]]);
     unixParam('from', query.from);
     unixParam('to', query.to);
-    if (query.from !== undefined && query.to !== undefined && query.from > query.to) throw new InvalidInputError('Invalid input', [['to', 'is before from']]);
+    if (query.from !== undefined && query.to !== undefined && query.from > query.to)
+      throw new InvalidInputError('Invalid input', [['to', 'is before from']]);
     const cls = query.class?.trim();
-    if (cls && cls.length > 64) throw new InvalidInputError('Invalid input', [['class', 'must be at most 64 characters']]);
+    if (cls && cls.length > 64)
+      throw new InvalidInputError('Invalid input', [['class', 'must be at most 64 characters']]);
 
     const [clock, scope] = await Promise.all([this.clock(), this.acl.scope(user)]);
     const empty: SearchResponse = { answer: null, backend: 'sql', citations: [], count: 0 };
@@ -141,17 +146,34 @@ export class SearchService {
     }
     const where = `WHERE ${conditions.join(' AND ')}`;
     // Name hits weigh 3, cause 2, notes 1; normalised to (0, 1] below.
-    const score = words.map(() => `(COALESCE(LOWER(E.Name) LIKE ?, 0) * 3 + COALESCE(LOWER(E.Cause) LIKE ?, 0) * 2 + COALESCE(LOWER(E.Notes) LIKE ?, 0))`).join(' + ');
+    const score = words
+      .map(
+        () =>
+          `(COALESCE(LOWER(E.Name) LIKE ?, 0) * 3 + COALESCE(LOWER(E.Cause) LIKE ?, 0) * 2 + COALESCE(LOWER(E.Notes) LIKE ?, 0))`,
+      )
+      .join(' + ');
     const scoreParams = words.flatMap((w) => [contains(w), contains(w), contains(w)]);
 
     const [rows, counted] = await Promise.all([
-      this.prisma.$queryRawUnsafe<Array<{ Id: bigint | number; Name: string; Cause: string | null; Notes: string | null; StartDateTime: Date | null; score: unknown }>>(
+      this.prisma.$queryRawUnsafe<
+        Array<{
+          Id: bigint | number;
+          Name: string;
+          Cause: string | null;
+          Notes: string | null;
+          StartDateTime: Date | null;
+          score: unknown;
+        }>
+      >(
         `SELECT E.Id, E.Name, E.Cause, E.Notes, E.StartDateTime, (${score}) AS score FROM Events E ${where} ORDER BY score DESC, E.StartDateTime DESC, E.Id DESC LIMIT ?`,
         ...scoreParams,
         ...params,
         k,
       ),
-      this.prisma.$queryRawUnsafe<Array<{ n: bigint | number }>>(`SELECT COUNT(*) AS n FROM Events E ${where}`, ...params),
+      this.prisma.$queryRawUnsafe<Array<{ n: bigint | number }>>(
+        `SELECT COUNT(*) AS n FROM Events E ${where}`,
+        ...params,
+      ),
     ]);
     return {
       answer: null,

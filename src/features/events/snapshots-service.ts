@@ -107,7 +107,9 @@ function localDateTime(field: string, text: string): Date {
   try {
     return fromLocalDateTimeString(text);
   } catch {
-    throw new InvalidInputError('Invalid input', [[field, 'must be a local date-time YYYY-MM-DDTHH:MM:SS (no offset)']]);
+    throw new InvalidInputError('Invalid input', [
+      [field, 'must be a local date-time YYYY-MM-DDTHH:MM:SS (no offset)'],
+    ]);
   }
 }
 
@@ -138,7 +140,12 @@ export class SnapshotsService {
 
   async list(page?: number, pageSize?: number): Promise<Page<SnapshotResponse>> {
     const req = pageRequest(page, pageSize);
-    return listPage(req, this.prisma.snapshots.findMany({ orderBy: { Id: 'asc' }, skip: req.skip, take: req.take }), this.prisma.snapshots.count(), toSnapshot);
+    return listPage(
+      req,
+      this.prisma.snapshots.findMany({ orderBy: { Id: 'asc' }, skip: req.skip, take: req.take }),
+      this.prisma.snapshots.count(),
+      toSnapshot,
+    );
   }
 
   async get(id: number): Promise<SnapshotResponse> {
@@ -146,10 +153,16 @@ export class SnapshotsService {
   }
 
   async create(user: AuthUser, body: CreateSnapshotRequest): Promise<SnapshotResponse> {
-    const createdOn = body.created_on != null ? localDateTime('created_on', body.created_on) : (await this.clock()).now();
+    const createdOn =
+      body.created_on != null ? localDateTime('created_on', body.created_on) : (await this.clock()).now();
     createdOn.setUTCMilliseconds(0);
     const row = await this.prisma.snapshots.create({
-      data: { Name: body.name ?? null, Description: body.description ?? null, CreatedBy: user.id, CreatedOn: createdOn },
+      data: {
+        Name: body.name ?? null,
+        Description: body.description ?? null,
+        CreatedBy: user.id,
+        CreatedOn: createdOn,
+      },
     });
     return toSnapshot(row);
   }
@@ -191,10 +204,21 @@ export class SnapshotEventsService {
     private readonly acl: MonitorAcl,
   ) {}
 
-  async list(user: AuthUser, filters: { snapshot_id?: number; page?: number; page_size?: number }): Promise<Page<SnapshotEventResponse>> {
+  async list(
+    user: AuthUser,
+    filters: { snapshot_id?: number; page?: number; page_size?: number },
+  ): Promise<Page<SnapshotEventResponse>> {
     const req = pageRequest(filters.page, filters.page_size);
-    const where = await this.visibleWhere(user, filters.snapshot_id !== undefined ? { SnapshotId: filters.snapshot_id } : {});
-    return listPage(req, this.prisma.snapshots_Events.findMany({ where, orderBy: { Id: 'asc' }, skip: req.skip, take: req.take }), this.prisma.snapshots_Events.count({ where }), toSnapshotEvent);
+    const where = await this.visibleWhere(
+      user,
+      filters.snapshot_id !== undefined ? { SnapshotId: filters.snapshot_id } : {},
+    );
+    return listPage(
+      req,
+      this.prisma.snapshots_Events.findMany({ where, orderBy: { Id: 'asc' }, skip: req.skip, take: req.take }),
+      this.prisma.snapshots_Events.count({ where }),
+      toSnapshotEvent,
+    );
   }
 
   async get(user: AuthUser, id: number): Promise<SnapshotEventResponse> {
@@ -211,7 +235,9 @@ export class SnapshotEventsService {
     if (!snapshot) details.push(['snapshot_id', 'no such snapshot']);
     if (!event || (scope.visible && !scope.visible.has(event.MonitorId))) details.push(['event_id', 'no such event']);
     if (details.length) throw new InvalidInputError('Invalid input', details);
-    const row = await this.prisma.snapshots_Events.create({ data: { SnapshotId: body.snapshot_id, EventId: BigInt(body.event_id) } });
+    const row = await this.prisma.snapshots_Events.create({
+      data: { SnapshotId: body.snapshot_id, EventId: BigInt(body.event_id) },
+    });
     return toSnapshotEvent(row);
   }
 
@@ -226,7 +252,10 @@ export class SnapshotEventsService {
     return row;
   }
 
-  private async visibleWhere(user: AuthUser, where: Prisma.Snapshots_EventsWhereInput): Promise<Prisma.Snapshots_EventsWhereInput> {
+  private async visibleWhere(
+    user: AuthUser,
+    where: Prisma.Snapshots_EventsWhereInput,
+  ): Promise<Prisma.Snapshots_EventsWhereInput> {
     const { visible } = await this.acl.scope(user);
     return visible ? { ...where, Events: { MonitorId: { in: [...visible] } } } : where;
   }

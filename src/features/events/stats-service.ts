@@ -173,7 +173,12 @@ export class StatsService {
     const req = pageRequest(page, pageSize);
     const scope = await this.acl.scope(user);
     const where: Prisma.StatsWhereInput = scope.visible ? { MonitorId: { in: [...scope.visible] } } : {};
-    return listPage(req, this.prisma.stats.findMany({ where, orderBy: { Id: 'asc' }, skip: req.skip, take: req.take }), this.prisma.stats.count({ where }), toResponse);
+    return listPage(
+      req,
+      this.prisma.stats.findMany({ where, orderBy: { Id: 'asc' }, skip: req.skip, take: req.take }),
+      this.prisma.stats.count({ where }),
+      toResponse,
+    );
   }
 
   /** The row, or 404 when it is missing or its monitor is hidden from the caller. */
@@ -189,15 +194,21 @@ export class StatsService {
 
   /** Monitor visible and existing (400), editable (403); zone and event of that monitor (400). */
   private async checkRefs(scope: MonitorScope, monitorId: number, zoneId: number, eventId: number): Promise<void> {
-    const monitor = canSee(scope, monitorId) ? await this.prisma.monitors.findUnique({ where: { Id: monitorId }, select: { Id: true } }) : null;
-    if (!monitor) throw new InvalidInputError(`Monitor ${monitorId} does not exist`, [['monitor_id', `no monitor with id ${monitorId}`]]);
+    const monitor = canSee(scope, monitorId)
+      ? await this.prisma.monitors.findUnique({ where: { Id: monitorId }, select: { Id: true } })
+      : null;
+    if (!monitor)
+      throw new InvalidInputError(`Monitor ${monitorId} does not exist`, [
+        ['monitor_id', `no monitor with id ${monitorId}`],
+      ]);
     requireEditableMonitor(scope, monitorId);
     const [zone, event] = await Promise.all([
       this.prisma.zones.findFirst({ where: { Id: zoneId, MonitorId: monitorId }, select: { Id: true } }),
       this.prisma.events.findFirst({ where: { Id: BigInt(eventId), MonitorId: monitorId }, select: { Id: true } }),
     ]);
     if (!zone) throw new InvalidInputError('Invalid input', [['zone_id', `no zone ${zoneId} on monitor ${monitorId}`]]);
-    if (!event) throw new InvalidInputError('Invalid input', [['event_id', `no event ${eventId} of monitor ${monitorId}`]]);
+    if (!event)
+      throw new InvalidInputError('Invalid input', [['event_id', `no event ${eventId} of monitor ${monitorId}`]]);
   }
 
   async create(user: AuthUser, body: CreateStatRequest): Promise<StatResponse> {
@@ -212,7 +223,8 @@ export class StatsService {
     const monitorId = body.monitor_id ?? current.MonitorId;
     const zoneId = body.zone_id ?? current.ZoneId;
     const eventId = body.event_id ?? Number(current.EventId);
-    if (body.monitor_id != null || body.zone_id != null || body.event_id != null) await this.checkRefs(scope, monitorId, zoneId, eventId);
+    if (body.monitor_id != null || body.zone_id != null || body.event_id != null)
+      await this.checkRefs(scope, monitorId, zoneId, eventId);
     return toResponse(await this.prisma.stats.update({ where: { Id: id }, data: toData(body) }));
   }
 

@@ -106,7 +106,9 @@ export interface TagDetailResponse {
 function checkName(name: string | null | undefined): void {
   // eslint-disable-next-line no-control-regex -- the latin1 range starts at U+0000 on purpose
   if (name != null && /[^\u0000-\u00ff]/.test(name)) {
-    throw new InvalidInputError('Invalid input', [['name', 'must be Latin-1 text (ZoneMinder stores tag names as latin1)']]);
+    throw new InvalidInputError('Invalid input', [
+      ['name', 'must be Latin-1 text (ZoneMinder stores tag names as latin1)'],
+    ]);
   }
 }
 
@@ -140,8 +142,15 @@ export class TagsService {
       this.prisma.tags.count(),
       this.acl.scope(user),
     ]);
-    const counts = await this.eventCounts(rows.map((r) => r.Id), scope.visible);
-    return pageOf(rows.map((r) => toResponse(r, counts.get(String(r.Id)) ?? 0)), total, req);
+    const counts = await this.eventCounts(
+      rows.map((r) => r.Id),
+      scope.visible,
+    );
+    return pageOf(
+      rows.map((r) => toResponse(r, counts.get(String(r.Id)) ?? 0)),
+      total,
+      req,
+    );
   }
 
   async get(user: AuthUser, id: number, page?: number, pageSize?: number): Promise<TagDetailResponse> {
@@ -154,7 +163,9 @@ export class TagsService {
     const where = `FROM Events_Tags et JOIN Events e ON e.Id = et.EventId WHERE et.TagId = ?${visible ? ` AND e.MonitorId IN ${visible.sql}` : ''}`;
     const params = [tag.Id, ...(visible?.params ?? [])];
     const [rows, counted] = await Promise.all([
-      this.prisma.$queryRawUnsafe<Array<{ Id: bigint | number; MonitorId: bigint | number; Name: string; StartDateTime: Date | null }>>(
+      this.prisma.$queryRawUnsafe<
+        Array<{ Id: bigint | number; MonitorId: bigint | number; Name: string; StartDateTime: Date | null }>
+      >(
         `SELECT e.Id, e.MonitorId, e.Name, e.StartDateTime ${where} ORDER BY e.StartDateTime DESC, e.Id DESC LIMIT ? OFFSET ?`,
         ...params,
         req.take,

@@ -1,4 +1,21 @@
-import { Body, Controller, Delete, Get, Middlewares, OperationId, Path, Post, Put, Query, Request, Response, Route, Security, SuccessResponse, Tags } from '@tsoa/runtime';
+import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  Middlewares,
+  OperationId,
+  Path,
+  Post,
+  Put,
+  Query,
+  Request,
+  Response,
+  Route,
+  Security,
+  SuccessResponse,
+  Tags,
+} from '@tsoa/runtime';
 import type { Request as ExRequest } from 'express';
 import type { AppResponseError } from '../../api/envelopes.js';
 import { filterShape } from './filter-shape.js';
@@ -6,7 +23,12 @@ import type { Page } from '../../api/pagination.js';
 import type { Services } from '../../registry.js';
 import type { PaginatedEventsResponse } from '../events/events-service.js';
 import type { FilterQuery } from './filter-query.js';
-import { FiltersService, type CreateFilterRequest, type FilterResponse, type UpdateFilterRequest } from './filters-service.js';
+import {
+  FiltersService,
+  type CreateFilterRequest,
+  type FilterResponse,
+  type UpdateFilterRequest,
+} from './filters-service.js';
 import { currentUser } from '../../auth/request-user.js';
 
 export interface PaginatedFiltersResponse extends Page<FilterResponse> {}
@@ -100,7 +122,11 @@ export class FiltersController extends Controller {
   @OperationId('update_filter')
   @Middlewares(filterShape('body.filter'))
   @Response<AppResponseError>(404, 'Not found')
-  public async update(@Request() req: ExRequest, @Path() id: number, @Body() body: UpdateFilterRequest): Promise<FilterResponse> {
+  public async update(
+    @Request() req: ExRequest,
+    @Path() id: number,
+    @Body() body: UpdateFilterRequest,
+  ): Promise<FilterResponse> {
     return this.filters.update(currentUser(req), id, body);
   }
 

@@ -220,7 +220,8 @@ function scalarParam(kind: Kind, value: unknown, path: string, clock: ZoneClock,
     }
     case 'decimal': {
       const v = String(value).trim();
-      if (typeof value === 'boolean' || !/^-?\d{1,12}(\.\d{1,6})?$/.test(v)) throw bad(path, 'must be a decimal number');
+      if (typeof value === 'boolean' || !/^-?\d{1,12}(\.\d{1,6})?$/.test(v))
+        throw bad(path, 'must be a decimal number');
       return Number(v);
     }
     case 'text': {
@@ -230,7 +231,8 @@ function scalarParam(kind: Kind, value: unknown, path: string, clock: ZoneClock,
       return v;
     }
     case 'datetime': {
-      if (typeof value !== 'string') throw bad(path, 'must be a time: now, -N second|minute|hour|day|week|month, or ISO 8601');
+      if (typeof value !== 'string')
+        throw bad(path, 'must be a time: now, -N second|minute|hour|day|week|month, or ISO 8601');
       const wall = parseFilterTime(value, clock, now);
       if (!wall) throw bad(path, 'must be a time: now, -N second|minute|hour|day|week|month, or ISO 8601');
       return wallClockSql(wall);
@@ -241,7 +243,11 @@ function scalarParam(kind: Kind, value: unknown, path: string, clock: ZoneClock,
 /** A list value: a JSON array, or ZoneMinder's comma-separated string. */
 export function listValues(value: unknown): unknown[] | null {
   if (Array.isArray(value)) return value;
-  if (typeof value === 'string') return value.split(',').map((s) => s.trim()).filter((s) => s !== '');
+  if (typeof value === 'string')
+    return value
+      .split(',')
+      .map((s) => s.trim())
+      .filter((s) => s !== '');
   if (typeof value === 'number') return [value];
   return null;
 }
@@ -262,9 +268,13 @@ export interface CompiledRule {
 function ruleSpecs(node: FilterExpr, path: string): { spec: FieldSpec; operator: OpSpec } {
   const { field, op } = node;
   if (!isFilterField(field)) {
-    throw bad(`${path}.field`, `unknown field ${JSON.stringify(field ?? null)}; one of ${FILTER_FIELD_NAMES.join(', ')}`);
+    throw bad(
+      `${path}.field`,
+      `unknown field ${JSON.stringify(field ?? null)}; one of ${FILTER_FIELD_NAMES.join(', ')}`,
+    );
   }
-  if (!isFilterOp(op)) throw bad(`${path}.op`, `unknown operator ${JSON.stringify(op ?? null)}; one of ${FILTER_OP_NAMES.join(', ')}`);
+  if (!isFilterOp(op))
+    throw bad(`${path}.op`, `unknown operator ${JSON.stringify(op ?? null)}; one of ${FILTER_OP_NAMES.join(', ')}`);
   const spec = FILTER_FIELDS[field];
   const operator = FILTER_OPS[op];
   if (!operator.kinds.includes(spec.kind)) throw bad(`${path}.op`, `operator ${op} does not apply to field ${field}`);
@@ -290,11 +300,18 @@ export function compileRule(node: FilterExpr, path: string, clock: ZoneClock, no
     return { sql: `${spec.column} ${operator.sql} (${params.map(() => '?').join(', ')})`, params, monitor };
   }
   const param = scalarParam(spec.kind, node.value, valuePath, clock, now);
-  if (op === 'like' || op === 'not_like') return { sql: `${spec.column} ${operator.sql} ?`, params: [likePattern(param as string)], monitor };
+  if (op === 'like' || op === 'not_like')
+    return { sql: `${spec.column} ${operator.sql} ?`, params: [likePattern(param as string)], monitor };
   if (op === 'regexp' || op === 'not_regexp') {
     const pattern = param as string;
-    if (pattern.length > FILTER_LIMITS.regexp) throw bad(valuePath, `must be at most ${FILTER_LIMITS.regexp} characters`);
-    return { sql: `${spec.column} ${operator.sql} ?`, params: [pattern], monitor, regexp: { path: valuePath, pattern } };
+    if (pattern.length > FILTER_LIMITS.regexp)
+      throw bad(valuePath, `must be at most ${FILTER_LIMITS.regexp} characters`);
+    return {
+      sql: `${spec.column} ${operator.sql} ?`,
+      params: [pattern],
+      monitor,
+      regexp: { path: valuePath, pattern },
+    };
   }
   return { sql: `${spec.column} ${operator.sql} ?`, params: [param], monitor };
 }
@@ -312,16 +329,19 @@ const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typ
  * so unknown names get these messages and huge trees never reach it.
  */
 export function checkFilterShape(query: unknown, prefix = ''): asserts query is FilterQuery {
-  if (!isObject(query) || !isObject(query.where)) throw bad(`${prefix}where`, 'is required and must be a group or a rule');
+  if (!isObject(query) || !isObject(query.where))
+    throw bad(`${prefix}where`, 'is required and must be a group or a rule');
   let nodes = 0;
   const walk = (node: unknown, path: string, depth: number): void => {
     if (!isObject(node)) throw bad(path, 'must be a group (match, rules) or a rule (field, op, value)');
     if (++nodes > FILTER_LIMITS.nodes) throw bad(path, `the tree may have at most ${FILTER_LIMITS.nodes} nodes`);
     if (depth > FILTER_LIMITS.depth) throw bad(path, `groups may nest at most ${FILTER_LIMITS.depth} deep`);
     const expr = node as FilterExpr;
-    if (isGroup(expr) && isRule(expr)) throw bad(path, 'a node is either a group (match, rules) or a rule (field, op, value)');
+    if (isGroup(expr) && isRule(expr))
+      throw bad(path, 'a node is either a group (match, rules) or a rule (field, op, value)');
     if (isGroup(expr)) {
-      if (expr.match !== undefined && expr.match !== 'all' && expr.match !== 'any') throw bad(`${path}.match`, 'must be all or any');
+      if (expr.match !== undefined && expr.match !== 'all' && expr.match !== 'any')
+        throw bad(`${path}.match`, 'must be all or any');
       const rules = expr.rules ?? [];
       if (!Array.isArray(rules)) throw bad(`${path}.rules`, 'must be a list');
       if (rules.length === 0 && depth > 0) throw bad(`${path}.rules`, 'a nested group needs at least one rule');
@@ -335,9 +355,13 @@ export function checkFilterShape(query: unknown, prefix = ''): asserts query is 
   const sort = query.sort;
   if (sort !== undefined && sort !== null) {
     if (!isObject(sort) || !isFilterField(sort.field)) {
-      throw bad(`${prefix}sort.field`, `unknown field ${JSON.stringify(isObject(sort) ? (sort.field ?? null) : null)}; one of ${FILTER_FIELD_NAMES.join(', ')}`);
+      throw bad(
+        `${prefix}sort.field`,
+        `unknown field ${JSON.stringify(isObject(sort) ? (sort.field ?? null) : null)}; one of ${FILTER_FIELD_NAMES.join(', ')}`,
+      );
     }
-    if (sort.dir !== undefined && sort.dir !== 'asc' && sort.dir !== 'desc') throw bad(`${prefix}sort.dir`, 'must be asc or desc');
+    if (sort.dir !== undefined && sort.dir !== 'asc' && sort.dir !== 'desc')
+      throw bad(`${prefix}sort.dir`, 'must be asc or desc');
   }
   const limit = query.limit;
   if (limit !== undefined && limit !== null && (!Number.isInteger(limit) || (limit as number) < 0)) {

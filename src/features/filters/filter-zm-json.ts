@@ -95,17 +95,29 @@ function termToRule(term: Record<string, unknown>, path: string): FilterExpr {
   const attr = term.attr;
   const field = typeof attr === 'string' ? ZM_ATTRS.get(attr) : undefined;
   if (!field) {
-    throw bad(`${path}.attr`, `unsupported attribute ${JSON.stringify(attr ?? null)}; one of ${[...ZM_ATTRS.keys()].join(', ')}`);
+    throw bad(
+      `${path}.attr`,
+      `unsupported attribute ${JSON.stringify(attr ?? null)}; one of ${[...ZM_ATTRS.keys()].join(', ')}`,
+    );
   }
   const rawOp = typeof term.op === 'string' ? term.op.trim().toUpperCase() : term.op;
   let op: FilterOp | undefined;
   if (rawOp === 'IS' || rawOp === 'IS NOT') {
-    if (String(term.val ?? '').trim().toUpperCase() !== 'NULL') throw bad(`${path}.val`, `${rawOp} is supported with the value NULL only`);
+    if (
+      String(term.val ?? '')
+        .trim()
+        .toUpperCase() !== 'NULL'
+    )
+      throw bad(`${path}.val`, `${rawOp} is supported with the value NULL only`);
     op = rawOp === 'IS' ? 'is_null' : 'is_not_null';
   } else if (typeof rawOp === 'string') {
     op = ZM_OPS.get(rawOp);
   }
-  if (!op) throw bad(`${path}.op`, `unsupported operator ${JSON.stringify(term.op ?? null)}; one of ${[...ZM_OPS.keys(), 'IS', 'IS NOT'].join(', ')}`);
+  if (!op)
+    throw bad(
+      `${path}.op`,
+      `unsupported operator ${JSON.stringify(term.op ?? null)}; one of ${[...ZM_OPS.keys(), 'IS', 'IS NOT'].join(', ')}`,
+    );
   return { field, op, value: termValue(term.val, op) };
 }
 
@@ -187,7 +199,8 @@ export function zmJsonToFilter(text: string, clock?: ZoneClock): FilterQuery {
   } catch {
     throw bad('query_json', 'is not valid JSON');
   }
-  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) throw bad('query_json', 'must be a JSON object with a terms list');
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw))
+    throw bad('query_json', 'must be a JSON object with a terms list');
   const obj = raw as Record<string, unknown>;
   const terms = obj.terms ?? [];
   if (!Array.isArray(terms)) throw bad('query_json.terms', 'must be a list');
@@ -252,7 +265,11 @@ export function filterToZmQuery(query: FilterQuery): ZmQuery {
       return;
     }
     const op = node.op as FilterOp;
-    terms.push({ attr: FILTER_FIELDS[node.field as FilterField].zm, op: FILTER_OPS[op].zm, val: zmValue(node.value, op) });
+    terms.push({
+      attr: FILTER_FIELDS[node.field as FilterField].zm,
+      op: FILTER_OPS[op].zm,
+      val: zmValue(node.value, op),
+    });
   };
   emit(query.where, true);
   // Keys in ZoneMinder's own order: cnj, obr, attr, op, val, cbr.
@@ -289,7 +306,8 @@ export function zmfilterUnsafeValues(query: FilterQuery): ErrorDetails {
     values.forEach((v, i) => {
       if (typeof v !== 'string') return;
       const where = list ? `${path}.value[${i}]` : `${path}.value`;
-      if (/['\\]/.test(v)) problems.push([where, "contains ' or \\, which zmfilter.pl would put into its SQL unescaped"]);
+      if (/['\\]/.test(v))
+        problems.push([where, "contains ' or \\, which zmfilter.pl would put into its SQL unescaped"]);
       else if (v.includes(',')) problems.push([where, 'contains a comma, at which zmfilter.pl splits values']);
       else if (/^"|"$/.test(v)) problems.push([where, 'starts or ends with ", which zmfilter.pl strips']);
     });

@@ -340,7 +340,14 @@ const COLUMNS = {
 } as const satisfies Partial<Record<keyof FilterFields, keyof Filters>>;
 
 /** Texts that may be cleared with null; every other column keeps its value on null. */
-const NULLABLE = new Set<string>(['email_to', 'email_subject', 'email_body', 'email_server', 'auto_execute_cmd', 'user_id']);
+const NULLABLE = new Set<string>([
+  'email_to',
+  'email_subject',
+  'email_body',
+  'email_server',
+  'auto_execute_cmd',
+  'user_id',
+]);
 
 function storedFilter(json: string): FilterQuery | null {
   try {
@@ -387,9 +394,17 @@ const notFound = (id: number) => new NotFoundError(`Filter ${id} not found`, [['
 
 /** MariaDB's "Got error … from regexp" (ER_REGEXP_ERROR), however the driver wraps it. */
 function isRegexpError(err: unknown): boolean {
-  const e = err as { message?: string; errno?: number; meta?: { driverAdapterError?: { cause?: { originalCode?: string; originalMessage?: string } } } };
+  const e = err as {
+    message?: string;
+    errno?: number;
+    meta?: { driverAdapterError?: { cause?: { originalCode?: string; originalMessage?: string } } };
+  };
   const cause = e?.meta?.driverAdapterError?.cause;
-  return e?.errno === 1139 || cause?.originalCode === '1139' || /from regexp/i.test(cause?.originalMessage ?? e?.message ?? '');
+  return (
+    e?.errno === 1139 ||
+    cause?.originalCode === '1139' ||
+    /from regexp/i.test(cause?.originalMessage ?? e?.message ?? '')
+  );
 }
 
 export class FiltersService {
@@ -406,7 +421,12 @@ export class FiltersService {
 
   async list(page?: number, pageSize?: number): Promise<Page<FilterResponse>> {
     const req = pageRequest(page, pageSize);
-    return listPage(req, this.prisma.filters.findMany({ orderBy: { Id: 'asc' }, skip: req.skip, take: req.take }), this.prisma.filters.count(), toResponse);
+    return listPage(
+      req,
+      this.prisma.filters.findMany({ orderBy: { Id: 'asc' }, skip: req.skip, take: req.take }),
+      this.prisma.filters.count(),
+      toResponse,
+    );
   }
 
   async get(id: number): Promise<FilterResponse> {
@@ -416,9 +436,15 @@ export class FiltersService {
   async create(user: AuthUser, body: CreateFilterRequest): Promise<FilterResponse> {
     this.checkExecute(user, body);
     const queryJson = await this.storedQuery(body);
-    if (queryJson === undefined) throw new InvalidInputError('Invalid input', [['filter', 'filter or query_json is required']]);
+    if (queryJson === undefined)
+      throw new InvalidInputError('Invalid input', [['filter', 'filter or query_json is required']]);
     const row = await this.prisma.filters.create({
-      data: { ...this.columns(body), Name: body.name, Query_json: queryJson, UserId: body.user_id ?? user.id } as Prisma.FiltersUncheckedCreateInput,
+      data: {
+        ...this.columns(body),
+        Name: body.name,
+        Query_json: queryJson,
+        UserId: body.user_id ?? user.id,
+      } as Prisma.FiltersUncheckedCreateInput,
     });
     return toResponse(row);
   }
@@ -429,7 +455,11 @@ export class FiltersService {
     const queryJson = await this.storedQuery(body);
     const row = await this.prisma.filters.update({
       where: { Id: id },
-      data: { ...this.columns(body), ...(body.name != null && { Name: body.name }), ...(queryJson !== undefined && { Query_json: queryJson }) },
+      data: {
+        ...this.columns(body),
+        ...(body.name != null && { Name: body.name }),
+        ...(queryJson !== undefined && { Query_json: queryJson }),
+      },
     });
     return toResponse(row);
   }
@@ -440,7 +470,12 @@ export class FiltersService {
   }
 
   /** The events a condition matches, of the monitors the caller may see, as the events list. */
-  async preview(user: AuthUser, query: FilterQuery, page?: number, pageSize?: number): Promise<PaginatedEventsResponse> {
+  async preview(
+    user: AuthUser,
+    query: FilterQuery,
+    page?: number,
+    pageSize?: number,
+  ): Promise<PaginatedEventsResponse> {
     const req = pageRequest(page, pageSize);
     const [clock, scope] = await Promise.all([this.clock(), this.acl.scope(user)]);
     const compiled = compileFilter(query, clock);
@@ -462,7 +497,12 @@ export class FiltersService {
     const [counted, ids] = await Promise.all([
       this.prisma.$queryRawUnsafe<Array<{ n: bigint | number }>>(`SELECT COUNT(*) AS n ${from}`, ...params),
       take > 0
-        ? this.prisma.$queryRawUnsafe<Array<{ Id: bigint | number }>>(`SELECT E.Id ${from} ${compiled.orderBy} LIMIT ? OFFSET ?`, ...params, take, skip)
+        ? this.prisma.$queryRawUnsafe<Array<{ Id: bigint | number }>>(
+            `SELECT E.Id ${from} ${compiled.orderBy} LIMIT ? OFFSET ?`,
+            ...params,
+            take,
+            skip,
+          )
         : Promise.resolve([]),
     ]);
     const total = Math.min(Number(counted[0]?.n ?? 0), limit);
@@ -520,7 +560,9 @@ export class FiltersService {
     }
     // Paths in errors name the request field the condition came in.
     const rename = (details: ErrorDetails): ErrorDetails =>
-      source === 'filter' ? details.map(([p, m]) => [`filter.${p}`, m]) : details.map(([p, m]) => ['query_json', `${p}: ${m}`]);
+      source === 'filter'
+        ? details.map(([p, m]) => [`filter.${p}`, m])
+        : details.map(([p, m]) => ['query_json', `${p}: ${m}`]);
     try {
       const compiled = compileFilter(tree, clock);
       await this.checkRegexps(compiled.regexps);
@@ -539,7 +581,8 @@ export class FiltersService {
       try {
         await this.prisma.$queryRawUnsafe(`SELECT ('' REGEXP ?) AS ok`, pattern);
       } catch (err) {
-        if (isRegexpError(err)) throw new InvalidInputError('Invalid filter', [[path, 'is not a valid regular expression']]);
+        if (isRegexpError(err))
+          throw new InvalidInputError('Invalid filter', [[path, 'is not a valid regular expression']]);
         throw err;
       }
     }

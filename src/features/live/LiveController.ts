@@ -1,7 +1,27 @@
-import { Body, Controller, Delete, Get, OperationId, Path, Post, Request, Response, Route, Security, SuccessResponse, Tags } from '@tsoa/runtime';
+import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  OperationId,
+  Path,
+  Post,
+  Request,
+  Response,
+  Route,
+  Security,
+  SuccessResponse,
+  Tags,
+} from '@tsoa/runtime';
 import type { Request as ExRequest } from 'express';
 import type { AppResponseError } from '../../api/envelopes.js';
-import { LiveService, type LiveSourcesResponse, type LiveStatsResponse, type StartLiveRequest, type StartLiveResponse } from './live-service.js';
+import {
+  LiveService,
+  type LiveSourcesResponse,
+  type LiveStatsResponse,
+  type StartLiveRequest,
+  type StartLiveResponse,
+} from './live-service.js';
 import type { Services } from '../../registry.js';
 import { currentUser } from '../../auth/request-user.js';
 
@@ -53,9 +73,16 @@ export class LiveController extends Controller {
   @Post('{monitor_id}/start')
   @OperationId('startLiveStream')
   @Response<AppResponseError>(400, 'Invalid monitor id or body')
-  @Response<AppResponseError>(404, 'Monitor not found or hidden, or its stream socket is not available (details: reason)')
+  @Response<AppResponseError>(
+    404,
+    'Monitor not found or hidden, or its stream socket is not available (details: reason)',
+  )
   @Response<AppResponseError>(409, 'A session exists already (whatever its status)')
-  public async start(@Request() req: ExRequest, @Path() monitor_id: number, @Body() body?: StartLiveRequest): Promise<StartLiveResponse> {
+  public async start(
+    @Request() req: ExRequest,
+    @Path() monitor_id: number,
+    @Body() body?: StartLiveRequest,
+  ): Promise<StartLiveResponse> {
     return this.live.start(user(req), monitor_id, body ?? {});
   }
 
@@ -85,7 +112,10 @@ export class LiveController extends Controller {
   @Get('{monitor_id}/stats')
   @OperationId('getLiveStats')
   @Response<AppResponseError>(400, 'Invalid monitor id')
-  @Response<AppResponseError>(404, 'No HLS session (SESSION_NOT_FOUND), or the monitor is hidden or missing (MONITOR_NOT_FOUND)')
+  @Response<AppResponseError>(
+    404,
+    'No HLS session (SESSION_NOT_FOUND), or the monitor is hidden or missing (MONITOR_NOT_FOUND)',
+  )
   public async stats(@Request() req: ExRequest, @Path() monitor_id: number): Promise<LiveStatsResponse> {
     return this.live.stats(user(req), monitor_id);
   }

@@ -25,7 +25,8 @@ export const DEFAULT_FORCED_CAUSE = 'API';
 export function controlAlarm(mapDir: string, id: number, command: AlarmCommand): SharedMemoryState {
   // zmc's fields are byte arrays (31 + NUL, 255 + NUL): the character limits of the request are not enough.
   const problems: Array<[string, string]> = [];
-  if (command.cause && Buffer.byteLength(command.cause) > 31) problems.push(['cause', 'must be at most 31 UTF-8 bytes']);
+  if (command.cause && Buffer.byteLength(command.cause) > 31)
+    problems.push(['cause', 'must be at most 31 UTF-8 bytes']);
   if (command.text && Buffer.byteLength(command.text) > 255) problems.push(['text', 'must be at most 255 UTF-8 bytes']);
   if ([command.cause, command.text].some((v) => v?.includes('\0'))) problems.push(['cause', 'must not contain NUL']);
   if (problems.length) throw new InvalidInputError('Invalid input', problems);

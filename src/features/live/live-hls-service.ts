@@ -62,11 +62,15 @@ export class LiveHlsService {
       blocking = LlHlsPackager.blockingRequest(params);
     } catch (err) {
       const message = (err as Error).message;
-      throw new InvalidInputError('Invalid blocking playlist request', [[message.startsWith('_HLS_part') ? '_HLS_part' : '_HLS_msn', message]]);
+      throw new InvalidInputError('Invalid blocking playlist request', [
+        [message.startsWith('_HLS_part') ? '_HLS_part' : '_HLS_msn', message],
+      ]);
     }
     if (blocking && this.lowLatency) {
       if (packager.tooFarAhead(blocking.msn)) {
-        throw new BadRequestError(`_HLS_msn ${blocking.msn} is more than two segments ahead of the playlist`, [['_HLS_msn', String(blocking.msn)]]);
+        throw new BadRequestError(`_HLS_msn ${blocking.msn} is more than two segments ahead of the playlist`, [
+          ['_HLS_msn', String(blocking.msn)],
+        ]);
       }
       // Answered with the current playlist either way, as soon as the segment/part exists or after WAIT_MS.
       await packager.waitFor(blocking.msn, blocking.part, WAIT_MS);

@@ -42,42 +42,42 @@ const serviceOf = (s: Services) => s.get(LiveImagesService);
 
 export const LIVE_IMAGE_ROUTES: MediaRoute[] = [
   route('/api/v3/monitors/{monitor_id}/snapshot', async (s, req, res, user) => {
-      const jpeg = await serviceOf(s).snapshot(user, monitorId(req));
-      res.status(200).type('image/jpeg').setHeader('Cache-Control', 'no-cache, no-store');
-      res.setHeader('Content-Length', String(jpeg.length));
-      res.end(req.method === 'HEAD' ? undefined : jpeg);
-    }),
+    const jpeg = await serviceOf(s).snapshot(user, monitorId(req));
+    res.status(200).type('image/jpeg').setHeader('Cache-Control', 'no-cache, no-store');
+    res.setHeader('Content-Length', String(jpeg.length));
+    res.end(req.method === 'HEAD' ? undefined : jpeg);
+  }),
   route('/api/v3/live/{monitor_id}/mjpeg', async (s, req, res, user) => {
-      const fps = frameRate(req, s.config.streaming.mjpeg.max_fps);
-      const live = serviceOf(s);
-      const m = await live.monitor(user, monitorId(req));
-      const shm = live.open(m);
-      let first;
-      try {
-        // The first image decides between a 503 envelope and a stream (headers not sent yet).
-        first = await live.jpeg(shm, m);
-      } catch (err) {
-        shm.close();
-        throw err;
-      }
-      let pending: typeof first | null = first;
-      let last = first!.timestampUs;
-      await s.get(LiveMjpegStreams).write(
-        res,
-        {
-          async next() {
-            if (pending) {
-              const p = pending;
-              pending = null;
-              return p;
-            }
-            const got = await live.jpeg(shm, m, last);
-            if (got) last = got.timestampUs;
-            return got;
-          },
-          close: () => shm.close(),
+    const fps = frameRate(req, s.config.streaming.mjpeg.max_fps);
+    const live = serviceOf(s);
+    const m = await live.monitor(user, monitorId(req));
+    const shm = live.open(m);
+    let first;
+    try {
+      // The first image decides between a 503 envelope and a stream (headers not sent yet).
+      first = await live.jpeg(shm, m);
+    } catch (err) {
+      shm.close();
+      throw err;
+    }
+    let pending: typeof first | null = first;
+    let last = first!.timestampUs;
+    await s.get(LiveMjpegStreams).write(
+      res,
+      {
+        async next() {
+          if (pending) {
+            const p = pending;
+            pending = null;
+            return p;
+          }
+          const got = await live.jpeg(shm, m, last);
+          if (got) last = got.timestampUs;
+          return got;
         },
-        { monitorId: m.id, fps, idleMs: MJPEG_IDLE_MS },
-      );
-    }),
+        close: () => shm.close(),
+      },
+      { monitorId: m.id, fps, idleMs: MJPEG_IDLE_MS },
+    );
+  }),
 ];

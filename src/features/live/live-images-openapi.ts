@@ -4,7 +4,10 @@
 
 import { error, monitorIdParam, tokenParam } from '../../media/openapi-parts.js';
 import type { OpenApiOperation } from '../../media/media-route.js';
-const binary = (type: string, description: string) => ({ description, content: { [type]: { schema: { type: 'string', format: 'binary' } } } });
+const binary = (type: string, description: string) => ({
+  description,
+  content: { [type]: { schema: { type: 'string', format: 'binary' } } },
+});
 
 const monitorId = monitorIdParam;
 const token = tokenParam('Access token, for <img> URLs that cannot carry an Authorization header');
@@ -14,10 +17,18 @@ const common = {
   401: error('Missing, invalid or revoked token (header or `?token=`)'),
   403: error('Stream permission required'),
   404: error('No such monitor, or hidden by the row-level ACL (MONITOR_NOT_FOUND_ERROR)'),
-  503: error('The monitor is not capturing: no shared memory, capturing off, a stale heartbeat or no image yet (`reason` in details)'),
+  503: error(
+    'The monitor is not capturing: no shared memory, capturing off, a stale heartbeat or no image yet (`reason` in details)',
+  ),
 };
 
-function op(operationId: string, summary: string, description: string, parameters: object[], ok: object): { get: OpenApiOperation } {
+function op(
+  operationId: string,
+  summary: string,
+  description: string,
+  parameters: object[],
+  ok: object,
+): { get: OpenApiOperation } {
   return {
     get: {
       operationId,
@@ -46,7 +57,14 @@ export const liveImagePaths: Record<string, { get: OpenApiOperation }> = {
     [
       monitorId,
       token,
-      { in: 'query', name: 'maxfps', required: false, description: 'Frames per second, at least 0.1; values above the configured cap are lowered to it (default: the cap)', schema: { type: 'number', minimum: 0.1 } },
+      {
+        in: 'query',
+        name: 'maxfps',
+        required: false,
+        description:
+          'Frames per second, at least 0.1; values above the configured cap are lowered to it (default: the cap)',
+        schema: { type: 'number', minimum: 0.1 },
+      },
     ],
     binary('multipart/x-mixed-replace', 'MJPEG stream'),
   ),

@@ -154,7 +154,13 @@ export class LiveImagesService {
     if (image.timestampUs === unlessTimestampUs) return null;
     let upright: RawImage = image;
     if (isUnturned422(image.format, m.orientation)) {
-      const turned = turnUnturned422(image.data, image.format as 'yuv422p' | 'yuvj422p', m.height, m.width, m.orientation as 'ROTATE_90' | 'ROTATE_270');
+      const turned = turnUnturned422(
+        image.data,
+        image.format as 'yuv422p' | 'yuvj422p',
+        m.height,
+        m.width,
+        m.orientation as 'ROTATE_90' | 'ROTATE_270',
+      );
       if (!turned) throw notCapturing(m.id, 'an unturned 4:2:2 image does not fit its slot');
       upright = turned;
     }

@@ -10,18 +10,28 @@ const body = (type: string, description: string) => ({
 });
 
 const monitorId = monitorIdParam;
-const token = tokenParam('Access token, for players that cannot set an Authorization header; a playlist requested with it carries it in every URI');
+const token = tokenParam(
+  'Access token, for players that cannot set an Authorization header; a playlist requested with it carries it in every URI',
+);
 
 const common = {
   400: error('Invalid monitor id or parameter'),
   401: error('Missing, invalid or revoked token (header or `?token=`)'),
   403: error('Stream permission required'),
-  404: error('Monitor not found or hidden, or without a stream socket; no live session (init and segments; a playlist request starts one); no such segment; or no media yet'),
+  404: error(
+    'Monitor not found or hidden, or without a stream socket; no live session (init and segments; a playlist request starts one); no such segment; or no media yet',
+  ),
   500: error('Internal error'),
   503: error('Live streaming is disabled (streaming.enabled = false)'),
 };
 
-function op(operationId: string, summary: string, description: string, parameters: object[], ok: object): { get: OpenApiOperation } {
+function op(
+  operationId: string,
+  summary: string,
+  description: string,
+  parameters: object[],
+  ok: object,
+): { get: OpenApiOperation } {
   return {
     get: {
       operationId,
@@ -42,17 +52,29 @@ export const livePaths: Record<string, { get: OpenApiOperation }> = clean({
   '/api/v3/live/{monitor_id}/hls/master.m3u8': op(
     'getLiveMasterPlaylist',
     'LL-HLS master playlist',
-    'One variant (CODECS from the stream, RESOLUTION, FRAME-RATE, BANDWIDTH) pointing at live.m3u8. Starts the monitor\'s HLS session when there is none (as POST /live/{monitor_id}/start), and waits up to 5 s for the first media.',
+    "One variant (CODECS from the stream, RESOLUTION, FRAME-RATE, BANDWIDTH) pointing at live.m3u8. Starts the monitor's HLS session when there is none (as POST /live/{monitor_id}/start), and waits up to 5 s for the first media.",
     [],
     body('application/vnd.apple.mpegurl', 'Master playlist (`Cache-Control: no-cache, no-store, must-revalidate`)'),
   ),
   '/api/v3/live/{monitor_id}/hls/live.m3u8': op(
     'getLiveMediaPlaylist',
     'LL-HLS media playlist',
-    'Starts the monitor\'s HLS session when there is none. Fragmented MP4 segments (`segment_NNNNN.m4s`, cut at a keyframe after streaming.hls.segment_duration_seconds) with partial segments (`segment_NNNNN.P.m4s`), a preload hint and blocking reload: with `_HLS_msn` (and `_HLS_part`) the answer waits up to 5 s until that segment (part) exists, then returns the current playlist. A zmc restart shows as EXT-X-DISCONTINUITY with a new init segment.',
+    "Starts the monitor's HLS session when there is none. Fragmented MP4 segments (`segment_NNNNN.m4s`, cut at a keyframe after streaming.hls.segment_duration_seconds) with partial segments (`segment_NNNNN.P.m4s`), a preload hint and blocking reload: with `_HLS_msn` (and `_HLS_part`) the answer waits up to 5 s until that segment (part) exists, then returns the current playlist. A zmc restart shows as EXT-X-DISCONTINUITY with a new init segment.",
     [
-      { in: 'query', name: '_HLS_msn', required: false, description: 'Blocking reload: wait for this media sequence number (400 when more than two segments ahead)', schema: { type: 'integer', minimum: 0 } },
-      { in: 'query', name: '_HLS_part', required: false, description: 'Blocking reload: and for this part of it (needs _HLS_msn)', schema: { type: 'integer', minimum: 0 } },
+      {
+        in: 'query',
+        name: '_HLS_msn',
+        required: false,
+        description: 'Blocking reload: wait for this media sequence number (400 when more than two segments ahead)',
+        schema: { type: 'integer', minimum: 0 },
+      },
+      {
+        in: 'query',
+        name: '_HLS_part',
+        required: false,
+        description: 'Blocking reload: and for this part of it (needs _HLS_msn)',
+        schema: { type: 'integer', minimum: 0 },
+      },
     ],
     body('application/vnd.apple.mpegurl', 'Media playlist (`Cache-Control: no-cache, no-store, must-revalidate`)'),
   ),
@@ -67,7 +89,15 @@ export const livePaths: Record<string, { get: OpenApiOperation }> = clean({
     'getLiveSegment',
     'Media segment, partial segment or init segment',
     '`segment_NNNNN.m4s` (a segment), `segment_NNNNN.P.m4s` (its part P), or `init-<n>.mp4`. The next part (the preload hint) is waited for up to 5 s. Other names are 400; unknown or evicted ones 404.',
-    [{ in: 'path', name: 'segment', required: true, description: 'File name from the playlist', schema: { type: 'string' } }],
+    [
+      {
+        in: 'path',
+        name: 'segment',
+        required: true,
+        description: 'File name from the playlist',
+        schema: { type: 'string' },
+      },
+    ],
     body('video/iso.segment', 'Segment or part (`Cache-Control: max-age=31536000`); init segments are video/mp4'),
   ),
 });

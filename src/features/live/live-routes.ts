@@ -13,7 +13,9 @@ type Handler = (hls: LiveHlsService, req: Request, res: Response, user: AuthUser
 
 /** A live HLS entry: the handler gets the app's LiveHlsService. */
 const route = (path: string, handler: Handler): MediaRoute =>
-  mediaRoute(path, 'stream:View', livePaths[path]?.get, (s, req, res, user) => handler(s.get(LiveHlsService), req, res, user));
+  mediaRoute(path, 'stream:View', livePaths[path]?.get, (s, req, res, user) =>
+    handler(s.get(LiveHlsService), req, res, user),
+  );
 
 const PLAYLIST_TYPE = 'application/vnd.apple.mpegurl';
 const NO_STORE = 'no-cache, no-store, must-revalidate';
@@ -52,13 +54,17 @@ function sendFile(res: Response, file: HlsFile): void {
   res.end(file.body);
 }
 
-const serveFile: Handler = async (hls, req, res, user) => sendFile(res, await hls.file(user, monitorId(req), String(req.params.segment ?? 'init.mp4')));
+const serveFile: Handler = async (hls, req, res, user) =>
+  sendFile(res, await hls.file(user, monitorId(req), String(req.params.segment ?? 'init.mp4')));
 
 /** In this order: the `{segment}` catch-all last. */
 export const LIVE_ROUTES: MediaRoute[] = [
-  route('/api/v3/live/{monitor_id}/hls/master.m3u8', async (hls, req, res, user) => sendPlaylist(res, await hls.master(user, monitorId(req), queryToken(req)))),
-  route('/api/v3/live/{monitor_id}/hls/live.m3u8', async (hls, req, res, user) => sendPlaylist(res, await hls.media(user, monitorId(req), searchParams(req), queryToken(req)))),
+  route('/api/v3/live/{monitor_id}/hls/master.m3u8', async (hls, req, res, user) =>
+    sendPlaylist(res, await hls.master(user, monitorId(req), queryToken(req))),
+  ),
+  route('/api/v3/live/{monitor_id}/hls/live.m3u8', async (hls, req, res, user) =>
+    sendPlaylist(res, await hls.media(user, monitorId(req), searchParams(req), queryToken(req))),
+  ),
   route('/api/v3/live/{monitor_id}/hls/init.mp4', serveFile),
   route('/api/v3/live/{monitor_id}/hls/{segment}', serveFile),
 ];
-

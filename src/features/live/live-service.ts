@@ -173,7 +173,8 @@ export class LiveService {
     this.requireEnabled();
     await this.requireMonitor(user, monitorId);
     const hls = body.enable_hls ?? true;
-    if (hls) this.hub.startHls(monitorId); // 409 when a session exists, 404 without a socket
+    if (hls)
+      this.hub.startHls(monitorId); // 409 when a session exists, 404 without a socket
     else if (!this.hub.socketExists(monitorId)) throw streamSocketNotAvailable(monitorId);
     return {
       monitor_id: monitorId,
@@ -220,12 +221,29 @@ export class LiveService {
       if (!canSee(scope, id)) continue;
       const feed = open.get(id);
       if (feed || this.hub.socketExists(id)) {
-        const summary = feed ?? { monitor_id: id, codec: 'Unknown' as const, active: false, video_subscribers: 0, audio_subscribers: 0, has_audio: false, audio_packets: 0 };
+        const summary = feed ?? {
+          monitor_id: id,
+          codec: 'Unknown' as const,
+          active: false,
+          video_subscribers: 0,
+          audio_subscribers: 0,
+          has_audio: false,
+          audio_packets: 0,
+        };
         sources.push({ ...summary, hls: `${base(id)}/hls/master.m3u8`, webrtc: `${base(id)}/webrtc/ws` });
       } else if (existsSync(join(this.config.zoneminder.path_map, `zm.mmap.${id}`))) {
         // Stock ZoneMinder (no stream socket): the shared-memory images as MJPEG.
         const viewers = mjpegViewers.get(id) ?? 0;
-        sources.push({ monitor_id: id, codec: 'MJPEG', active: viewers > 0, video_subscribers: viewers, audio_subscribers: 0, has_audio: false, audio_packets: 0, mjpeg: `${base(id)}/mjpeg` });
+        sources.push({
+          monitor_id: id,
+          codec: 'MJPEG',
+          active: viewers > 0,
+          video_subscribers: viewers,
+          audio_subscribers: 0,
+          has_audio: false,
+          audio_packets: 0,
+          mjpeg: `${base(id)}/mjpeg`,
+        });
       }
     }
     return { active_sources: sources.filter((s) => s.active).length, sources };
@@ -273,14 +291,19 @@ export class LiveService {
   private requireSession(monitorId: number): HlsSession {
     const session = this.hub.hlsSession(monitorId);
     if (!session) {
-      throw new NotFoundError(`No live session for monitor ${monitorId}; POST /api/v3/live/${monitorId}/start first`, [['monitor_id', String(monitorId)]], 'SESSION');
+      throw new NotFoundError(
+        `No live session for monitor ${monitorId}; POST /api/v3/live/${monitorId}/start first`,
+        [['monitor_id', String(monitorId)]],
+        'SESSION',
+      );
     }
     return session;
   }
 
   private async requireMonitor(user: AuthUser, monitorId: number): Promise<void> {
     requireVisibleMonitor(await this.acl.scope(user), monitorId);
-    if (!(await this.prisma.monitors.findUnique({ where: { Id: monitorId }, select: { Id: true } }))) throw monitorNotFound(monitorId);
+    if (!(await this.prisma.monitors.findUnique({ where: { Id: monitorId }, select: { Id: true } })))
+      throw monitorNotFound(monitorId);
   }
 }
 

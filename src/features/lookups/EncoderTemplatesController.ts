@@ -1,8 +1,28 @@
-import { Body, Controller, Delete, Get, OperationId, Patch, Path, Post, Query, Response, Route, Security, SuccessResponse, Tags } from '@tsoa/runtime';
+import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  OperationId,
+  Patch,
+  Path,
+  Post,
+  Query,
+  Response,
+  Route,
+  Security,
+  SuccessResponse,
+  Tags,
+} from '@tsoa/runtime';
 import type { AppResponseError } from '../../api/envelopes.js';
 import type { Page } from '../../api/pagination.js';
 import type { Services } from '../../registry.js';
-import { EncoderTemplatesService, type CreateEncoderTemplateRequest, type EncoderTemplateResponse, type UpdateEncoderTemplateRequest } from './encoder-templates-service.js';
+import {
+  EncoderTemplatesService,
+  type CreateEncoderTemplateRequest,
+  type EncoderTemplateResponse,
+  type UpdateEncoderTemplateRequest,
+} from './encoder-templates-service.js';
 
 export interface PaginatedEncoderTemplatesResponse extends Page<EncoderTemplateResponse> {}
 
@@ -35,7 +55,11 @@ export class EncoderTemplatesController extends Controller {
    */
   @Get()
   @OperationId('list_encoder_templates')
-  public async list(@Query() encoder?: string, @Query() page?: number, @Query() page_size?: number): Promise<PaginatedEncoderTemplatesResponse> {
+  public async list(
+    @Query() encoder?: string,
+    @Query() page?: number,
+    @Query() page_size?: number,
+  ): Promise<PaginatedEncoderTemplatesResponse> {
     return this.service.list(encoder, page, page_size);
   }
 
@@ -70,7 +94,10 @@ export class EncoderTemplatesController extends Controller {
   @OperationId('update_encoder_template')
   @Response<AppResponseError>(404, 'Not found')
   @Response<AppResponseError>(409, 'This encoder already has a template with this name')
-  public async update(@Path() id: number, @Body() body: UpdateEncoderTemplateRequest): Promise<EncoderTemplateResponse> {
+  public async update(
+    @Path() id: number,
+    @Body() body: UpdateEncoderTemplateRequest,
+  ): Promise<EncoderTemplateResponse> {
     return this.service.update(id, body);
   }
 

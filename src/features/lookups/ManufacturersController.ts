@@ -1,8 +1,28 @@
-import { Body, Controller, Delete, Get, OperationId, Patch, Path, Post, Query, Response, Route, Security, SuccessResponse, Tags } from '@tsoa/runtime';
+import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  OperationId,
+  Patch,
+  Path,
+  Post,
+  Query,
+  Response,
+  Route,
+  Security,
+  SuccessResponse,
+  Tags,
+} from '@tsoa/runtime';
 import type { AppResponseError } from '../../api/envelopes.js';
 import type { Page } from '../../api/pagination.js';
 import type { Services } from '../../registry.js';
-import { ManufacturersService, type CreateManufacturerRequest, type ManufacturerResponse, type UpdateManufacturerRequest } from './manufacturers-service.js';
+import {
+  ManufacturersService,
+  type CreateManufacturerRequest,
+  type ManufacturerResponse,
+  type UpdateManufacturerRequest,
+} from './manufacturers-service.js';
 
 export interface PaginatedManufacturersResponse extends Page<ManufacturerResponse> {}
 

@@ -1,8 +1,28 @@
-import { Body, Controller, Delete, Get, OperationId, Patch, Path, Post, Query, Response, Route, Security, SuccessResponse, Tags } from '@tsoa/runtime';
+import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  OperationId,
+  Patch,
+  Path,
+  Post,
+  Query,
+  Response,
+  Route,
+  Security,
+  SuccessResponse,
+  Tags,
+} from '@tsoa/runtime';
 import type { AppResponseError } from '../../api/envelopes.js';
 import type { Page } from '../../api/pagination.js';
 import type { Services } from '../../registry.js';
-import { ModelsService, type CreateModelRequest, type ModelResponse, type UpdateModelRequest } from './models-service.js';
+import {
+  ModelsService,
+  type CreateModelRequest,
+  type ModelResponse,
+  type UpdateModelRequest,
+} from './models-service.js';
 
 export interface PaginatedModelsResponse extends Page<ModelResponse> {}
 
@@ -37,7 +57,11 @@ export class ModelsController extends Controller {
    */
   @Get()
   @OperationId('list_models')
-  public async list(@Query() manufacturer_id?: number, @Query() page?: number, @Query() page_size?: number): Promise<PaginatedModelsResponse> {
+  public async list(
+    @Query() manufacturer_id?: number,
+    @Query() page?: number,
+    @Query() page_size?: number,
+  ): Promise<PaginatedModelsResponse> {
     return this.models.list(manufacturer_id, page, page_size);
   }
 

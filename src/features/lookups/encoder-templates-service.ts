@@ -95,7 +95,12 @@ export class EncoderTemplatesService {
   async list(encoder: string | undefined, page?: number, pageSize?: number): Promise<Page<EncoderTemplateResponse>> {
     const req = pageRequest(page, pageSize);
     const where = encoder === undefined ? {} : { Encoder: encoder };
-    return listPage(req, this.prisma.encoderTemplates.findMany({ where, orderBy: { Id: 'asc' }, skip: req.skip, take: req.take }), this.prisma.encoderTemplates.count({ where }), toResponse);
+    return listPage(
+      req,
+      this.prisma.encoderTemplates.findMany({ where, orderBy: { Id: 'asc' }, skip: req.skip, take: req.take }),
+      this.prisma.encoderTemplates.count({ where }),
+      toResponse,
+    );
   }
 
   async get(id: number): Promise<EncoderTemplateResponse> {
@@ -106,7 +111,9 @@ export class EncoderTemplatesService {
 
   /** A second (encoder, name) is a unique-index 409, mapped centrally. */
   async create(body: CreateEncoderTemplateRequest): Promise<EncoderTemplateResponse> {
-    return toResponse(await this.prisma.encoderTemplates.create({ data: toData(body) as Prisma.EncoderTemplatesCreateInput }));
+    return toResponse(
+      await this.prisma.encoderTemplates.create({ data: toData(body) as Prisma.EncoderTemplatesCreateInput }),
+    );
   }
 
   async update(id: number, body: UpdateEncoderTemplateRequest): Promise<EncoderTemplateResponse> {

@@ -48,7 +48,12 @@ export class ManufacturersService {
 
   async list(page?: number, pageSize?: number): Promise<Page<ManufacturerResponse>> {
     const req = pageRequest(page, pageSize);
-    return listPage(req, this.prisma.manufacturers.findMany({ orderBy: { Id: 'asc' }, skip: req.skip, take: req.take }), this.prisma.manufacturers.count(), toResponse);
+    return listPage(
+      req,
+      this.prisma.manufacturers.findMany({ orderBy: { Id: 'asc' }, skip: req.skip, take: req.take }),
+      this.prisma.manufacturers.count(),
+      toResponse,
+    );
   }
 
   async get(id: number): Promise<ManufacturerResponse> {

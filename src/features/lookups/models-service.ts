@@ -55,7 +55,11 @@ export interface UpdateModelRequest {
   manufacturer_id?: number | null;
 }
 
-const toResponse = (row: Models): ModelResponse => ({ id: row.Id, name: row.Name, manufacturer_id: row.ManufacturerId });
+const toResponse = (row: Models): ModelResponse => ({
+  id: row.Id,
+  name: row.Name,
+  manufacturer_id: row.ManufacturerId,
+});
 
 export class ModelsService {
   /** Built once per app by the registry (Services.get). */
@@ -68,7 +72,12 @@ export class ModelsService {
   async list(manufacturerId: number | undefined, page?: number, pageSize?: number): Promise<Page<ModelResponse>> {
     const req = pageRequest(page, pageSize);
     const where: Prisma.ModelsWhereInput = manufacturerId === undefined ? {} : { ManufacturerId: manufacturerId };
-    return listPage(req, this.prisma.models.findMany({ where, orderBy: { Id: 'asc' }, skip: req.skip, take: req.take }), this.prisma.models.count({ where }), toResponse);
+    return listPage(
+      req,
+      this.prisma.models.findMany({ where, orderBy: { Id: 'asc' }, skip: req.skip, take: req.take }),
+      this.prisma.models.count({ where }),
+      toResponse,
+    );
   }
 
   async get(id: number): Promise<ModelResponse> {
@@ -80,13 +89,17 @@ export class ModelsService {
   private async checkManufacturer(id: number | null | undefined): Promise<void> {
     if (id == null) return;
     if (!(await this.prisma.manufacturers.findUnique({ where: { Id: id }, select: { Id: true } }))) {
-      throw new InvalidInputError(`Manufacturer ${id} does not exist`, [['manufacturer_id', `no manufacturer with id ${id}`]]);
+      throw new InvalidInputError(`Manufacturer ${id} does not exist`, [
+        ['manufacturer_id', `no manufacturer with id ${id}`],
+      ]);
     }
   }
 
   async create(body: CreateModelRequest): Promise<ModelResponse> {
     await this.checkManufacturer(body.manufacturer_id);
-    const row = await this.prisma.models.create({ data: { Name: body.name, ManufacturerId: body.manufacturer_id ?? null } });
+    const row = await this.prisma.models.create({
+      data: { Name: body.name, ManufacturerId: body.manufacturer_id ?? null },
+    });
     return toResponse(row);
   }
 

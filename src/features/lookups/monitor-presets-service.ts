@@ -11,7 +11,8 @@ import { enumToPrisma } from '../monitors/monitor-fields.js';
 import type { Services } from '../../registry.js';
 
 /** MonitorPresets.Type as stored. */
-export type MonitorPresetType = 'Local' | 'Remote' | 'File' | 'Ffmpeg' | 'Libvlc' | 'cURL' | 'WebSite' | 'NVSocket' | 'VNC';
+export type MonitorPresetType =
+  'Local' | 'Remote' | 'File' | 'Ffmpeg' | 'Libvlc' | 'cURL' | 'WebSite' | 'NVSocket' | 'VNC';
 /** Accepted on input: the stored values and the older variant spellings. */
 export type MonitorPresetTypeInput = MonitorPresetType | 'Curl' | 'Vnc';
 
@@ -150,7 +151,9 @@ function toResponse(row: MonitorPresets): MonitorPresetResponse {
 }
 
 /** undefined leaves a column alone; null clears a nullable one; NOT NULL columns ignore null. */
-function toData(body: CreateMonitorPresetRequest | UpdateMonitorPresetRequest): Prisma.MonitorPresetsUncheckedUpdateInput {
+function toData(
+  body: CreateMonitorPresetRequest | UpdateMonitorPresetRequest,
+): Prisma.MonitorPresetsUncheckedUpdateInput {
   return {
     ModelId: body.model_id,
     Name: body.name ?? undefined,
@@ -187,7 +190,12 @@ export class MonitorPresetsService {
 
   async list(page?: number, pageSize?: number): Promise<Page<MonitorPresetResponse>> {
     const req = pageRequest(page, pageSize);
-    return listPage(req, this.prisma.monitorPresets.findMany({ orderBy: { Id: 'asc' }, skip: req.skip, take: req.take }), this.prisma.monitorPresets.count(), toResponse);
+    return listPage(
+      req,
+      this.prisma.monitorPresets.findMany({ orderBy: { Id: 'asc' }, skip: req.skip, take: req.take }),
+      this.prisma.monitorPresets.count(),
+      toResponse,
+    );
   }
 
   async get(id: number): Promise<MonitorPresetResponse> {
@@ -205,7 +213,9 @@ export class MonitorPresetsService {
 
   async create(body: CreateMonitorPresetRequest): Promise<MonitorPresetResponse> {
     await this.checkModel(body.model_id);
-    const row = await this.prisma.monitorPresets.create({ data: toData(body) as Prisma.MonitorPresetsUncheckedCreateInput });
+    const row = await this.prisma.monitorPresets.create({
+      data: toData(body) as Prisma.MonitorPresetsUncheckedCreateInput,
+    });
     return toResponse(row);
   }
 

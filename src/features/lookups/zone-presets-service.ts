@@ -3,7 +3,14 @@ import type { PrismaClient } from '../../db/prisma.js';
 import { notFound } from '../../errors.js';
 import type { Prisma, ZonePresets } from '../../generated/prisma/client.js';
 import { pageRequest, type Page, listPage } from '../../api/pagination.js';
-import { motionToData, motionToJson, type ZoneMotionFields, type ZoneMotionSettings, type ZoneType, type ZoneUnitsValue } from '../monitors/zone-fields.js';
+import {
+  motionToData,
+  motionToJson,
+  type ZoneMotionFields,
+  type ZoneMotionSettings,
+  type ZoneType,
+  type ZoneUnitsValue,
+} from '../monitors/zone-fields.js';
 import type { Services } from '../../registry.js';
 
 /** The reference fields (id, name, type, units, check_method) plus the preset's motion settings. */
@@ -47,7 +54,12 @@ export class ZonePresetsService {
 
   async list(page?: number, pageSize?: number): Promise<Page<ZonePresetResponse>> {
     const req = pageRequest(page, pageSize);
-    return listPage(req, this.prisma.zonePresets.findMany({ orderBy: { Id: 'asc' }, skip: req.skip, take: req.take }), this.prisma.zonePresets.count(), toResponse);
+    return listPage(
+      req,
+      this.prisma.zonePresets.findMany({ orderBy: { Id: 'asc' }, skip: req.skip, take: req.take }),
+      this.prisma.zonePresets.count(),
+      toResponse,
+    );
   }
 
   async get(id: number): Promise<ZonePresetResponse> {

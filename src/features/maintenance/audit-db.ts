@@ -90,7 +90,11 @@ export class AuditDb {
     await this.fillDiskSpace(counts, storages);
     counts.summaries_updated = await this.recomputeSummaries();
     counts.storage_updated = await this.recomputeStorage();
-    if (this.o.dryRun) this.o.log.info({ job: 'audit', counts }, 'audit dry run: nothing was written; the counts say what would have been done');
+    if (this.o.dryRun)
+      this.o.log.info(
+        { job: 'audit', counts },
+        'audit dry run: nothing was written; the counts say what would have been done',
+      );
     return counts;
   }
 
@@ -104,17 +108,27 @@ export class AuditDb {
       counts[`${table.toLowerCase()}_orphan_events`] = ids.length;
       let removed = 0;
       if (ids.length && this.o.dryRun) {
-        const [{ n }] = await this.o.pool.query<Array<{ n: number }>>(`SELECT COUNT(*) AS n FROM ${table} t LEFT JOIN Events e ON e.Id = t.EventId WHERE e.Id IS NULL`);
+        const [{ n }] = await this.o.pool.query<Array<{ n: number }>>(
+          `SELECT COUNT(*) AS n FROM ${table} t LEFT JOIN Events e ON e.Id = t.EventId WHERE e.Id IS NULL`,
+        );
         removed = Number(n);
       } else {
         for (let i = 0; i < ids.length; i += ID_CHUNK) {
           const chunk = ids.slice(i, i + ID_CHUNK);
           // The NOT EXISTS re-check: an id reused by an event inserted meanwhile is left alone.
-          removed += await deleteInBatches(this.o.pool, `DELETE FROM ${table} WHERE EventId IN (${chunk.map(() => '?').join(',')}) AND NOT EXISTS (SELECT 1 FROM Events e WHERE e.Id = ${table}.EventId)`, chunk);
+          removed += await deleteInBatches(
+            this.o.pool,
+            `DELETE FROM ${table} WHERE EventId IN (${chunk.map(() => '?').join(',')}) AND NOT EXISTS (SELECT 1 FROM Events e WHERE e.Id = ${table}.EventId)`,
+            chunk,
+          );
         }
       }
       counts[`${table.toLowerCase()}_removed`] = removed;
-      if (ids.length) this.o.log.info({ job: 'audit', table, events: ids.length, rows: removed, dry_run: this.o.dryRun }, `${this.o.dryRun ? 'would remove' : 'removed'} ${table} rows of deleted events`);
+      if (ids.length)
+        this.o.log.info(
+          { job: 'audit', table, events: ids.length, rows: removed, dry_run: this.o.dryRun },
+          `${this.o.dryRun ? 'would remove' : 'removed'} ${table} rows of deleted events`,
+        );
     }
   }
 
@@ -127,7 +141,9 @@ export class AuditDb {
     // 1.36's Monitor_Status has no UpdatedOn: without a heartbeat, the frames' age decides alone
     // (a live zmc writes a Frames row at least every ZM_BULK_FRAME_INTERVAL frames).
     const heartbeat = await hasColumn(this.o.pool, 'Monitor_Status', 'UpdatedOn');
-    const candidates = await this.o.pool.query<Array<{ Id: number; MonitorId: number; superseded: number; alive: number | null }>>(
+    const candidates = await this.o.pool.query<
+      Array<{ Id: number; MonitorId: number; superseded: number; alive: number | null }>
+    >(
       `SELECT e.Id, e.MonitorId,
               EXISTS (SELECT 1 FROM Events n WHERE n.MonitorId = e.MonitorId AND n.Id > e.Id) AS superseded,
               ${heartbeat ? "(SELECT s.Status IN ('Connected', 'Running') AND s.UpdatedOn >= NOW() - INTERVAL ? SECOND FROM Monitor_Status s WHERE s.MonitorId = e.MonitorId)" : '(SELECT 0 FROM DUAL WHERE ? IS NOT NULL)'} AS alive
@@ -147,7 +163,10 @@ export class AuditDb {
       }
       if (this.o.dryRun) {
         counts.unclosed_recovered += 1;
-        this.o.log.info({ job: 'audit', event_id: Number(c.Id), monitor_id: c.MonitorId, dry_run: true }, 'would close an abandoned unclosed event from its frames');
+        this.o.log.info(
+          { job: 'audit', event_id: Number(c.Id), monitor_id: c.MonitorId, dry_run: true },
+          'would close an abandoned unclosed event from its frames',
+        );
         continue;
       }
       const res = await this.o.pool.query<{ affectedRows: number }>(
@@ -172,7 +191,10 @@ export class AuditDb {
       );
       if (res.affectedRows) {
         counts.unclosed_recovered += 1;
-        this.o.log.warn({ job: 'audit', event_id: Number(c.Id), monitor_id: c.MonitorId }, 'closed an unclosed event whose capture daemon stopped writing (marked Recovered)');
+        this.o.log.warn(
+          { job: 'audit', event_id: Number(c.Id), monitor_id: c.MonitorId },
+          'closed an unclosed event whose capture daemon stopped writing (marked Recovered)',
+        );
       }
     }
   }
@@ -193,7 +215,10 @@ export class AuditDb {
       // No Frames rows but a recording on disk (Frames lost, not the event): keep it.
       if (dir && (await dirFacts(dir)).hasMedia) {
         counts.empty_kept_with_media += 1;
-        this.o.log.warn({ job: 'audit', event_id: Number(e.Id), dir }, 'event has no frame rows but its directory holds a recording; kept');
+        this.o.log.warn(
+          { job: 'audit', event_id: Number(e.Id), dir },
+          'event has no frame rows but its directory holds a recording; kept',
+        );
         continue;
       }
       if (this.o.dryRun) {
@@ -207,7 +232,10 @@ export class AuditDb {
       } catch (err) {
         counts.empty_refused += 1;
         const level = err instanceof ApiError && err.status === 409 ? 'info' : 'error';
-        this.o.log[level]({ job: 'audit', event_id: Number(e.Id), err: { message: (err as Error).message } }, 'empty event not deleted');
+        this.o.log[level](
+          { job: 'audit', event_id: Number(e.Id), err: { message: (err as Error).message } },
+          'empty event not deleted',
+        );
       }
     }
   }
@@ -232,7 +260,11 @@ export class AuditDb {
           continue;
         }
         counts.diskspace_filled += 1;
-        if (!this.o.dryRun) await this.o.pool.query('UPDATE Events SET DiskSpace = ? WHERE Id = ? AND DiskSpace IS NULL', [facts.bytes, e.Id]);
+        if (!this.o.dryRun)
+          await this.o.pool.query('UPDATE Events SET DiskSpace = ? WHERE Id = ? AND DiskSpace IS NULL', [
+            facts.bytes,
+            e.Id,
+          ]);
       }
     }
   }
@@ -242,31 +274,54 @@ export class AuditDb {
    * a known size, as ZoneMinder writes it), the four windows from the bucket tables.
    */
   private async recomputeSummaries(): Promise<number> {
-    const totals = await this.o.pool.query<Array<{ MonitorId: number; n: number; space: string | null; archived: number; aspace: string | null }>>(
+    const totals = await this.o.pool.query<
+      Array<{ MonitorId: number; n: number; space: string | null; archived: number; aspace: string | null }>
+    >(
       'SELECT MonitorId, COUNT(*) AS n, SUM(DiskSpace) AS space, SUM(Archived = 1) AS archived, SUM(IF(Archived = 1, DiskSpace, NULL)) AS aspace FROM Events GROUP BY MonitorId',
     );
     const byMonitor = new Map(totals.map((t) => [Number(t.MonitorId), t]));
-    const rows = await this.o.pool.query<Array<{ MonitorId: number; TotalEvents: number | null; TotalEventDiskSpace: string | null; ArchivedEvents: number | null; ArchivedEventDiskSpace: string | null }>>(
+    const rows = await this.o.pool.query<
+      Array<{
+        MonitorId: number;
+        TotalEvents: number | null;
+        TotalEventDiskSpace: string | null;
+        ArchivedEvents: number | null;
+        ArchivedEventDiskSpace: string | null;
+      }>
+    >(
       'SELECT MonitorId, TotalEvents, TotalEventDiskSpace, ArchivedEvents, ArchivedEventDiskSpace FROM Event_Summaries',
     );
     const num = (v: unknown) => (v === null || v === undefined ? null : Number(v));
     let changed = 0;
     for (const r of rows) {
       const t = byMonitor.get(Number(r.MonitorId));
-      const want = { TotalEvents: Number(t?.n ?? 0), TotalEventDiskSpace: num(t?.space), ArchivedEvents: Number(t?.archived ?? 0), ArchivedEventDiskSpace: num(t?.aspace) };
+      const want = {
+        TotalEvents: Number(t?.n ?? 0),
+        TotalEventDiskSpace: num(t?.space),
+        ArchivedEvents: Number(t?.archived ?? 0),
+        ArchivedEventDiskSpace: num(t?.aspace),
+      };
       const diff = (Object.keys(want) as Array<keyof typeof want>).filter((k) => num(r[k]) !== want[k]);
       if (!diff.length) continue;
       changed += 1;
-      if (!this.o.dryRun) await this.o.pool.query(`UPDATE Event_Summaries SET ${diff.map((k) => `${k} = ?`).join(', ')} WHERE MonitorId = ?`, [...diff.map((k) => want[k]), r.MonitorId]);
+      if (!this.o.dryRun)
+        await this.o.pool.query(
+          `UPDATE Event_Summaries SET ${diff.map((k) => `${k} = ?`).join(', ')} WHERE MonitorId = ?`,
+          [...diff.map((k) => want[k]), r.MonitorId],
+        );
     }
     return changed + (await resyncWindowCounters(this.o.pool, this.o.dryRun));
   }
 
   /** 5b. Storage.DiskSpace = the sum of its events' DiskSpace (NULL when none is known). */
   private async recomputeStorage(): Promise<number> {
-    const sums = await this.o.pool.query<Array<{ StorageId: number; space: string | null }>>('SELECT StorageId, SUM(DiskSpace) AS space FROM Events GROUP BY StorageId');
+    const sums = await this.o.pool.query<Array<{ StorageId: number; space: string | null }>>(
+      'SELECT StorageId, SUM(DiskSpace) AS space FROM Events GROUP BY StorageId',
+    );
     const byStorage = new Map(sums.map((s) => [Number(s.StorageId), s.space === null ? null : Number(s.space)]));
-    const current = await this.o.pool.query<Array<{ Id: number; DiskSpace: string | null }>>('SELECT Id, DiskSpace FROM Storage');
+    const current = await this.o.pool.query<Array<{ Id: number; DiskSpace: string | null }>>(
+      'SELECT Id, DiskSpace FROM Storage',
+    );
     let changed = 0;
     for (const s of current) {
       const want = byStorage.get(Number(s.Id)) ?? null;

@@ -70,8 +70,15 @@ interface Root {
   storageIds: number[];
 }
 
-const stampOf = (d: Date) => d.toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
-const parseStamp = (s: string) => new Date(`${s.slice(0, 4)}-${s.slice(4, 6)}-${s.slice(6, 8)}T${s.slice(9, 11)}:${s.slice(11, 13)}:${s.slice(13, 15)}Z`);
+const stampOf = (d: Date) =>
+  d
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d+Z$/, 'Z');
+const parseStamp = (s: string) =>
+  new Date(
+    `${s.slice(0, 4)}-${s.slice(4, 6)}-${s.slice(6, 8)}T${s.slice(9, 11)}:${s.slice(11, 13)}:${s.slice(13, 15)}Z`,
+  );
 const errno = (err: unknown) => (err as NodeJS.ErrnoException)?.code ?? '';
 
 export class AuditFilesystem implements FilesystemHalf {
@@ -90,7 +97,18 @@ export class AuditFilesystem implements FilesystemHalf {
   }
 
   async run(): Promise<JobCounts> {
-    const counts: JobCounts = { storage_refused: 0, event_dirs: 0, unidentified: 0, orphans_seen: 0, quarantined: 0, swept: 0, misplaced: 0, rows_without_media: 0, rows_without_media_deleted: 0, canary_disagreed: 0 };
+    const counts: JobCounts = {
+      storage_refused: 0,
+      event_dirs: 0,
+      unidentified: 0,
+      orphans_seen: 0,
+      quarantined: 0,
+      swept: 0,
+      misplaced: 0,
+      rows_without_media: 0,
+      rows_without_media_deleted: 0,
+      canary_disagreed: 0,
+    };
     const storages = await loadStorages(this.o.pool);
     const previous = this.sightings;
     this.sightings = new Map();
@@ -99,14 +117,18 @@ export class AuditFilesystem implements FilesystemHalf {
       const refusal = await this.refusal(root.path);
       if (refusal) {
         counts.storage_refused += 1;
-        this.o.log.warn({ job: 'audit', storage: root.path, storage_ids: root.storageIds, reason: refusal }, 'audit filesystem pass refused this storage');
+        this.o.log.warn(
+          { job: 'audit', storage: root.path, storage_ids: root.storageIds, reason: refusal },
+          'audit filesystem pass refused this storage',
+        );
         continue;
       }
       counts.swept += await this.sweep(root.path);
       const walk = await this.walk(root.path);
       counts.event_dirs += walk.found.length;
       counts.unidentified += walk.unidentified.length;
-      for (const dir of walk.unidentified.slice(0, 20)) this.o.log.info({ job: 'audit', dir }, 'unidentified directory in event storage; left alone');
+      for (const dir of walk.unidentified.slice(0, 20))
+        this.o.log.info({ job: 'audit', dir }, 'unidentified directory in event storage; left alone');
       const rows = await this.rowsOf(walk.found.map((f) => f.id));
       // Canary: computed paths of rows against the real ones.
       let agree = 0;
@@ -122,7 +144,10 @@ export class AuditFilesystem implements FilesystemHalf {
         else {
           disagree += 1;
           counts.misplaced += 1;
-          this.o.log.warn({ job: 'audit', event_id: f.id, found: f.dir, computed: eventDirOf(row, storages, this.o.dirEvents) }, 'event directory is not where its row says');
+          this.o.log.warn(
+            { job: 'audit', event_id: f.id, found: f.dir, computed: eventDirOf(row, storages, this.o.dirEvents) },
+            'event directory is not where its row says',
+          );
         }
       }
       const sample = await this.canarySample(root);
@@ -133,7 +158,10 @@ export class AuditFilesystem implements FilesystemHalf {
       if (agree + disagree >= 3 && disagree > agree) {
         disagreed = true;
         counts.canary_disagreed += 1;
-        this.o.log.error({ job: 'audit', storage: root.path, agree, disagree }, 'audit canary: computed event paths disagree with the disk; nothing is moved in this storage');
+        this.o.log.error(
+          { job: 'audit', storage: root.path, agree, disagree },
+          'audit canary: computed event paths disagree with the disk; nothing is moved in this storage',
+        );
         continue;
       }
       counts.orphans_seen += orphans.length;
@@ -143,7 +171,10 @@ export class AuditFilesystem implements FilesystemHalf {
     this.strikes = disagreed ? this.strikes + 1 : 0;
     if (this.strikes >= this.o.confirmationsRequired) {
       this.disabled = `canary: computed event paths disagreed with the disk in ${this.strikes} consecutive passes (check Storage.Path, the time zone and the storage scheme)`;
-      this.o.log.fatal({ job: 'audit', reason: this.disabled }, 'AUDIT FILESYSTEM HALF DISABLED: computed event paths keep disagreeing with the disk; nothing will be moved until zmgate is restarted');
+      this.o.log.fatal(
+        { job: 'audit', reason: this.disabled },
+        'AUDIT FILESYSTEM HALF DISABLED: computed event paths keep disagreeing with the disk; nothing will be moved until zmgate is restarted',
+      );
     }
     return counts;
   }
@@ -193,7 +224,10 @@ export class AuditFilesystem implements FilesystemHalf {
         const m = MARKER.exec(e.name);
         if (m && e.isSymbolicLink()) {
           try {
-            deepLinks.set(path.resolve(dir, await readlink(path.join(dir, e.name))), { id: Number(m[1]), link: path.join(dir, e.name) });
+            deepLinks.set(path.resolve(dir, await readlink(path.join(dir, e.name))), {
+              id: Number(m[1]),
+              link: path.join(dir, e.name),
+            });
           } catch {
             // vanished meanwhile
           }
@@ -212,7 +246,13 @@ export class AuditFilesystem implements FilesystemHalf {
       const name = path.basename(dir);
       const parent = path.dirname(dir);
       // A numeric leaf names its event where the scheme puts the id; an empty one is no evidence.
-      if (leaf && files.length && /^\d+$/.test(name) && (parent === monitorDir || (DATE_DIR.test(path.basename(parent)) && path.dirname(parent) === monitorDir))) ids.add(Number(name));
+      if (
+        leaf &&
+        files.length &&
+        /^\d+$/.test(name) &&
+        (parent === monitorDir || (DATE_DIR.test(path.basename(parent)) && path.dirname(parent) === monitorDir))
+      )
+        ids.add(Number(name));
       if (ids.size === 1 && (leaf || files.some((f) => VIDEO_ID.test(f) || MARKER.test(f)))) {
         walk.found.push({ dir, id: [...ids][0], link: link?.link ?? null });
         return;
@@ -226,7 +266,9 @@ export class AuditFilesystem implements FilesystemHalf {
     for (const e of await readdir(root, { withFileTypes: true })) {
       if (e.isDirectory() && /^\d+$/.test(e.name)) {
         const monitorDir = path.join(root, e.name);
-        const subdirs = (await readdir(monitorDir, { withFileTypes: true }).catch(() => [])).filter((s) => s.isDirectory() && !s.name.startsWith('.'));
+        const subdirs = (await readdir(monitorDir, { withFileTypes: true }).catch(() => [])).filter(
+          (s) => s.isDirectory() && !s.name.startsWith('.'),
+        );
         for (const s of subdirs) await visit(path.join(monitorDir, s.name), monitorDir);
       }
     }
@@ -261,7 +303,12 @@ export class AuditFilesystem implements FilesystemHalf {
     );
   }
 
-  private async handleOrphan(f: Found, root: string, previous: Map<string, { id: number; passes: number }>, counts: JobCounts): Promise<void> {
+  private async handleOrphan(
+    f: Found,
+    root: string,
+    previous: Map<string, { id: number; passes: number }>,
+    counts: JobCounts,
+  ): Promise<void> {
     let mtime: number;
     try {
       mtime = (await lstat(f.dir)).mtimeMs;
@@ -273,12 +320,18 @@ export class AuditFilesystem implements FilesystemHalf {
     const passes = before && before.id === f.id ? before.passes + 1 : 1;
     this.sightings.set(f.dir, { id: f.id, passes });
     if (passes < this.o.confirmationsRequired) {
-      this.o.log.info({ job: 'audit', dir: f.dir, event_id: f.id, passes, required: this.o.confirmationsRequired }, 'orphan event directory (no row) seen; waiting for confirmation');
+      this.o.log.info(
+        { job: 'audit', dir: f.dir, event_id: f.id, passes, required: this.o.confirmationsRequired },
+        'orphan event directory (no row) seen; waiting for confirmation',
+      );
       return;
     }
     if (this.o.dryRun) {
       counts.quarantined += 1;
-      this.o.log.info({ job: 'audit', dir: f.dir, event_id: f.id, dry_run: true }, 'would quarantine an orphan event directory');
+      this.o.log.info(
+        { job: 'audit', dir: f.dir, event_id: f.id, dry_run: true },
+        'would quarantine an orphan event directory',
+      );
       return;
     }
     // The row may have appeared since the walk (never for a real orphan, but cheap to ask).
@@ -290,17 +343,35 @@ export class AuditFilesystem implements FilesystemHalf {
       await rename(f.dir, target);
     } catch (err) {
       counts.quarantine_failed = (counts.quarantine_failed ?? 0) + 1;
-      this.o.log.error({ job: 'audit', dir: f.dir, err: { code: errno(err), message: (err as Error).message } }, 'orphan event directory could not be moved to quarantine; left in place');
+      this.o.log.error(
+        { job: 'audit', dir: f.dir, err: { code: errno(err), message: (err as Error).message } },
+        'orphan event directory could not be moved to quarantine; left in place',
+      );
       return;
     }
     this.sightings.delete(f.dir);
     counts.quarantined += 1;
-    this.o.log.warn({ job: 'audit', event_id: f.id, dir: f.dir, quarantined_to: target, retention_days: this.o.quarantineRetentionDays }, 'orphan event directory moved to quarantine');
+    this.o.log.warn(
+      {
+        job: 'audit',
+        event_id: f.id,
+        dir: f.dir,
+        quarantined_to: target,
+        retention_days: this.o.quarantineRetentionDays,
+      },
+      'orphan event directory moved to quarantine',
+    );
     if (f.link) await unlink(f.link).catch(() => undefined);
     // Parents left empty go, up to (never including) the monitor directory.
     const monitorDir = path.join(root, path.relative(root, f.dir).split(path.sep)[0]);
     for (let d = path.dirname(f.dir); d.startsWith(monitorDir + path.sep); d = path.dirname(d)) {
-      if (!(await rmdir(d).then(() => true, () => false))) break;
+      if (
+        !(await rmdir(d).then(
+          () => true,
+          () => false,
+        ))
+      )
+        break;
     }
   }
 
@@ -317,18 +388,29 @@ export class AuditFilesystem implements FilesystemHalf {
         try {
           await rm(path.join(qdir, name), { recursive: true, force: true });
         } catch (err) {
-          this.o.log.error({ job: 'audit', entry: path.join(qdir, name), err: { message: (err as Error).message } }, 'quarantined directory could not be swept');
+          this.o.log.error(
+            { job: 'audit', entry: path.join(qdir, name), err: { message: (err as Error).message } },
+            'quarantined directory could not be swept',
+          );
           continue;
         }
       }
       swept += 1;
-      this.o.log.info({ job: 'audit', entry: path.join(qdir, name), dry_run: this.o.dryRun }, 'quarantined directory swept after the retention days');
+      this.o.log.info(
+        { job: 'audit', entry: path.join(qdir, name), dry_run: this.o.dryRun },
+        'quarantined directory swept after the retention days',
+      );
     }
     return swept;
   }
 
   /** Closed, unarchived rows of this root older than min_age whose directory does not exist. */
-  private async rowsWithoutMedia(root: Root, storages: Map<number, StorageRow>, found: Set<string>, counts: JobCounts): Promise<void> {
+  private async rowsWithoutMedia(
+    root: Root,
+    storages: Map<number, StorageRow>,
+    found: Set<string>,
+    counts: JobCounts,
+  ): Promise<void> {
     const f = this.storageFilter(root);
     let after = 0;
     for (;;) {
@@ -343,14 +425,20 @@ export class AuditFilesystem implements FilesystemHalf {
         if (!dir || found.has(dir) || existsSync(dir)) continue;
         counts.rows_without_media += 1;
         if (!this.o.removeRowsWithoutMedia || this.o.dryRun) {
-          this.o.log.info({ job: 'audit', event_id: Number(e.Id), dir }, 'event row without media (its directory is missing)');
+          this.o.log.info(
+            { job: 'audit', event_id: Number(e.Id), dir },
+            'event row without media (its directory is missing)',
+          );
           continue;
         }
         try {
           await this.o.deletion.delete(BigInt(e.Id), { reason: 'audit: row without media' });
           counts.rows_without_media_deleted += 1;
         } catch (err) {
-          this.o.log.info({ job: 'audit', event_id: Number(e.Id), err: { message: (err as Error).message } }, 'row without media not deleted');
+          this.o.log.info(
+            { job: 'audit', event_id: Number(e.Id), err: { message: (err as Error).message } },
+            'row without media not deleted',
+          );
         }
       }
     }

@@ -35,7 +35,10 @@ export class AuditJob implements MaintenanceJob {
     const counts = await this.db.run();
     if (!this.fs) return counts;
     if (this.fs.disabledReason()) {
-      this.log.error({ job: 'audit', reason: this.fs.disabledReason() }, 'the audit filesystem half is disabled; fix the cause and restart zmgate to re-enable it');
+      this.log.error(
+        { job: 'audit', reason: this.fs.disabledReason() },
+        'the audit filesystem half is disabled; fix the cause and restart zmgate to re-enable it',
+      );
       return { ...counts, fs_disabled: 1 };
     }
     const fsCounts = await this.fs.run();

@@ -23,7 +23,12 @@ export const emptyBatchStats = (): BatchStats => ({ rows: 0, statements: 0, long
  * Runs `sql` (a DELETE without LIMIT) with `LIMIT batch` appended until a statement removes
  * fewer rows than the batch, or `maxRows` are gone.
  */
-export async function deleteInBatches(pool: DbPool, sql: string, params: unknown[], options: { batch?: number; maxRows?: number; stats?: BatchStats } = {}): Promise<number> {
+export async function deleteInBatches(
+  pool: DbPool,
+  sql: string,
+  params: unknown[],
+  options: { batch?: number; maxRows?: number; stats?: BatchStats } = {},
+): Promise<number> {
   const batch = options.batch ?? DEFAULT_BATCH;
   const stats = options.stats ?? emptyBatchStats();
   let deleted = 0;
@@ -47,16 +52,29 @@ export async function deleteInBatches(pool: DbPool, sql: string, params: unknown
  * count includes the rows the triggers changed: the keys are selected first, then deleted by
  * primary key, and the count is the number of keys.
  */
-export async function deleteKeysInBatches(pool: DbPool, table: string, key: string, where: string, params: unknown[], options: { batch?: number; stats?: BatchStats } = {}): Promise<number> {
+export async function deleteKeysInBatches(
+  pool: DbPool,
+  table: string,
+  key: string,
+  where: string,
+  params: unknown[],
+  options: { batch?: number; stats?: BatchStats } = {},
+): Promise<number> {
   const batch = options.batch ?? DEFAULT_BATCH;
   const stats = options.stats ?? emptyBatchStats();
   let deleted = 0;
   for (;;) {
-    const rows = await pool.query<Array<Record<string, unknown>>>(`SELECT ${key} AS k FROM ${table} WHERE ${where} ORDER BY ${key} LIMIT ${batch}`, params);
+    const rows = await pool.query<Array<Record<string, unknown>>>(
+      `SELECT ${key} AS k FROM ${table} WHERE ${where} ORDER BY ${key} LIMIT ${batch}`,
+      params,
+    );
     if (!rows.length) break;
     const keys = rows.map((r) => r.k);
     const t0 = performance.now();
-    await pool.query(`DELETE FROM ${table} WHERE ${key} IN (${keys.map(() => '?').join(',')}) AND ${where}`, [...keys, ...params]);
+    await pool.query(`DELETE FROM ${table} WHERE ${key} IN (${keys.map(() => '?').join(',')}) AND ${where}`, [
+      ...keys,
+      ...params,
+    ]);
     stats.longestMs = Math.max(stats.longestMs, performance.now() - t0);
     stats.statements += 1;
     stats.rows += keys.length;

@@ -30,19 +30,39 @@ export interface HostSample {
 export function parseProcStat(text: string): CpuTimes {
   const line = text.split('\n').find((l) => /^cpu\s/.test(l));
   if (!line) throw new Error('no cpu line in /proc/stat');
-  const [user, nice, system, idle, iowait = 0, irq = 0, softirq = 0, steal = 0] = line.trim().split(/\s+/).slice(1).map(Number);
+  const [user, nice, system, idle, iowait = 0, irq = 0, softirq = 0, steal = 0] = line
+    .trim()
+    .split(/\s+/)
+    .slice(1)
+    .map(Number);
   // guest time is already counted in user/nice.
-  return { user, nice, system: system + irq + softirq + steal, idle: idle + iowait, total: user + nice + system + idle + iowait + irq + softirq + steal };
+  return {
+    user,
+    nice,
+    system: system + irq + softirq + steal,
+    idle: idle + iowait,
+    total: user + nice + system + idle + iowait + irq + softirq + steal,
+  };
 }
 
 const round1 = (n: number) => Math.round(n * 10) / 10;
 
-export function cpuPercent(a: CpuTimes, b: CpuTimes): Pick<HostSample, 'cpuUserPercent' | 'cpuNicePercent' | 'cpuSystemPercent' | 'cpuIdlePercent' | 'cpuUsagePercent'> {
+export function cpuPercent(
+  a: CpuTimes,
+  b: CpuTimes,
+): Pick<HostSample, 'cpuUserPercent' | 'cpuNicePercent' | 'cpuSystemPercent' | 'cpuIdlePercent' | 'cpuUsagePercent'> {
   const total = b.total - a.total;
-  if (total <= 0) return { cpuUserPercent: 0, cpuNicePercent: 0, cpuSystemPercent: 0, cpuIdlePercent: 100, cpuUsagePercent: 0 };
+  if (total <= 0)
+    return { cpuUserPercent: 0, cpuNicePercent: 0, cpuSystemPercent: 0, cpuIdlePercent: 100, cpuUsagePercent: 0 };
   const pct = (x: number) => round1(Math.min(100, Math.max(0, (x * 100) / total)));
   const idle = pct(b.idle - a.idle);
-  return { cpuUserPercent: pct(b.user - a.user), cpuNicePercent: pct(b.nice - a.nice), cpuSystemPercent: pct(b.system - a.system), cpuIdlePercent: idle, cpuUsagePercent: round1(100 - idle) };
+  return {
+    cpuUserPercent: pct(b.user - a.user),
+    cpuNicePercent: pct(b.nice - a.nice),
+    cpuSystemPercent: pct(b.system - a.system),
+    cpuIdlePercent: idle,
+    cpuUsagePercent: round1(100 - idle),
+  };
 }
 
 /** /proc/meminfo in bytes. FreeMem is MemAvailable (what can be used without swapping), MemFree on old kernels. */
@@ -52,7 +72,12 @@ export function parseMeminfo(text: string): Pick<HostSample, 'totalMem' | 'freeM
     const m = /^(\w+):\s+(\d+)/.exec(line);
     if (m) kb.set(m[1], Number(m[2]) * 1024);
   }
-  return { totalMem: kb.get('MemTotal') ?? 0, freeMem: kb.get('MemAvailable') ?? kb.get('MemFree') ?? 0, totalSwap: kb.get('SwapTotal') ?? 0, freeSwap: kb.get('SwapFree') ?? 0 };
+  return {
+    totalMem: kb.get('MemTotal') ?? 0,
+    freeMem: kb.get('MemAvailable') ?? kb.get('MemFree') ?? 0,
+    totalSwap: kb.get('SwapTotal') ?? 0,
+    freeSwap: kb.get('SwapFree') ?? 0,
+  };
 }
 
 export interface HostSamplerOptions {

@@ -20,11 +20,20 @@ export { MaintenanceScheduler } from './scheduler.js';
 const AUDIT_INTERVAL_DEFAULT = 900;
 
 /** The app's maintenance jobs in the registry; the server starts them after listening. */
-export const Maintenance = { from: (s: Services): MaintenanceScheduler => createMaintenance(s.config, s.log, s.pool, s.prisma) };
+export const Maintenance = {
+  from: (s: Services): MaintenanceScheduler => createMaintenance(s.config, s.log, s.pool, s.prisma),
+};
 
-export function createMaintenance(config: AppConfig, log: Logger, pool: DbPool, prisma: PrismaClient): MaintenanceScheduler {
+export function createMaintenance(
+  config: AppConfig,
+  log: Logger,
+  pool: DbPool,
+  prisma: PrismaClient,
+): MaintenanceScheduler {
   const m = config.maintenance;
-  const auditInterval = async () => parseSeconds((await readZmSettings(pool, ['ZM_AUDIT_CHECK_INTERVAL'])).get('ZM_AUDIT_CHECK_INTERVAL')) ?? AUDIT_INTERVAL_DEFAULT;
+  const auditInterval = async () =>
+    parseSeconds((await readZmSettings(pool, ['ZM_AUDIT_CHECK_INTERVAL'])).get('ZM_AUDIT_CHECK_INTERVAL')) ??
+    AUDIT_INTERVAL_DEFAULT;
   const deletion = new EventDeletion(prisma, config.zoneminder.dir_events, log);
   const fs = m.audit.filesystem;
   const filesystem = fs.enabled
@@ -45,7 +54,15 @@ export function createMaintenance(config: AppConfig, log: Logger, pool: DbPool, 
     new AuditJob(
       m.audit.enabled,
       auditInterval,
-      new AuditDb({ pool, prisma, log, dirEvents: config.zoneminder.dir_events, dryRun: m.audit.dry_run, minAgeSeconds: m.audit.min_age_seconds, deletion }),
+      new AuditDb({
+        pool,
+        prisma,
+        log,
+        dirEvents: config.zoneminder.dir_events,
+        dryRun: m.audit.dry_run,
+        minAgeSeconds: m.audit.min_age_seconds,
+        deletion,
+      }),
       filesystem,
       log,
     ),

@@ -70,7 +70,10 @@ export class MaintenanceScheduler {
   private readonly slots: Slot[];
   private stopped = false;
 
-  constructor(jobs: MaintenanceJob[], private readonly options: SchedulerOptions) {
+  constructor(
+    jobs: MaintenanceJob[],
+    private readonly options: SchedulerOptions,
+  ) {
     this.slots = jobs.map((job) => ({
       job,
       timer: null,
@@ -113,7 +116,10 @@ export class MaintenanceScheduler {
   }
 
   status(): JobStatus[] {
-    return this.slots.map((s) => ({ ...s.status, ...(s.job.filesystemStatus && { filesystem: s.job.filesystemStatus() }) }));
+    return this.slots.map((s) => ({
+      ...s.status,
+      ...(s.job.filesystemStatus && { filesystem: s.job.filesystemStatus() }),
+    }));
   }
 
   /**
@@ -144,7 +150,10 @@ export class MaintenanceScheduler {
       status.last_error = (err as Error).message;
       // A pass whose steps partly failed still reports what the other steps did.
       status.last_counts = (err as { counts?: JobCounts }).counts ?? null;
-      this.options.log.error({ job: job.name, err: { message: (err as Error).message, code: (err as NodeJS.ErrnoException).code } }, 'maintenance pass failed');
+      this.options.log.error(
+        { job: job.name, err: { message: (err as Error).message, code: (err as NodeJS.ErrnoException).code } },
+        'maintenance pass failed',
+      );
       return {};
     } finally {
       status.running = false;
@@ -167,7 +176,10 @@ export class MaintenanceScheduler {
         try {
           interval = await slot.job.intervalSeconds();
         } catch (err) {
-          this.options.log.warn({ job: slot.job.name, err: { message: (err as Error).message } }, 'maintenance interval unreadable; retrying in an hour');
+          this.options.log.warn(
+            { job: slot.job.name, err: { message: (err as Error).message } },
+            'maintenance interval unreadable; retrying in an hour',
+          );
           interval = 3600;
         }
         this.scheduleNext(slot, interval);

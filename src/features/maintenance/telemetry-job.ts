@@ -10,7 +10,16 @@ import type { Logger } from '../../log.js';
 import type { JobCounts, MaintenanceJob } from './scheduler.js';
 import { parseIntervalProduct, readZmSettings } from './zm-settings.js';
 
-const SETTINGS = ['ZM_TELEMETRY_DATA', 'ZM_TELEMETRY_INTERVAL', 'ZM_TELEMETRY_UUID', 'ZM_TELEMETRY_LAST_UPLOAD', 'ZM_TELEMETRY_SERVER_ENDPOINT', 'ZM_DYN_CURR_VERSION', 'ZM_DYN_DB_VERSION', 'ZM_OPT_USE_EVENTNOTIFICATION'];
+const SETTINGS = [
+  'ZM_TELEMETRY_DATA',
+  'ZM_TELEMETRY_INTERVAL',
+  'ZM_TELEMETRY_UUID',
+  'ZM_TELEMETRY_LAST_UPLOAD',
+  'ZM_TELEMETRY_SERVER_ENDPOINT',
+  'ZM_DYN_CURR_VERSION',
+  'ZM_DYN_DB_VERSION',
+  'ZM_OPT_USE_EVENTNOTIFICATION',
+];
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const UNKNOWN = 'Unknown';
 /** The first retry after a failed upload; doubles up to the interval. */
@@ -42,7 +51,9 @@ export function scrubPath(raw: string | null | undefined, type: string | null | 
     return null;
   }
   if (!/^[a-z][a-z0-9+.-]*:$/i.test(url.protocol)) return null;
-  const shape = decodeURIComponent(url.pathname).replace(/\d+/g, '0').replace(/[^A-Za-z0-9/_.-]/g, '_');
+  const shape = decodeURIComponent(url.pathname)
+    .replace(/\d+/g, '0')
+    .replace(/[^A-Za-z0-9/_.-]/g, '_');
   return `${url.protocol}//${url.host ? 'host' : ''}${shape}`;
 }
 
@@ -73,7 +84,10 @@ export class TelemetryJob implements MaintenanceJob {
     const raw = settings.get('ZM_TELEMETRY_INTERVAL');
     const parsed = parseIntervalProduct(raw);
     if (parsed === null) {
-      this.o.log.warn({ job: 'telemetry', ZM_TELEMETRY_INTERVAL: (raw ?? '').slice(0, 64), used_seconds: this.o.intervalSeconds }, 'ZM_TELEMETRY_INTERVAL is not a number or a product of numbers; using maintenance.telemetry.interval_seconds');
+      this.o.log.warn(
+        { job: 'telemetry', ZM_TELEMETRY_INTERVAL: (raw ?? '').slice(0, 64), used_seconds: this.o.intervalSeconds },
+        'ZM_TELEMETRY_INTERVAL is not a number or a product of numbers; using maintenance.telemetry.interval_seconds',
+      );
       return this.o.intervalSeconds;
     }
     return parsed;
@@ -146,7 +160,9 @@ export class TelemetryJob implements MaintenanceJob {
         Colours: m.Colours,
         MaxFPS: m.MaxFPS,
         AlarmMaxFPS: m.AlarmMaxFPS,
-        ...(scrubPath(m.Path as string, m.Type as string) ? { Path: scrubPath(m.Path as string, m.Type as string) } : {}),
+        ...(scrubPath(m.Path as string, m.Type as string)
+          ? { Path: scrubPath(m.Path as string, m.Type as string) }
+          : {}),
       })),
     };
   }
@@ -156,9 +172,15 @@ export class TelemetryJob implements MaintenanceJob {
     const current = settings.get('ZM_TELEMETRY_UUID') ?? '';
     if (UUID.test(current) && current !== '00000000-0000-0000-0000-000000000000') return current;
     const uuid = crypto.randomUUID();
-    const res = await this.o.pool.query<{ affectedRows: number }>("UPDATE Config SET Value = ? WHERE Name = 'ZM_TELEMETRY_UUID'", [uuid]);
+    const res = await this.o.pool.query<{ affectedRows: number }>(
+      "UPDATE Config SET Value = ? WHERE Name = 'ZM_TELEMETRY_UUID'",
+      [uuid],
+    );
     if (!res.affectedRows) {
-      await this.o.pool.query("INSERT INTO Config (Name, Value, Type, Category, Readonly) VALUES ('ZM_TELEMETRY_UUID', ?, 'string', 'system', 1)", [uuid]);
+      await this.o.pool.query(
+        "INSERT INTO Config (Name, Value, Type, Category, Readonly) VALUES ('ZM_TELEMETRY_UUID', ?, 'string', 'system', 1)",
+        [uuid],
+      );
     }
     this.o.log.info({ job: 'telemetry' }, 'created ZM_TELEMETRY_UUID');
     return uuid;
@@ -171,16 +193,26 @@ export class TelemetryJob implements MaintenanceJob {
     } catch {
       throw new Error('ZM_TELEMETRY_SERVER_ENDPOINT is not a URL');
     }
-    if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new Error('ZM_TELEMETRY_SERVER_ENDPOINT is not an http(s) URL');
+    if (url.protocol !== 'https:' && url.protocol !== 'http:')
+      throw new Error('ZM_TELEMETRY_SERVER_ENDPOINT is not an http(s) URL');
     // The 1.36 endpoint carries credentials in the URL; fetch wants them as a header.
-    const headers: Record<string, string> = { 'content-type': 'application/x-www-form-urlencoded', connection: 'close' };
+    const headers: Record<string, string> = {
+      'content-type': 'application/x-www-form-urlencoded',
+      connection: 'close',
+    };
     if (url.username) {
       headers.authorization = `Basic ${Buffer.from(`${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`).toString('base64')}`;
       url.username = '';
       url.password = '';
     }
     // zmtelemetry.pl sends the JSON document with this content type; the receiver expects it.
-    const res = await fetch(url, { method: 'POST', headers, body: JSON.stringify(report), signal: AbortSignal.timeout(this.o.timeoutMs ?? 30_000), redirect: 'error' });
+    const res = await fetch(url, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify(report),
+      signal: AbortSignal.timeout(this.o.timeoutMs ?? 30_000),
+      redirect: 'error',
+    });
     await res.arrayBuffer().catch(() => undefined);
     if (!res.ok) throw new Error(`the endpoint answered ${res.status}`);
   }

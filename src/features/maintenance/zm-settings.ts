@@ -57,6 +57,9 @@ export function parseSeconds(raw: string | undefined): number | null {
 
 /** Whether the connected schema has `table.column` (columns differ between 1.36 and 1.39). */
 export async function hasColumn(pool: DbPool, table: string, column: string): Promise<boolean> {
-  const rows = await pool.query('SELECT 1 FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = ? AND COLUMN_NAME = ?', [table, column]);
+  const rows = await pool.query(
+    'SELECT 1 FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = ? AND COLUMN_NAME = ?',
+    [table, column],
+  );
   return rows.length > 0;
 }

@@ -1,9 +1,30 @@
-import { Body, Controller, Delete, Get, OperationId, Path, Post, Put, Query, Request, Response, Route, Security, SuccessResponse, Tags } from '@tsoa/runtime';
+import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  OperationId,
+  Path,
+  Post,
+  Put,
+  Query,
+  Request,
+  Response,
+  Route,
+  Security,
+  SuccessResponse,
+  Tags,
+} from '@tsoa/runtime';
 import type { Request as ExRequest } from 'express';
 import type { AppResponseError } from '../../api/envelopes.js';
 import type { Page } from '../../api/pagination.js';
 import type { Services } from '../../registry.js';
-import { GroupsService, type CreateGroupRequest, type GroupResponse, type UpdateGroupRequest } from './groups-service.js';
+import {
+  GroupsService,
+  type CreateGroupRequest,
+  type GroupResponse,
+  type UpdateGroupRequest,
+} from './groups-service.js';
 import { currentUser } from '../../auth/request-user.js';
 
 export interface PaginatedGroupsResponse extends Page<GroupResponse> {}
@@ -35,7 +56,11 @@ export class GroupsController extends Controller {
    */
   @Get()
   @OperationId('list_groups')
-  public async list(@Request() req: ExRequest, @Query() page?: number, @Query() page_size?: number): Promise<PaginatedGroupsResponse> {
+  public async list(
+    @Request() req: ExRequest,
+    @Query() page?: number,
+    @Query() page_size?: number,
+  ): Promise<PaginatedGroupsResponse> {
     return this.groups.list(currentUser(req), page, page_size);
   }
 
@@ -69,7 +94,11 @@ export class GroupsController extends Controller {
   @Put('{id}')
   @OperationId('update_group')
   @Response<AppResponseError>(404, 'Not found or hidden by the row-level ACL')
-  public async update(@Request() req: ExRequest, @Path() id: number, @Body() body: UpdateGroupRequest): Promise<GroupResponse> {
+  public async update(
+    @Request() req: ExRequest,
+    @Path() id: number,
+    @Body() body: UpdateGroupRequest,
+  ): Promise<GroupResponse> {
     return this.groups.update(currentUser(req), id, body);
   }
 

@@ -1,9 +1,28 @@
-import { Body, Controller, Delete, Get, OperationId, Path, Post, Query, Request, Response, Route, Security, SuccessResponse, Tags } from '@tsoa/runtime';
+import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  OperationId,
+  Path,
+  Post,
+  Query,
+  Request,
+  Response,
+  Route,
+  Security,
+  SuccessResponse,
+  Tags,
+} from '@tsoa/runtime';
 import type { Request as ExRequest } from 'express';
 import type { AppResponseError } from '../../api/envelopes.js';
 import type { Page } from '../../api/pagination.js';
 import type { Services } from '../../registry.js';
-import { GroupsMonitorsService, type CreateGroupMonitorRequest, type GroupMonitorResponse } from './groups-monitors-service.js';
+import {
+  GroupsMonitorsService,
+  type CreateGroupMonitorRequest,
+  type GroupMonitorResponse,
+} from './groups-monitors-service.js';
 import { currentUser } from '../../auth/request-user.js';
 
 export interface PaginatedGroupMonitorsResponse extends Page<GroupMonitorResponse> {}
@@ -35,7 +54,11 @@ export class GroupsMonitorsController extends Controller {
    */
   @Get()
   @OperationId('list_groups_monitors')
-  public async list(@Request() req: ExRequest, @Query() page?: number, @Query() page_size?: number): Promise<PaginatedGroupMonitorsResponse> {
+  public async list(
+    @Request() req: ExRequest,
+    @Query() page?: number,
+    @Query() page_size?: number,
+  ): Promise<PaginatedGroupMonitorsResponse> {
     return this.memberships.list(currentUser(req), page, page_size);
   }
 
@@ -43,7 +66,10 @@ export class GroupsMonitorsController extends Controller {
   @OperationId('create_group_monitor')
   @SuccessResponse(201, 'Created')
   @Response<AppResponseError>(409, 'The monitor is already in the group')
-  public async create(@Request() req: ExRequest, @Body() body: CreateGroupMonitorRequest): Promise<GroupMonitorResponse> {
+  public async create(
+    @Request() req: ExRequest,
+    @Body() body: CreateGroupMonitorRequest,
+  ): Promise<GroupMonitorResponse> {
     const created = await this.memberships.create(currentUser(req), body);
     this.setStatus(201);
     return created;

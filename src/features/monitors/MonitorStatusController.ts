@@ -1,9 +1,26 @@
-import { Body, Controller, Get, OperationId, Patch, Path, Query, Request, Response, Route, Security, Tags } from '@tsoa/runtime';
+import {
+  Body,
+  Controller,
+  Get,
+  OperationId,
+  Patch,
+  Path,
+  Query,
+  Request,
+  Response,
+  Route,
+  Security,
+  Tags,
+} from '@tsoa/runtime';
 import type { Request as ExRequest } from 'express';
 import type { AppResponseError } from '../../api/envelopes.js';
 import type { Page } from '../../api/pagination.js';
 import type { Services } from '../../registry.js';
-import { MonitorStatusService, type MonitorStatusResponse, type UpdateMonitorStatusRequest } from './monitor-status-service.js';
+import {
+  MonitorStatusService,
+  type MonitorStatusResponse,
+  type UpdateMonitorStatusRequest,
+} from './monitor-status-service.js';
 import { currentUser } from '../../auth/request-user.js';
 
 export interface PaginatedMonitorStatusesResponse extends Page<MonitorStatusResponse> {}
@@ -35,7 +52,11 @@ export class MonitorStatusController extends Controller {
    */
   @Get()
   @OperationId('list_monitor_statuses')
-  public async list(@Request() req: ExRequest, @Query() page?: number, @Query() page_size?: number): Promise<PaginatedMonitorStatusesResponse> {
+  public async list(
+    @Request() req: ExRequest,
+    @Query() page?: number,
+    @Query() page_size?: number,
+  ): Promise<PaginatedMonitorStatusesResponse> {
     return this.statuses.list(currentUser(req), page, page_size);
   }
 

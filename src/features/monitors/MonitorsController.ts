@@ -1,9 +1,32 @@
-import { Body, Controller, Delete, Get, OperationId, Patch, Path, Post, Query, Request, Response, Route, Security, SuccessResponse, Tags } from '@tsoa/runtime';
+import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  OperationId,
+  Patch,
+  Path,
+  Post,
+  Query,
+  Request,
+  Response,
+  Route,
+  Security,
+  SuccessResponse,
+  Tags,
+} from '@tsoa/runtime';
 import type { Request as ExRequest } from 'express';
 import type { AppResponseError } from '../../api/envelopes.js';
 import type { Page } from '../../api/pagination.js';
 import type { Services } from '../../registry.js';
-import { MonitorsService, type AlarmControlRequest, type CreateMonitorRequest, type MonitorResponse, type UpdateMonitorRequest, type UpdateMonitorStateRequest } from './monitors-service.js';
+import {
+  MonitorsService,
+  type AlarmControlRequest,
+  type CreateMonitorRequest,
+  type MonitorResponse,
+  type UpdateMonitorRequest,
+  type UpdateMonitorStateRequest,
+} from './monitors-service.js';
 import { currentUser } from '../../auth/request-user.js';
 
 export interface PaginatedMonitorsResponse extends Page<MonitorResponse> {}
@@ -36,7 +59,11 @@ export class MonitorsController extends Controller {
    */
   @Get()
   @OperationId('list_monitors')
-  public async list(@Request() req: ExRequest, @Query() page?: number, @Query() page_size?: number): Promise<PaginatedMonitorsResponse> {
+  public async list(
+    @Request() req: ExRequest,
+    @Query() page?: number,
+    @Query() page_size?: number,
+  ): Promise<PaginatedMonitorsResponse> {
     return this.monitors.list(currentUser(req), page, page_size);
   }
 
@@ -71,7 +98,11 @@ export class MonitorsController extends Controller {
   @Patch('{id}')
   @OperationId('update_monitor')
   @Response<AppResponseError>(404, 'Not found or hidden by the row-level ACL (MONITOR_NOT_FOUND_ERROR)')
-  public async update(@Request() req: ExRequest, @Path() id: number, @Body() body: UpdateMonitorRequest): Promise<MonitorResponse> {
+  public async update(
+    @Request() req: ExRequest,
+    @Path() id: number,
+    @Body() body: UpdateMonitorRequest,
+  ): Promise<MonitorResponse> {
     return this.monitors.update(currentUser(req), id, body);
   }
 
@@ -100,8 +131,15 @@ export class MonitorsController extends Controller {
   @Patch('{id}/state')
   @OperationId('update_monitor_state')
   @Response<AppResponseError>(404, 'Not found or hidden by the row-level ACL (MONITOR_NOT_FOUND_ERROR)')
-  @Response<AppResponseError>(503, 'Daemon manager not available (passive mode), or the capture daemon could not be started')
-  public async changeState(@Request() req: ExRequest, @Path() id: number, @Body() body: UpdateMonitorStateRequest): Promise<MonitorResponse> {
+  @Response<AppResponseError>(
+    503,
+    'Daemon manager not available (passive mode), or the capture daemon could not be started',
+  )
+  public async changeState(
+    @Request() req: ExRequest,
+    @Path() id: number,
+    @Body() body: UpdateMonitorStateRequest,
+  ): Promise<MonitorResponse> {
     return this.monitors.changeState(currentUser(req), id, body);
   }
 
@@ -115,8 +153,15 @@ export class MonitorsController extends Controller {
   @Patch('{id}/alarm')
   @OperationId('alarm_control')
   @Response<AppResponseError>(404, 'Not found or hidden by the row-level ACL (MONITOR_NOT_FOUND_ERROR)')
-  @Response<AppResponseError>(503, 'The monitor is not capturing (no shared memory, capturing off or a stale heartbeat)')
-  public async alarm(@Request() req: ExRequest, @Path() id: number, @Body() body: AlarmControlRequest): Promise<MonitorResponse> {
+  @Response<AppResponseError>(
+    503,
+    'The monitor is not capturing (no shared memory, capturing off or a stale heartbeat)',
+  )
+  public async alarm(
+    @Request() req: ExRequest,
+    @Path() id: number,
+    @Body() body: AlarmControlRequest,
+  ): Promise<MonitorResponse> {
     return this.monitors.alarm(currentUser(req), id, body);
   }
 }

@@ -1,9 +1,30 @@
-import { Body, Controller, Delete, Get, OperationId, Patch, Path, Post, Query, Request, Response, Route, Security, SuccessResponse, Tags } from '@tsoa/runtime';
+import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  OperationId,
+  Patch,
+  Path,
+  Post,
+  Query,
+  Request,
+  Response,
+  Route,
+  Security,
+  SuccessResponse,
+  Tags,
+} from '@tsoa/runtime';
 import type { Request as ExRequest } from 'express';
 import type { AppResponseError } from '../../api/envelopes.js';
 import type { Page } from '../../api/pagination.js';
 import type { Services } from '../../registry.js';
-import { TriggersX10Service, type CreateTriggerX10Request, type TriggerX10Response, type UpdateTriggerX10Request } from './triggers-x10-service.js';
+import {
+  TriggersX10Service,
+  type CreateTriggerX10Request,
+  type TriggerX10Response,
+  type UpdateTriggerX10Request,
+} from './triggers-x10-service.js';
 import { currentUser } from '../../auth/request-user.js';
 
 export interface PaginatedTriggersX10Response extends Page<TriggerX10Response> {}
@@ -35,7 +56,11 @@ export class TriggersX10Controller extends Controller {
    */
   @Get()
   @OperationId('list_triggers_x10')
-  public async list(@Request() req: ExRequest, @Query() page?: number, @Query() page_size?: number): Promise<PaginatedTriggersX10Response> {
+  public async list(
+    @Request() req: ExRequest,
+    @Query() page?: number,
+    @Query() page_size?: number,
+  ): Promise<PaginatedTriggersX10Response> {
     return this.triggers.list(currentUser(req), page, page_size);
   }
 
@@ -68,7 +93,11 @@ export class TriggersX10Controller extends Controller {
   @Patch('{monitor_id}')
   @OperationId('update_trigger_x10')
   @Response<AppResponseError>(404, 'No trigger for this monitor, or the monitor is hidden')
-  public async update(@Request() req: ExRequest, @Path() monitor_id: number, @Body() body: UpdateTriggerX10Request): Promise<TriggerX10Response> {
+  public async update(
+    @Request() req: ExRequest,
+    @Path() monitor_id: number,
+    @Body() body: UpdateTriggerX10Request,
+  ): Promise<TriggerX10Response> {
     return this.triggers.update(currentUser(req), monitor_id, body);
   }
 

@@ -1,4 +1,20 @@
-import { Body, Controller, Delete, Get, OperationId, Path, Post, Put, Query, Request, Response, Route, Security, SuccessResponse, Tags } from '@tsoa/runtime';
+import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  OperationId,
+  Path,
+  Post,
+  Put,
+  Query,
+  Request,
+  Response,
+  Route,
+  Security,
+  SuccessResponse,
+  Tags,
+} from '@tsoa/runtime';
 import type { Request as ExRequest } from 'express';
 import type { AppResponseError } from '../../api/envelopes.js';
 import type { Page } from '../../api/pagination.js';
@@ -61,7 +77,11 @@ export class ZonesController extends Controller {
   @OperationId('create')
   @SuccessResponse(201, 'Created')
   @Response<AppResponseError>(404, 'Monitor not found or hidden (MONITOR_NOT_FOUND_ERROR)')
-  public async create(@Request() req: ExRequest, @Path() id: number, @Body() body: CreateZoneRequest): Promise<ZoneResponse> {
+  public async create(
+    @Request() req: ExRequest,
+    @Path() id: number,
+    @Body() body: CreateZoneRequest,
+  ): Promise<ZoneResponse> {
     const created = await this.zones.create(currentUser(req), id, body);
     this.setStatus(201);
     return created;
@@ -88,7 +108,11 @@ export class ZonesController extends Controller {
   @Put('zones/{id}')
   @OperationId('update')
   @Response<AppResponseError>(404, 'Zone not found, or its monitor is hidden')
-  public async update(@Request() req: ExRequest, @Path() id: number, @Body() body: UpdateZoneRequest): Promise<ZoneResponse> {
+  public async update(
+    @Request() req: ExRequest,
+    @Path() id: number,
+    @Body() body: UpdateZoneRequest,
+  ): Promise<ZoneResponse> {
     return this.zones.update(currentUser(req), id, body);
   }
 

@@ -48,7 +48,12 @@ export class DevicesService {
 
   async list(page?: number, pageSize?: number): Promise<Page<DeviceResponse>> {
     const req = pageRequest(page, pageSize);
-    return listPage(req, this.prisma.devices.findMany({ orderBy: { Id: 'asc' }, skip: req.skip, take: req.take }), this.prisma.devices.count(), toResponse);
+    return listPage(
+      req,
+      this.prisma.devices.findMany({ orderBy: { Id: 'asc' }, skip: req.skip, take: req.take }),
+      this.prisma.devices.count(),
+      toResponse,
+    );
   }
 
   async get(id: number): Promise<DeviceResponse> {
@@ -58,7 +63,9 @@ export class DevicesService {
   }
 
   async create(body: CreateDeviceRequest): Promise<DeviceResponse> {
-    const row = await this.prisma.devices.create({ data: { Name: body.name, Type: body.type, KeyString: body.key_string } });
+    const row = await this.prisma.devices.create({
+      data: { Name: body.name, Type: body.type, KeyString: body.key_string },
+    });
     return toResponse(row);
   }
 

@@ -26,7 +26,11 @@ export interface CreateGroupMonitorRequest {
   monitor_id: number;
 }
 
-const toResponse = (row: Groups_Monitors): GroupMonitorResponse => ({ id: row.Id, group_id: row.GroupId, monitor_id: row.MonitorId });
+const toResponse = (row: Groups_Monitors): GroupMonitorResponse => ({
+  id: row.Id,
+  group_id: row.GroupId,
+  monitor_id: row.MonitorId,
+});
 const notFound = (id: number) => new NotFoundError(`Group membership ${id} not found`, [['id', String(id)]]);
 
 export class GroupsMonitorsService {
@@ -47,7 +51,12 @@ export class GroupsMonitorsService {
       ...(monitors.visible && { MonitorId: { in: [...monitors.visible] } }),
       ...(groups.visible && { GroupId: { in: [...groups.visible] } }),
     };
-    return listPage(req, this.prisma.groups_Monitors.findMany({ where, orderBy: { Id: 'asc' }, skip: req.skip, take: req.take }), this.prisma.groups_Monitors.count({ where }), toResponse);
+    return listPage(
+      req,
+      this.prisma.groups_Monitors.findMany({ where, orderBy: { Id: 'asc' }, skip: req.skip, take: req.take }),
+      this.prisma.groups_Monitors.count({ where }),
+      toResponse,
+    );
   }
 
   private async row(user: AuthUser, id: number): Promise<Groups_Monitors> {
@@ -69,17 +78,22 @@ export class GroupsMonitorsService {
     ]);
     const problems: Array<[string, string]> = [];
     if (!group || !canSee(groups, body.group_id)) problems.push(['group_id', `unknown group ${body.group_id}`]);
-    if (!monitor || !canSee(monitors, body.monitor_id)) problems.push(['monitor_id', `unknown monitor ${body.monitor_id}`]);
+    if (!monitor || !canSee(monitors, body.monitor_id))
+      problems.push(['monitor_id', `unknown monitor ${body.monitor_id}`]);
     if (problems.length) throw new InvalidInputError('Invalid input', problems);
     requireEditableGroup(groups, body.group_id);
     // Groups_Monitors has no unique index: refuse duplicates here rather than store them twice.
-    if (await this.prisma.groups_Monitors.findFirst({ where: { GroupId: body.group_id, MonitorId: body.monitor_id } })) {
+    if (
+      await this.prisma.groups_Monitors.findFirst({ where: { GroupId: body.group_id, MonitorId: body.monitor_id } })
+    ) {
       throw new ConflictError(`Monitor ${body.monitor_id} is already in group ${body.group_id}`, [
         ['group_id', String(body.group_id)],
         ['monitor_id', String(body.monitor_id)],
       ]);
     }
-    const row = await this.prisma.groups_Monitors.create({ data: { GroupId: body.group_id, MonitorId: body.monitor_id } });
+    const row = await this.prisma.groups_Monitors.create({
+      data: { GroupId: body.group_id, MonitorId: body.monitor_id },
+    });
     this.acl.invalidate(); // group rows cover members: restricted scopes change
     return toResponse(row);
   }

@@ -38,7 +38,8 @@ export const groupNotFound = (id: number) => new NotFoundError(`Group ${id} not 
 
 export function requireEditableGroup(scope: GroupScope, id: number): void {
   if (!canSee(scope, id)) throw groupNotFound(id);
-  if (!canEdit(scope, id)) throw new PermissionDeniedError(`Group ${id} is view-only for this account`, [['group_id', String(id)]]);
+  if (!canEdit(scope, id))
+    throw new PermissionDeniedError(`Group ${id} is view-only for this account`, [['group_id', String(id)]]);
 }
 
 export class GroupsService {
@@ -56,7 +57,12 @@ export class GroupsService {
     const req = pageRequest(page, pageSize);
     const scope = await this.acl.groupScope(user);
     const where: Prisma.GroupsWhereInput = scope.visible ? { Id: { in: [...scope.visible] } } : {};
-    return listPage(req, this.prisma.groups.findMany({ where, orderBy: { Id: 'asc' }, skip: req.skip, take: req.take }), this.prisma.groups.count({ where }), toResponse);
+    return listPage(
+      req,
+      this.prisma.groups.findMany({ where, orderBy: { Id: 'asc' }, skip: req.skip, take: req.take }),
+      this.prisma.groups.count({ where }),
+      toResponse,
+    );
   }
 
   private async row(user: AuthUser, id: number, edit: boolean): Promise<Groups> {
@@ -75,14 +81,21 @@ export class GroupsService {
   /** A parent must exist and be visible (else 400, as for any unknown reference) and editable. */
   private async checkParent(user: AuthUser, parentId: number): Promise<void> {
     const scope = await this.acl.groupScope(user);
-    const exists = canSee(scope, parentId) && (await this.prisma.groups.findUnique({ where: { Id: parentId }, select: { Id: true } }));
+    const exists =
+      canSee(scope, parentId) &&
+      (await this.prisma.groups.findUnique({ where: { Id: parentId }, select: { Id: true } }));
     if (!exists) throw new InvalidInputError('Invalid input', [['parent_id', `unknown group ${parentId}`]]);
-    if (!canEdit(scope, parentId)) throw new PermissionDeniedError(`Group ${parentId} is view-only for this account`, [['parent_id', String(parentId)]]);
+    if (!canEdit(scope, parentId))
+      throw new PermissionDeniedError(`Group ${parentId} is view-only for this account`, [
+        ['parent_id', String(parentId)],
+      ]);
   }
 
   /** True when `candidate` is `id` or lies below it (walks up from the candidate; cycle-safe). */
   private async isSelfOrDescendant(id: number, candidate: number): Promise<boolean> {
-    const parents = new Map((await this.prisma.groups.findMany({ select: { Id: true, ParentId: true } })).map((g) => [g.Id, g.ParentId]));
+    const parents = new Map(
+      (await this.prisma.groups.findMany({ select: { Id: true, ParentId: true } })).map((g) => [g.Id, g.ParentId]),
+    );
     const seen = new Set<number>();
     for (let g: number | null | undefined = candidate; g != null && !seen.has(g); g = parents.get(g)) {
       if (g === id) return true;
@@ -101,10 +114,13 @@ export class GroupsService {
   async update(user: AuthUser, id: number, body: UpdateGroupRequest): Promise<GroupResponse> {
     await this.row(user, id, true);
     if (body.parent_id != null) {
-      if (body.parent_id === id) throw new InvalidInputError('Invalid input', [['parent_id', 'a group cannot be its own parent']]);
+      if (body.parent_id === id)
+        throw new InvalidInputError('Invalid input', [['parent_id', 'a group cannot be its own parent']]);
       await this.checkParent(user, body.parent_id);
       if (await this.isSelfOrDescendant(id, body.parent_id)) {
-        throw new InvalidInputError('Invalid input', [['parent_id', `group ${body.parent_id} is below group ${id}: that would make a cycle`]]);
+        throw new InvalidInputError('Invalid input', [
+          ['parent_id', `group ${body.parent_id} is below group ${id}: that would make a cycle`],
+        ]);
       }
     }
     const row = await this.prisma.groups.update({

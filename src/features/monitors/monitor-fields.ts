@@ -4,7 +4,8 @@
 import type { Monitors, Prisma } from '../../generated/prisma/client.js';
 
 /** u8/u16/u32 unsigned, i8/i24/i32 signed; flag = BOOLEAN column sent as 0/1; dec = DECIMAL. */
-export type FieldKind = 'u8' | 'u16' | 'u32' | 'i8' | 'i24' | 'i32' | 'flag' | 'boolean' | 'dec' | 'float' | 'str' | 'enum';
+export type FieldKind =
+  'u8' | 'u16' | 'u32' | 'i8' | 'i24' | 'i32' | 'flag' | 'boolean' | 'dec' | 'float' | 'str' | 'enum';
 
 export interface MonitorField {
   json: string;
@@ -176,7 +177,14 @@ const SPECS: Spec[] = [
 export const MONITOR_FIELDS: readonly MonitorField[] = SPECS.map(([json, column, spec, extra]) => {
   const nullable = spec.endsWith('?');
   const [kind, length] = spec.replace(/\?$/, '').split(':');
-  return { json, column, kind: kind as FieldKind, nullable, ...(length ? { maxLength: Number(length) } : {}), ...extra };
+  return {
+    json,
+    column,
+    kind: kind as FieldKind,
+    nullable,
+    ...(length ? { maxLength: Number(length) } : {}),
+    ...extra,
+  };
 });
 
 /** Integer ranges of the column types (MariaDB strict mode refuses anything outside). */
@@ -262,7 +270,8 @@ export function modesForFunction(fn: FunctionValue, current: Modes): Modes {
  */
 export function functionForModes(m: Modes): FunctionValue {
   if (m.Capturing === 'None') return 'None';
-  if (m.Analysing === 'Always') return m.Recording === 'Always' ? 'Mocord' : m.Recording === 'OnMotion' ? 'Modect' : 'Monitor';
+  if (m.Analysing === 'Always')
+    return m.Recording === 'Always' ? 'Mocord' : m.Recording === 'OnMotion' ? 'Modect' : 'Monitor';
   return m.Recording === 'Always' ? 'Record' : m.Recording === 'OnMotion' ? 'Nodect' : 'Monitor';
 }
 

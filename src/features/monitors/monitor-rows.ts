@@ -25,11 +25,15 @@ export class MonitorRows {
 
   /** Every monitor, ordered by Id (the monitor list's cache is filled from this; read-caches.ts). */
   async all(): Promise<Monitors[]> {
-    return joinSetColumns(await this.db.execute({ sql: `SELECT ${COLUMNS} FROM Monitors ORDER BY Id`, dateStrings: true }));
+    return joinSetColumns(
+      await this.db.execute({ sql: `SELECT ${COLUMNS} FROM Monitors ORDER BY Id`, dateStrings: true }),
+    );
   }
 
   async byId(id: number): Promise<Monitors | null> {
-    const rows: Monitors[] = joinSetColumns(await this.db.execute({ sql: `SELECT ${COLUMNS} FROM Monitors WHERE Id = ?`, dateStrings: true }, [id]));
+    const rows: Monitors[] = joinSetColumns(
+      await this.db.execute({ sql: `SELECT ${COLUMNS} FROM Monitors WHERE Id = ?`, dateStrings: true }, [id]),
+    );
     return rows[0] ?? null;
   }
 }

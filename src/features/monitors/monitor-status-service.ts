@@ -1,7 +1,12 @@
 // Monitor_Status: the capture daemon's heartbeat row per monitor (status, fps, bandwidth),
 // filtered by the row-level ACL. FPS values are decimal strings, as v3 clients read them.
 import type { AuthUser } from '../../auth/auth-service.js';
-import { requireEditableMonitor, requireVisibleMonitor, monitorNotFound, type MonitorAcl } from '../../auth/monitor-acl.js';
+import {
+  requireEditableMonitor,
+  requireVisibleMonitor,
+  monitorNotFound,
+  type MonitorAcl,
+} from '../../auth/monitor-acl.js';
 import { toLocalDateTimeString } from '../../db/datetime.js';
 import { decimalToString } from '../../db/prisma-json.js';
 import type { PrismaClient } from '../../db/prisma.js';
@@ -65,21 +70,28 @@ export class MonitorStatusService {
     const req = pageRequest(page, pageSize);
     const scope = await this.acl.scope(user);
     const where: Prisma.Monitor_StatusWhereInput = scope.visible ? { MonitorId: { in: [...scope.visible] } } : {};
-    return listPage(req, this.prisma.monitor_Status.findMany({ where, orderBy: { MonitorId: 'asc' }, skip: req.skip, take: req.take }), this.prisma.monitor_Status.count({ where }), toResponse);
+    return listPage(
+      req,
+      this.prisma.monitor_Status.findMany({ where, orderBy: { MonitorId: 'asc' }, skip: req.skip, take: req.take }),
+      this.prisma.monitor_Status.count({ where }),
+      toResponse,
+    );
   }
 
   async get(user: AuthUser, monitorId: number): Promise<MonitorStatusResponse> {
     requireVisibleMonitor(await this.acl.scope(user), monitorId);
     const row = await this.prisma.monitor_Status.findUnique({ where: { MonitorId: monitorId } });
     if (row) return toResponse(row);
-    if (!(await this.prisma.monitors.findUnique({ where: { Id: monitorId }, select: { Id: true } }))) throw monitorNotFound(monitorId);
+    if (!(await this.prisma.monitors.findUnique({ where: { Id: monitorId }, select: { Id: true } })))
+      throw monitorNotFound(monitorId);
     throw new NotFoundError(`No status recorded for monitor ${monitorId}`, [['monitor_id', String(monitorId)]]);
   }
 
   /** Writes the heartbeat (insert or update), stamping UpdatedOn with the database's clock. */
   async update(user: AuthUser, monitorId: number, body: UpdateMonitorStatusRequest): Promise<MonitorStatusResponse> {
     requireEditableMonitor(await this.acl.scope(user), monitorId);
-    if (!(await this.prisma.monitors.findUnique({ where: { Id: monitorId }, select: { Id: true } }))) throw monitorNotFound(monitorId);
+    if (!(await this.prisma.monitors.findUnique({ where: { Id: monitorId }, select: { Id: true } })))
+      throw monitorNotFound(monitorId);
     const status = body.status ?? null;
     const bandwidth = body.capture_bandwidth ?? null;
     await this.prisma.$executeRaw`

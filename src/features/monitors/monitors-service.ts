@@ -17,7 +17,13 @@
 //   (no file, valid 0, Capturing None, stale heartbeat) — a 2xx to `status` is what makes the
 //   browser client offer Force Alarm. Start/stop needs daemon supervision: validated, then 503.
 import type { AuthUser } from '../../auth/auth-service.js';
-import { isUnrestricted, monitorNotFound, requireEditableMonitor, requireVisibleMonitor, type MonitorAcl } from '../../auth/monitor-acl.js';
+import {
+  isUnrestricted,
+  monitorNotFound,
+  requireEditableMonitor,
+  requireVisibleMonitor,
+  type MonitorAcl,
+} from '../../auth/monitor-acl.js';
 import type { PrismaClient } from '../../db/prisma.js';
 import { InvalidInputError, PermissionDeniedError, ServiceUnavailableError } from '../../errors.js';
 import type { Monitors, Prisma } from '../../generated/prisma/client.js';
@@ -41,14 +47,16 @@ import {
 import type { Services } from '../../registry.js';
 
 /** Stored values plus the older variant spellings clients send. */
-export type MonitorTypeInput = 'Local' | 'Remote' | 'File' | 'Ffmpeg' | 'Libvlc' | 'cURL' | 'WebSite' | 'NVSocket' | 'VNC' | 'Curl' | 'Vnc';
+export type MonitorTypeInput =
+  'Local' | 'Remote' | 'File' | 'Ffmpeg' | 'Libvlc' | 'cURL' | 'WebSite' | 'NVSocket' | 'VNC' | 'Curl' | 'Vnc';
 export type MonitorFunction = 'None' | 'Monitor' | 'Modect' | 'Record' | 'Mocord' | 'Nodect';
 export type MonitorCapturing = 'None' | 'Ondemand' | 'Always';
 export type MonitorAnalysing = 'None' | 'Always';
 export type MonitorRecording = 'None' | 'OnMotion' | 'Always';
 export type MonitorAnalysisSource = 'Primary' | 'Secondary';
 export type MonitorAnalysisImage = 'FullColour' | 'YChannel';
-export type MonitorDecodingInput = 'None' | 'Ondemand' | 'KeyFrames' | 'KeyFrames+Ondemand' | 'KeyFramesOndemand' | 'Always';
+export type MonitorDecodingInput =
+  'None' | 'Ondemand' | 'KeyFrames' | 'KeyFrames+Ondemand' | 'KeyFramesOndemand' | 'Always';
 export type MonitorWhatDisplay = 'OnlyVideo' | 'OnlyAudioVisualization' | 'VideoAudioVisualization';
 export type MonitorRtsp2WebTypeInput = 'HLS' | 'MSE' | 'WebRTC' | 'Hls' | 'Mse' | 'WebRtc';
 export type MonitorStreamChannel = 'Restream' | 'CameraDirectPrimary' | 'CameraDirectSecondary';
@@ -67,7 +75,8 @@ export type MonitorOrientationInput =
   | 'FlipVert';
 export type MonitorOutputContainerInput = 'auto' | 'mp4' | 'mkv' | 'webm' | 'Auto' | 'Mp4' | 'Mkv' | 'Webm';
 export type MonitorRecordingSource = 'Primary' | 'Secondary' | 'Both';
-export type MonitorEventCloseModeInput = 'system' | 'time' | 'duration' | 'idle' | 'alarm' | 'System' | 'Time' | 'Duration' | 'Idle' | 'Alarm';
+export type MonitorEventCloseModeInput =
+  'system' | 'time' | 'duration' | 'idle' | 'alarm' | 'System' | 'Time' | 'Duration' | 'Idle' | 'Alarm';
 export type MonitorDefaultCodecInput = 'auto' | 'MP4' | 'MJPEG' | 'Auto' | 'Mp4' | 'Mjpeg';
 export type MonitorImportance = 'Normal' | 'Less' | 'Not';
 
@@ -750,7 +759,14 @@ function reconcileModes(data: Record<string, unknown>, current: Modes | null): v
 export class MonitorsService {
   /** Built once per app by the registry (Services.get). */
   static from(s: Services): MonitorsService {
-    return new MonitorsService(s.prisma, s.acl, s.config.zoneminder.path_map, new MonitorRows(s.pool), daemonControl(s), s.get(ReadCaches));
+    return new MonitorsService(
+      s.prisma,
+      s.acl,
+      s.config.zoneminder.path_map,
+      new MonitorRows(s.pool),
+      daemonControl(s),
+      s.get(ReadCaches),
+    );
   }
 
   constructor(
@@ -770,7 +786,12 @@ export class MonitorsService {
     const scope = await this.acl.scope(user);
     if (this.reader) return this.cachedPage(this.reader, scope.visible, req);
     const where: Prisma.MonitorsWhereInput = scope.visible ? { Id: { in: [...scope.visible] } } : {};
-    return listPage(req, this.prisma.monitors.findMany({ where, orderBy: { Id: 'asc' }, skip: req.skip, take: req.take }), this.prisma.monitors.count({ where }), toResponse);
+    return listPage(
+      req,
+      this.prisma.monitors.findMany({ where, orderBy: { Id: 'asc' }, skip: req.skip, take: req.take }),
+      this.prisma.monitors.count({ where }),
+      toResponse,
+    );
   }
 
   /**
@@ -778,7 +799,11 @@ export class MonitorsService {
    * by API writes), filtered by this caller's scope on every request; a page is serialized once
    * per snapshot and scope (the list is ~3 KB of JSON per monitor).
    */
-  private async cachedPage(reader: MonitorRows, visible: ReadonlySet<number> | null, req: PageRequest): Promise<Page<MonitorResponse>> {
+  private async cachedPage(
+    reader: MonitorRows,
+    visible: ReadonlySet<number> | null,
+    req: PageRequest,
+  ): Promise<Page<MonitorResponse>> {
     const snapshot = await this.caches.monitors.get('all', async () => ({
       rows: (await reader.all()).map(toResponse),
       pages: new Map<string, object>(),
@@ -815,7 +840,10 @@ export class MonitorsService {
   /** Unknown lookups are a 400 naming the field, not a foreign-key 409. */
   private async checkReferences(data: Record<string, unknown>): Promise<void> {
     const problems: Array<[string, string]> = [];
-    if (typeof data.ManufacturerId === 'number' && !(await this.prisma.manufacturers.findUnique({ where: { Id: data.ManufacturerId } }))) {
+    if (
+      typeof data.ManufacturerId === 'number' &&
+      !(await this.prisma.manufacturers.findUnique({ where: { Id: data.ManufacturerId } }))
+    ) {
       problems.push(['manufacturer_id', 'unknown manufacturer']);
     }
     if (typeof data.ModelId === 'number' && !(await this.prisma.models.findUnique({ where: { Id: data.ModelId } }))) {
@@ -841,7 +869,10 @@ export class MonitorsService {
     const data = toData(body as unknown as Record<string, unknown>);
     reconcileModes(data, { Capturing: current.Capturing, Analysing: current.Analysing, Recording: current.Recording });
     await this.checkReferences(data);
-    const row = await this.prisma.monitors.update({ where: { Id: id }, data: data as Prisma.MonitorsUncheckedUpdateInput });
+    const row = await this.prisma.monitors.update({
+      where: { Id: id },
+      data: data as Prisma.MonitorsUncheckedUpdateInput,
+    });
     return toResponse(row);
   }
 
@@ -867,10 +898,13 @@ export class MonitorsService {
     if (!action) throw new InvalidInputError('Invalid input', [['state', 'one of start, stop, restart is required']]);
     const row = await this.row(user, id, true);
     if (!this.daemons) {
-      throw new ServiceUnavailableError('Daemon manager not available: starting and stopping monitors needs takeover mode', [
-        ['monitor_id', String(id)],
-        ['state', action],
-      ]);
+      throw new ServiceUnavailableError(
+        'Daemon manager not available: starting and stopping monitors needs takeover mode',
+        [
+          ['monitor_id', String(id)],
+          ['state', action],
+        ],
+      );
     }
     // Throws with the reason when the daemon cannot be started.
     this.daemons.monitorAction({ id, type: String(row.Type), device: row.Device ?? '' }, action);

@@ -46,7 +46,11 @@ const toResponse = (row: TriggersX10): TriggerX10Response => ({
   alarm_output: row.AlarmOutput,
 });
 
-const toData = (body: TriggerX10Fields) => ({ Activation: body.activation, AlarmInput: body.alarm_input, AlarmOutput: body.alarm_output });
+const toData = (body: TriggerX10Fields) => ({
+  Activation: body.activation,
+  AlarmInput: body.alarm_input,
+  AlarmOutput: body.alarm_output,
+});
 
 export class TriggersX10Service {
   /** Built once per app by the registry (Services.get). */
@@ -63,12 +67,19 @@ export class TriggersX10Service {
     const req = pageRequest(page, pageSize);
     const scope = await this.acl.scope(user);
     const where: Prisma.TriggersX10WhereInput = scope.visible ? { MonitorId: { in: [...scope.visible] } } : {};
-    return listPage(req, this.prisma.triggersX10.findMany({ where, orderBy: { MonitorId: 'asc' }, skip: req.skip, take: req.take }), this.prisma.triggersX10.count({ where }), toResponse);
+    return listPage(
+      req,
+      this.prisma.triggersX10.findMany({ where, orderBy: { MonitorId: 'asc' }, skip: req.skip, take: req.take }),
+      this.prisma.triggersX10.count({ where }),
+      toResponse,
+    );
   }
 
   /** The trigger, or 404 when it is missing or its monitor is hidden from the caller. */
   private async row(scope: MonitorScope, monitorId: number): Promise<TriggersX10> {
-    const row = canSee(scope, monitorId) ? await this.prisma.triggersX10.findUnique({ where: { MonitorId: monitorId } }) : null;
+    const row = canSee(scope, monitorId)
+      ? await this.prisma.triggersX10.findUnique({ where: { MonitorId: monitorId } })
+      : null;
     if (!row) throw new NotFoundError(`No X10 trigger for monitor ${monitorId}`, [['monitor_id', String(monitorId)]]);
     return row;
   }
@@ -82,7 +93,10 @@ export class TriggersX10Service {
     const monitor = canSee(scope, body.monitor_id)
       ? await this.prisma.monitors.findUnique({ where: { Id: body.monitor_id }, select: { Id: true } })
       : null;
-    if (!monitor) throw new InvalidInputError(`Monitor ${body.monitor_id} does not exist`, [['monitor_id', `no monitor with id ${body.monitor_id}`]]);
+    if (!monitor)
+      throw new InvalidInputError(`Monitor ${body.monitor_id} does not exist`, [
+        ['monitor_id', `no monitor with id ${body.monitor_id}`],
+      ]);
     requireEditableMonitor(scope, body.monitor_id);
     return toResponse(await this.prisma.triggersX10.create({ data: { MonitorId: body.monitor_id, ...toData(body) } }));
   }

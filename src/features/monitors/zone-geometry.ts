@@ -41,7 +41,10 @@ function doubleArea(points: Point[]): number {
 
 const cross = (o: Point, a: Point, b: Point) => (a[0] - o[0]) * (b[1] - o[1]) - (a[1] - o[1]) * (b[0] - o[0]);
 const within = (p: Point, a: Point, b: Point) =>
-  Math.min(a[0], b[0]) <= p[0] && p[0] <= Math.max(a[0], b[0]) && Math.min(a[1], b[1]) <= p[1] && p[1] <= Math.max(a[1], b[1]);
+  Math.min(a[0], b[0]) <= p[0] &&
+  p[0] <= Math.max(a[0], b[0]) &&
+  Math.min(a[1], b[1]) <= p[1] &&
+  p[1] <= Math.max(a[1], b[1]);
 
 /** Whether segments ab and cd share any point (touching counts). */
 function segmentsMeet(a: Point, b: Point, c: Point, d: Point): boolean {
@@ -50,7 +53,12 @@ function segmentsMeet(a: Point, b: Point, c: Point, d: Point): boolean {
   const d3 = cross(a, b, c);
   const d4 = cross(a, b, d);
   if (((d1 > 0 && d2 < 0) || (d1 < 0 && d2 > 0)) && ((d3 > 0 && d4 < 0) || (d3 < 0 && d4 > 0))) return true;
-  return (d1 === 0 && within(a, c, d)) || (d2 === 0 && within(b, c, d)) || (d3 === 0 && within(c, a, b)) || (d4 === 0 && within(d, a, b));
+  return (
+    (d1 === 0 && within(a, c, d)) ||
+    (d2 === 0 && within(b, c, d)) ||
+    (d3 === 0 && within(c, a, b)) ||
+    (d4 === 0 && within(d, a, b))
+  );
 }
 
 /** True when two non-adjacent edges meet: a bow-tie's shoelace area is meaningless. */
@@ -80,7 +88,8 @@ export function parsePolygon(text: string, units: ZoneUnits, field = 'coords', f
   const limitX = units === 'Percent' ? 100 : frame?.width ? frame.width : MAX_PIXEL;
   const limitY = units === 'Percent' ? 100 : frame?.height ? frame.height : MAX_PIXEL;
   for (const [x, y] of points) {
-    if (units === 'Pixels' && (!Number.isInteger(x) || !Number.isInteger(y))) reject('pixel coordinates must be integers', field);
+    if (units === 'Pixels' && (!Number.isInteger(x) || !Number.isInteger(y)))
+      reject('pixel coordinates must be integers', field);
     if (x > limitX || y > limitY) reject(`point ${x},${y} lies outside 0..${limitX} x 0..${limitY} (${units})`, field);
   }
   const last = points[points.length - 1];

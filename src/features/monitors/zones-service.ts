@@ -2,12 +2,26 @@
 // ZoneMinder maintains Zones.Area); the Zones triggers keep Monitors.ZoneCount. A zone of a
 // hidden monitor answers exactly like a missing zone.
 import type { AuthUser } from '../../auth/auth-service.js';
-import { canEdit, canSee, monitorNotFound, requireEditableMonitor, requireVisibleMonitor, type MonitorAcl } from '../../auth/monitor-acl.js';
+import {
+  canEdit,
+  canSee,
+  monitorNotFound,
+  requireEditableMonitor,
+  requireVisibleMonitor,
+  type MonitorAcl,
+} from '../../auth/monitor-acl.js';
 import type { PrismaClient } from '../../db/prisma.js';
 import { InvalidInputError, NotFoundError, PermissionDeniedError } from '../../errors.js';
 import type { Prisma, Zones } from '../../generated/prisma/client.js';
 import { pageRequest, type Page, listPage } from '../../api/pagination.js';
-import { motionToData, motionToJson, type ZoneMotionFields, type ZoneMotionSettings, type ZoneType, type ZoneUnitsValue } from './zone-fields.js';
+import {
+  motionToData,
+  motionToJson,
+  type ZoneMotionFields,
+  type ZoneMotionSettings,
+  type ZoneType,
+  type ZoneUnitsValue,
+} from './zone-fields.js';
 import { parsePolygon, type FrameSize } from './zone-geometry.js';
 import type { Services } from '../../registry.js';
 
@@ -97,12 +111,22 @@ export class ZonesService {
     return { width: monitor.Width, height: monitor.Height };
   }
 
-  async listByMonitor(user: AuthUser, monitorId: number, page?: number, pageSize?: number): Promise<Page<ZoneResponse>> {
+  async listByMonitor(
+    user: AuthUser,
+    monitorId: number,
+    page?: number,
+    pageSize?: number,
+  ): Promise<Page<ZoneResponse>> {
     const req = pageRequest(page, pageSize);
     requireVisibleMonitor(await this.acl.scope(user), monitorId);
     await this.monitorFrame(monitorId);
     const where = { MonitorId: monitorId };
-    return listPage(req, this.prisma.zones.findMany({ where, orderBy: { Id: 'asc' }, skip: req.skip, take: req.take }), this.prisma.zones.count({ where }), toResponse);
+    return listPage(
+      req,
+      this.prisma.zones.findMany({ where, orderBy: { Id: 'asc' }, skip: req.skip, take: req.take }),
+      this.prisma.zones.count({ where }),
+      toResponse,
+    );
   }
 
   async create(user: AuthUser, monitorId: number, body: CreateZoneRequest): Promise<ZoneResponse> {
@@ -132,7 +156,9 @@ export class ZonesService {
     const scope = await this.acl.scope(user);
     if (!row || !canSee(scope, row.MonitorId)) throw zoneNotFound(id);
     if (edit && !canEdit(scope, row.MonitorId)) {
-      throw new PermissionDeniedError(`Monitor ${row.MonitorId} is view-only for this account`, [['monitor_id', String(row.MonitorId)]]);
+      throw new PermissionDeniedError(`Monitor ${row.MonitorId} is view-only for this account`, [
+        ['monitor_id', String(row.MonitorId)],
+      ]);
     }
     return row;
   }
@@ -147,7 +173,9 @@ export class ZonesService {
     const field = body.coords != null ? 'coords' : 'polygon';
     const units = body.units ?? current.Units;
     if (units !== current.Units && text == null) {
-      throw new InvalidInputError('Invalid input', [['coords', `required when units change (the stored polygon is in ${current.Units})`]]);
+      throw new InvalidInputError('Invalid input', [
+        ['coords', `required when units change (the stored polygon is in ${current.Units})`],
+      ]);
     }
     const polygon = text != null ? parsePolygon(text, units, field, await this.monitorFrame(current.MonitorId)) : null;
     const row = await this.prisma.zones.update({

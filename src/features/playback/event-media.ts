@@ -45,10 +45,18 @@ export interface VideoFile {
   container: string;
 }
 
-export const eventNotFound = (id: bigint | number | string) => new NotFoundError(`Event ${id} not found`, [['event_id', String(id)]], 'EVENT');
+export const eventNotFound = (id: bigint | number | string) =>
+  new NotFoundError(`Event ${id} not found`, [['event_id', String(id)]], 'EVENT');
 
 export const fileNotFound = (id: bigint | number | string, reason: string) =>
-  new NotFoundError(reason, [['event_id', String(id)], ['reason', reason]], 'FILE');
+  new NotFoundError(
+    reason,
+    [
+      ['event_id', String(id)],
+      ['reason', reason],
+    ],
+    'FILE',
+  );
 
 /** A single path component that names a file in the same directory: no separators, NUL, `.` or `..`. */
 export function isPlainFileName(name: string): boolean {
@@ -87,20 +95,38 @@ export class EventMediaLocator {
       this.prisma.events.findUnique({
         where: { Id: id },
         select: {
-          Id: true, MonitorId: true, StorageId: true, StartDateTime: true, EndDateTime: true, DefaultVideo: true, Scheme: true,
-          Orientation: true, Length: true, Width: true, Height: true, Frames: true,
+          Id: true,
+          MonitorId: true,
+          StorageId: true,
+          StartDateTime: true,
+          EndDateTime: true,
+          DefaultVideo: true,
+          Scheme: true,
+          Orientation: true,
+          Length: true,
+          Width: true,
+          Height: true,
+          Frames: true,
         },
       }),
       this.acl.scope(user),
     ]);
     if (!row || (scope.visible && !scope.visible.has(row.MonitorId))) throw eventNotFound(id);
-    const storage = row.StorageId ? await this.prisma.storage.findUnique({ where: { Id: row.StorageId }, select: { Path: true } }) : null;
+    const storage = row.StorageId
+      ? await this.prisma.storage.findUnique({ where: { Id: row.StorageId }, select: { Path: true } })
+      : null;
     const root = storage?.Path || this.defaultEventsDir;
     if (!isSafeRoot(root)) {
-      this.log.error({ event_id: String(id), storage_id: row.StorageId }, 'event media refused: the storage path is not an absolute path without ..');
+      this.log.error(
+        { event_id: String(id), storage_id: row.StorageId },
+        'event media refused: the storage path is not an absolute path without ..',
+      );
       throw new InternalError(`The storage of event ${id} is misconfigured`);
     }
-    const computed = eventPaths({ id: row.Id, monitorId: row.MonitorId, startDateTime: row.StartDateTime, scheme: row.Scheme as EventScheme }, root).eventDir;
+    const computed = eventPaths(
+      { id: row.Id, monitorId: row.MonitorId, startDateTime: row.StartDateTime, scheme: row.Scheme as EventScheme },
+      root,
+    ).eventDir;
     const dir = await realpath(computed).catch(() => null);
     return {
       id: row.Id,
@@ -112,7 +138,14 @@ export class EventMediaLocator {
       height: row.Height,
       frames: row.Frames ?? 0,
       defaultVideo: row.DefaultVideo,
-      dir: dir && (await stat(dir).then((s) => s.isDirectory(), () => false)) ? dir : null,
+      dir:
+        dir &&
+        (await stat(dir).then(
+          (s) => s.isDirectory(),
+          () => false,
+        ))
+          ? dir
+          : null,
     };
   }
 
@@ -127,17 +160,30 @@ export class EventMediaLocator {
     }
     // A symlink (or anything else) that resolves outside the directory is treated as missing.
     if (path.dirname(real) !== event.dir) {
-      this.log.warn({ event_id: String(event.id), name }, 'event media refused: the file resolves outside the event directory');
+      this.log.warn(
+        { event_id: String(event.id), name },
+        'event media refused: the file resolves outside the event directory',
+      );
       return null;
     }
-    return (await stat(real).then((s) => s.isFile(), () => false)) ? real : null;
+    return (await stat(real).then(
+      (s) => s.isFile(),
+      () => false,
+    ))
+      ? real
+      : null;
   }
 
   /** The names in the event directory (empty when there is none). */
   list(event: EventRecord): Promise<string[]> {
     let listing = this.listings.get(event);
     if (!listing) {
-      listing = event.dir ? readdir(event.dir).then((names) => names.sort(), () => []) : Promise.resolve([]);
+      listing = event.dir
+        ? readdir(event.dir).then(
+            (names) => names.sort(),
+            () => [],
+          )
+        : Promise.resolve([]);
       this.listings.set(event, listing);
     }
     return listing;
@@ -196,7 +242,9 @@ export class EventMediaLocator {
   /** ZM_EVENT_IMAGE_DIGITS from the Config table (default 5), re-read at most once a minute. */
   private async imageDigits(): Promise<number> {
     if (this.digits && Date.now() - this.digits.at < 60_000) return this.digits.value;
-    const row = await this.prisma.config.findUnique({ where: { Name: 'ZM_EVENT_IMAGE_DIGITS' }, select: { Value: true } }).catch(() => null);
+    const row = await this.prisma.config
+      .findUnique({ where: { Name: 'ZM_EVENT_IMAGE_DIGITS' }, select: { Value: true } })
+      .catch(() => null);
     const n = Number(row?.Value);
     const value = Number.isInteger(n) && n >= 1 && n <= 12 ? n : 5;
     this.digits = { value, at: Date.now() };

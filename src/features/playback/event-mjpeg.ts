@@ -31,7 +31,11 @@ export class EventMjpeg {
     private readonly media: EventMediaLocator,
   ) {}
 
-  async plan(user: AuthUser, id: bigint, speedText: string | undefined): Promise<{ frames: PacedFrame[]; options: PacingOptions }> {
+  async plan(
+    user: AuthUser,
+    id: bigint,
+    speedText: string | undefined,
+  ): Promise<{ frames: PacedFrame[]; options: PacingOptions }> {
     const speed = parseSpeed(speedText);
     const event = await this.media.event(user, id);
     let kind: 'capture' | 'analyse' = 'capture';
@@ -42,7 +46,11 @@ export class EventMjpeg {
     }
     if (!numbers.length) throw fileNotFound(id, 'No JPEG frames stored for this event');
     const rows = (
-      await this.prisma.frames.findMany({ where: { EventId: event.id }, select: { FrameId: true, Delta: true }, orderBy: { FrameId: 'asc' } })
+      await this.prisma.frames.findMany({
+        where: { EventId: event.id },
+        select: { FrameId: true, Delta: true },
+        orderBy: { FrameId: 'asc' },
+      })
     ).map((r) => ({ frameId: r.FrameId, delta: Number(r.Delta) }));
     const times = frameTimes(numbers, rows, averageInterval(rows, event.lengthSeconds, event.frames));
     const frames = numbers.map((n, i) => ({

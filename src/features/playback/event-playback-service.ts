@@ -86,7 +86,13 @@ export function withQueryToken(playlist: string, token: string): string {
   const add = (uri: string) => `${uri}${uri.includes('?') ? '&' : '?'}${q}`;
   return playlist
     .split('\n')
-    .map((line) => (line === '' ? line : line.startsWith('#') ? line.replace(/URI="([^"]*)"/g, (_m, uri: string) => `URI="${add(uri)}"`) : add(line)))
+    .map((line) =>
+      line === ''
+        ? line
+        : line.startsWith('#')
+          ? line.replace(/URI="([^"]*)"/g, (_m, uri: string) => `URI="${add(uri)}"`)
+          : add(line),
+    )
     .join('\n');
 }
 
@@ -162,7 +168,11 @@ export class EventPlaybackService {
   async original(user: AuthUser, id: bigint): Promise<ServedBody> {
     const { event, video } = await this.recording(user, id);
     // "Save video as" gets <Id>-video.<container> even while the file is incomplete.*.
-    return { source: await this.open(event, video), cacheControl: cacheControlFor(event), filename: `${event.id}-video.${video.container}` };
+    return {
+      source: await this.open(event, video),
+      cacheControl: cacheControlFor(event),
+      filename: `${event.id}-video.${video.container}`,
+    };
   }
 
   /** GET /stream/video.mp4 and /stream/media.mp4: fragmented MP4. */
@@ -175,7 +185,10 @@ export class EventPlaybackService {
     // reference does, so a browser that plays it still can.
     if (!MP4_FAMILY.has(video.container)) return { source: file, cacheControl: cacheControlFor(event) };
     file.close();
-    return { source: await this.remuxer.fragmentedMp4(this.input(event, video, probe)), cacheControl: cacheControlFor(event) };
+    return {
+      source: await this.remuxer.fragmentedMp4(this.input(event, video, probe)),
+      cacheControl: cacheControlFor(event),
+    };
   }
 
   /**
@@ -196,12 +209,20 @@ export class EventPlaybackService {
   async segment(user: AuthUser, id: bigint, seqText: string): Promise<ServedBody> {
     // `N.m4s` as the playlist lists it, or plain `N` as earlier playlists did.
     const m = /^(\d{1,9})(?:\.m4s)?$/.exec(seqText);
-    if (!m) throw new InvalidInputError('Invalid input', [['seq', 'must be an integer >= 0, optionally followed by .m4s']]);
+    if (!m)
+      throw new InvalidInputError('Invalid input', [['seq', 'must be an integer >= 0, optionally followed by .m4s']]);
     const input = await this.remuxInput(user, id);
     const { event } = input;
     const segment = await this.remuxer.mediaSegment(input, Number(m[1]));
     if (!segment) {
-      throw new NotFoundError(`Segment ${seqText} of event ${id} not found`, [['event_id', String(id)], ['segment', seqText]], 'FILE');
+      throw new NotFoundError(
+        `Segment ${seqText} of event ${id} not found`,
+        [
+          ['event_id', String(id)],
+          ['segment', seqText],
+        ],
+        'FILE',
+      );
     }
     return { source: segment, cacheControl: remuxCacheControl(event) };
   }
@@ -226,8 +247,13 @@ export class EventPlaybackService {
     const event = await this.media.event(user, id);
     const video = await this.media.video(event);
     if (video) return { event, video };
-    const jpegOnly = (await this.media.frameNumbers(event, 'capture')).length > 0 || (await this.media.frameNumbers(event, 'analyse')).length > 0;
-    throw fileNotFound(id, jpegOnly ? 'Video file not found: this event has JPEG frames only (play stream/mjpeg)' : 'Video file not found');
+    const jpegOnly =
+      (await this.media.frameNumbers(event, 'capture')).length > 0 ||
+      (await this.media.frameNumbers(event, 'analyse')).length > 0;
+    throw fileNotFound(
+      id,
+      jpegOnly ? 'Video file not found: this event has JPEG frames only (play stream/mjpeg)' : 'Video file not found',
+    );
   }
 
   private async open(event: EventRecord, video: VideoFile): Promise<FileSource> {

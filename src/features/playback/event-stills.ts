@@ -17,7 +17,13 @@ import { FfmpegError, type FfmpegRunner } from '../../media/ffmpeg.js';
 import { orientationFilter, swapsAxes, type Orientation } from '../../media/jpeg-rotate.js';
 import type { StillCache } from '../../media/still-cache.js';
 import type { VideoProber } from '../../media/video-probe.js';
-import { fileNotFound, type EventMediaLocator, type EventRecord, type StillKind, type VideoFile } from './event-media.js';
+import {
+  fileNotFound,
+  type EventMediaLocator,
+  type EventRecord,
+  type StillKind,
+  type VideoFile,
+} from './event-media.js';
 import { cacheControlFor, type ServedBody } from './event-playback-service.js';
 import { averageInterval, frameTimes } from '../events/event-timeline.js';
 
@@ -26,11 +32,23 @@ export const THUMBNAIL_WIDTH = 320;
 /** Monitors.VideoWriter of camera passthrough (1 encodes the turned images). */
 const VIDEO_WRITER_PASSTHROUGH = 2;
 /** Named stills a `fid` may ask for. */
-const NAMED_STILLS: Record<string, string> = { alarm: 'alarm.jpg', snapshot: 'snapshot.jpg', objdetect: 'objdetect.jpg' };
+const NAMED_STILLS: Record<string, string> = {
+  alarm: 'alarm.jpg',
+  snapshot: 'snapshot.jpg',
+  objdetect: 'objdetect.jpg',
+};
 
 const thumbnailNotFound = (id: bigint) => fileNotFound(id, 'Thumbnail not found');
 const imageNotFound = (id: bigint, fid: string) =>
-  new NotFoundError(`No image for frame ${fid} of event ${id}`, [['event_id', String(id)], ['frame', fid], ['reason', 'Image not found']], 'FILE');
+  new NotFoundError(
+    `No image for frame ${fid} of event ${id}`,
+    [
+      ['event_id', String(id)],
+      ['frame', fid],
+      ['reason', 'Image not found'],
+    ],
+    'FILE',
+  );
 
 /** `?type=`: capture (default, falling back to the analysis image) or analyse. */
 export function parseStillType(type: string | undefined): StillKind | null {
@@ -58,7 +76,11 @@ export interface RecordingFacts {
  * passthrough, the same size is encode. Otherwise a display matrix (written only with the
  * camera's packets) or the monitor's VideoWriter = 2 says passthrough.
  */
-export function recordingTurn(orientation: Orientation, event: { width: number; height: number }, rec: RecordingFacts): Orientation {
+export function recordingTurn(
+  orientation: Orientation,
+  event: { width: number; height: number },
+  rec: RecordingFacts,
+): Orientation {
   if (!orientationFilter(orientation)) return 'ROTATE_0';
   if (swapsAxes(orientation) && rec.width > 0 && rec.height > 0 && rec.width !== rec.height) {
     if (rec.width === event.height && rec.height === event.width) return orientation;
@@ -106,10 +128,15 @@ export class EventStills {
     const kind = parseStillType(type);
     const named = NAMED_STILLS[fid];
     if (!named && !/^\d{1,10}$/.test(fid)) {
-      throw new InvalidInputError('Invalid input', [['fid', 'must be a frame number >= 1, alarm, snapshot or objdetect']]);
+      throw new InvalidInputError('Invalid input', [
+        ['fid', 'must be a frame number >= 1, alarm, snapshot or objdetect'],
+      ]);
     }
     const n = Number(fid);
-    if (!named && (n < 1 || n > 0xffffffff)) throw new InvalidInputError('Invalid input', [['fid', 'must be a frame number >= 1, alarm, snapshot or objdetect']]);
+    if (!named && (n < 1 || n > 0xffffffff))
+      throw new InvalidInputError('Invalid input', [
+        ['fid', 'must be a frame number >= 1, alarm, snapshot or objdetect'],
+      ]);
     const event = await this.media.event(user, id);
     if (named) {
       const file = await this.media.file(event, named);
@@ -122,7 +149,10 @@ export class EventStills {
   /** `/frames/{id}/image`: the image of a Frames row; a row of a hidden event is as missing. */
   async frameRowImage(user: AuthUser, frameRowId: bigint, type: string | undefined): Promise<ServedBody> {
     const kind = parseStillType(type);
-    const row = await this.prisma.frames.findUnique({ where: { Id: frameRowId }, select: { EventId: true, FrameId: true } });
+    const row = await this.prisma.frames.findUnique({
+      where: { Id: frameRowId },
+      select: { EventId: true, FrameId: true },
+    });
     const missing = new NotFoundError(`Frame ${frameRowId} not found`, [['id', String(frameRowId)]]);
     if (!row) throw missing;
     let event: EventRecord;
@@ -151,8 +181,16 @@ export class EventStills {
   /** Seconds into the recording of frame `n`, from the Frames rows around it. */
   private async offsetOf(event: EventRecord, n: number): Promise<number> {
     const [below, above] = await Promise.all([
-      this.prisma.frames.findFirst({ where: { EventId: event.id, FrameId: { lte: n } }, orderBy: { FrameId: 'desc' }, select: { FrameId: true, Delta: true } }),
-      this.prisma.frames.findFirst({ where: { EventId: event.id, FrameId: { gte: n } }, orderBy: { FrameId: 'asc' }, select: { FrameId: true, Delta: true } }),
+      this.prisma.frames.findFirst({
+        where: { EventId: event.id, FrameId: { lte: n } },
+        orderBy: { FrameId: 'desc' },
+        select: { FrameId: true, Delta: true },
+      }),
+      this.prisma.frames.findFirst({
+        where: { EventId: event.id, FrameId: { gte: n } },
+        orderBy: { FrameId: 'asc' },
+        select: { FrameId: true, Delta: true },
+      }),
     ]);
     const rows = [below, above].filter((r) => r !== null).map((r) => ({ frameId: r.FrameId, delta: Number(r.Delta) }));
     return frameTimes([n], rows, averageInterval([], event.lengthSeconds, event.frames))[0];
@@ -169,13 +207,25 @@ export class EventStills {
   private async facts(event: EventRecord, video: VideoFile, file: FileSource): Promise<RecordingFacts> {
     const [probe, monitor] = await Promise.all([
       this.prober.probe(video.path, video.container, file.stats),
-      this.prisma.monitors.findUnique({ where: { Id: event.monitorId }, select: { VideoWriter: true } }).catch(() => null),
+      this.prisma.monitors
+        .findUnique({ where: { Id: event.monitorId }, select: { VideoWriter: true } })
+        .catch(() => null),
     ]);
-    return { width: probe.width, height: probe.height, displayMatrix: probe.mp4?.displayMatrix ?? false, videoWriter: monitor?.VideoWriter ?? null };
+    return {
+      width: probe.width,
+      height: probe.height,
+      displayMatrix: probe.mp4?.displayMatrix ?? false,
+      videoWriter: monitor?.VideoWriter ?? null,
+    };
   }
 
   /** One frame of the recording at `offset` seconds as JPEG, upright; null when none decodes. */
-  private async fromVideo(event: EventRecord, video: VideoFile, offset: number, maxWidth: number | null): Promise<ServedBody | null> {
+  private async fromVideo(
+    event: EventRecord,
+    video: VideoFile,
+    offset: number,
+    maxWidth: number | null,
+  ): Promise<ServedBody | null> {
     const file = await FileSource.open(video.path).catch(() => null);
     if (!file) return null;
     file.close();
@@ -190,22 +240,35 @@ export class EventStills {
           // A rotation tag may be missing (1.36) or wrong (1.38 flips): the turn above is the
           // only one applied.
           '-noautorotate',
-          '-i', `file:${video.path}`, // never read as another protocol
-          '-an', '-sn', '-dn',
-          '-frames:v', '1',
+          '-i',
+          `file:${video.path}`, // never read as another protocol
+          '-an',
+          '-sn',
+          '-dn',
+          '-frames:v',
+          '1',
           ...(filters.length ? ['-vf', filters.join(',')] : []),
-          '-q:v', '2',
-          '-f', 'mjpeg', 'pipe:1',
+          '-q:v',
+          '2',
+          '-f',
+          'mjpeg',
+          'pipe:1',
         ]);
         if (!jpeg.length) throw new FfmpegError('no frame decoded');
         return jpeg;
       });
     } catch (err) {
       if (!(err instanceof FfmpegError)) throw err;
-      this.log.warn({ event_id: String(event.id), err: { message: err.message, stderr: err.stderr.slice(0, 500) } }, 'no frame could be taken from the recording');
+      this.log.warn(
+        { event_id: String(event.id), err: { message: err.message, stderr: err.stderr.slice(0, 500) } },
+        'no frame could be taken from the recording',
+      );
       return null;
     }
-    return { source: new BufferSource(frame, 'image/jpeg', etagOf(key), file.lastModified), cacheControl: cacheControlFor(event) };
+    return {
+      source: new BufferSource(frame, 'image/jpeg', etagOf(key), file.lastModified),
+      cacheControl: cacheControlFor(event),
+    };
   }
 }
 

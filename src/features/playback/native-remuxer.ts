@@ -53,7 +53,10 @@ export class NativeRemuxer implements EventRemuxer {
           fragment: (i) => rec.file.remuxFragment(i),
           mismatch: (index, expected, actual) => {
             rec.distrustPrediction();
-            this.log?.error({ event_id: String(input.event.id), fragment: index, expected, actual }, 'remux fragment size differs from its layout; measuring this file from now on');
+            this.log?.error(
+              { event_id: String(input.event.id), fragment: index, expected, actual },
+              'remux fragment size differs from its layout; measuring this file from now on',
+            );
           },
           release: () => lease.release(),
         },
@@ -82,7 +85,12 @@ export class NativeRemuxer implements EventRemuxer {
   async initSegment(input: RemuxInput): Promise<ByteSource> {
     const lease = await this.open(input);
     try {
-      return new BufferSource(lease.recording.file.vodInit(), 'video/mp4', `"init-${lease.recording.version}"`, lease.recording.mtime);
+      return new BufferSource(
+        lease.recording.file.vodInit(),
+        'video/mp4',
+        `"init-${lease.recording.version}"`,
+        lease.recording.mtime,
+      );
     } catch (err) {
       throw this.translate(input, err);
     } finally {
@@ -122,14 +130,20 @@ export class NativeRemuxer implements EventRemuxer {
 
   private async open(input: RemuxInput): Promise<Lease> {
     if (!MP4_FAMILY.has(input.video.container)) {
-      throw unplayable(input, `Only MP4 recordings can be streamed; this one is ${input.video.container} (download it from /video)`);
+      throw unplayable(
+        input,
+        `Only MP4 recordings can be streamed; this one is ${input.video.container} (download it from /video)`,
+      );
     }
     try {
       loadBinding();
     } catch (err) {
       // A deployment without a loadable zmgate.node: everything else keeps working.
       this.log?.error({ err: (err as Error).message }, 'remux unavailable: the native addon cannot be loaded');
-      throw new ServiceUnavailableError('Remux not available: the native media addon cannot be loaded', [['event_id', String(input.event.id)], ['reason', 'native addon not loaded']]);
+      throw new ServiceUnavailableError('Remux not available: the native media addon cannot be loaded', [
+        ['event_id', String(input.event.id)],
+        ['reason', 'native addon not loaded'],
+      ]);
     }
     try {
       return await this.recordings.acquire(input.video.path);
@@ -140,16 +154,26 @@ export class NativeRemuxer implements EventRemuxer {
 
   private translate(input: RemuxInput, err: unknown): unknown {
     if (!(err instanceof ZmNativeError)) {
-      if ((err as NodeJS.ErrnoException)?.code === 'ENOENT') return fileNotFound(input.event.id, 'Video file not found');
+      if ((err as NodeJS.ErrnoException)?.code === 'ENOENT')
+        return fileNotFound(input.event.id, 'Video file not found');
       return err;
     }
     if (NOT_FOUND_CODES.has(err.code)) return fileNotFound(input.event.id, 'Video file not found');
-    if (err.code === 'ERR_ZM_MP4_NO_MOOV') return unplayable(input, 'The recording has no index yet (still being written): try again when the event ends');
-    if (UNPLAYABLE_CODES.has(err.code)) return unplayable(input, 'The recording has no H.264/H.265 video that can be streamed (download it from /video)');
+    if (err.code === 'ERR_ZM_MP4_NO_MOOV')
+      return unplayable(input, 'The recording has no index yet (still being written): try again when the event ends');
+    if (UNPLAYABLE_CODES.has(err.code))
+      return unplayable(input, 'The recording has no H.264/H.265 video that can be streamed (download it from /video)');
     return err;
   }
 }
 
 function unplayable(input: RemuxInput, reason: string): NotFoundError {
-  return new NotFoundError(reason, [['event_id', String(input.event.id)], ['reason', reason]], 'FILE');
+  return new NotFoundError(
+    reason,
+    [
+      ['event_id', String(input.event.id)],
+      ['reason', reason],
+    ],
+    'FILE',
+  );
 }

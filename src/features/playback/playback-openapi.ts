@@ -10,13 +10,20 @@ const body = (types: string[], description: string, headers?: object) => ({
   content: Object.fromEntries(types.map((t) => [t, { schema: { type: 'string', format: 'binary' } }])),
 });
 
-const id = { in: 'path', name: 'id', required: true, description: 'Event id', schema: { type: 'integer', format: 'int64', minimum: 0 } };
+const id = {
+  in: 'path',
+  name: 'id',
+  required: true,
+  description: 'Event id',
+  schema: { type: 'integer', format: 'int64', minimum: 0 },
+};
 const token = tokenParam('Access token, for <img>/<video> URLs that cannot carry an Authorization header');
 const range = {
   in: 'header',
   name: 'Range',
   required: false,
-  description: 'One byte range: `bytes=a-b`, `bytes=a-` or `bytes=-n`. A multi-range or malformed value is ignored (200, whole body)',
+  description:
+    'One byte range: `bytes=a-b`, `bytes=a-` or `bytes=-n`. A multi-range or malformed value is ignored (200, whole body)',
   schema: { type: 'string' },
 };
 const ifRange = {
@@ -32,7 +39,10 @@ const rangeHeaders = {
   ETag: { schema: { type: 'string' } },
   'Last-Modified': { schema: { type: 'string' } },
 };
-const partialHeaders = { ...rangeHeaders, 'Content-Range': { description: '`bytes a-b/size`', schema: { type: 'string' } } };
+const partialHeaders = {
+  ...rangeHeaders,
+  'Content-Range': { description: '`bytes a-b/size`', schema: { type: 'string' } },
+};
 
 const VIDEO_TYPES = ['video/mp4', 'video/x-matroska', 'video/webm', 'video/quicktime'];
 
@@ -43,8 +53,25 @@ const common = {
   500: error('Internal error'),
 };
 
-function op(operationId: string, tags: string[], summary: string, description: string, parameters: object[], responses: object): { get: OpenApiOperation } {
-  return { get: { operationId, tags, summary, description, security: [{ jwt: ['events'] }], parameters, responses: { ...responses, ...common } } };
+function op(
+  operationId: string,
+  tags: string[],
+  summary: string,
+  description: string,
+  parameters: object[],
+  responses: object,
+): { get: OpenApiOperation } {
+  return {
+    get: {
+      operationId,
+      tags,
+      summary,
+      description,
+      security: [{ jwt: ['events'] }],
+      parameters,
+      responses: { ...responses, ...common },
+    },
+  };
 }
 
 const ranged = (types: string[], what: string) => ({
@@ -54,16 +81,19 @@ const ranged = (types: string[], what: string) => ({
 });
 
 const unavailable = error('Too many image jobs waiting (SERVICE_UNAVAILABLE_ERROR)');
-const noAddon = error('The native media addon (zmgate.node) cannot be loaded on this install (SERVICE_UNAVAILABLE_ERROR)');
-const unstreamable = 'No such event or recording, the event\'s monitor is hidden, or the recording cannot be streamed (no H.264/H.265 video, or no index yet while a plain MP4 is being written; HLS routes: not MP4; `reason` says which)';
-const hidden = 'No such event or file, or the event\'s monitor is hidden';
+const noAddon = error(
+  'The native media addon (zmgate.node) cannot be loaded on this install (SERVICE_UNAVAILABLE_ERROR)',
+);
+const unstreamable =
+  "No such event or recording, the event's monitor is hidden, or the recording cannot be streamed (no H.264/H.265 video, or no index yet while a plain MP4 is being written; HLS routes: not MP4; `reason` says which)";
+const hidden = "No such event or file, or the event's monitor is hidden";
 
 export const playbackPaths: Record<string, { get: OpenApiOperation }> = {
   '/api/v3/events/{id}/video': op(
     'getEventVideo',
     ['Event Playback'],
     'The recording as written',
-    'The event\'s recording file (Events.DefaultVideo, else the version-specific names), streamed from disk with byte ranges, If-Range and HEAD. Content-Type by container. An event in progress serves the growing file (`Cache-Control: no-cache`).',
+    "The event's recording file (Events.DefaultVideo, else the version-specific names), streamed from disk with byte ranges, If-Range and HEAD. Content-Type by container. An event in progress serves the growing file (`Cache-Control: no-cache`).",
     [id, token, range, ifRange],
     { ...ranged(VIDEO_TYPES, 'Recording'), 404: error(hidden) },
   ),
@@ -71,7 +101,7 @@ export const playbackPaths: Record<string, { get: OpenApiOperation }> = {
     'getEventThumbnail',
     ['Event Playback'],
     'Event thumbnail (JPEG)',
-    'snapshot.jpg, else alarm.jpg, else the first capture (then analysis) JPEG, else a frame of the recording at most 320 pixels wide; turned per the event\'s Orientation (ROTATE_0 is streamed untouched).',
+    "snapshot.jpg, else alarm.jpg, else the first capture (then analysis) JPEG, else a frame of the recording at most 320 pixels wide; turned per the event's Orientation (ROTATE_0 is streamed untouched).",
     [id, token],
     { 200: body(['image/jpeg'], 'JPEG', rangeHeaders), 404: error(hidden), 503: unavailable },
   ),
@@ -81,7 +111,11 @@ export const playbackPaths: Record<string, { get: OpenApiOperation }> = {
     'Fragmented MP4 of the event',
     'A recording that already is fragmented MP4 (ZoneMinder 1.39, or the growing file of an event in progress) is served as is. Any other MP4 is remuxed (no re-encoding) into fragmented MP4 — an init segment, then one moof+mdat fragment per GOP with the recorded sample durations — streamed as it is produced. Its exact size is known up front from the sample index, so byte ranges (200/206/416, If-Range, HEAD) work on the remux too and only the fragments a range touches are read. A recording in another container (mkv, webm) cannot be remuxed and is served as written (its own content type).',
     [id, token, range, ifRange],
-    { ...ranged(['video/mp4', 'video/x-matroska', 'video/webm'], 'Fragmented MP4 (or a non-MP4 recording as written)'), 404: error(unstreamable), 503: noAddon },
+    {
+      ...ranged(['video/mp4', 'video/x-matroska', 'video/webm'], 'Fragmented MP4 (or a non-MP4 recording as written)'),
+      404: error(unstreamable),
+      503: noAddon,
+    },
   ),
   '/api/v3/events/{id}/stream/media.mp4': op(
     'getEventStreamMedia',
@@ -103,7 +137,7 @@ export const playbackPaths: Record<string, { get: OpenApiOperation }> = {
     'get_event_init',
     ['Event Playback'],
     'HLS VOD initialisation segment',
-    'The fMP4 initialisation segment (ftyp + moov) of the playlist\'s segments.',
+    "The fMP4 initialisation segment (ftyp + moov) of the playlist's segments.",
     [id, token],
     { 200: body(['video/mp4'], 'Init segment', rangeHeaders), 404: error(unstreamable), 503: noAddon },
   ),
@@ -112,8 +146,21 @@ export const playbackPaths: Record<string, { get: OpenApiOperation }> = {
     ['Event Playback'],
     'HLS VOD media segment',
     'Segment `seq` (0-based, as listed by the playlist: `N.m4s`; plain `N` is accepted too): moof + mdat starting at a keyframe. Segments of closed events are kept in a memory cache bounded by `playback.segment_cache_bytes`.',
-    [id, { in: 'path', name: 'seq', required: true, schema: { type: 'string', pattern: '^[0-9]{1,9}(\\.m4s)?$', examples: ['0.m4s'] } }, token],
-    { 200: body(['video/mp4'], 'Media segment', rangeHeaders), 404: error(`${unstreamable}, or no such segment (details \`event_id\`, \`segment\`)`), 503: noAddon },
+    [
+      id,
+      {
+        in: 'path',
+        name: 'seq',
+        required: true,
+        schema: { type: 'string', pattern: '^[0-9]{1,9}(\\.m4s)?$', examples: ['0.m4s'] },
+      },
+      token,
+    ],
+    {
+      200: body(['video/mp4'], 'Media segment', rangeHeaders),
+      404: error(`${unstreamable}, or no such segment (details \`event_id\`, \`segment\`)`),
+      503: noAddon,
+    },
   ),
   '/api/v3/events/{id}/stream/mjpeg': op(
     'getEventMjpegStream',
@@ -123,7 +170,13 @@ export const playbackPaths: Record<string, { get: OpenApiOperation }> = {
     [
       id,
       token,
-      { in: 'query', name: 'speed', required: false, description: 'Playback speed, 0.25 to 16 (default 1)', schema: { type: 'number', minimum: 0.25, maximum: 16 } },
+      {
+        in: 'query',
+        name: 'speed',
+        required: false,
+        description: 'Playback speed, 0.25 to 16 (default 1)',
+        schema: { type: 'number', minimum: 0.25, maximum: 16 },
+      },
     ],
     { 200: body(['multipart/x-mixed-replace'], 'MJPEG stream'), 404: error(`${hidden}, or no JPEG frames`) },
   ),
@@ -131,14 +184,30 @@ export const playbackPaths: Record<string, { get: OpenApiOperation }> = {
     'getEventFrameImage',
     ['Event Playback'],
     'Image of one frame of an event',
-    '`fid` is a frame number (>= 1): its capture JPEG (else the analysis JPEG; `?type=` picks one), else the frame taken from the recording at its recorded offset. Or `alarm`, `snapshot`, `objdetect` for those stills. Turned per the event\'s Orientation.',
+    "`fid` is a frame number (>= 1): its capture JPEG (else the analysis JPEG; `?type=` picks one), else the frame taken from the recording at its recorded offset. Or `alarm`, `snapshot`, `objdetect` for those stills. Turned per the event's Orientation.",
     [
       id,
-      { in: 'path', name: 'fid', required: true, description: 'Frame number >= 1, or alarm | snapshot | objdetect', schema: { type: 'string', pattern: '^(\\d+|alarm|snapshot|objdetect)$' } },
-      { in: 'query', name: 'type', required: false, description: 'capture or analyse (default: capture, else analyse)', schema: { type: 'string', enum: ['capture', 'analyse'] } },
+      {
+        in: 'path',
+        name: 'fid',
+        required: true,
+        description: 'Frame number >= 1, or alarm | snapshot | objdetect',
+        schema: { type: 'string', pattern: '^(\\d+|alarm|snapshot|objdetect)$' },
+      },
+      {
+        in: 'query',
+        name: 'type',
+        required: false,
+        description: 'capture or analyse (default: capture, else analyse)',
+        schema: { type: 'string', enum: ['capture', 'analyse'] },
+      },
       token,
     ],
-    { 200: body(['image/jpeg'], 'JPEG', rangeHeaders), 404: error(`${hidden}, or no image for that frame`), 503: unavailable },
+    {
+      200: body(['image/jpeg'], 'JPEG', rangeHeaders),
+      404: error(`${hidden}, or no image for that frame`),
+      503: unavailable,
+    },
   ),
   '/api/v3/frames/{id}/image': op(
     'getFrameImage',
@@ -146,10 +215,26 @@ export const playbackPaths: Record<string, { get: OpenApiOperation }> = {
     'Image of a Frames row',
     'The image of the frame with Frames.Id `id`, as /events/{event_id}/frames/{frame_id}/image.',
     [
-      { in: 'path', name: 'id', required: true, description: 'Frames.Id', schema: { type: 'integer', format: 'int64', minimum: 0 } },
-      { in: 'query', name: 'type', required: false, description: 'capture or analyse (default: capture, else analyse)', schema: { type: 'string', enum: ['capture', 'analyse'] } },
+      {
+        in: 'path',
+        name: 'id',
+        required: true,
+        description: 'Frames.Id',
+        schema: { type: 'integer', format: 'int64', minimum: 0 },
+      },
+      {
+        in: 'query',
+        name: 'type',
+        required: false,
+        description: 'capture or analyse (default: capture, else analyse)',
+        schema: { type: 'string', enum: ['capture', 'analyse'] },
+      },
       token,
     ],
-    { 200: body(['image/jpeg'], 'JPEG', rangeHeaders), 404: error('No such frame or image, or the frame\'s event is hidden'), 503: unavailable },
+    {
+      200: body(['image/jpeg'], 'JPEG', rangeHeaders),
+      404: error("No such frame or image, or the frame's event is hidden"),
+      503: unavailable,
+    },
   ),
 };

@@ -40,22 +40,37 @@ const serve = (req: Request, res: Response, body: ServedBody) =>
   });
 
 export const PLAYBACK_ROUTES: MediaRoute[] = [
-  route('/api/v3/events/{id}/video', async (p, req, res, user) => serve(req, res, await p.videos.original(user, idParam(req)))),
-  route('/api/v3/events/{id}/thumbnail', async (p, req, res, user) => serve(req, res, await p.stills.thumbnail(user, idParam(req)))),
-  route('/api/v3/events/{id}/stream/video.mp4', async (p, req, res, user) => serve(req, res, await p.videos.fragmented(user, idParam(req)))),
-  route('/api/v3/events/{id}/stream/media.mp4', async (p, req, res, user) => serve(req, res, await p.videos.fragmented(user, idParam(req)))),
+  route('/api/v3/events/{id}/video', async (p, req, res, user) =>
+    serve(req, res, await p.videos.original(user, idParam(req))),
+  ),
+  route('/api/v3/events/{id}/thumbnail', async (p, req, res, user) =>
+    serve(req, res, await p.stills.thumbnail(user, idParam(req))),
+  ),
+  route('/api/v3/events/{id}/stream/video.mp4', async (p, req, res, user) =>
+    serve(req, res, await p.videos.fragmented(user, idParam(req))),
+  ),
+  route('/api/v3/events/{id}/stream/media.mp4', async (p, req, res, user) =>
+    serve(req, res, await p.videos.fragmented(user, idParam(req))),
+  ),
   route('/api/v3/events/{id}/stream/playlist.m3u8', async (p, req, res, user) => {
-      const text = await p.videos.playlist(user, idParam(req), query(req, 'token'));
-      res.type('application/vnd.apple.mpegurl').setHeader('Cache-Control', 'no-cache');
-      res.send(text);
-    }),
-  route('/api/v3/events/{id}/stream/init.mp4', async (p, req, res, user) => serve(req, res, await p.videos.init(user, idParam(req)))),
-  route('/api/v3/events/{id}/stream/segment/{seq}', async (p, req, res, user) => serve(req, res, await p.videos.segment(user, idParam(req), String(req.params.seq)))),
+    const text = await p.videos.playlist(user, idParam(req), query(req, 'token'));
+    res.type('application/vnd.apple.mpegurl').setHeader('Cache-Control', 'no-cache');
+    res.send(text);
+  }),
+  route('/api/v3/events/{id}/stream/init.mp4', async (p, req, res, user) =>
+    serve(req, res, await p.videos.init(user, idParam(req))),
+  ),
+  route('/api/v3/events/{id}/stream/segment/{seq}', async (p, req, res, user) =>
+    serve(req, res, await p.videos.segment(user, idParam(req), String(req.params.seq))),
+  ),
   route('/api/v3/events/{id}/stream/mjpeg', async (p, req, res, user) => {
-      const { frames, options } = await p.mjpeg.plan(user, idParam(req), query(req, 'speed'));
-      await p.paced.write(res, frames, options);
-    }),
-  route('/api/v3/events/{id}/frames/{fid}/image', async (p, req, res, user) => serve(req, res, await p.stills.frameImage(user, idParam(req), String(req.params.fid), query(req, 'type')))),
-  route('/api/v3/frames/{id}/image', async (p, req, res, user) => serve(req, res, await p.stills.frameRowImage(user, idParam(req), query(req, 'type')))),
+    const { frames, options } = await p.mjpeg.plan(user, idParam(req), query(req, 'speed'));
+    await p.paced.write(res, frames, options);
+  }),
+  route('/api/v3/events/{id}/frames/{fid}/image', async (p, req, res, user) =>
+    serve(req, res, await p.stills.frameImage(user, idParam(req), String(req.params.fid), query(req, 'type'))),
+  ),
+  route('/api/v3/frames/{id}/image', async (p, req, res, user) =>
+    serve(req, res, await p.stills.frameRowImage(user, idParam(req), query(req, 'type'))),
+  ),
 ];
-

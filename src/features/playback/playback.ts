@@ -45,7 +45,12 @@ export function createPlayback(services: Services, parts: Partial<PlaybackParts>
   const cache = parts.cache ?? new StillCache(STILL_CACHE_BYTES, STILL_MAX_ENTRY_BYTES);
   const segments = parts.segments ?? new SegmentCache(services.config.playback.segment_cache_bytes);
   const remuxer = parts.remuxer ?? new NativeRemuxer(segments, services.log);
-  const media = new EventMediaLocator(services.prisma, services.acl, services.config.zoneminder.dir_events, services.log);
+  const media = new EventMediaLocator(
+    services.prisma,
+    services.acl,
+    services.config.zoneminder.dir_events,
+    services.log,
+  );
   const prober = new VideoProber(runner, services.log);
   const playback: Playback = {
     media,

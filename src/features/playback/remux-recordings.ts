@@ -68,7 +68,8 @@ export class Recording {
   /** AAC stored with ADTS headers (the muxer strips them, so sizes change). */
   private async adtsAudio(): Promise<boolean> {
     const track = this.file.vod?.audioTrack;
-    if (track === undefined || this.file.tracks[track]?.codec !== 'aac' || !this.file.tracks[track]?.sampleCount) return false;
+    if (track === undefined || this.file.tracks[track]?.codec !== 'aac' || !this.file.tracks[track]?.sampleCount)
+      return false;
     const b = await this.file.readSample({ track, index: 0 });
     return b.length >= 7 && b[0] === 0xff && (b[1] & 0xf6) === 0xf0;
   }
@@ -101,7 +102,10 @@ export class RecordingCache {
       for (const [k, old] of this.open) {
         if (k.slice(k.indexOf(':') + 1) === path) {
           this.open.delete(k);
-          void old.then((rec) => this.retire(rec), () => undefined);
+          void old.then(
+            (rec) => this.retire(rec),
+            () => undefined,
+          );
         }
       }
     }
@@ -124,7 +128,11 @@ export class RecordingCache {
 
   /** Closes every recording not in use (tests, shutdown). */
   clear(): void {
-    for (const entry of this.open.values()) void entry.then((rec) => this.retire(rec), () => undefined);
+    for (const entry of this.open.values())
+      void entry.then(
+        (rec) => this.retire(rec),
+        () => undefined,
+      );
     this.open.clear();
   }
 
@@ -132,7 +140,10 @@ export class RecordingCache {
     while (this.open.size > MAX_OPEN) {
       const [path, entry] = this.open.entries().next().value as [string, Promise<Recording>];
       this.open.delete(path);
-      void entry.then((rec) => this.retire(rec), () => undefined);
+      void entry.then(
+        (rec) => this.retire(rec),
+        () => undefined,
+      );
     }
   }
 

@@ -1,9 +1,30 @@
-import { Body, Controller, Delete, Get, OperationId, Patch, Path, Post, Query, Request, Response, Route, Security, SuccessResponse, Tags } from '@tsoa/runtime';
+import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  OperationId,
+  Patch,
+  Path,
+  Post,
+  Query,
+  Request,
+  Response,
+  Route,
+  Security,
+  SuccessResponse,
+  Tags,
+} from '@tsoa/runtime';
 import type { Request as ExRequest } from 'express';
 import type { AppResponseError } from '../../api/envelopes.js';
 import type { Page } from '../../api/pagination.js';
 import type { Services } from '../../registry.js';
-import { ControlPresetsService, type ControlPresetResponse, type CreateControlPresetRequest, type UpdateControlPresetRequest } from './control-presets-service.js';
+import {
+  ControlPresetsService,
+  type ControlPresetResponse,
+  type CreateControlPresetRequest,
+  type UpdateControlPresetRequest,
+} from './control-presets-service.js';
 import { currentUser } from '../../auth/request-user.js';
 
 export interface PaginatedControlPresetsResponse extends Page<ControlPresetResponse> {}
@@ -52,7 +73,10 @@ export class ControlPresetsController extends Controller {
   @OperationId('create_control_preset')
   @SuccessResponse(201, 'Created')
   @Response<AppResponseError>(409, 'The monitor already has this preset')
-  public async create(@Request() req: ExRequest, @Body() body: CreateControlPresetRequest): Promise<ControlPresetResponse> {
+  public async create(
+    @Request() req: ExRequest,
+    @Body() body: CreateControlPresetRequest,
+  ): Promise<ControlPresetResponse> {
     this.setStatus(201);
     return this.presets.create(currentUser(req), body);
   }
@@ -68,7 +92,11 @@ export class ControlPresetsController extends Controller {
   @Get('{monitor_id}/{preset}')
   @OperationId('get_control_preset')
   @Response<AppResponseError>(404, 'Not found, or the monitor is hidden')
-  public async get(@Request() req: ExRequest, @Path() monitor_id: number, @Path() preset: number): Promise<ControlPresetResponse> {
+  public async get(
+    @Request() req: ExRequest,
+    @Path() monitor_id: number,
+    @Path() preset: number,
+  ): Promise<ControlPresetResponse> {
     return this.presets.get(currentUser(req), monitor_id, preset);
   }
 

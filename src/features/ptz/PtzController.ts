@@ -1,9 +1,33 @@
-import { Body, Controller, Delete, Get, OperationId, Path, Post, Request, Response, Route, Security, Tags } from '@tsoa/runtime';
+import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  OperationId,
+  Path,
+  Post,
+  Request,
+  Response,
+  Route,
+  Security,
+  Tags,
+} from '@tsoa/runtime';
 import type { Request as ExRequest } from 'express';
 import type { AppResponseError } from '../../api/envelopes.js';
 import type { Services } from '../../registry.js';
 import type { PtzCapabilitiesResponse } from './ptz-capabilities.js';
-import { PtzService, type PtzAbsoluteRequest, type PtzCommandResponse, type PtzFocusRequest, type PtzMoveRequest, type PtzPresetRequest, type PtzProtocolListResponse, type PtzRelativeRequest, type PtzStatusResponse, type PtzZoomRequest } from './ptz-service.js';
+import {
+  PtzService,
+  type PtzAbsoluteRequest,
+  type PtzCommandResponse,
+  type PtzFocusRequest,
+  type PtzMoveRequest,
+  type PtzPresetRequest,
+  type PtzProtocolListResponse,
+  type PtzRelativeRequest,
+  type PtzStatusResponse,
+  type PtzZoomRequest,
+} from './ptz-service.js';
 import { currentUser } from '../../auth/request-user.js';
 
 const user = (req: ExRequest) => currentUser(req);
@@ -14,7 +38,10 @@ const user = (req: ExRequest) => currentUser(req);
 @Route('api/v3/ptz')
 @Tags('PTZ')
 @Security('jwt', ['control'])
-@Response<AppResponseError>(400, 'Invalid input; the monitor has no PTZ control; or its control profile lacks the capability (details name it)')
+@Response<AppResponseError>(
+  400,
+  'Invalid input; the monitor has no PTZ control; or its control profile lacks the capability (details name it)',
+)
 @Response<AppResponseError>(401, 'Missing, invalid or revoked token')
 @Response<AppResponseError>(403, 'Control permission required (Edit for commands), or the monitor is view-only')
 @Response<AppResponseError>(404, 'Monitor not found, or hidden from this account')
@@ -67,7 +94,11 @@ export class PtzController extends Controller {
    */
   @Post('monitors/{id}/move/up')
   @OperationId('ptzMoveUp')
-  public async moveUp(@Request() req: ExRequest, @Path() id: number, @Body() body?: PtzMoveRequest): Promise<PtzCommandResponse> {
+  public async moveUp(
+    @Request() req: ExRequest,
+    @Path() id: number,
+    @Body() body?: PtzMoveRequest,
+  ): Promise<PtzCommandResponse> {
     return this.ptz.move(user(req), id, 'up', body);
   }
 
@@ -79,7 +110,11 @@ export class PtzController extends Controller {
    */
   @Post('monitors/{id}/move/down')
   @OperationId('ptzMoveDown')
-  public async moveDown(@Request() req: ExRequest, @Path() id: number, @Body() body?: PtzMoveRequest): Promise<PtzCommandResponse> {
+  public async moveDown(
+    @Request() req: ExRequest,
+    @Path() id: number,
+    @Body() body?: PtzMoveRequest,
+  ): Promise<PtzCommandResponse> {
     return this.ptz.move(user(req), id, 'down', body);
   }
 
@@ -91,7 +126,11 @@ export class PtzController extends Controller {
    */
   @Post('monitors/{id}/move/left')
   @OperationId('ptzMoveLeft')
-  public async moveLeft(@Request() req: ExRequest, @Path() id: number, @Body() body?: PtzMoveRequest): Promise<PtzCommandResponse> {
+  public async moveLeft(
+    @Request() req: ExRequest,
+    @Path() id: number,
+    @Body() body?: PtzMoveRequest,
+  ): Promise<PtzCommandResponse> {
     return this.ptz.move(user(req), id, 'left', body);
   }
 
@@ -103,7 +142,11 @@ export class PtzController extends Controller {
    */
   @Post('monitors/{id}/move/right')
   @OperationId('ptzMoveRight')
-  public async moveRight(@Request() req: ExRequest, @Path() id: number, @Body() body?: PtzMoveRequest): Promise<PtzCommandResponse> {
+  public async moveRight(
+    @Request() req: ExRequest,
+    @Path() id: number,
+    @Body() body?: PtzMoveRequest,
+  ): Promise<PtzCommandResponse> {
     return this.ptz.move(user(req), id, 'right', body);
   }
 
@@ -115,7 +158,11 @@ export class PtzController extends Controller {
    */
   @Post('monitors/{id}/move/up-left')
   @OperationId('ptzMoveUpLeft')
-  public async moveUpLeft(@Request() req: ExRequest, @Path() id: number, @Body() body?: PtzMoveRequest): Promise<PtzCommandResponse> {
+  public async moveUpLeft(
+    @Request() req: ExRequest,
+    @Path() id: number,
+    @Body() body?: PtzMoveRequest,
+  ): Promise<PtzCommandResponse> {
     return this.ptz.move(user(req), id, 'up-left', body);
   }
 
@@ -127,7 +174,11 @@ export class PtzController extends Controller {
    */
   @Post('monitors/{id}/move/up-right')
   @OperationId('ptzMoveUpRight')
-  public async moveUpRight(@Request() req: ExRequest, @Path() id: number, @Body() body?: PtzMoveRequest): Promise<PtzCommandResponse> {
+  public async moveUpRight(
+    @Request() req: ExRequest,
+    @Path() id: number,
+    @Body() body?: PtzMoveRequest,
+  ): Promise<PtzCommandResponse> {
     return this.ptz.move(user(req), id, 'up-right', body);
   }
 
@@ -139,7 +190,11 @@ export class PtzController extends Controller {
    */
   @Post('monitors/{id}/move/down-left')
   @OperationId('ptzMoveDownLeft')
-  public async moveDownLeft(@Request() req: ExRequest, @Path() id: number, @Body() body?: PtzMoveRequest): Promise<PtzCommandResponse> {
+  public async moveDownLeft(
+    @Request() req: ExRequest,
+    @Path() id: number,
+    @Body() body?: PtzMoveRequest,
+  ): Promise<PtzCommandResponse> {
     return this.ptz.move(user(req), id, 'down-left', body);
   }
 
@@ -151,7 +206,11 @@ export class PtzController extends Controller {
    */
   @Post('monitors/{id}/move/down-right')
   @OperationId('ptzMoveDownRight')
-  public async moveDownRight(@Request() req: ExRequest, @Path() id: number, @Body() body?: PtzMoveRequest): Promise<PtzCommandResponse> {
+  public async moveDownRight(
+    @Request() req: ExRequest,
+    @Path() id: number,
+    @Body() body?: PtzMoveRequest,
+  ): Promise<PtzCommandResponse> {
     return this.ptz.move(user(req), id, 'down-right', body);
   }
 
@@ -175,7 +234,11 @@ export class PtzController extends Controller {
    */
   @Post('monitors/{id}/zoom/in')
   @OperationId('ptzZoomIn')
-  public async zoomIn(@Request() req: ExRequest, @Path() id: number, @Body() body?: PtzZoomRequest): Promise<PtzCommandResponse> {
+  public async zoomIn(
+    @Request() req: ExRequest,
+    @Path() id: number,
+    @Body() body?: PtzZoomRequest,
+  ): Promise<PtzCommandResponse> {
     return this.ptz.zoom(user(req), id, 'in', body);
   }
 
@@ -187,7 +250,11 @@ export class PtzController extends Controller {
    */
   @Post('monitors/{id}/zoom/out')
   @OperationId('ptzZoomOut')
-  public async zoomOut(@Request() req: ExRequest, @Path() id: number, @Body() body?: PtzZoomRequest): Promise<PtzCommandResponse> {
+  public async zoomOut(
+    @Request() req: ExRequest,
+    @Path() id: number,
+    @Body() body?: PtzZoomRequest,
+  ): Promise<PtzCommandResponse> {
     return this.ptz.zoom(user(req), id, 'out', body);
   }
 
@@ -211,7 +278,11 @@ export class PtzController extends Controller {
    */
   @Post('monitors/{id}/focus/near')
   @OperationId('ptzFocusNear')
-  public async focusNear(@Request() req: ExRequest, @Path() id: number, @Body() body?: PtzFocusRequest): Promise<PtzCommandResponse> {
+  public async focusNear(
+    @Request() req: ExRequest,
+    @Path() id: number,
+    @Body() body?: PtzFocusRequest,
+  ): Promise<PtzCommandResponse> {
     return this.ptz.focus(user(req), id, 'near', body);
   }
 
@@ -223,7 +294,11 @@ export class PtzController extends Controller {
    */
   @Post('monitors/{id}/focus/far')
   @OperationId('ptzFocusFar')
-  public async focusFar(@Request() req: ExRequest, @Path() id: number, @Body() body?: PtzFocusRequest): Promise<PtzCommandResponse> {
+  public async focusFar(
+    @Request() req: ExRequest,
+    @Path() id: number,
+    @Body() body?: PtzFocusRequest,
+  ): Promise<PtzCommandResponse> {
     return this.ptz.focus(user(req), id, 'far', body);
   }
 
@@ -370,7 +445,11 @@ export class PtzController extends Controller {
    */
   @Post('monitors/{id}/presets/{preset_id}/goto')
   @OperationId('ptzGotoPreset')
-  public async gotoPreset(@Request() req: ExRequest, @Path() id: number, @Path() preset_id: number): Promise<PtzCommandResponse> {
+  public async gotoPreset(
+    @Request() req: ExRequest,
+    @Path() id: number,
+    @Path() preset_id: number,
+  ): Promise<PtzCommandResponse> {
     return this.ptz.presetGoto(user(req), id, preset_id);
   }
 
@@ -385,7 +464,12 @@ export class PtzController extends Controller {
    */
   @Post('monitors/{id}/presets/{preset_id}/set')
   @OperationId('ptzSetPreset')
-  public async setPreset(@Request() req: ExRequest, @Path() id: number, @Path() preset_id: number, @Body() body?: PtzPresetRequest): Promise<PtzCommandResponse> {
+  public async setPreset(
+    @Request() req: ExRequest,
+    @Path() id: number,
+    @Path() preset_id: number,
+    @Body() body?: PtzPresetRequest,
+  ): Promise<PtzCommandResponse> {
     return this.ptz.presetSet(user(req), id, preset_id, body);
   }
 
@@ -400,7 +484,11 @@ export class PtzController extends Controller {
    */
   @Delete('monitors/{id}/presets/{preset_id}')
   @OperationId('ptzClearPreset')
-  public async clearPreset(@Request() req: ExRequest, @Path() id: number, @Path() preset_id: number): Promise<PtzCommandResponse> {
+  public async clearPreset(
+    @Request() req: ExRequest,
+    @Path() id: number,
+    @Path() preset_id: number,
+  ): Promise<PtzCommandResponse> {
     return this.ptz.presetClear(user(req), id, preset_id);
   }
 
@@ -412,7 +500,11 @@ export class PtzController extends Controller {
    */
   @Post('monitors/{id}/relative')
   @OperationId('ptzMoveRelative')
-  public async relative(@Request() req: ExRequest, @Path() id: number, @Body() body: PtzRelativeRequest): Promise<PtzCommandResponse> {
+  public async relative(
+    @Request() req: ExRequest,
+    @Path() id: number,
+    @Body() body: PtzRelativeRequest,
+  ): Promise<PtzCommandResponse> {
     return this.ptz.relative(user(req), id, body);
   }
 
@@ -424,7 +516,11 @@ export class PtzController extends Controller {
    */
   @Post('monitors/{id}/absolute')
   @OperationId('ptzMoveAbsolute')
-  public async absolute(@Request() req: ExRequest, @Path() id: number, @Body() body: PtzAbsoluteRequest): Promise<PtzCommandResponse> {
+  public async absolute(
+    @Request() req: ExRequest,
+    @Path() id: number,
+    @Body() body: PtzAbsoluteRequest,
+  ): Promise<PtzCommandResponse> {
     return this.ptz.absolute(user(req), id, body);
   }
 }

@@ -72,14 +72,32 @@ export class ControlPresetsService {
     private readonly acl: MonitorAcl,
   ) {}
 
-  async list(user: AuthUser, monitorId: number | undefined, page?: number, pageSize?: number): Promise<Page<ControlPresetResponse>> {
+  async list(
+    user: AuthUser,
+    monitorId: number | undefined,
+    page?: number,
+    pageSize?: number,
+  ): Promise<Page<ControlPresetResponse>> {
     const req = pageRequest(page, pageSize);
     const scope = await this.acl.scope(user);
     const ids = scope.visible === null ? undefined : [...scope.visible];
     const where = {
-      AND: [monitorId === undefined ? {} : { MonitorId: monitorId }, ids === undefined ? {} : { MonitorId: { in: ids } }],
+      AND: [
+        monitorId === undefined ? {} : { MonitorId: monitorId },
+        ids === undefined ? {} : { MonitorId: { in: ids } },
+      ],
     };
-    return listPage(req, this.prisma.controlPresets.findMany({ where, orderBy: [{ MonitorId: 'asc' }, { Preset: 'asc' }], skip: req.skip, take: req.take }), this.prisma.controlPresets.count({ where }), toResponse);
+    return listPage(
+      req,
+      this.prisma.controlPresets.findMany({
+        where,
+        orderBy: [{ MonitorId: 'asc' }, { Preset: 'asc' }],
+        skip: req.skip,
+        take: req.take,
+      }),
+      this.prisma.controlPresets.count({ where }),
+      toResponse,
+    );
   }
 
   private notFound(monitorId: number, preset: number): NotFoundError {
@@ -93,10 +111,14 @@ export class ControlPresetsService {
   private async row(user: AuthUser, monitorId: number, preset: number, forWrite: boolean): Promise<ControlPresets> {
     const scope = await this.acl.scope(user);
     if (!visible(scope, monitorId)) throw this.notFound(monitorId, preset);
-    const row = await this.prisma.controlPresets.findUnique({ where: { MonitorId_Preset: { MonitorId: monitorId, Preset: preset } } });
+    const row = await this.prisma.controlPresets.findUnique({
+      where: { MonitorId_Preset: { MonitorId: monitorId, Preset: preset } },
+    });
     if (!row) throw this.notFound(monitorId, preset);
     if (forWrite && !editable(scope, monitorId)) {
-      throw new PermissionDeniedError(`Monitor ${monitorId} is not editable for this account`, [['monitor_id', String(monitorId)]]);
+      throw new PermissionDeniedError(`Monitor ${monitorId} is not editable for this account`, [
+        ['monitor_id', String(monitorId)],
+      ]);
     }
     return row;
   }
@@ -111,15 +133,27 @@ export class ControlPresetsService {
     const monitor = visible(scope, body.monitor_id)
       ? await this.prisma.monitors.findUnique({ where: { Id: body.monitor_id }, select: { Id: true } })
       : null;
-    if (!monitor) throw new InvalidInputError(`Monitor ${body.monitor_id} does not exist`, [['monitor_id', `no monitor with id ${body.monitor_id}`]]);
+    if (!monitor)
+      throw new InvalidInputError(`Monitor ${body.monitor_id} does not exist`, [
+        ['monitor_id', `no monitor with id ${body.monitor_id}`],
+      ]);
     if (!editable(scope, body.monitor_id)) {
-      throw new PermissionDeniedError(`Monitor ${body.monitor_id} is not editable for this account`, [['monitor_id', String(body.monitor_id)]]);
+      throw new PermissionDeniedError(`Monitor ${body.monitor_id} is not editable for this account`, [
+        ['monitor_id', String(body.monitor_id)],
+      ]);
     }
-    const row = await this.prisma.controlPresets.create({ data: { MonitorId: body.monitor_id, Preset: body.preset, Label: body.label } });
+    const row = await this.prisma.controlPresets.create({
+      data: { MonitorId: body.monitor_id, Preset: body.preset, Label: body.label },
+    });
     return toResponse(row);
   }
 
-  async update(user: AuthUser, monitorId: number, preset: number, body: UpdateControlPresetRequest): Promise<ControlPresetResponse> {
+  async update(
+    user: AuthUser,
+    monitorId: number,
+    preset: number,
+    body: UpdateControlPresetRequest,
+  ): Promise<ControlPresetResponse> {
     const row = await this.row(user, monitorId, preset, true);
     if (body.label == null) return toResponse(row);
     const updated = await this.prisma.controlPresets.update({

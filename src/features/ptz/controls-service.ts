@@ -283,25 +283,105 @@ export interface UpdateControlRequest extends ControlFields {
 
 /** NOT NULL columns (flags, counts): null on input means "no change". */
 const REQUIRED_NUMBERS = [
-  'can_wake', 'can_sleep', 'can_reset', 'can_reboot', 'can_zoom', 'can_auto_zoom', 'can_zoom_abs', 'can_zoom_rel',
-  'can_zoom_con', 'has_zoom_speed', 'can_focus', 'can_auto_focus', 'can_focus_abs', 'can_focus_rel', 'can_focus_con',
-  'has_focus_speed', 'can_iris', 'can_auto_iris', 'can_iris_abs', 'can_iris_rel', 'can_iris_con', 'has_iris_speed',
-  'can_gain', 'can_auto_gain', 'can_gain_abs', 'can_gain_rel', 'can_gain_con', 'has_gain_speed', 'can_white',
-  'can_auto_white', 'can_white_abs', 'can_white_rel', 'can_white_con', 'has_white_speed', 'has_presets',
-  'num_presets', 'has_home_preset', 'can_set_presets', 'can_move', 'can_move_diag', 'can_move_map', 'can_move_abs',
-  'can_move_rel', 'can_move_con', 'can_pan', 'has_pan_speed', 'has_turbo_pan', 'can_tilt', 'has_tilt_speed',
-  'has_turbo_tilt', 'can_auto_scan', 'num_scan_paths',
+  'can_wake',
+  'can_sleep',
+  'can_reset',
+  'can_reboot',
+  'can_zoom',
+  'can_auto_zoom',
+  'can_zoom_abs',
+  'can_zoom_rel',
+  'can_zoom_con',
+  'has_zoom_speed',
+  'can_focus',
+  'can_auto_focus',
+  'can_focus_abs',
+  'can_focus_rel',
+  'can_focus_con',
+  'has_focus_speed',
+  'can_iris',
+  'can_auto_iris',
+  'can_iris_abs',
+  'can_iris_rel',
+  'can_iris_con',
+  'has_iris_speed',
+  'can_gain',
+  'can_auto_gain',
+  'can_gain_abs',
+  'can_gain_rel',
+  'can_gain_con',
+  'has_gain_speed',
+  'can_white',
+  'can_auto_white',
+  'can_white_abs',
+  'can_white_rel',
+  'can_white_con',
+  'has_white_speed',
+  'has_presets',
+  'num_presets',
+  'has_home_preset',
+  'can_set_presets',
+  'can_move',
+  'can_move_diag',
+  'can_move_map',
+  'can_move_abs',
+  'can_move_rel',
+  'can_move_con',
+  'can_pan',
+  'has_pan_speed',
+  'has_turbo_pan',
+  'can_tilt',
+  'has_tilt_speed',
+  'has_turbo_tilt',
+  'can_auto_scan',
+  'num_scan_paths',
 ] as const;
 /** Nullable columns (ranges, steps, speeds): null on input clears them. */
 const NULLABLE_NUMBERS = [
-  'min_zoom_range', 'max_zoom_range', 'min_zoom_step', 'max_zoom_step', 'min_zoom_speed', 'max_zoom_speed',
-  'min_focus_range', 'max_focus_range', 'min_focus_step', 'max_focus_step', 'min_focus_speed', 'max_focus_speed',
-  'min_iris_range', 'max_iris_range', 'min_iris_step', 'max_iris_step', 'min_iris_speed', 'max_iris_speed',
-  'min_gain_range', 'max_gain_range', 'min_gain_step', 'max_gain_step', 'min_gain_speed', 'max_gain_speed',
-  'min_white_range', 'max_white_range', 'min_white_step', 'max_white_step', 'min_white_speed', 'max_white_speed',
-  'min_pan_range', 'max_pan_range', 'min_pan_step', 'max_pan_step', 'min_pan_speed', 'max_pan_speed',
-  'turbo_pan_speed', 'min_tilt_range', 'max_tilt_range', 'min_tilt_step', 'max_tilt_step', 'min_tilt_speed',
-  'max_tilt_speed', 'turbo_tilt_speed',
+  'min_zoom_range',
+  'max_zoom_range',
+  'min_zoom_step',
+  'max_zoom_step',
+  'min_zoom_speed',
+  'max_zoom_speed',
+  'min_focus_range',
+  'max_focus_range',
+  'min_focus_step',
+  'max_focus_step',
+  'min_focus_speed',
+  'max_focus_speed',
+  'min_iris_range',
+  'max_iris_range',
+  'min_iris_step',
+  'max_iris_step',
+  'min_iris_speed',
+  'max_iris_speed',
+  'min_gain_range',
+  'max_gain_range',
+  'min_gain_step',
+  'max_gain_step',
+  'min_gain_speed',
+  'max_gain_speed',
+  'min_white_range',
+  'max_white_range',
+  'min_white_step',
+  'max_white_step',
+  'min_white_speed',
+  'max_white_speed',
+  'min_pan_range',
+  'max_pan_range',
+  'min_pan_step',
+  'max_pan_step',
+  'min_pan_speed',
+  'max_pan_speed',
+  'turbo_pan_speed',
+  'min_tilt_range',
+  'max_tilt_range',
+  'min_tilt_step',
+  'max_tilt_step',
+  'min_tilt_speed',
+  'max_tilt_speed',
+  'turbo_tilt_speed',
 ] as const;
 type NumericField = (typeof REQUIRED_NUMBERS)[number] | (typeof NULLABLE_NUMBERS)[number];
 
@@ -309,8 +389,17 @@ type NumericField = (typeof REQUIRED_NUMBERS)[number] | (typeof NULLABLE_NUMBERS
 const column = (field: string) => field.replace(/(?:^|_)([a-z])/g, (_m, c: string) => c.toUpperCase());
 
 const TYPE_SPELLINGS: Record<ControlTypeInput, ControlType> = {
-  Local: 'Local', Remote: 'Remote', File: 'File', Ffmpeg: 'Ffmpeg', Libvlc: 'Libvlc',
-  cURL: 'cURL', Curl: 'cURL', WebSite: 'WebSite', NVSocket: 'NVSocket', VNC: 'VNC', Vnc: 'VNC',
+  Local: 'Local',
+  Remote: 'Remote',
+  File: 'File',
+  Ffmpeg: 'Ffmpeg',
+  Libvlc: 'Libvlc',
+  cURL: 'cURL',
+  Curl: 'cURL',
+  WebSite: 'WebSite',
+  NVSocket: 'NVSocket',
+  VNC: 'VNC',
+  Vnc: 'VNC',
 };
 
 function toResponse(row: Controls): ControlResponse {
@@ -342,7 +431,12 @@ export class ControlsService {
 
   async list(page?: number, pageSize?: number): Promise<Page<ControlResponse>> {
     const req = pageRequest(page, pageSize);
-    return listPage(req, this.prisma.controls.findMany({ orderBy: { Id: 'asc' }, skip: req.skip, take: req.take }), this.prisma.controls.count(), toResponse);
+    return listPage(
+      req,
+      this.prisma.controls.findMany({ orderBy: { Id: 'asc' }, skip: req.skip, take: req.take }),
+      this.prisma.controls.count(),
+      toResponse,
+    );
   }
 
   async get(id: number): Promise<ControlResponse> {
@@ -358,7 +452,10 @@ export class ControlsService {
 
   async update(id: number, body: UpdateControlRequest): Promise<ControlResponse> {
     await this.get(id);
-    const row = await this.prisma.controls.update({ where: { Id: id }, data: toData(body) as Prisma.ControlsUpdateInput });
+    const row = await this.prisma.controls.update({
+      where: { Id: id },
+      data: toData(body) as Prisma.ControlsUpdateInput,
+    });
     return toResponse(row);
   }
 
@@ -367,7 +464,10 @@ export class ControlsService {
     await this.get(id);
     const users = await this.prisma.monitors.count({ where: { ControlId: id } });
     if (users > 0) {
-      throw new ConflictError(`Control ${id} is used by ${users} monitor(s)`, [['id', String(id)], ['monitors', String(users)]]);
+      throw new ConflictError(`Control ${id} is used by ${users} monitor(s)`, [
+        ['id', String(id)],
+        ['monitors', String(users)],
+      ]);
     }
     await this.prisma.controls.delete({ where: { Id: id } });
   }

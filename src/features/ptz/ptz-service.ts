@@ -9,7 +9,12 @@
 // (400, the reference client reads 400 as "not PTZ") → the capability (400 naming it, e.g.
 // can_tilt) → request values (400) → the socket (503 when zmcontrol.pl is not running).
 import type { AuthUser } from '../../auth/auth-service.js';
-import { monitorNotFound, requireEditableMonitor, requireVisibleMonitor, type MonitorAcl } from '../../auth/monitor-acl.js';
+import {
+  monitorNotFound,
+  requireEditableMonitor,
+  requireVisibleMonitor,
+  type MonitorAcl,
+} from '../../auth/monitor-acl.js';
 import type { PrismaClient } from '../../db/prisma.js';
 import { BadRequestError, InvalidInputError, ServiceUnavailableError } from '../../errors.js';
 import type { Logger } from '../../log.js';
@@ -194,7 +199,12 @@ const MOVES: Record<MoveDirection, { name: string; pan: boolean; tilt: boolean }
   'down-right': { name: 'DownRight', pan: true, tilt: true },
 };
 
-const POWER: Record<PowerAction, string> = { wake: 'CanWake', sleep: 'CanSleep', reset: 'CanReset', reboot: 'CanReboot' };
+const POWER: Record<PowerAction, string> = {
+  wake: 'CanWake',
+  sleep: 'CanSleep',
+  reset: 'CanReset',
+  reboot: 'CanReboot',
+};
 
 type Mode = 'Con' | 'Rel' | 'Abs';
 
@@ -236,7 +246,11 @@ export class PtzService {
 
   /** The protocols of the control profiles in the database; all are driven by zmcontrol.pl. */
   async protocols(): Promise<PtzProtocolListResponse> {
-    const rows = await this.prisma.controls.groupBy({ by: ['Protocol'], _count: { _all: true }, orderBy: { Protocol: 'asc' } });
+    const rows = await this.prisma.controls.groupBy({
+      by: ['Protocol'],
+      _count: { _all: true },
+      orderBy: { Protocol: 'asc' },
+    });
     const protocols = rows
       .filter((r): r is typeof r & { Protocol: string } => typeof r.Protocol === 'string' && r.Protocol.trim() !== '')
       .map((r) => ({
@@ -265,7 +279,12 @@ export class PtzService {
 
   // ------------------------------------------------------------------ pan / tilt
 
-  async move(user: AuthUser, monitorId: number, direction: MoveDirection, body: PtzMoveRequest = {}): Promise<PtzCommandResponse> {
+  async move(
+    user: AuthUser,
+    monitorId: number,
+    direction: MoveDirection,
+    body: PtzMoveRequest = {},
+  ): Promise<PtzCommandResponse> {
     const t = await this.target(user, monitorId, true);
     const dir = MOVES[direction];
     this.need(t, 'CanMove');
@@ -297,7 +316,11 @@ export class PtzService {
     const zoom = Math.round(body.zoom_delta ?? 0);
     if (pan === 0 && tilt === 0 && zoom === 0) {
       const why = 'one of pan_delta, tilt_delta, zoom_delta must round to a non-zero step';
-      throw new InvalidInputError('Nothing to move', [['pan_delta', why], ['tilt_delta', why], ['zoom_delta', why]]);
+      throw new InvalidInputError('Nothing to move', [
+        ['pan_delta', why],
+        ['tilt_delta', why],
+        ['zoom_delta', why],
+      ]);
     }
     const messages: ControlMessage[] = [];
     if (pan !== 0 || tilt !== 0) {
@@ -321,7 +344,10 @@ export class PtzService {
     if (zoom !== 0) {
       this.need(t, 'CanZoom');
       this.need(t, 'CanZoomRel');
-      messages.push({ command: zoom > 0 ? 'zoomRelTele' : 'zoomRelWide', step: String(axisStep(t.control, 'Zoom', Math.abs(zoom))) });
+      messages.push({
+        command: zoom > 0 ? 'zoomRelTele' : 'zoomRelWide',
+        step: String(axisStep(t.control, 'Zoom', Math.abs(zoom))),
+      });
     }
     return this.run(t, messages);
   }
@@ -330,10 +356,16 @@ export class PtzService {
   async absolute(user: AuthUser, monitorId: number, body: PtzAbsoluteRequest): Promise<PtzCommandResponse> {
     const t = await this.target(user, monitorId, true);
     if (body.zoom != null) {
-      throw new BadRequestError('Absolute zoom is not available through zmcontrol.pl', [['zoom', 'no zmcontrol.pl command sets an absolute zoom']]);
+      throw new BadRequestError('Absolute zoom is not available through zmcontrol.pl', [
+        ['zoom', 'no zmcontrol.pl command sets an absolute zoom'],
+      ]);
     }
     const missing = (['pan', 'tilt'] as const).filter((k) => body[k] == null);
-    if (missing.length) throw new InvalidInputError('pan and tilt are both required', missing.map((k) => [k, 'required with an absolute move']));
+    if (missing.length)
+      throw new InvalidInputError(
+        'pan and tilt are both required',
+        missing.map((k) => [k, 'required with an absolute move']),
+      );
     this.need(t, 'CanMove');
     this.need(t, 'CanMoveMap');
     return this.run(t, [{ command: 'moveMap', xcoord: String(body.pan), ycoord: String(body.tilt) }]);
@@ -341,11 +373,21 @@ export class PtzService {
 
   // ------------------------------------------------------------------ zoom / focus / iris
 
-  zoom(user: AuthUser, monitorId: number, direction: ZoomDirection, body: PtzZoomRequest = {}): Promise<PtzCommandResponse> {
+  zoom(
+    user: AuthUser,
+    monitorId: number,
+    direction: ZoomDirection,
+    body: PtzZoomRequest = {},
+  ): Promise<PtzCommandResponse> {
     return this.lens(user, monitorId, 'Zoom', direction === 'in' ? 'Tele' : 'Wide', body.speed, body.duration_ms);
   }
 
-  focus(user: AuthUser, monitorId: number, direction: FocusDirection, body: PtzFocusRequest = {}): Promise<PtzCommandResponse> {
+  focus(
+    user: AuthUser,
+    monitorId: number,
+    direction: FocusDirection,
+    body: PtzFocusRequest = {},
+  ): Promise<PtzCommandResponse> {
     return this.lens(user, monitorId, 'Focus', direction === 'near' ? 'Near' : 'Far', body.speed, body.duration_ms);
   }
 
@@ -410,7 +452,12 @@ export class PtzService {
    * web UI does: a name replaces the label, an empty name removes it, no name leaves it alone.
    * The label is written only after the command reached zmcontrol.pl.
    */
-  async presetSet(user: AuthUser, monitorId: number, preset: number, body: PtzPresetRequest = {}): Promise<PtzCommandResponse> {
+  async presetSet(
+    user: AuthUser,
+    monitorId: number,
+    preset: number,
+    body: PtzPresetRequest = {},
+  ): Promise<PtzCommandResponse> {
     const t = await this.target(user, monitorId, true);
     this.need(t, 'CanSetPresets');
     this.presetInRange(t, preset);
@@ -452,7 +499,10 @@ export class PtzService {
     if (!monitor) throw monitorNotFound(monitorId);
     const details: Array<[string, string]> = [['monitor_id', String(monitorId)]];
     if (!monitor.Controllable || !monitor.ControlId) {
-      throw new BadRequestError(`Monitor ${monitorId} has no PTZ control configured`, [...details, ['reason', 'no PTZ control configured']]);
+      throw new BadRequestError(`Monitor ${monitorId} has no PTZ control configured`, [
+        ...details,
+        ['reason', 'no PTZ control configured'],
+      ]);
     }
     const control = await this.prisma.controls.findUnique({ where: { Id: monitor.ControlId } });
     if (!control) {
@@ -491,7 +541,9 @@ export class PtzService {
     const count = cell(t.control, 'NumPresets') ?? 0;
     if (preset < 1 || (count > 0 && preset > count)) {
       const range = count > 0 ? `1..${count}` : '>= 1';
-      throw new InvalidInputError(`Preset ${preset} is out of range`, [['preset_id', `presets of this control profile are numbered ${range}`]]);
+      throw new InvalidInputError(`Preset ${preset} is out of range`, [
+        ['preset_id', `presets of this control profile are numbered ${range}`],
+      ]);
     }
   }
 
@@ -515,7 +567,10 @@ export class PtzService {
     const timer = setTimeout(() => {
       this.zmcontrol.send(stop.monitorId, { command: stop.command }).catch((err: unknown) => {
         const reason = err instanceof ControlSocketError ? err.reason : String(err);
-        this.log.warn({ monitor_id: stop.monitorId, command: stop.command, reason }, 'scheduled PTZ stop not delivered');
+        this.log.warn(
+          { monitor_id: stop.monitorId, command: stop.command, reason },
+          'scheduled PTZ stop not delivered',
+        );
       });
     }, stop.afterMs);
     timer.unref();
@@ -528,7 +583,10 @@ export class PtzService {
         await this.zmcontrol.send(t.monitorId, message);
       } catch (err) {
         if (!(err instanceof ControlSocketError)) throw err;
-        this.log.warn({ monitor_id: t.monitorId, command: message.command, reason: err.reason }, 'PTZ command not delivered');
+        this.log.warn(
+          { monitor_id: t.monitorId, command: message.command, reason: err.reason },
+          'PTZ command not delivered',
+        );
         throw new ServiceUnavailableError(this.unavailable(t.monitorId, err), [
           ['monitor_id', String(t.monitorId)],
           ['daemon', 'zmcontrol.pl'],

@@ -12,7 +12,8 @@ import { createConnection } from 'node:net';
 import { join } from 'node:path';
 
 /** Why a command could not be delivered. */
-export type ControlSocketFailure = 'socket missing' | 'connection refused' | 'permission denied' | 'timeout' | 'socket error';
+export type ControlSocketFailure =
+  'socket missing' | 'connection refused' | 'permission denied' | 'timeout' | 'socket error';
 
 export class ControlSocketError extends Error {
   constructor(readonly reason: ControlSocketFailure) {

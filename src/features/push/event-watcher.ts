@@ -75,7 +75,11 @@ export class EventWatcher {
       if (this.#paused) this.#o.log.info({ last_event_id: this.#lastId }, 'push: event detector resumed');
       this.#paused = false;
     } catch (err) {
-      if (!this.#paused) this.#o.log.warn({ err: { message: (err as Error).message } }, 'push: event detector paused (database unavailable)');
+      if (!this.#paused)
+        this.#o.log.warn(
+          { err: { message: (err as Error).message } },
+          'push: event detector paused (database unavailable)',
+        );
       this.#paused = true;
       next = Math.max(next, RETRY_MS);
     }

@@ -46,15 +46,39 @@ export const pushPaths: Record<string, { get: OpenApiOperation }> = {
         'Client messages (each may take an acknowledgement callback answered with `{ok: true, …}` or `{ok: false, error}`): `subscribe {monitors: "all" | [ids], topics?: ["alarm","event","daemon"]}`, `unsubscribe {monitors}`, `refresh_token {token}` (send a newer access token before `expires_at`, or the connection ends), `replay {since_event_id}` (missed events, at most `push.replay_max`). ' +
         'Server messages are socket.io events named after `type`, described by the 101 response schema (protocol version 1; docs/push.md). Alarms and monitor status need Stream or Monitors View, events need Events View, daemon messages System View; monitors hidden by the row ACL are never mentioned.',
       parameters: [
-        { in: 'query', name: 'EIO', required: true, description: 'Engine.IO protocol version (4), set by the client library', schema: { type: 'string', enum: ['4'] } },
-        { in: 'query', name: 'transport', required: true, description: 'Set by the client library', schema: { type: 'string', enum: ['websocket', 'polling'] } },
-        { in: 'query', name: 'token', required: false, description: 'Access token, for clients that cannot send `auth.token`', schema: { type: 'string' } },
+        {
+          in: 'query',
+          name: 'EIO',
+          required: true,
+          description: 'Engine.IO protocol version (4), set by the client library',
+          schema: { type: 'string', enum: ['4'] },
+        },
+        {
+          in: 'query',
+          name: 'transport',
+          required: true,
+          description: 'Set by the client library',
+          schema: { type: 'string', enum: ['websocket', 'polling'] },
+        },
+        {
+          in: 'query',
+          name: 'token',
+          required: false,
+          description: 'Access token, for clients that cannot send `auth.token`',
+          schema: { type: 'string' },
+        },
       ],
       responses: {
-        101: { description: 'Switching to the WebSocket; then socket.io packets carrying these messages', content: { 'application/json': { schema: toOpenApi30({ oneOf: schema.oneOf }) } } },
+        101: {
+          description: 'Switching to the WebSocket; then socket.io packets carrying these messages',
+          content: { 'application/json': { schema: toOpenApi30({ oneOf: schema.oneOf }) } },
+        },
         200: { description: 'HTTP long-polling: Engine.IO packets' },
-        400: { description: 'Not an Engine.IO request (Engine.IO\'s own JSON error)' },
-        403: { description: 'Refused before the session opened: an invalid `?token=`, or too many push connections (Engine.IO\'s own JSON error, code 4 "Forbidden")' },
+        400: { description: "Not an Engine.IO request (Engine.IO's own JSON error)" },
+        403: {
+          description:
+            'Refused before the session opened: an invalid `?token=`, or too many push connections (Engine.IO\'s own JSON error, code 4 "Forbidden")',
+        },
         404: error('The push endpoint is disabled (push.enabled = false)'),
       },
     },

@@ -22,7 +22,8 @@ export interface EventRow {
   MaxScore: number | null;
 }
 
-const EVENT_SELECT = 'SELECT Id, MonitorId, Name, Cause, StartDateTime, EndDateTime, Length, Frames, AlarmFrames, MaxScore FROM Events';
+const EVENT_SELECT =
+  'SELECT Id, MonitorId, Name, Cause, StartDateTime, EndDateTime, Length, Frames, AlarmFrames, MaxScore FROM Events';
 
 export async function maxEventId(db: Queryable): Promise<number> {
   const [row] = await db.query('SELECT COALESCE(MAX(Id), 0) AS id FROM Events');
@@ -31,7 +32,9 @@ export async function maxEventId(db: Queryable): Promise<number> {
 
 /** Events still open (no EndDateTime) among the newest ids: a primary-key range, never a scan. */
 export async function openEventIds(db: Queryable, fromId: number): Promise<number[]> {
-  const rows: Array<{ Id: number }> = await db.query('SELECT Id FROM Events WHERE Id > ? AND EndDateTime IS NULL', [fromId]);
+  const rows: Array<{ Id: number }> = await db.query('SELECT Id FROM Events WHERE Id > ? AND EndDateTime IS NULL', [
+    fromId,
+  ]);
   return rows.map((r) => Number(r.Id));
 }
 
@@ -40,16 +43,36 @@ export async function openEventIds(db: Queryable, fromId: number): Promise<numbe
  * by an out-of-order commit), in id order. `watched` ids are all ≤ afterId, so they come first
  * and the limit never cuts them off.
  */
-export async function pollEvents(db: Queryable, afterId: number, watched: number[], newLimit: number): Promise<EventRow[]> {
+export async function pollEvents(
+  db: Queryable,
+  afterId: number,
+  watched: number[],
+  newLimit: number,
+): Promise<EventRow[]> {
   const inList = watched.length ? ` OR Id IN (${watched.map(() => '?').join(',')})` : '';
-  return db.query(`${EVENT_SELECT} WHERE Id > ?${inList} ORDER BY Id LIMIT ?`, [afterId, ...watched, watched.length + newLimit]);
+  return db.query(`${EVENT_SELECT} WHERE Id > ?${inList} ORDER BY Id LIMIT ?`, [
+    afterId,
+    ...watched,
+    watched.length + newLimit,
+  ]);
 }
 
 /** Events after `sinceId` up to `untilId` on the given monitors (null: all), oldest first. */
-export async function eventsSince(db: Queryable, sinceId: number, untilId: number, monitors: number[] | null, limit: number): Promise<EventRow[]> {
+export async function eventsSince(
+  db: Queryable,
+  sinceId: number,
+  untilId: number,
+  monitors: number[] | null,
+  limit: number,
+): Promise<EventRow[]> {
   if (monitors !== null && monitors.length === 0) return [];
   const on = monitors === null ? '' : ` AND MonitorId IN (${monitors.map(() => '?').join(',')})`;
-  return db.query(`${EVENT_SELECT} WHERE Id > ? AND Id <= ?${on} ORDER BY Id LIMIT ?`, [sinceId, untilId, ...(monitors ?? []), limit]);
+  return db.query(`${EVENT_SELECT} WHERE Id > ? AND Id <= ?${on} ORDER BY Id LIMIT ?`, [
+    sinceId,
+    untilId,
+    ...(monitors ?? []),
+    limit,
+  ]);
 }
 
 export interface MonitorStatusRow {
@@ -60,7 +83,9 @@ export interface MonitorStatusRow {
 
 /** Every monitor with its Monitor_Status row (absent: nulls). */
 export async function monitorStatuses(db: Queryable): Promise<MonitorStatusRow[]> {
-  return db.query('SELECT m.Id, s.Status, s.CaptureFPS FROM Monitors m LEFT JOIN Monitor_Status s ON s.MonitorId = m.Id ORDER BY m.Id');
+  return db.query(
+    'SELECT m.Id, s.Status, s.CaptureFPS FROM Monitors m LEFT JOIN Monitor_Status s ON s.MonitorId = m.Id ORDER BY m.Id',
+  );
 }
 
 /** A stored wall-clock time as the REST API emits it; zero dates and garbage are null. */

@@ -26,10 +26,26 @@ import { canSee, type MonitorAcl, type MonitorScope } from '../../auth/monitor-a
 import { allows, type Permissions } from '../../auth/permissions.js';
 import type { AppConfig } from '../../config/types.js';
 import type { ZoneClock } from '../../db/zone-clock.js';
-import { ApiError, InvalidInputError, PermissionDeniedError, ServiceUnavailableError, TooManyRequestsError, UnauthorizedError } from '../../errors.js';
+import {
+  ApiError,
+  InvalidInputError,
+  PermissionDeniedError,
+  ServiceUnavailableError,
+  TooManyRequestsError,
+  UnauthorizedError,
+} from '../../errors.js';
 import type { Logger } from '../../log.js';
 import { EventWatcher } from './event-watcher.js';
-import { monitorOf, nowIso, PUSH_PATH, PUSH_PROTOCOL_VERSION, topicOf, type DaemonChange, type PushMessage, type Topic } from './messages.js';
+import {
+  monitorOf,
+  nowIso,
+  PUSH_PATH,
+  PUSH_PROTOCOL_VERSION,
+  topicOf,
+  type DaemonChange,
+  type PushMessage,
+  type Topic,
+} from './messages.js';
 import { MonitorWatcher } from './monitor-watcher.js';
 import { eventsSince, isClosed, toPushEvent, type Queryable } from './push-queries.js';
 import type { Services } from '../../registry.js';
@@ -97,7 +113,14 @@ function endReasonOf(err: UnauthorizedError): EndReason {
 export class PushService {
   /** One per app, from the registry; server.ts routes its path and starts it. */
   static from(s: Services): PushService {
-    return new PushService({ config: s.config, log: s.log, auth: s.auth, acl: s.acl, db: s.pool, clock: s.get(ZoneMinderClock) });
+    return new PushService({
+      config: s.config,
+      log: s.log,
+      auth: s.auth,
+      acl: s.acl,
+      db: s.pool,
+      clock: s.get(ZoneMinderClock),
+    });
   }
 
   readonly io: Server;
@@ -124,7 +147,13 @@ export class PushService {
       allowRequest: (req, done) => this.#allowRequest(req, done),
     });
     this.io.attach(this.#engineHost);
-    this.io.use((socket, next) => void this.#authenticateSocket(socket).then(() => next(), (err) => next(this.#connectError(err))));
+    this.io.use(
+      (socket, next) =>
+        void this.#authenticateSocket(socket).then(
+          () => next(),
+          (err) => next(this.#connectError(err)),
+        ),
+    );
     this.io.on('connection', (socket) => this.#onConnection(socket));
     const publish = (m: PushMessage) => this.publish(m);
     this.monitors = new MonitorWatcher({
@@ -141,7 +170,13 @@ export class PushService {
       // Without connections nothing needs the shared memory (nor keeps it mapped).
       active: () => this.#clients.size > 0,
     });
-    this.events = new EventWatcher({ db: options.db, clock: options.clock, log: options.log, periodMs: push.event_poll_ms, publish });
+    this.events = new EventWatcher({
+      db: options.db,
+      clock: options.clock,
+      log: options.log,
+      periodMs: push.event_poll_ms,
+      publish,
+    });
   }
 
   get enabled(): boolean {
@@ -167,7 +202,8 @@ export class PushService {
   #startSweep(): void {
     this.#sweep ??= setInterval(() => {
       const max = this.#o.config.push.max_queued_messages;
-      for (const client of [...this.#clients.values()]) if (queued(client.socket) >= max) this.#end(client, 'slow_consumer');
+      for (const client of [...this.#clients.values()])
+        if (queued(client.socket) >= max) this.#end(client, 'slow_consumer');
     }, SWEEP_MS);
     this.#sweep.unref();
   }
@@ -286,7 +322,8 @@ export class PushService {
 
   /** Validates a token: shape and refusal memory first (no crypto), then the real check. */
   async #check(token: unknown): Promise<AuthUser> {
-    if (typeof token !== 'string' || token.length === 0) throw new UnauthorizedError('Missing access token (auth.token or ?token=)');
+    if (typeof token !== 'string' || token.length === 0)
+      throw new UnauthorizedError('Missing access token (auth.token or ?token=)');
     if (token.length > MAX_TOKEN_CHARS || !JWT_SHAPE.test(token)) throw new UnauthorizedError('Invalid token');
     const refusedUntil = this.#refused.get(token);
     if (refusedUntil !== undefined && refusedUntil > Date.now()) throw new UnauthorizedError('Invalid token');
@@ -311,7 +348,9 @@ export class PushService {
     const user = await this.#check(token);
     const topics = allowedTopics(user.perms);
     if (!topics.has('alarm') && !topics.has('event')) {
-      throw new PermissionDeniedError('View permission on stream, monitors or events required', [['feature', 'stream|monitors|events']]);
+      throw new PermissionDeniedError('View permission on stream, monitors or events required', [
+        ['feature', 'stream|monitors|events'],
+      ]);
     }
     const scope = await this.#o.acl.scope(user);
     socket.data = { user, token, scope };
@@ -357,7 +396,14 @@ export class PushService {
       if (!this.#counted(client)) return;
       if (typeof name === 'string' && CLIENT_MESSAGES.has(name)) return;
       const ack = args.find((a) => typeof a === 'function') as ((r: unknown) => void) | undefined;
-      this.#fail(client, ack, new InvalidInputError('Unknown message', [['message', String(name).slice(0, 64)], ['known', [...CLIENT_MESSAGES].join(',')]]));
+      this.#fail(
+        client,
+        ack,
+        new InvalidInputError('Unknown message', [
+          ['message', String(name).slice(0, 64)],
+          ['known', [...CLIENT_MESSAGES].join(',')],
+        ]),
+      );
     });
     const handle = (name: string, fn: (c: Client, payload: Record<string, unknown>) => Promise<unknown> | unknown) => {
       socket.on(name, (...args: unknown[]) => {
@@ -365,7 +411,8 @@ export class PushService {
         const payload = args[0];
         Promise.resolve()
           .then(() => {
-            if (payload === null || typeof payload !== 'object' || Array.isArray(payload)) throw new InvalidInputError('Invalid message', [['payload', 'must be a JSON object']]);
+            if (payload === null || typeof payload !== 'object' || Array.isArray(payload))
+              throw new InvalidInputError('Invalid message', [['payload', 'must be a JSON object']]);
             return fn(client, payload as Record<string, unknown>);
           })
           .then(
@@ -401,7 +448,8 @@ export class PushService {
   }
 
   #fail(client: Client, ack: ((r: unknown) => void) | undefined, err: unknown): void {
-    if (!(err instanceof ApiError)) this.#o.log.warn({ err: { message: (err as Error)?.message } }, 'push: message failed');
+    if (!(err instanceof ApiError))
+      this.#o.log.warn({ err: { message: (err as Error)?.message } }, 'push: message failed');
     const error = err instanceof ApiError ? envelope(err) : new ServiceUnavailableError('Try again later').toEnvelope();
     if (ack) ack({ ok: false, error });
     else client.socket.emit('push_error', { v: PUSH_PROTOCOL_VERSION, type: 'push_error', error, time: nowIso() });
@@ -421,7 +469,12 @@ export class PushService {
     const left = client.user.expiresAt * 1000 - Date.now();
     const warnIn = Math.max(0, left - Math.min(60_000, left / 2));
     const warn = setTimeout(() => {
-      client.socket.emit('token_expiring', { v: PUSH_PROTOCOL_VERSION, type: 'token_expiring', expires_at: nowIso(client.user.expiresAt * 1000), time: nowIso() });
+      client.socket.emit('token_expiring', {
+        v: PUSH_PROTOCOL_VERSION,
+        type: 'token_expiring',
+        expires_at: nowIso(client.user.expiresAt * 1000),
+        time: nowIso(),
+      });
     }, warnIn);
     const end = setTimeout(() => this.#end(client, 'expired'), Math.max(0, left));
     warn.unref();
@@ -434,8 +487,14 @@ export class PushService {
 
   #ids(value: unknown, field: string): 'all' | Set<number> {
     if (value === 'all') return 'all';
-    if (!Array.isArray(value) || value.length > MAX_SUBSCRIBE_IDS || !value.every((v) => Number.isInteger(v) && v >= 0 && v <= 2 ** 31 - 1)) {
-      throw new InvalidInputError('Invalid input', [[field, `must be "all" or an array of at most ${MAX_SUBSCRIBE_IDS} monitor ids`]]);
+    if (
+      !Array.isArray(value) ||
+      value.length > MAX_SUBSCRIBE_IDS ||
+      !value.every((v) => Number.isInteger(v) && v >= 0 && v <= 2 ** 31 - 1)
+    ) {
+      throw new InvalidInputError('Invalid input', [
+        [field, `must be "all" or an array of at most ${MAX_SUBSCRIBE_IDS} monitor ids`],
+      ]);
     }
     return new Set(value as number[]);
   }
@@ -467,14 +526,16 @@ export class PushService {
   #unsubscribe(client: Client, p: Record<string, unknown>) {
     const monitors = this.#ids(p.monitors, 'monitors');
     if (monitors === 'all') client.monitors = new Set();
-    else if (client.monitors === 'all') client.monitors = new Set([...this.#visible(client)].filter((id) => !monitors.has(id)));
+    else if (client.monitors === 'all')
+      client.monitors = new Set([...this.#visible(client)].filter((id) => !monitors.has(id)));
     else for (const id of monitors) client.monitors.delete(id);
     this.#sync(client);
     return this.#summary(client);
   }
 
   async #refreshToken(client: Client, p: Record<string, unknown>) {
-    if (typeof p.token !== 'string') throw new InvalidInputError('Invalid input', [['token', 'must be an access token']]);
+    if (typeof p.token !== 'string')
+      throw new InvalidInputError('Invalid input', [['token', 'must be an access token']]);
     const user = await this.#check(p.token);
     if (user.id !== client.user.id) throw new PermissionDeniedError('The token belongs to another user');
     client.token = p.token;
@@ -487,7 +548,8 @@ export class PushService {
 
   async #replay(client: Client, p: Record<string, unknown>) {
     const since = p.since_event_id;
-    if (!Number.isSafeInteger(since) || (since as number) < 0) throw new InvalidInputError('Invalid input', [['since_event_id', 'must be an integer >= 0']]);
+    if (!Number.isSafeInteger(since) || (since as number) < 0)
+      throw new InvalidInputError('Invalid input', [['since_event_id', 'must be an integer >= 0']]);
     if (client.replaying) throw new TooManyRequestsError('A replay is already running on this connection');
     const until = this.events.lastId;
     const monitors = [...client.socket.rooms].flatMap((r) => (/^event:(\d+)$/.exec(r) ? [Number(r.slice(6))] : []));
@@ -500,7 +562,8 @@ export class PushService {
       for (const row of rows) {
         const event = toPushEvent(row, clock);
         client.socket.emit('event_start', { v: 1, type: 'event_start', event, replay: true, time: nowIso() });
-        if (isClosed(row)) client.socket.emit('event_end', { v: 1, type: 'event_end', event, replay: true, time: nowIso() });
+        if (isClosed(row))
+          client.socket.emit('event_end', { v: 1, type: 'event_end', event, replay: true, time: nowIso() });
       }
       const truncated = rows.length === limit;
       // Truncated: ask again from the last id returned; otherwise the client is up to date.

@@ -36,7 +36,12 @@ const alive = (pid: number) => {
 };
 
 /** Settles the leftovers the notes point at; returns how many folders were restored or removed. */
-export async function recoverNotes(prisma: PrismaClient, realRoot: string, storageRoot: string, log: Logger): Promise<number> {
+export async function recoverNotes(
+  prisma: PrismaClient,
+  realRoot: string,
+  storageRoot: string,
+  log: Logger,
+): Promise<number> {
   const dir = path.join(realRoot, JOURNAL_DIR);
   const notes = await fsp.readdir(dir).catch(() => [] as string[]);
   let settled = 0;
@@ -56,23 +61,42 @@ export async function recoverNotes(prisma: PrismaClient, realRoot: string, stora
         continue;
       }
       const trash = path.join(parent, name);
-      const rows = await prisma.$queryRawUnsafe<Array<{ MonitorId: unknown; StartDateTime: Date | null; Scheme: EventScheme }>>(
-        'SELECT MonitorId, StartDateTime, Scheme FROM Events WHERE Id = ?',
-        note,
-      );
+      const rows = await prisma.$queryRawUnsafe<
+        Array<{ MonitorId: unknown; StartDateTime: Date | null; Scheme: EventScheme }>
+      >('SELECT MonitorId, StartDateTime, Scheme FROM Events WHERE Id = ?', note);
       if (rows[0]) {
-        const home = eventPaths({ id: BigInt(note), monitorId: Number(rows[0].MonitorId), startDateTime: rows[0].StartDateTime, scheme: rows[0].Scheme }, storageRoot).eventDir;
-        const taken = await fsp.lstat(home).then(() => true, () => false);
+        const home = eventPaths(
+          {
+            id: BigInt(note),
+            monitorId: Number(rows[0].MonitorId),
+            startDateTime: rows[0].StartDateTime,
+            scheme: rows[0].Scheme,
+          },
+          storageRoot,
+        ).eventDir;
+        const taken = await fsp.lstat(home).then(
+          () => true,
+          () => false,
+        );
         if (taken || path.relative(storageRoot, path.dirname(home)) !== path.relative(realRoot, parent)) {
-          log.error({ event_id: Number(note), moved_to: trash, original: home }, 'retention: an interrupted deletion left a folder that cannot be put back automatically; rename it back by hand');
+          log.error(
+            { event_id: Number(note), moved_to: trash, original: home },
+            'retention: an interrupted deletion left a folder that cannot be put back automatically; rename it back by hand',
+          );
           pending = true;
           continue;
         }
         await fsp.rename(trash, home);
-        log.warn({ event_id: Number(note), dir: home }, 'retention: an interrupted deletion was rolled back: the event still has its rows, its folder is back');
+        log.warn(
+          { event_id: Number(note), dir: home },
+          'retention: an interrupted deletion was rolled back: the event still has its rows, its folder is back',
+        );
       } else {
         await fsp.rm(trash, { recursive: true, force: true });
-        log.warn({ event_id: Number(note), dir: trash }, 'retention: an interrupted deletion was completed: the rows were gone, the moved-aside folder is removed');
+        log.warn(
+          { event_id: Number(note), dir: trash },
+          'retention: an interrupted deletion was completed: the rows were gone, the moved-aside folder is removed',
+        );
       }
       settled++;
     }

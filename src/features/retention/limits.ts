@@ -2,7 +2,13 @@
 // by an override naming the Storage by Id or Name. Values were validated at start-up
 // (src/config/units.ts), so parsing here cannot fail; "" means "no such limit".
 import type { AppConfig } from '../../config/types.js';
-import { parseByteSize, parseDuration, parseFloor, type FloorValue, type RetentionOverride } from '../../config/units.js';
+import {
+  parseByteSize,
+  parseDuration,
+  parseFloor,
+  type FloorValue,
+  type RetentionOverride,
+} from '../../config/units.js';
 
 export type LimitName = 'free_space_floor' | 'max_age' | 'quota';
 
@@ -32,7 +38,9 @@ export interface StorageIdentity {
 
 export function overrideFor(overrides: RetentionOverride[], storage: StorageIdentity): RetentionOverride | null {
   // An Id match wins over a Name match, so a Storage named "2" cannot take Storage 2's limits.
-  return overrides.find((o) => o.storage === String(storage.id)) ?? overrides.find((o) => o.storage === storage.name) ?? null;
+  return (
+    overrides.find((o) => o.storage === String(storage.id)) ?? overrides.find((o) => o.storage === storage.name) ?? null
+  );
 }
 
 export function limitsFor(config: AppConfig['retention'], storage: StorageIdentity): StorageLimits {
@@ -53,7 +61,9 @@ export function limitsFor(config: AppConfig['retention'], storage: StorageIdenti
 
 /** Overrides that name no Storage row (a typo would otherwise be silently ignored). */
 export function unmatchedOverrides(overrides: RetentionOverride[], storages: StorageIdentity[]): string[] {
-  return overrides.filter((o) => !storages.some((s) => o.storage === String(s.id) || o.storage === s.name)).map((o) => o.storage);
+  return overrides
+    .filter((o) => !storages.some((s) => o.storage === String(s.id) || o.storage === s.name))
+    .map((o) => o.storage);
 }
 
 /** The floor in bytes for a volume of `totalBytes`. */

@@ -21,7 +21,14 @@ import type { EventDeletion } from '../events/event-deletion.js';
 import { eventPaths, isSafeRoot } from '../events/event-paths.js';
 import type { ZoneClock } from '../events/event-time.js';
 import { dropNote, noteDeletion, recoverNotes } from './journal.js';
-import { floorBytes, limitsFor, unmatchedOverrides, type LimitName, type LimitTexts, type StorageLimits } from './limits.js';
+import {
+  floorBytes,
+  limitsFor,
+  unmatchedOverrides,
+  type LimitName,
+  type LimitTexts,
+  type StorageLimits,
+} from './limits.js';
 import {
   candidatePage,
   DEFAULT_STORAGE_ID,
@@ -140,13 +147,19 @@ export interface RetentionPassDeps {
 }
 
 const LIMIT_ORDER: LimitName[] = ['free_space_floor', 'quota', 'max_age'];
-const errText = (err: unknown) => ((err as NodeJS.ErrnoException)?.code ?? (err as Error)?.message ?? String(err)).slice(0, 200);
+const errText = (err: unknown) =>
+  ((err as NodeJS.ErrnoException)?.code ?? (err as Error)?.message ?? String(err)).slice(0, 200);
 
 /** The Storage rows plus Storage 0 (ZM_DIR_EVENTS) when events without a usable row exist. */
 export async function retentionTargets(prisma: PrismaClient, defaultEventsDir: string): Promise<StorageTarget[]> {
   const rows = await storageRows(prisma);
   const known = new Set(rows.map((r) => r.Id));
-  const targets: StorageTarget[] = rows.map((r) => ({ id: r.Id, name: r.Name, root: r.Path || defaultEventsDir, doDelete: r.DoDelete }));
+  const targets: StorageTarget[] = rows.map((r) => ({
+    id: r.Id,
+    name: r.Name,
+    root: r.Path || defaultEventsDir,
+    doDelete: r.DoDelete,
+  }));
   const orphaned = (await eventStorageIds(prisma)).some((id) => id === DEFAULT_STORAGE_ID || !known.has(id));
   if (orphaned && !known.has(DEFAULT_STORAGE_ID)) {
     targets.unshift({ id: DEFAULT_STORAGE_ID, name: '(ZM_DIR_EVENTS)', root: defaultEventsDir, doDelete: true });
@@ -206,7 +219,14 @@ export async function openFilesUnder(realRoot: string): Promise<{ paths: string[
 }
 
 function emptyMeasured(): Measured {
-  return { free_bytes: null, total_bytes: null, floor_bytes: null, used_bytes: null, events: null, events_without_disk_space: null };
+  return {
+    free_bytes: null,
+    total_bytes: null,
+    floor_bytes: null,
+    used_bytes: null,
+    events: null,
+    events_without_disk_space: null,
+  };
 }
 
 /** Which limits a Storage breaches now, for the event at hand (max_age is per event). */
@@ -261,7 +281,8 @@ export class RetentionPass {
       report.reason = reason;
       return out;
     };
-    if (!limits.freeSpaceFloor && limits.maxAgeSeconds === null && limits.quotaBytes === null) return stop('no_limits', 'no retention limit is set for this storage');
+    if (!limits.freeSpaceFloor && limits.maxAgeSeconds === null && limits.quotaBytes === null)
+      return stop('no_limits', 'no retention limit is set for this storage');
     if (!target.doDelete) return stop('skipped', 'DoDelete is 0: its events are never deleted by retention');
     if (!isSafeRoot(target.root)) return stop('refused', 'the storage path is not an absolute path');
     let st;
@@ -278,7 +299,10 @@ export class RetentionPass {
     if (usage.events > 0) {
       const names = await fsp.readdir(target.root, { withFileTypes: true }).catch(() => []);
       if (!names.some((e) => /^\d+$/.test(e.name) && (e.isDirectory() || e.isSymbolicLink()))) {
-        return stop('refused', 'the storage path holds no monitor folder although the database lists events there; is it mounted?');
+        return stop(
+          'refused',
+          'the storage path holds no monitor folder although the database lists events there; is it mounted?',
+        );
       }
     }
     out.realRoot = await fsp.realpath(target.root);
@@ -324,7 +348,16 @@ export class RetentionPass {
         pass.storages.push(inspected.report);
         if (inspected.report.state !== 'ok') {
           const level = inspected.report.state === 'refused' || inspected.report.state === 'error' ? 'error' : 'debug';
-          log[level]({ storage_id: target.id, storage: target.name, path: target.root, state: inspected.report.state, reason: inspected.report.reason }, 'retention: storage not processed');
+          log[level](
+            {
+              storage_id: target.id,
+              storage: target.name,
+              path: target.root,
+              state: inspected.report.state,
+              reason: inspected.report.reason,
+            },
+            'retention: storage not processed',
+          );
           continue;
         }
         if (!dryRun && inspected.realRoot) await recoverNotes(prisma, inspected.realRoot, target.root, log);
@@ -351,7 +384,14 @@ export class RetentionPass {
         deleted: pass.deleted,
         bytes_freed: pass.bytes_freed,
         duration_ms: Date.now() - started,
-        storages: pass.storages.map((s) => ({ id: s.storage_id, state: s.state, deleted: s.deleted, bytes_freed: s.bytes_freed, kept: s.kept, breached: s.breached })),
+        storages: pass.storages.map((s) => ({
+          id: s.storage_id,
+          state: s.state,
+          deleted: s.deleted,
+          bytes_freed: s.bytes_freed,
+          kept: s.kept,
+          breached: s.breached,
+        })),
       },
       dryRun ? 'retention: dry run finished' : 'retention: pass finished',
     );
@@ -377,8 +417,10 @@ export class RetentionPass {
     const startUsed = m.used_bytes ?? 0;
     const fraction = (): number | null => {
       const parts: number[] = [];
-      if (m.floor_bytes !== null && m.free_bytes !== null && m.floor_bytes > startFree) parts.push((m.free_bytes - startFree) / (m.floor_bytes - startFree));
-      if (limits.quotaBytes !== null && m.used_bytes !== null && startUsed > limits.quotaBytes) parts.push((startUsed - m.used_bytes) / (startUsed - limits.quotaBytes));
+      if (m.floor_bytes !== null && m.free_bytes !== null && m.floor_bytes > startFree)
+        parts.push((m.free_bytes - startFree) / (m.floor_bytes - startFree));
+      if (limits.quotaBytes !== null && m.used_bytes !== null && startUsed > limits.quotaBytes)
+        parts.push((startUsed - m.used_bytes) / (startUsed - limits.quotaBytes));
       return parts.length ? Math.max(0, Math.min(1, Math.min(...parts))) : null;
     };
     let open: { paths: string[]; complete: boolean } | null = null;
@@ -406,7 +448,10 @@ export class RetentionPass {
           keep(c, 'the newest event of its monitor');
           continue;
         }
-        const paths = eventPaths({ id, monitorId: c.MonitorId, startDateTime: c.StartDateTime, scheme: c.Scheme }, root);
+        const paths = eventPaths(
+          { id, monitorId: c.MonitorId, startDateTime: c.StartDateTime, scheme: c.Scheme },
+          root,
+        );
         let realDir: string | null = null;
         try {
           realDir = await fsp.realpath(paths.eventDir);
@@ -418,7 +463,10 @@ export class RetentionPass {
         }
         if (realDir !== null) {
           if (!inspected.realRoot || !realDir.startsWith(inspected.realRoot + path.sep)) {
-            log.warn({ event_id: Number(id), storage_id: report.storage_id, dir: paths.eventDir }, 'retention: event folder resolves outside its storage root; kept');
+            log.warn(
+              { event_id: Number(id), storage_id: report.storage_id, dir: paths.eventDir },
+              'retention: event folder resolves outside its storage root; kept',
+            );
             report.kept++;
             continue;
           }
@@ -435,7 +483,10 @@ export class RetentionPass {
         if (!now || !now.isDirectory() || Number(now.dev) !== inspected.dev) {
           report.state = 'refused';
           report.reason = 'the storage path changed during the pass (unmounted?); stopped';
-          log.error({ storage_id: report.storage_id, path: root }, 'retention: storage path changed during the pass; stopped');
+          log.error(
+            { storage_id: report.storage_id, path: root },
+            'retention: storage path changed during the pass; stopped',
+          );
           return null;
         }
         const bytes = realDir ? await dirBytes(realDir) : 0;
@@ -458,7 +509,11 @@ export class RetentionPass {
         let freedDiskSpace = diskSpace;
         if (!dryRun) {
           try {
-            await noteDeletion(inspected.realRoot!, id, path.join(inspected.realRoot!, path.relative(root, path.dirname(paths.eventDir))));
+            await noteDeletion(
+              inspected.realRoot!,
+              id,
+              path.join(inspected.realRoot!, path.relative(root, path.dirname(paths.eventDir))),
+            );
             const outcome = await this.deps.deletion!.delete(id, { reason: `retention:${breached[0]}` });
             await dropNote(inspected.realRoot!, id);
             freedDiskSpace = outcome.diskSpace;
@@ -471,7 +526,10 @@ export class RetentionPass {
             const text = `event ${id} was not deleted: ${(err as Error).message.split('\n')[0].slice(0, 200)}`;
             report.state = 'error';
             report.reason = text;
-            log.error({ event_id: Number(id), storage_id: report.storage_id, err: { message: (err as Error).message } }, 'retention: deletion failed; the pass ends here');
+            log.error(
+              { event_id: Number(id), storage_id: report.storage_id, err: { message: (err as Error).message } },
+              'retention: deletion failed; the pass ends here',
+            );
             return text;
           }
         }
@@ -508,7 +566,10 @@ export class RetentionPass {
             } catch (err) {
               report.state = 'error';
               report.reason = `the free space could not be measured again (${errText(err)}); stopped`;
-              log.error({ storage_id: report.storage_id, err: { message: errText(err) } }, 'retention: free space unreadable mid-pass; storage skipped');
+              log.error(
+                { storage_id: report.storage_id, err: { message: errText(err) } },
+                'retention: free space unreadable mid-pass; storage skipped',
+              );
               return null;
             }
           }
@@ -518,7 +579,18 @@ export class RetentionPass {
     }
     report.breached = breachedLimits(limits, m, null, null);
     if (report.breached.length) {
-      log.warn({ storage_id: report.storage_id, storage: report.name, breached: report.breached, free_bytes: m.free_bytes, floor_bytes: m.floor_bytes, used_bytes: m.used_bytes, quota_bytes: limits.quotaBytes }, 'retention: limit still breached and nothing more may be deleted');
+      log.warn(
+        {
+          storage_id: report.storage_id,
+          storage: report.name,
+          breached: report.breached,
+          free_bytes: m.free_bytes,
+          floor_bytes: m.floor_bytes,
+          used_bytes: m.used_bytes,
+          quota_bytes: limits.quotaBytes,
+        },
+        'retention: limit still breached and nothing more may be deleted',
+      );
     }
     return null;
   }

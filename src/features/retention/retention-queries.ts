@@ -33,7 +33,9 @@ export async function storageRows(prisma: PrismaClient): Promise<StorageRow[]> {
 
 /** Distinct StorageId values of Events (an index-only scan); NULL reads as 0. */
 export async function eventStorageIds(prisma: PrismaClient): Promise<number[]> {
-  const rows = await prisma.$queryRawUnsafe<Array<{ StorageId: number | null }>>('SELECT DISTINCT StorageId FROM Events');
+  const rows = await prisma.$queryRawUnsafe<Array<{ StorageId: number | null }>>(
+    'SELECT DISTINCT StorageId FROM Events',
+  );
   return rows.map((r) => Number(r.StorageId ?? 0));
 }
 
@@ -45,7 +47,10 @@ export function storageCondition(storageId: number, known: number[]): { sql: str
 }
 
 /** Summed DiskSpace of a storage's events, and how many have none recorded (1.36 leaves it NULL). */
-export async function storageUsage(prisma: PrismaClient, cond: { sql: string; params: unknown[] }): Promise<{ bytes: number; events: number; unknown: number }> {
+export async function storageUsage(
+  prisma: PrismaClient,
+  cond: { sql: string; params: unknown[] },
+): Promise<{ bytes: number; events: number; unknown: number }> {
   const [row] = await prisma.$queryRawUnsafe<Array<{ bytes: unknown; events: unknown; unknown: unknown }>>(
     `SELECT COALESCE(SUM(DiskSpace), 0) AS bytes, COUNT(*) AS events, COALESCE(SUM(DiskSpace IS NULL), 0) AS \`unknown\` FROM Events WHERE ${cond.sql}`,
     ...cond.params,

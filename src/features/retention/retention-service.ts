@@ -8,7 +8,14 @@ import type { Logger } from '../../log.js';
 import { EventDeletion } from '../events/event-deletion.js';
 import { zoneMinderClock } from '../events/event-time.js';
 import { DEFAULT_STORAGE_ID } from './retention-queries.js';
-import { RetentionPass, retentionTargets, type PassReport, type PassSummary, type StorageReport, type VolumeMeter } from './retention-pass.js';
+import {
+  RetentionPass,
+  retentionTargets,
+  type PassReport,
+  type PassSummary,
+  type StorageReport,
+  type VolumeMeter,
+} from './retention-pass.js';
 import type { Services } from '../../registry.js';
 
 /** The first pass waits this long after start-up, so it does not compete with the start itself. */
@@ -66,7 +73,9 @@ export class RetentionService {
     if (this.stopped) return;
     this.job = schedule.scheduleJob(when, () => {
       this.job = null;
-      void this.runNow().finally(() => this.scheduleAt(new Date(Date.now() + this.config.retention.interval_seconds * 1000)));
+      void this.runNow().finally(() =>
+        this.scheduleAt(new Date(Date.now() + this.config.retention.interval_seconds * 1000)),
+      );
     });
   }
 
@@ -77,7 +86,17 @@ export class RetentionService {
       .catch((err: Error): PassReport => {
         const now = new Date().toISOString();
         this.log.error({ err: { message: err.message } }, 'retention: pass failed');
-        return { dry_run: false, started_at: now, finished_at: now, outcome: 'aborted', error: err.message.slice(0, 200), deleted: 0, bytes_freed: 0, storages: [], deletions: [] };
+        return {
+          dry_run: false,
+          started_at: now,
+          finished_at: now,
+          outcome: 'aborted',
+          error: err.message.slice(0, 200),
+          deleted: 0,
+          bytes_freed: 0,
+          storages: [],
+          deletions: [],
+        };
       })
       .then((report) => {
         this.last = report;

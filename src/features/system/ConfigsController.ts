@@ -2,7 +2,12 @@ import { Body, Controller, Get, OperationId, Path, Put, Query, Response, Route, 
 import type { AppResponseError } from '../../api/envelopes.js';
 import type { Page } from '../../api/pagination.js';
 import type { Services } from '../../registry.js';
-import { ConfigsService, type CategoryCountResponse, type ConfigResponse, type UpdateConfigRequest } from './configs-service.js';
+import {
+  ConfigsService,
+  type CategoryCountResponse,
+  type ConfigResponse,
+  type UpdateConfigRequest,
+} from './configs-service.js';
 
 export interface PaginatedConfigsResponse extends Page<ConfigResponse> {}
 

@@ -1,8 +1,28 @@
-import { Body, Controller, Delete, Get, OperationId, Patch, Path, Post, Query, Response, Route, Security, SuccessResponse, Tags } from '@tsoa/runtime';
+import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  OperationId,
+  Patch,
+  Path,
+  Post,
+  Query,
+  Response,
+  Route,
+  Security,
+  SuccessResponse,
+  Tags,
+} from '@tsoa/runtime';
 import type { AppResponseError } from '../../api/envelopes.js';
 import type { Page } from '../../api/pagination.js';
 import type { Services } from '../../registry.js';
-import { ServersService, type CreateServerRequest, type ServerResponse, type UpdateServerRequest } from './servers-service.js';
+import {
+  ServersService,
+  type CreateServerRequest,
+  type ServerResponse,
+  type UpdateServerRequest,
+} from './servers-service.js';
 
 export interface PaginatedServersResponse extends Page<ServerResponse> {}
 

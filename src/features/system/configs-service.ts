@@ -97,7 +97,8 @@ const FALSE = new Set(['0', 'no', 'n', 'false', 'off']);
  * decimal options may be empty, as several are by default (ZM_MIN_RTSP_PORT, …).
  */
 export function normaliseValue(type: string, value: string): string {
-  const bad = (what: string) => new InvalidInputError('Invalid input', [['value', `must be ${what} for a ${type} option`]]);
+  const bad = (what: string) =>
+    new InvalidInputError('Invalid input', [['value', `must be ${what} for a ${type} option`]]);
   const v = value.trim();
   switch (type) {
     case 'boolean':
@@ -135,17 +136,31 @@ export class ConfigsService {
   constructor(private readonly prisma: PrismaClient) {}
 
   /** `category` matches Category exactly; `search` is a substring of Name. */
-  async list(query: { page?: number; pageSize?: number; category?: string; search?: string }): Promise<Page<ConfigResponse>> {
+  async list(query: {
+    page?: number;
+    pageSize?: number;
+    category?: string;
+    search?: string;
+  }): Promise<Page<ConfigResponse>> {
     const req = pageRequest(query.page, query.pageSize);
     const where = {
       ...(query.category !== undefined && { Category: query.category }),
       ...(query.search !== undefined && query.search !== '' && { Name: { contains: escapeLike(query.search) } }),
     };
-    return listPage(req, this.prisma.config.findMany({ where, orderBy: [{ Id: 'asc' }, { Name: 'asc' }], skip: req.skip, take: req.take }), this.prisma.config.count({ where }), toResponse);
+    return listPage(
+      req,
+      this.prisma.config.findMany({ where, orderBy: [{ Id: 'asc' }, { Name: 'asc' }], skip: req.skip, take: req.take }),
+      this.prisma.config.count({ where }),
+      toResponse,
+    );
   }
 
   async categories(): Promise<CategoryCountResponse[]> {
-    const groups = await this.prisma.config.groupBy({ by: ['Category'], _count: { _all: true }, orderBy: { Category: 'asc' } });
+    const groups = await this.prisma.config.groupBy({
+      by: ['Category'],
+      _count: { _all: true },
+      orderBy: { Category: 'asc' },
+    });
     return groups.map((g) => ({ category: g.Category, count: g._count._all }));
   }
 

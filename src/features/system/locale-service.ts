@@ -69,14 +69,21 @@ export class LocaleService {
   ) {}
 
   async get(): Promise<LocaleResponse> {
-    const rows = await this.prisma.config.findMany({ where: { Name: { in: OPTIONS } }, select: { Name: true, Value: true } });
+    const rows = await this.prisma.config.findMany({
+      where: { Name: { in: OPTIONS } },
+      select: { Name: true, Value: true },
+    });
     const value = (name: string) => rows.find((r) => r.Name === name)?.Value?.trim() || null;
     const configured = value('ZM_TIMEZONE');
     if (configured && !knownZone(configured) && !reported.has(configured)) {
       reported.add(configured);
-      this.log.warn({ ZM_TIMEZONE: configured.slice(0, 64) }, 'ZM_TIMEZONE is not a known time zone; using the process time zone');
+      this.log.warn(
+        { ZM_TIMEZONE: configured.slice(0, 64) },
+        'ZM_TIMEZONE is not a known time zone; using the process time zone',
+      );
     }
-    const timezone = configured && knownZone(configured) ? configured : Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+    const timezone =
+      configured && knownZone(configured) ? configured : Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
     const seconds = offsetSeconds(timezone, this.now());
     return {
       timezone,

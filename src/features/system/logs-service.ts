@@ -108,18 +108,27 @@ function logWhere(f: LogFilters): LogWhere {
   if (f.component !== undefined && f.component !== '') add('Component = ?', f.component);
   if (f.min_level !== undefined && f.min_level !== '') {
     const max = MIN_LEVELS[f.min_level.trim().toLowerCase()];
-    if (max === undefined) throw new InvalidInputError('Invalid input', [['min_level', 'must be one of panic, fatal, error, warning, info, debug']]);
+    if (max === undefined)
+      throw new InvalidInputError('Invalid input', [
+        ['min_level', 'must be one of panic, fatal, error, warning, info, debug'],
+      ]);
     add('Level <= ?', max);
   }
   if (f.level !== undefined) add('Level = ?', f.level);
   if (f.search !== undefined && f.search !== '') {
-    if (f.search.length > 1024) throw new InvalidInputError('Invalid input', [['search', 'must be at most 1024 characters']]);
+    if (f.search.length > 1024)
+      throw new InvalidInputError('Invalid input', [['search', 'must be at most 1024 characters']]);
     add('LOWER(Message) LIKE ?', containsPattern(f.search));
   }
-  for (const [name, value] of [['start', f.start], ['end', f.end]] as const) {
-    if (value !== undefined && !Number.isFinite(value)) throw new InvalidInputError('Invalid input', [[name, 'must be a number of seconds since 1970']]);
+  for (const [name, value] of [
+    ['start', f.start],
+    ['end', f.end],
+  ] as const) {
+    if (value !== undefined && !Number.isFinite(value))
+      throw new InvalidInputError('Invalid input', [[name, 'must be a number of seconds since 1970']]);
   }
-  if (f.start !== undefined && f.end !== undefined && f.start > f.end) throw new InvalidInputError('Invalid input', [['end', 'is before start']]);
+  if (f.start !== undefined && f.end !== undefined && f.start > f.end)
+    throw new InvalidInputError('Invalid input', [['end', 'is before start']]);
   if (f.start !== undefined) add('TimeKey >= ?', f.start);
   if (f.end !== undefined) add('TimeKey <= ?', f.end);
   if (f.server_id !== undefined) add('ServerId = ?', f.server_id);
@@ -152,7 +161,8 @@ export class LogsService {
   async list(query: LogListQuery): Promise<Page<LogResponse>> {
     const req = pageRequest(query.page, query.page_size);
     const sort = (query.sort ?? 'desc').toLowerCase();
-    if (sort !== 'asc' && sort !== 'desc') throw new InvalidInputError('Invalid input', [['sort', 'must be asc or desc']]);
+    if (sort !== 'asc' && sort !== 'desc')
+      throw new InvalidInputError('Invalid input', [['sort', 'must be asc or desc']]);
     const dir = sort === 'asc' ? 'ASC' : 'DESC';
     const where = logWhere(query);
     const [rows, counted] = await Promise.all([
@@ -162,7 +172,10 @@ export class LogsService {
         req.take,
         Math.min(req.skip, Number.MAX_SAFE_INTEGER),
       ),
-      this.prisma.$queryRawUnsafe<Array<{ n: bigint | number }>>(`SELECT COUNT(*) AS n FROM Logs ${where.sql}`, ...where.params),
+      this.prisma.$queryRawUnsafe<Array<{ n: bigint | number }>>(
+        `SELECT COUNT(*) AS n FROM Logs ${where.sql}`,
+        ...where.params,
+      ),
     ]);
     // Raw rows: unsigned INTs arrive as bigint, DECIMAL as Decimal.
     const items = rows.map((r) =>
@@ -189,12 +202,18 @@ export class LogsService {
     const where = logWhere(filters);
     if (where.filters === 0 && all !== true) {
       throw new InvalidInputError('Refusing to delete every log entry without a filter', [
-        ['all', 'give a filter (component, min_level, level, search, start, end, server_id), or all=true to delete every entry'],
+        [
+          'all',
+          'give a filter (component, min_level, level, search, start, end, server_id), or all=true to delete every entry',
+        ],
       ]);
     }
     let deleted = 0;
     for (;;) {
-      const n = await this.prisma.$executeRawUnsafe(`DELETE FROM Logs ${where.sql} LIMIT ${DELETE_BATCH}`, ...where.params);
+      const n = await this.prisma.$executeRawUnsafe(
+        `DELETE FROM Logs ${where.sql} LIMIT ${DELETE_BATCH}`,
+        ...where.params,
+      );
       deleted += n;
       if (n < DELETE_BATCH) break;
     }

@@ -104,7 +104,16 @@ export class ServerStatsService {
 
   async list(page?: number, pageSize?: number): Promise<Page<ServerStatResponse>> {
     const req = pageRequest(page, pageSize);
-    return listPage(req, this.prisma.server_Stats.findMany({ orderBy: [{ TimeStamp: 'asc' }, { Id: 'asc' }], skip: req.skip, take: req.take }), this.prisma.server_Stats.count(), toResponse);
+    return listPage(
+      req,
+      this.prisma.server_Stats.findMany({
+        orderBy: [{ TimeStamp: 'asc' }, { Id: 'asc' }],
+        skip: req.skip,
+        take: req.take,
+      }),
+      this.prisma.server_Stats.count(),
+      toResponse,
+    );
   }
 
   async get(id: number): Promise<ServerStatResponse> {
@@ -114,8 +123,13 @@ export class ServerStatsService {
   }
 
   async create(body: CreateServerStatRequest): Promise<ServerStatResponse> {
-    if (body.server_id != null && !(await this.prisma.servers.findUnique({ where: { Id: body.server_id }, select: { Id: true } }))) {
-      throw new InvalidInputError(`Server ${body.server_id} does not exist`, [['server_id', `no server with id ${body.server_id}`]]);
+    if (
+      body.server_id != null &&
+      !(await this.prisma.servers.findUnique({ where: { Id: body.server_id }, select: { Id: true } }))
+    ) {
+      throw new InvalidInputError(`Server ${body.server_id} does not exist`, [
+        ['server_id', `no server with id ${body.server_id}`],
+      ]);
     }
     const row = await this.prisma.server_Stats.create({
       data: {

@@ -166,7 +166,8 @@ function toResponse(row: Servers): ServerResponse {
   };
 }
 
-const flag = (v: number | boolean | null | undefined): boolean | undefined => (v == null ? undefined : v === true || v === 1);
+const flag = (v: number | boolean | null | undefined): boolean | undefined =>
+  v == null ? undefined : v === true || v === 1;
 
 function toData(body: CreateServerRequest | UpdateServerRequest): Prisma.ServersUpdateInput {
   return {
@@ -198,7 +199,12 @@ export class ServersService {
 
   async list(page?: number, pageSize?: number): Promise<Page<ServerResponse>> {
     const req = pageRequest(page, pageSize);
-    return listPage(req, this.prisma.servers.findMany({ orderBy: { Id: 'asc' }, skip: req.skip, take: req.take }), this.prisma.servers.count(), toResponse);
+    return listPage(
+      req,
+      this.prisma.servers.findMany({ orderBy: { Id: 'asc' }, skip: req.skip, take: req.take }),
+      this.prisma.servers.count(),
+      toResponse,
+    );
   }
 
   async get(id: number): Promise<ServerResponse> {

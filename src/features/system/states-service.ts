@@ -66,7 +66,12 @@ function checkDefinition(definition: string | null | undefined): void {
   }
 }
 
-const toResponse = (row: States): StateResponse => ({ id: row.Id, name: row.Name, definition: row.Definition, is_active: row.IsActive });
+const toResponse = (row: States): StateResponse => ({
+  id: row.Id,
+  name: row.Name,
+  definition: row.Definition,
+  is_active: row.IsActive,
+});
 
 export class StatesService {
   /** Built once per app by the registry (Services.get). */
@@ -78,7 +83,12 @@ export class StatesService {
 
   async list(page?: number, pageSize?: number): Promise<Page<StateResponse>> {
     const req = pageRequest(page, pageSize);
-    return listPage(req, this.prisma.states.findMany({ orderBy: { Id: 'asc' }, skip: req.skip, take: req.take }), this.prisma.states.count(), toResponse);
+    return listPage(
+      req,
+      this.prisma.states.findMany({ orderBy: { Id: 'asc' }, skip: req.skip, take: req.take }),
+      this.prisma.states.count(),
+      toResponse,
+    );
   }
 
   async get(id: number): Promise<StateResponse> {
@@ -100,10 +110,15 @@ export class StatesService {
     await this.get(id);
     checkDefinition(body.definition);
     const row = await this.prisma.$transaction(async (tx) => {
-      if (body.is_active === 1) await tx.states.updateMany({ where: { IsActive: { not: 0 }, Id: { not: id } }, data: { IsActive: 0 } });
+      if (body.is_active === 1)
+        await tx.states.updateMany({ where: { IsActive: { not: 0 }, Id: { not: id } }, data: { IsActive: 0 } });
       return tx.states.update({
         where: { Id: id },
-        data: { Name: body.name ?? undefined, Definition: body.definition ?? undefined, IsActive: body.is_active ?? undefined },
+        data: {
+          Name: body.name ?? undefined,
+          Definition: body.definition ?? undefined,
+          IsActive: body.is_active ?? undefined,
+        },
       });
     });
     return toResponse(row);

@@ -126,11 +126,13 @@ function toResponse(row: Storage): StorageResponse {
 /** Retention and event deletion remove directories under this root: no `..` may escape it. */
 function checkedPath(path: string | null | undefined): string | undefined {
   if (path == null) return undefined;
-  if (path.split('/').includes('..')) throw new InvalidInputError('Invalid input', [['path', 'must not contain .. segments']]);
+  if (path.split('/').includes('..'))
+    throw new InvalidInputError('Invalid input', [['path', 'must not contain .. segments']]);
   return path;
 }
 
-const flag = (v: number | boolean | null | undefined): boolean | undefined => (v == null ? undefined : v === true || v === 1);
+const flag = (v: number | boolean | null | undefined): boolean | undefined =>
+  v == null ? undefined : v === true || v === 1;
 
 function toData(body: CreateStorageRequest | UpdateStorageRequest): Prisma.StorageUpdateInput {
   return {
@@ -155,7 +157,12 @@ export class StorageService {
 
   async list(page?: number, pageSize?: number): Promise<Page<StorageResponse>> {
     const req = pageRequest(page, pageSize);
-    return listPage(req, this.prisma.storage.findMany({ orderBy: { Id: 'asc' }, skip: req.skip, take: req.take }), this.prisma.storage.count(), toResponse);
+    return listPage(
+      req,
+      this.prisma.storage.findMany({ orderBy: { Id: 'asc' }, skip: req.skip, take: req.take }),
+      this.prisma.storage.count(),
+      toResponse,
+    );
   }
 
   async get(id: number): Promise<StorageResponse> {

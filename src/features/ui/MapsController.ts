@@ -1,4 +1,19 @@
-import { Body, Controller, Delete, Get, OperationId, Patch, Path, Post, Query, Response, Route, Security, SuccessResponse, Tags } from '@tsoa/runtime';
+import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  OperationId,
+  Patch,
+  Path,
+  Post,
+  Query,
+  Response,
+  Route,
+  Security,
+  SuccessResponse,
+  Tags,
+} from '@tsoa/runtime';
 import type { AppResponseError } from '../../api/envelopes.js';
 import type { Page } from '../../api/pagination.js';
 import type { Services } from '../../registry.js';
@@ -38,7 +53,11 @@ export class MapsController extends Controller {
    */
   @Get()
   @OperationId('list_maps')
-  public async list(@Query() parent_id?: number, @Query() page?: number, @Query() page_size?: number): Promise<PaginatedMapsResponse> {
+  public async list(
+    @Query() parent_id?: number,
+    @Query() page?: number,
+    @Query() page_size?: number,
+  ): Promise<PaginatedMapsResponse> {
     return this.service.list(parent_id, page, page_size);
   }
 

@@ -42,7 +42,9 @@ export function registerDemoPage(app: Express): void {
     res.type(type).sendFile(file);
   };
   // Non-strict routing: '/demo' also matches '/demo/', which must fall through to the page.
-  app.get('/demo', (req, res, next) => (req.originalUrl.split('?')[0]!.endsWith('/') ? next() : res.redirect(301, '/demo/')));
+  app.get('/demo', (req, res, next) =>
+    req.originalUrl.split('?')[0]!.endsWith('/') ? next() : res.redirect(301, '/demo/'),
+  );
   app.get('/demo/', (_req, res) => send(res, join(dir, 'index.html'), 'html'));
   app.get('/demo/demo.js', (_req, res) => send(res, join(dir, 'demo.js'), 'js'));
   app.get('/demo/hls.min.js', (_req, res) => send(res, hls, 'js'));

@@ -106,7 +106,12 @@ export class MapsService {
   async list(parentId: number | undefined, page?: number, pageSize?: number): Promise<Page<MapResponse>> {
     const req = pageRequest(page, pageSize);
     const where = parentId === undefined ? {} : { ParentId: parentId };
-    return listPage(req, this.prisma.maps.findMany({ where, orderBy: { Id: 'asc' }, skip: req.skip, take: req.take }), this.prisma.maps.count({ where }), toResponse);
+    return listPage(
+      req,
+      this.prisma.maps.findMany({ where, orderBy: { Id: 'asc' }, skip: req.skip, take: req.take }),
+      this.prisma.maps.count({ where }),
+      toResponse,
+    );
   }
 
   private async row(id: number): Promise<Maps> {
@@ -121,16 +126,21 @@ export class MapsService {
 
   /** The parent must exist and must not be the map itself or one of its descendants. */
   private async checkParent(id: number | null, parentId: number): Promise<void> {
-    if (parentId === id) throw new InvalidInputError('A map cannot be its own parent', [['parent_id', 'is the map itself']]);
+    if (parentId === id)
+      throw new InvalidInputError('A map cannot be its own parent', [['parent_id', 'is the map itself']]);
     const seen = new Set<number>();
-    for (let at: number | null = parentId; at !== null && !seen.has(at); ) {
+    for (let at: number | null = parentId; at !== null && !seen.has(at);) {
       seen.add(at);
-      const row: { ParentId: number | null } | null = await this.prisma.maps.findUnique({ where: { Id: at }, select: { ParentId: true } });
+      const row: { ParentId: number | null } | null = await this.prisma.maps.findUnique({
+        where: { Id: at },
+        select: { ParentId: true },
+      });
       if (!row) {
         if (at === parentId) throw new InvalidInputError('Invalid input', [['parent_id', `unknown map ${parentId}`]]);
         break;
       }
-      if (row.ParentId === id && id !== null) throw new InvalidInputError('Invalid input', [['parent_id', 'is a descendant of the map']]);
+      if (row.ParentId === id && id !== null)
+        throw new InvalidInputError('Invalid input', [['parent_id', 'is a descendant of the map']]);
       at = row.ParentId;
     }
   }
@@ -139,7 +149,13 @@ export class MapsService {
     if (body.parent_id != null) await this.checkParent(null, body.parent_id);
     const coords = body.coords ?? '';
     const row = await this.prisma.maps.create({
-      data: { Name: body.name, Filename: body.filename ?? '', Coords: coords, NumCoords: countPoints(coords), ParentId: body.parent_id ?? null },
+      data: {
+        Name: body.name,
+        Filename: body.filename ?? '',
+        Coords: coords,
+        NumCoords: countPoints(coords),
+        ParentId: body.parent_id ?? null,
+      },
     });
     return toResponse(row);
   }

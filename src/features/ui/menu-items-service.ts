@@ -108,7 +108,16 @@ export class MenuItemsService {
 
   async list(page?: number, pageSize?: number): Promise<Page<MenuItemResponse>> {
     const req = pageRequest(page, pageSize);
-    return listPage(req, this.prisma.menu_Items.findMany({ orderBy: [{ SortOrder: 'asc' }, { Id: 'asc' }], skip: req.skip, take: req.take }), this.prisma.menu_Items.count(), toResponse);
+    return listPage(
+      req,
+      this.prisma.menu_Items.findMany({
+        orderBy: [{ SortOrder: 'asc' }, { Id: 'asc' }],
+        skip: req.skip,
+        take: req.take,
+      }),
+      this.prisma.menu_Items.count(),
+      toResponse,
+    );
   }
 
   async get(id: number): Promise<MenuItemResponse> {
@@ -124,7 +133,9 @@ export class MenuItemsService {
 
   async update(id: number, body: UpdateMenuItemRequest): Promise<MenuItemResponse> {
     await this.get(id);
-    return toResponse(await this.prisma.menu_Items.update({ where: { Id: id }, data: toData(body) as Prisma.Menu_ItemsUpdateInput }));
+    return toResponse(
+      await this.prisma.menu_Items.update({ where: { Id: id }, data: toData(body) as Prisma.Menu_ItemsUpdateInput }),
+    );
   }
 
   async remove(id: number): Promise<void> {

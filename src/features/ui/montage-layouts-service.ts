@@ -64,7 +64,12 @@ export class MontageLayoutsService {
 
   async list(page?: number, pageSize?: number): Promise<Page<MontageLayoutResponse>> {
     const req = pageRequest(page, pageSize);
-    return listPage(req, this.prisma.montageLayouts.findMany({ orderBy: { Id: 'asc' }, skip: req.skip, take: req.take }), this.prisma.montageLayouts.count(), toResponse);
+    return listPage(
+      req,
+      this.prisma.montageLayouts.findMany({ orderBy: { Id: 'asc' }, skip: req.skip, take: req.take }),
+      this.prisma.montageLayouts.count(),
+      toResponse,
+    );
   }
 
   async get(id: number): Promise<MontageLayoutResponse> {

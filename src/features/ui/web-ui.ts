@@ -35,6 +35,7 @@ export function safeSegments(rawPath: string): string[] | null {
       return null;
     }
     // Dot segments, separators smuggled in by encoding, NUL and other control characters.
+    // eslint-disable-next-line no-control-regex -- control characters are exactly what is refused here
     if (seg === '.' || seg === '..' || /[/\\\0-\x1f]/.test(seg)) return null;
     segments.push(seg);
   }
@@ -93,7 +94,10 @@ function setCsp(res: Response, csp: string): void {
 function sendFile(req: Request, res: Response, realRoot: string, segments: string[], found: Found): void {
   const name = segments.at(-1) ?? 'index.html';
   const siblings: Array<{ encoding: string; found: Found }> = [];
-  for (const [encoding, suffix] of [['br', '.br'], ['gzip', '.gz']] as const) {
+  for (const [encoding, suffix] of [
+    ['br', '.br'],
+    ['gzip', '.gz'],
+  ] as const) {
     const s = fileInRoot(realRoot, [...segments.slice(0, -1), name + suffix]);
     if (s) siblings.push({ encoding, found: s });
   }

@@ -61,7 +61,7 @@ export class AuthController extends Controller {
   @Security('jwt', ['authenticated'])
   @Response<AppResponseError>(401, 'Missing, invalid or revoked token')
   public async logout(@Request() req: ExRequest): Promise<MessageResponse> {
-    await this.services.auth.revokeAll((currentUser(req)).id);
+    await this.services.auth.revokeAll(currentUser(req).id);
     return { message: 'Logged out' };
   }
 }

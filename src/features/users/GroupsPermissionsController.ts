@@ -1,8 +1,28 @@
-import { Body, Controller, Delete, Get, OperationId, Patch, Path, Post, Query, Response, Route, Security, SuccessResponse, Tags } from '@tsoa/runtime';
+import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  OperationId,
+  Patch,
+  Path,
+  Post,
+  Query,
+  Response,
+  Route,
+  Security,
+  SuccessResponse,
+  Tags,
+} from '@tsoa/runtime';
 import type { AppResponseError } from '../../api/envelopes.js';
 import type { Page } from '../../api/pagination.js';
 import type { Services } from '../../registry.js';
-import { PermissionsService, type CreateGroupPermissionRequest, type GroupPermissionResponse, type UpdateGroupPermissionRequest } from './permissions-service.js';
+import {
+  PermissionsService,
+  type CreateGroupPermissionRequest,
+  type GroupPermissionResponse,
+  type UpdateGroupPermissionRequest,
+} from './permissions-service.js';
 
 export interface PaginatedGroupPermissionsResponse extends Page<GroupPermissionResponse> {}
 
@@ -68,7 +88,10 @@ export class GroupsPermissionsController extends Controller {
   @Patch('{id}')
   @OperationId('update_group_permission')
   @Response<AppResponseError>(404, 'Not found')
-  public async update(@Path() id: number, @Body() body: UpdateGroupPermissionRequest): Promise<GroupPermissionResponse> {
+  public async update(
+    @Path() id: number,
+    @Body() body: UpdateGroupPermissionRequest,
+  ): Promise<GroupPermissionResponse> {
     return this.permissions.updateGroup(id, body);
   }
 

@@ -49,7 +49,10 @@ export class MeController extends Controller {
   @Security('jwt', ['authenticated'])
   @Response<AppResponseError>(400, 'Invalid input')
   @Response<AppResponseError>(401, 'Missing token or wrong current password')
-  public async changePassword(@Request() req: ExRequest, @Body() body: ChangePasswordRequest): Promise<MessageResponse> {
+  public async changePassword(
+    @Request() req: ExRequest,
+    @Body() body: ChangePasswordRequest,
+  ): Promise<MessageResponse> {
     await this.services.auth.changePassword(currentUser(req), body.current_password, body.new_password);
     return { message: 'Password changed' };
   }

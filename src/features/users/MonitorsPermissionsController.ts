@@ -1,8 +1,28 @@
-import { Body, Controller, Delete, Get, OperationId, Patch, Path, Post, Query, Response, Route, Security, SuccessResponse, Tags } from '@tsoa/runtime';
+import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  OperationId,
+  Patch,
+  Path,
+  Post,
+  Query,
+  Response,
+  Route,
+  Security,
+  SuccessResponse,
+  Tags,
+} from '@tsoa/runtime';
 import type { AppResponseError } from '../../api/envelopes.js';
 import type { Page } from '../../api/pagination.js';
 import type { Services } from '../../registry.js';
-import { PermissionsService, type CreateMonitorPermissionRequest, type MonitorPermissionResponse, type UpdateMonitorPermissionRequest } from './permissions-service.js';
+import {
+  PermissionsService,
+  type CreateMonitorPermissionRequest,
+  type MonitorPermissionResponse,
+  type UpdateMonitorPermissionRequest,
+} from './permissions-service.js';
 
 export interface PaginatedMonitorPermissionsResponse extends Page<MonitorPermissionResponse> {}
 
@@ -68,7 +88,10 @@ export class MonitorsPermissionsController extends Controller {
   @Patch('{id}')
   @OperationId('update_monitor_permission')
   @Response<AppResponseError>(404, 'Not found')
-  public async update(@Path() id: number, @Body() body: UpdateMonitorPermissionRequest): Promise<MonitorPermissionResponse> {
+  public async update(
+    @Path() id: number,
+    @Body() body: UpdateMonitorPermissionRequest,
+  ): Promise<MonitorPermissionResponse> {
     return this.permissions.updateMonitor(id, body);
   }
 

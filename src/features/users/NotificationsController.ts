@@ -1,9 +1,30 @@
-import { Body, Controller, Delete, Get, OperationId, Patch, Path, Post, Query, Request, Response, Route, Security, SuccessResponse, Tags } from '@tsoa/runtime';
+import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  OperationId,
+  Patch,
+  Path,
+  Post,
+  Query,
+  Request,
+  Response,
+  Route,
+  Security,
+  SuccessResponse,
+  Tags,
+} from '@tsoa/runtime';
 import type { Request as ExRequest } from 'express';
 import type { AppResponseError } from '../../api/envelopes.js';
 import type { Page } from '../../api/pagination.js';
 import type { Services } from '../../registry.js';
-import { NotificationsService, type CreateNotificationRequest, type NotificationResponse, type UpdateNotificationRequest } from './notifications-service.js';
+import {
+  NotificationsService,
+  type CreateNotificationRequest,
+  type NotificationResponse,
+  type UpdateNotificationRequest,
+} from './notifications-service.js';
 import { currentUser } from '../../auth/request-user.js';
 
 export interface PaginatedNotificationsResponse extends Page<NotificationResponse> {}
@@ -43,7 +64,12 @@ export class NotificationsController extends Controller {
    */
   @Get()
   @OperationId('list_notifications')
-  public async list(@Request() req: ExRequest, @Query() user_id?: number, @Query() page?: number, @Query() page_size?: number): Promise<PaginatedNotificationsResponse> {
+  public async list(
+    @Request() req: ExRequest,
+    @Query() user_id?: number,
+    @Query() page?: number,
+    @Query() page_size?: number,
+  ): Promise<PaginatedNotificationsResponse> {
     return this.service.list(user(req), user_id, page, page_size);
   }
 
@@ -51,7 +77,10 @@ export class NotificationsController extends Controller {
   @OperationId('create_notification')
   @SuccessResponse(201, 'Created')
   @Response<AppResponseError>(409, 'This push token is already registered')
-  public async create(@Request() req: ExRequest, @Body() body: CreateNotificationRequest): Promise<NotificationResponse> {
+  public async create(
+    @Request() req: ExRequest,
+    @Body() body: CreateNotificationRequest,
+  ): Promise<NotificationResponse> {
     const created = await this.service.create(user(req), body);
     this.setStatus(201);
     return created;
@@ -78,7 +107,11 @@ export class NotificationsController extends Controller {
   @OperationId('update_notification')
   @Response<AppResponseError>(404, 'Not found, or owned by another user (without System View)')
   @Response<AppResponseError>(409, 'This push token is already registered')
-  public async update(@Request() req: ExRequest, @Path() id: number, @Body() body: UpdateNotificationRequest): Promise<NotificationResponse> {
+  public async update(
+    @Request() req: ExRequest,
+    @Path() id: number,
+    @Body() body: UpdateNotificationRequest,
+  ): Promise<NotificationResponse> {
     return this.service.update(user(req), id, body);
   }
 

@@ -1,8 +1,28 @@
-import { Body, Controller, Delete, Get, OperationId, Patch, Path, Post, Query, Response, Route, Security, SuccessResponse, Tags } from '@tsoa/runtime';
+import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  OperationId,
+  Patch,
+  Path,
+  Post,
+  Query,
+  Response,
+  Route,
+  Security,
+  SuccessResponse,
+  Tags,
+} from '@tsoa/runtime';
 import type { AppResponseError } from '../../api/envelopes.js';
 import type { Page } from '../../api/pagination.js';
 import type { Services } from '../../registry.js';
-import { RolePermissionsService, type CreateRoleGroupPermissionRequest, type RoleGroupPermissionResponse, type UpdateRoleGroupPermissionRequest } from './role-permissions-service.js';
+import {
+  RolePermissionsService,
+  type CreateRoleGroupPermissionRequest,
+  type RoleGroupPermissionResponse,
+  type UpdateRoleGroupPermissionRequest,
+} from './role-permissions-service.js';
 
 export interface PaginatedRoleGroupPermissionsResponse extends Page<RoleGroupPermissionResponse> {}
 
@@ -38,7 +58,11 @@ export class RoleGroupsPermissionsController extends Controller {
    */
   @Get()
   @OperationId('list_role_groups_permissions')
-  public async list(@Query() role_id?: number, @Query() page?: number, @Query() page_size?: number): Promise<PaginatedRoleGroupPermissionsResponse> {
+  public async list(
+    @Query() role_id?: number,
+    @Query() page?: number,
+    @Query() page_size?: number,
+  ): Promise<PaginatedRoleGroupPermissionsResponse> {
     return this.service.listGroup(role_id, page, page_size);
   }
 
@@ -73,7 +97,10 @@ export class RoleGroupsPermissionsController extends Controller {
   @OperationId('update_role_group_permission')
   @Response<AppResponseError>(404, 'Not found')
   @Response<AppResponseError>(409, 'The role already has a row for this group')
-  public async update(@Path() id: number, @Body() body: UpdateRoleGroupPermissionRequest): Promise<RoleGroupPermissionResponse> {
+  public async update(
+    @Path() id: number,
+    @Body() body: UpdateRoleGroupPermissionRequest,
+  ): Promise<RoleGroupPermissionResponse> {
     return this.service.updateGroup(id, body);
   }
 

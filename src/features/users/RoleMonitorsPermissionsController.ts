@@ -1,8 +1,28 @@
-import { Body, Controller, Delete, Get, OperationId, Patch, Path, Post, Query, Response, Route, Security, SuccessResponse, Tags } from '@tsoa/runtime';
+import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  OperationId,
+  Patch,
+  Path,
+  Post,
+  Query,
+  Response,
+  Route,
+  Security,
+  SuccessResponse,
+  Tags,
+} from '@tsoa/runtime';
 import type { AppResponseError } from '../../api/envelopes.js';
 import type { Page } from '../../api/pagination.js';
 import type { Services } from '../../registry.js';
-import { RolePermissionsService, type CreateRoleMonitorPermissionRequest, type RoleMonitorPermissionResponse, type UpdateRoleMonitorPermissionRequest } from './role-permissions-service.js';
+import {
+  RolePermissionsService,
+  type CreateRoleMonitorPermissionRequest,
+  type RoleMonitorPermissionResponse,
+  type UpdateRoleMonitorPermissionRequest,
+} from './role-permissions-service.js';
 
 export interface PaginatedRoleMonitorPermissionsResponse extends Page<RoleMonitorPermissionResponse> {}
 
@@ -38,7 +58,11 @@ export class RoleMonitorsPermissionsController extends Controller {
    */
   @Get()
   @OperationId('list_role_monitors_permissions')
-  public async list(@Query() role_id?: number, @Query() page?: number, @Query() page_size?: number): Promise<PaginatedRoleMonitorPermissionsResponse> {
+  public async list(
+    @Query() role_id?: number,
+    @Query() page?: number,
+    @Query() page_size?: number,
+  ): Promise<PaginatedRoleMonitorPermissionsResponse> {
     return this.service.listMonitor(role_id, page, page_size);
   }
 
@@ -73,7 +97,10 @@ export class RoleMonitorsPermissionsController extends Controller {
   @OperationId('update_role_monitor_permission')
   @Response<AppResponseError>(404, 'Not found')
   @Response<AppResponseError>(409, 'The role already has a row for this monitor')
-  public async update(@Path() id: number, @Body() body: UpdateRoleMonitorPermissionRequest): Promise<RoleMonitorPermissionResponse> {
+  public async update(
+    @Path() id: number,
+    @Body() body: UpdateRoleMonitorPermissionRequest,
+  ): Promise<RoleMonitorPermissionResponse> {
     return this.service.updateMonitor(id, body);
   }
 

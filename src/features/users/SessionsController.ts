@@ -1,8 +1,28 @@
-import { Body, Controller, Delete, Get, OperationId, Patch, Path, Post, Query, Response, Route, Security, SuccessResponse, Tags } from '@tsoa/runtime';
+import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  OperationId,
+  Patch,
+  Path,
+  Post,
+  Query,
+  Response,
+  Route,
+  Security,
+  SuccessResponse,
+  Tags,
+} from '@tsoa/runtime';
 import type { AppResponseError } from '../../api/envelopes.js';
 import type { Page } from '../../api/pagination.js';
 import type { Services } from '../../registry.js';
-import { SessionsService, type CreateSessionRequest, type SessionResponse, type UpdateSessionRequest } from './sessions-service.js';
+import {
+  SessionsService,
+  type CreateSessionRequest,
+  type SessionResponse,
+  type UpdateSessionRequest,
+} from './sessions-service.js';
 
 export interface PaginatedSessionsResponse extends Page<SessionResponse> {}
 
@@ -13,7 +33,10 @@ export interface PaginatedSessionsResponse extends Page<SessionResponse> {}
 @Security('jwt', ['system:Edit'])
 @Response<AppResponseError>(400, 'Invalid input')
 @Response<AppResponseError>(401, 'Missing, invalid or revoked token')
-@Response<AppResponseError>(403, 'System Edit permission required, even to read: session ids are ZoneMinder web credentials')
+@Response<AppResponseError>(
+  403,
+  'System Edit permission required, even to read: session ids are ZoneMinder web credentials',
+)
 export class SessionsController extends Controller {
   private readonly sessions: SessionsService;
 

@@ -1,9 +1,30 @@
-import { Body, Controller, Delete, Get, OperationId, Patch, Path, Post, Query, Request, Response, Route, Security, SuccessResponse, Tags } from '@tsoa/runtime';
+import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  OperationId,
+  Patch,
+  Path,
+  Post,
+  Query,
+  Request,
+  Response,
+  Route,
+  Security,
+  SuccessResponse,
+  Tags,
+} from '@tsoa/runtime';
 import type { Request as ExRequest } from 'express';
 import type { AppResponseError } from '../../api/envelopes.js';
 import type { Page } from '../../api/pagination.js';
 import type { Services } from '../../registry.js';
-import { UserPreferencesService, type CreateUserPreferenceRequest, type UserPreferenceResponse, type UpdateUserPreferenceRequest } from './user-preferences-service.js';
+import {
+  UserPreferencesService,
+  type CreateUserPreferenceRequest,
+  type UserPreferenceResponse,
+  type UpdateUserPreferenceRequest,
+} from './user-preferences-service.js';
 import { currentUser } from '../../auth/request-user.js';
 
 export interface PaginatedUserPreferencesResponse extends Page<UserPreferenceResponse> {}
@@ -35,7 +56,11 @@ export class UserPreferencesController extends Controller {
    */
   @Get()
   @OperationId('list_user_preferences')
-  public async list(@Request() req: ExRequest, @Query() page?: number, @Query() page_size?: number): Promise<PaginatedUserPreferencesResponse> {
+  public async list(
+    @Request() req: ExRequest,
+    @Query() page?: number,
+    @Query() page_size?: number,
+  ): Promise<PaginatedUserPreferencesResponse> {
     return this.preferences.list(currentUser(req), page, page_size);
   }
 
@@ -43,7 +68,10 @@ export class UserPreferencesController extends Controller {
   @OperationId('create_user_preference')
   @SuccessResponse(201, 'Created')
   @Response<AppResponseError>(409, 'The user already has a preference with this name')
-  public async create(@Request() req: ExRequest, @Body() body: CreateUserPreferenceRequest): Promise<UserPreferenceResponse> {
+  public async create(
+    @Request() req: ExRequest,
+    @Body() body: CreateUserPreferenceRequest,
+  ): Promise<UserPreferenceResponse> {
     this.setStatus(201);
     return this.preferences.create(currentUser(req), body);
   }
@@ -69,7 +97,11 @@ export class UserPreferencesController extends Controller {
   @OperationId('update_user_preference')
   @Response<AppResponseError>(404, 'Not found, or owned by another user and the caller lacks System Edit')
   @Response<AppResponseError>(409, 'The user already has a preference with this name')
-  public async update(@Request() req: ExRequest, @Path() id: number, @Body() body: UpdateUserPreferenceRequest): Promise<UserPreferenceResponse> {
+  public async update(
+    @Request() req: ExRequest,
+    @Path() id: number,
+    @Body() body: UpdateUserPreferenceRequest,
+  ): Promise<UserPreferenceResponse> {
     return this.preferences.update(currentUser(req), id, body);
   }
 

@@ -13,7 +13,9 @@ export class MeService {
 
   constructor(private readonly users: UserDirectory) {}
 
-  async describe(user: AuthUser): Promise<{ user: UserResponse; token_type: string; issued_at: number; expires_at: number }> {
+  async describe(
+    user: AuthUser,
+  ): Promise<{ user: UserResponse; token_type: string; issued_at: number; expires_at: number }> {
     const row = await this.users.row(user.id);
     if (!row) throw new UnauthorizedError('Account removed');
     // Area levels are the effective ones (role included), as every check uses them.

@@ -162,12 +162,22 @@ export class NotificationsService {
 
   constructor(private readonly prisma: PrismaClient) {}
 
-  async list(user: AuthUser, userId: number | undefined, page?: number, pageSize?: number): Promise<Page<NotificationResponse>> {
+  async list(
+    user: AuthUser,
+    userId: number | undefined,
+    page?: number,
+    pageSize?: number,
+  ): Promise<Page<NotificationResponse>> {
     const req = pageRequest(page, pageSize);
     const where: Prisma.NotificationsWhereInput = {
       AND: [userId === undefined ? {} : { UserId: userId }, seesAll(user) ? {} : { UserId: user.id }],
     };
-    return listPage(req, this.prisma.notifications.findMany({ where, orderBy: { Id: 'asc' }, skip: req.skip, take: req.take }), this.prisma.notifications.count({ where }), toResponse);
+    return listPage(
+      req,
+      this.prisma.notifications.findMany({ where, orderBy: { Id: 'asc' }, skip: req.skip, take: req.take }),
+      this.prisma.notifications.count({ where }),
+      toResponse,
+    );
   }
 
   /** The row, or 404 when missing or someone else's without System View; 403 to write it without System Edit. */
@@ -195,14 +205,21 @@ export class NotificationsService {
     }
     // A token registered twice is a unique-index 409, mapped centrally.
     const row = await this.prisma.notifications.create({
-      data: { ...toData(body), UserId: owner, CreatedOn: toWallClock(new Date()) } as Prisma.NotificationsUncheckedCreateInput,
+      data: {
+        ...toData(body),
+        UserId: owner,
+        CreatedOn: toWallClock(new Date()),
+      } as Prisma.NotificationsUncheckedCreateInput,
     });
     return toResponse(row);
   }
 
   async update(user: AuthUser, id: number, body: UpdateNotificationRequest): Promise<NotificationResponse> {
     await this.row(user, id, true);
-    const row = await this.prisma.notifications.update({ where: { Id: id }, data: toData(body) as Prisma.NotificationsUncheckedUpdateInput });
+    const row = await this.prisma.notifications.update({
+      where: { Id: id },
+      data: toData(body) as Prisma.NotificationsUncheckedUpdateInput,
+    });
     return toResponse(row);
   }
 

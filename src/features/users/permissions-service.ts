@@ -99,7 +99,12 @@ export class PermissionsService {
 
   async listMonitor(page?: number, pageSize?: number): Promise<Page<MonitorPermissionResponse>> {
     const req = pageRequest(page, pageSize);
-    return listPage(req, this.prisma.monitors_Permissions.findMany({ orderBy: { Id: 'asc' }, skip: req.skip, take: req.take }), this.prisma.monitors_Permissions.count(), monitorRow);
+    return listPage(
+      req,
+      this.prisma.monitors_Permissions.findMany({ orderBy: { Id: 'asc' }, skip: req.skip, take: req.take }),
+      this.prisma.monitors_Permissions.count(),
+      monitorRow,
+    );
   }
 
   async getMonitor(id: number): Promise<MonitorPermissionResponse> {
@@ -137,7 +142,12 @@ export class PermissionsService {
 
   async listGroup(page?: number, pageSize?: number): Promise<Page<GroupPermissionResponse>> {
     const req = pageRequest(page, pageSize);
-    return listPage(req, this.prisma.groups_Permissions.findMany({ orderBy: { Id: 'asc' }, skip: req.skip, take: req.take }), this.prisma.groups_Permissions.count(), groupRow);
+    return listPage(
+      req,
+      this.prisma.groups_Permissions.findMany({ orderBy: { Id: 'asc' }, skip: req.skip, take: req.take }),
+      this.prisma.groups_Permissions.count(),
+      groupRow,
+    );
   }
 
   async getGroup(id: number): Promise<GroupPermissionResponse> {

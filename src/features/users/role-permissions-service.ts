@@ -143,10 +143,19 @@ export class RolePermissionsService {
 
   // Role_Monitors_Permissions ----------------------------------------------------------------
 
-  async listMonitor(roleId: number | undefined, page?: number, pageSize?: number): Promise<Page<RoleMonitorPermissionResponse>> {
+  async listMonitor(
+    roleId: number | undefined,
+    page?: number,
+    pageSize?: number,
+  ): Promise<Page<RoleMonitorPermissionResponse>> {
     const req = pageRequest(page, pageSize);
     const where = roleId === undefined ? {} : { RoleId: roleId };
-    return listPage(req, this.prisma.role_Monitors_Permissions.findMany({ where, orderBy: { Id: 'asc' }, skip: req.skip, take: req.take }), this.prisma.role_Monitors_Permissions.count({ where }), monitorRow);
+    return listPage(
+      req,
+      this.prisma.role_Monitors_Permissions.findMany({ where, orderBy: { Id: 'asc' }, skip: req.skip, take: req.take }),
+      this.prisma.role_Monitors_Permissions.count({ where }),
+      monitorRow,
+    );
   }
 
   async getMonitor(id: number): Promise<RoleMonitorPermissionResponse> {
@@ -183,10 +192,19 @@ export class RolePermissionsService {
 
   // Role_Groups_Permissions ------------------------------------------------------------------
 
-  async listGroup(roleId: number | undefined, page?: number, pageSize?: number): Promise<Page<RoleGroupPermissionResponse>> {
+  async listGroup(
+    roleId: number | undefined,
+    page?: number,
+    pageSize?: number,
+  ): Promise<Page<RoleGroupPermissionResponse>> {
     const req = pageRequest(page, pageSize);
     const where = roleId === undefined ? {} : { RoleId: roleId };
-    return listPage(req, this.prisma.role_Groups_Permissions.findMany({ where, orderBy: { Id: 'asc' }, skip: req.skip, take: req.take }), this.prisma.role_Groups_Permissions.count({ where }), groupRow);
+    return listPage(
+      req,
+      this.prisma.role_Groups_Permissions.findMany({ where, orderBy: { Id: 'asc' }, skip: req.skip, take: req.take }),
+      this.prisma.role_Groups_Permissions.count({ where }),
+      groupRow,
+    );
   }
 
   async getGroup(id: number): Promise<RoleGroupPermissionResponse> {

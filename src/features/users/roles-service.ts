@@ -115,7 +115,12 @@ export class RolesService {
 
   async list(page?: number, pageSize?: number): Promise<Page<RoleResponse>> {
     const req = pageRequest(page, pageSize);
-    return listPage(req, this.prisma.user_Roles.findMany({ orderBy: { Id: 'asc' }, skip: req.skip, take: req.take }), this.prisma.user_Roles.count(), toResponse);
+    return listPage(
+      req,
+      this.prisma.user_Roles.findMany({ orderBy: { Id: 'asc' }, skip: req.skip, take: req.take }),
+      this.prisma.user_Roles.count(),
+      toResponse,
+    );
   }
 
   async get(id: number): Promise<RoleResponse> {
@@ -132,7 +137,10 @@ export class RolesService {
 
   async update(id: number, body: UpdateRoleRequest): Promise<RoleResponse> {
     await this.get(id);
-    const row = await this.prisma.user_Roles.update({ where: { Id: id }, data: toData(body) as Prisma.User_RolesUpdateInput });
+    const row = await this.prisma.user_Roles.update({
+      where: { Id: id },
+      data: toData(body) as Prisma.User_RolesUpdateInput,
+    });
     this.acl.invalidate(); // the role's Monitors/Groups areas are fallbacks of its users' scopes
     return toResponse(row);
   }

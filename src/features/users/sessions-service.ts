@@ -46,7 +46,12 @@ export class SessionsService {
 
   async list(page?: number, pageSize?: number): Promise<Page<SessionResponse>> {
     const req = pageRequest(page, pageSize);
-    return listPage(req, this.prisma.sessions.findMany({ orderBy: { id: 'asc' }, skip: req.skip, take: req.take }), this.prisma.sessions.count(), toResponse);
+    return listPage(
+      req,
+      this.prisma.sessions.findMany({ orderBy: { id: 'asc' }, skip: req.skip, take: req.take }),
+      this.prisma.sessions.count(),
+      toResponse,
+    );
   }
 
   async get(id: string): Promise<SessionResponse> {
@@ -56,13 +61,17 @@ export class SessionsService {
   }
 
   async create(body: CreateSessionRequest): Promise<SessionResponse> {
-    const row = await this.prisma.sessions.create({ data: { id: body.id, access: body.access ?? null, data: body.data ?? null } });
+    const row = await this.prisma.sessions.create({
+      data: { id: body.id, access: body.access ?? null, data: body.data ?? null },
+    });
     return toResponse(row);
   }
 
   async update(id: string, body: UpdateSessionRequest): Promise<SessionResponse> {
     await this.get(id);
-    return toResponse(await this.prisma.sessions.update({ where: { id }, data: { access: body.access, data: body.data } }));
+    return toResponse(
+      await this.prisma.sessions.update({ where: { id }, data: { access: body.access, data: body.data } }),
+    );
   }
 
   async remove(id: string): Promise<void> {

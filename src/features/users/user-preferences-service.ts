@@ -46,7 +46,12 @@ export interface UpdateUserPreferenceRequest {
   value?: string | null;
 }
 
-const toResponse = (row: User_Preferences): UserPreferenceResponse => ({ id: row.Id, user_id: row.UserId, name: row.Name, value: row.Value });
+const toResponse = (row: User_Preferences): UserPreferenceResponse => ({
+  id: row.Id,
+  user_id: row.UserId,
+  name: row.Name,
+  value: row.Value,
+});
 
 /** Only System Edit sees other users' rows. */
 const seesAll = (user: AuthUser) => allows(user.perms, 'system', 'Edit');
@@ -62,7 +67,12 @@ export class UserPreferencesService {
   async list(user: AuthUser, page?: number, pageSize?: number): Promise<Page<UserPreferenceResponse>> {
     const req = pageRequest(page, pageSize);
     const where: Prisma.User_PreferencesWhereInput = seesAll(user) ? {} : { UserId: user.id };
-    return listPage(req, this.prisma.user_Preferences.findMany({ where, orderBy: { Id: 'asc' }, skip: req.skip, take: req.take }), this.prisma.user_Preferences.count({ where }), toResponse);
+    return listPage(
+      req,
+      this.prisma.user_Preferences.findMany({ where, orderBy: { Id: 'asc' }, skip: req.skip, take: req.take }),
+      this.prisma.user_Preferences.count({ where }),
+      toResponse,
+    );
   }
 
   async get(user: AuthUser, id: number): Promise<UserPreferenceResponse> {
@@ -82,7 +92,9 @@ export class UserPreferencesService {
   async create(_caller: AuthUser, body: CreateUserPreferenceRequest): Promise<UserPreferenceResponse> {
     if (body.name == null) throw new InvalidInputError('Invalid input', [['name', 'is required']]);
     await this.checkUser(body.user_id);
-    const row = await this.prisma.user_Preferences.create({ data: { UserId: body.user_id, Name: body.name, Value: body.value ?? null } });
+    const row = await this.prisma.user_Preferences.create({
+      data: { UserId: body.user_id, Name: body.name, Value: body.value ?? null },
+    });
     return toResponse(row);
   }
 

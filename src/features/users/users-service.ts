@@ -120,7 +120,8 @@ function permissionData(body: UserFields): Record<string, UserLevel> {
     const level = body[feature];
     if (level == null) continue;
     const allowed = allowedLevels(feature);
-    if (!allowed.includes(level)) throw new InvalidInputError('Invalid input', [[feature, `must be one of ${allowed.join(', ')}`]]);
+    if (!allowed.includes(level))
+      throw new InvalidInputError('Invalid input', [[feature, `must be one of ${allowed.join(', ')}`]]);
     data[FEATURE_COLUMNS[feature]] = level;
   }
   return data;
@@ -164,18 +165,30 @@ export class UsersService {
    * differ only in case collide too: login would find two rows and refuse both.
    */
   private async assertUsernameFree(username: string, exceptId = -1): Promise<void> {
-    const setting = await this.prisma.config.findUnique({ where: { Name: 'ZM_CASE_INSENSITIVE_USERNAMES' }, select: { Value: true } });
+    const setting = await this.prisma.config.findUnique({
+      where: { Name: 'ZM_CASE_INSENSITIVE_USERNAMES' },
+      select: { Value: true },
+    });
     const taken =
       setting?.Value === '1'
         ? await this.prisma.$queryRaw<Array<{ Id: number }>>`
             SELECT Id FROM Users WHERE LOWER(CONVERT(Username USING utf8mb4)) = LOWER(${username}) AND Id <> ${exceptId} LIMIT 1`
-        : await this.prisma.users.findMany({ where: { Username: username, Id: { not: exceptId } }, select: { Id: true }, take: 1 });
+        : await this.prisma.users.findMany({
+            where: { Username: username, Id: { not: exceptId } },
+            select: { Id: true },
+            take: 1,
+          });
     if (taken.length > 0) throw new ConflictError(`User name ${username} is taken`, [['username', username]]);
   }
 
   async list(page?: number, pageSize?: number): Promise<Page<UserResponse>> {
     const req = pageRequest(page, pageSize);
-    return listPage(req, this.prisma.users.findMany({ orderBy: { Id: 'asc' }, skip: req.skip, take: req.take }), this.prisma.users.count(), toResponse);
+    return listPage(
+      req,
+      this.prisma.users.findMany({ orderBy: { Id: 'asc' }, skip: req.skip, take: req.take }),
+      this.prisma.users.count(),
+      toResponse,
+    );
   }
 
   private async row(id: number): Promise<Users> {

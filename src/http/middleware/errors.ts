@@ -1,7 +1,12 @@
 // Turns every failure into the AppResponseError envelope. Anything that is not a known client
 // error becomes a generic 500: no stack, SQL, path or secret ever reaches a body.
 import type { ErrorRequestHandler, Express, RequestHandler } from 'express';
-import { DatabaseUnavailableError, MethodNotAllowedError, NotFoundError, ServiceUnavailableError } from '../../errors.js';
+import {
+  DatabaseUnavailableError,
+  MethodNotAllowedError,
+  NotFoundError,
+  ServiceUnavailableError,
+} from '../../errors.js';
 import type { Logger } from '../../log.js';
 import { toApiError } from '../../db/to-api-error.js';
 
@@ -11,7 +16,10 @@ export function errorHandler(log: Logger): ErrorRequestHandler {
     const apiError = toApiError(err);
     if (apiError instanceof DatabaseUnavailableError) {
       // One short line per request during an outage; the cause is the same for all of them.
-      log.warn({ req_id: res.locals.reqId, method: req.method, path: req.path, reason: (err as Error).message?.slice(0, 120) }, 'database unavailable');
+      log.warn(
+        { req_id: res.locals.reqId, method: req.method, path: req.path, reason: (err as Error).message?.slice(0, 120) },
+        'database unavailable',
+      );
     } else if (apiError.status >= 500) {
       log.error({ err, req_id: res.locals.reqId, method: req.method, path: req.path }, 'request failed');
     }
@@ -34,7 +42,8 @@ function methodsFor(app: Express, path: string): string[] {
   const methods = new Set<string>();
   for (const layer of stack) {
     if (!layer.route || typeof layer.match !== 'function' || !layer.match(path)) continue;
-    for (const [m, on] of Object.entries(layer.route.methods ?? {})) if (on && m !== '_all') methods.add(m.toUpperCase());
+    for (const [m, on] of Object.entries(layer.route.methods ?? {}))
+      if (on && m !== '_all') methods.add(m.toUpperCase());
   }
   if (methods.has('GET')) methods.add('HEAD');
   return [...methods].sort();

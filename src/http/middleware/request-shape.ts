@@ -81,24 +81,48 @@ interface OpenApiLike {
   components?: { schemas?: Record<string, Schema> };
 }
 
-const hasType = (schema: Schema, type: string) => schema.type === type || (Array.isArray(schema.type) && schema.type.includes(type));
+const hasType = (schema: Schema, type: string) =>
+  schema.type === type || (Array.isArray(schema.type) && schema.type.includes(type));
 
 /**
  * The dotted name of the first integer in `value` outside the int32/int64 format its schema
  * declares, or null. Where alternatives (anyOf/oneOf) disagree, the widest integer wins.
  */
-function bodyIntegerOutOfRange(value: unknown, schema: Schema | undefined, schemas: Record<string, Schema>, at: string, depth = 0): string | null {
+function bodyIntegerOutOfRange(
+  value: unknown,
+  schema: Schema | undefined,
+  schemas: Record<string, Schema>,
+  at: string,
+  depth = 0,
+): string | null {
   if (!schema || depth > MAX_JSON_DEPTH) return null;
-  if (schema.$ref) return bodyIntegerOutOfRange(value, schemas[schema.$ref.replace('#/components/schemas/', '')], schemas, at, depth + 1);
+  if (schema.$ref)
+    return bodyIntegerOutOfRange(
+      value,
+      schemas[schema.$ref.replace('#/components/schemas/', '')],
+      schemas,
+      at,
+      depth + 1,
+    );
   const alternatives = [...(schema.anyOf ?? []), ...(schema.oneOf ?? [])];
   if (typeof value === 'number') {
     if (alternatives.length) {
-      const formats = alternatives.map((a) => (a.$ref ? schemas[a.$ref.replace('#/components/schemas/', '')] : a)).filter((a) => a && (hasType(a, 'integer') || hasType(a, 'number')));
-      if (!formats.length || formats.some((a) => !hasType(a, 'integer') || (a.format !== 'int32' && a.format !== 'int64'))) return null;
+      const formats = alternatives
+        .map((a) => (a.$ref ? schemas[a.$ref.replace('#/components/schemas/', '')] : a))
+        .filter((a) => a && (hasType(a, 'integer') || hasType(a, 'number')));
+      if (
+        !formats.length ||
+        formats.some((a) => !hasType(a, 'integer') || (a.format !== 'int32' && a.format !== 'int64'))
+      )
+        return null;
       const widest = formats.some((a) => a.format === 'int64') ? 'int64' : 'int32';
       return outOfRange(String(value), widest) ? at : null;
     }
-    if (hasType(schema, 'integer') && (schema.format === 'int32' || schema.format === 'int64') && Number.isInteger(value)) {
+    if (
+      hasType(schema, 'integer') &&
+      (schema.format === 'int32' || schema.format === 'int64') &&
+      Number.isInteger(value)
+    ) {
       const big = Math.abs(value) >= 2 ** 63 ? 2n ** 64n : BigInt(value);
       const [min, max] = RANGES[schema.format];
       return big < min || big > max ? at : null;
@@ -134,7 +158,9 @@ function compile(doc: OpenApiLike): Operation[] {
     const pattern = new RegExp(`^${source}/?$`);
     for (const [method, op] of Object.entries(methods)) {
       const params = (op?.parameters ?? []).flatMap((p) =>
-        (p.in === 'path' || p.in === 'query') && p.schema?.type === 'integer' && (p.schema.format === 'int32' || p.schema.format === 'int64')
+        (p.in === 'path' || p.in === 'query') &&
+        p.schema?.type === 'integer' &&
+        (p.schema.format === 'int32' || p.schema.format === 'int64')
           ? [{ name: p.name, in: p.in, format: p.schema.format } as IntegerParam]
           : [],
       );
@@ -183,7 +209,10 @@ export function integerRanges(doc: OpenApiLike): RequestHandler {
       }
       if (op.body && req.body !== null && typeof req.body === 'object') {
         const field = bodyIntegerOutOfRange(req.body, op.body, schemas, '');
-        if (field !== null) return next(new InvalidInputError('Invalid input', [[field || 'body', 'integer out of range for its format']]));
+        if (field !== null)
+          return next(
+            new InvalidInputError('Invalid input', [[field || 'body', 'integer out of range for its format']]),
+          );
       }
       break;
     }

@@ -15,7 +15,9 @@ import type { TriggerDef } from '../types.js';
 
 function lockBuckets(id: 'NEW.Id' | 'OLD.Id', indent: string): string {
   return ['Hour', 'Day', 'Week', 'Month']
-    .map((bucket) => `${indent}SELECT COUNT(*) INTO bucket_rows FROM Events_${bucket} WHERE EventId = ${id} FOR UPDATE;`)
+    .map(
+      (bucket) => `${indent}SELECT COUNT(*) INTO bucket_rows FROM Events_${bucket} WHERE EventId = ${id} FOR UPDATE;`,
+    )
     .join('\n');
 }
 

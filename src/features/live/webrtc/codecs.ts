@@ -45,10 +45,21 @@ export function audioOffer(audio: CodecInfo | undefined): AudioOffer | null {
       // Static payload types 0/8 are 8 kHz mono by definition; anything else cannot be sent as is.
       if ((audio.sampleRate !== 0 && audio.sampleRate !== 8000) || audio.channels > 1) return null;
       const name = audio.codec === 'pcmu' ? 'PCMU' : 'PCMA';
-      return { codec: audio.codec, payloadType: audio.codec === 'pcmu' ? 0 : 8, clockRate: 8000, rtpmap: `${name}/8000` };
+      return {
+        codec: audio.codec,
+        payloadType: audio.codec === 'pcmu' ? 0 : 8,
+        clockRate: 8000,
+        rtpmap: `${name}/8000`,
+      };
     }
     case 'opus':
-      return { codec: 'opus', payloadType: 111, clockRate: 48000, rtpmap: 'opus/48000/2', fmtp: 'minptime=10;useinbandfec=1' };
+      return {
+        codec: 'opus',
+        payloadType: 111,
+        clockRate: 48000,
+        rtpmap: 'opus/48000/2',
+        fmtp: 'minptime=10;useinbandfec=1',
+      };
     default:
       return null;
   }

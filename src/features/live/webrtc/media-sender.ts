@@ -165,7 +165,8 @@ export class ViewerSender {
       return;
     }
     const last = this.#lastVideo;
-    if (last && (r.generation !== last.generation || r.sequence !== last.sequence + 1 || r.gap > 0)) this.#needKeyframe = true;
+    if (last && (r.generation !== last.generation || r.sequence !== last.sequence + 1 || r.gap > 0))
+      this.#needKeyframe = true;
     this.#lastVideo = { sequence: r.sequence, generation: r.generation };
     if (this.#needKeyframe && !r.keyframe) {
       this.stats.dropped++;

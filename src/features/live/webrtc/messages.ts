@@ -25,7 +25,10 @@ export type ClientMessage = AnswerMessage | ClientCandidateMessage | { type: 'pi
  * What a frame from the client means: a message, something to ignore, or a malformed message
  * (`answer`: a malformed answer, which the contract answers with "Invalid SDP answer: …").
  */
-export type Parsed = { kind: 'message'; message: ClientMessage } | { kind: 'ignored'; reason: string } | { kind: 'invalid'; error: string; answer?: true };
+export type Parsed =
+  | { kind: 'message'; message: ClientMessage }
+  | { kind: 'ignored'; reason: string }
+  | { kind: 'invalid'; error: string; answer?: true };
 
 /** Types the contract says the server ignores when a client sends them. */
 const IGNORED_TYPES = new Set(['offer', 'ready', 'error', 'pong']);
@@ -46,7 +49,8 @@ export function parseClientMessage(data: Buffer | string, isBinary: boolean): Pa
   } catch {
     return { kind: 'invalid', error: 'Invalid message: not JSON' };
   }
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) return { kind: 'invalid', error: 'Invalid message: not a JSON object' };
+  if (value === null || typeof value !== 'object' || Array.isArray(value))
+    return { kind: 'invalid', error: 'Invalid message: not a JSON object' };
   const o = value as Record<string, unknown>;
   if (typeof o.type !== 'string') return { kind: 'invalid', error: 'Invalid message: missing "type"' };
   switch (o.type) {
@@ -54,8 +58,10 @@ export function parseClientMessage(data: Buffer | string, isBinary: boolean): Pa
       return { kind: 'message', message: { type: 'ping' } };
     case 'answer': {
       const sessionId = optionalSessionId(o);
-      if (sessionId === null) return { kind: 'invalid', error: 'Invalid SDP answer: session_id must be a string', answer: true };
-      if (typeof o.sdp !== 'string' || o.sdp.trim() === '') return { kind: 'invalid', error: 'Invalid SDP answer: sdp must be a non-empty string', answer: true };
+      if (sessionId === null)
+        return { kind: 'invalid', error: 'Invalid SDP answer: session_id must be a string', answer: true };
+      if (typeof o.sdp !== 'string' || o.sdp.trim() === '')
+        return { kind: 'invalid', error: 'Invalid SDP answer: sdp must be a non-empty string', answer: true };
       return { kind: 'message', message: { type: 'answer', session_id: sessionId, sdp: o.sdp } };
     }
     case 'icecandidate':
@@ -84,9 +90,18 @@ function parseCandidate(o: Record<string, unknown>): Parsed {
   }
   const candidate = fields.candidate ?? '';
   const { sdpMid, sdpMLineIndex } = fields;
-  if (typeof candidate !== 'string') return { kind: 'invalid', error: 'Invalid ICE candidate: candidate must be a string, an RTCIceCandidateInit object or null' };
-  if (sdpMid !== undefined && sdpMid !== null && typeof sdpMid !== 'string') return { kind: 'invalid', error: 'Invalid ICE candidate: sdpMid must be a string or null' };
-  if (sdpMLineIndex !== undefined && sdpMLineIndex !== null && !(Number.isInteger(sdpMLineIndex) && (sdpMLineIndex as number) >= 0)) {
+  if (typeof candidate !== 'string')
+    return {
+      kind: 'invalid',
+      error: 'Invalid ICE candidate: candidate must be a string, an RTCIceCandidateInit object or null',
+    };
+  if (sdpMid !== undefined && sdpMid !== null && typeof sdpMid !== 'string')
+    return { kind: 'invalid', error: 'Invalid ICE candidate: sdpMid must be a string or null' };
+  if (
+    sdpMLineIndex !== undefined &&
+    sdpMLineIndex !== null &&
+    !(Number.isInteger(sdpMLineIndex) && (sdpMLineIndex as number) >= 0)
+  ) {
     return { kind: 'invalid', error: 'Invalid ICE candidate: sdpMLineIndex must be an integer >= 0 or null' };
   }
   return {

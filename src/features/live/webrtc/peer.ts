@@ -135,10 +135,15 @@ export class LivePeer extends EventEmitter<PeerEvents> {
   applyAnswer(sdp: string): AnswerResult {
     const video = mediaSection(sdp, VIDEO_MID);
     if (!video) throw new Error('Invalid SDP answer: no video media section (mid 0)');
-    const pt = video.port === 0 ? null : chooseVideoPayloadType(this.offer.video, video.payloadTypes, this.#sourceProfile?.());
-    if (pt === null) throw new Error(`Invalid SDP answer: the browser accepted none of the offered ${this.offer.video.codec.toUpperCase()} formats`);
+    const pt =
+      video.port === 0 ? null : chooseVideoPayloadType(this.offer.video, video.payloadTypes, this.#sourceProfile?.());
+    if (pt === null)
+      throw new Error(
+        `Invalid SDP answer: the browser accepted none of the offered ${this.offer.video.codec.toUpperCase()} formats`,
+      );
     const audioSection = this.#audio ? mediaSection(sdp, AUDIO_MID) : null;
-    const audioAccepted = !!audioSection && audioSection.port !== 0 && audioSection.payloadTypes.includes(this.offer.audio!.payloadType);
+    const audioAccepted =
+      !!audioSection && audioSection.port !== 0 && audioSection.payloadTypes.includes(this.offer.audio!.payloadType);
     try {
       this.#pc.setRemoteDescription(sdp, 'answer');
     } catch (err) {
@@ -147,11 +152,16 @@ export class LivePeer extends EventEmitter<PeerEvents> {
 
     const videoConfig = new ndc.RtpPacketizationConfig(this.#video.ssrc, CNAME, pt, 90000);
     const packetizer =
-      this.offer.video.codec === 'h264' ? new ndc.H264RtpPacketizer('StartSequence', videoConfig) : new ndc.H265RtpPacketizer('StartSequence', videoConfig);
+      this.offer.video.codec === 'h264'
+        ? new ndc.H264RtpPacketizer('StartSequence', videoConfig)
+        : new ndc.H265RtpPacketizer('StartSequence', videoConfig);
     packetizer.addToChain(new ndc.RtcpSrReporter(videoConfig));
     packetizer.addToChain(new ndc.RtcpNackResponder());
     this.#video.track.setMediaHandler(packetizer);
-    const outputs: { video: RtpOutput; audio: RtpOutput | null } = { video: new TrackOutput(this.#video.track, videoConfig, 90000), audio: null };
+    const outputs: { video: RtpOutput; audio: RtpOutput | null } = {
+      video: new TrackOutput(this.#video.track, videoConfig, 90000),
+      audio: null,
+    };
 
     if (this.#audio && audioAccepted) {
       const a = this.offer.audio!;

@@ -92,7 +92,14 @@ export class WebRtcSession {
     this.#timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
     this.#log = options.log.child({ monitor_id: options.monitorId, session_id: this.id });
     const client = options.feed.client;
-    this.#startup = { warm_start: client.codecs().video !== undefined, get_source_ms: null, offer_ms: null, ice_connected_ms: null, connected_ms: null, first_rtp_ms: null };
+    this.#startup = {
+      warm_start: client.codecs().video !== undefined,
+      get_source_ms: null,
+      offer_ms: null,
+      ice_connected_ms: null,
+      connected_ms: null,
+      first_rtp_ms: null,
+    };
     this.#release = options.feed.retain('webrtc', { audio: false });
     ws.on('message', (data, isBinary) => this.#onMessage(data, isBinary));
     ws.on('close', () => this.close());
@@ -146,11 +153,15 @@ export class WebRtcSession {
       else this.#pendingLocal.push({ candidate, mid });
     });
     peer.on('iceState', (state) => {
-      if ((state === 'connected' || state === 'completed') && this.#startup.ice_connected_ms === null) this.#startup.ice_connected_ms = this.#ms();
+      if ((state === 'connected' || state === 'completed') && this.#startup.ice_connected_ms === null)
+        this.#startup.ice_connected_ms = this.#ms();
     });
     peer.on('state', (state) => this.#onPeerState(state));
     peer.createOffer();
-    this.#arm(this.#timeouts.answerMs, `Connection timeout: no SDP answer within ${Math.round(this.#timeouts.answerMs / 1000)} seconds`);
+    this.#arm(
+      this.#timeouts.answerMs,
+      `Connection timeout: no SDP answer within ${Math.round(this.#timeouts.answerMs / 1000)} seconds`,
+    );
   }
 
   #send(message: ServerMessage): void {
@@ -159,14 +170,22 @@ export class WebRtcSession {
 
   #sendOffer(sdp: string): void {
     // The contract wants trickle announced at session level; libdatachannel writes "ice2,trickle".
-    const withTrickle = /^a=ice-options:.*\btrickle\b/m.test(sdp) ? sdp : sdp.replace(/\r?\nm=/, (m) => `\r\na=ice-options:trickle${m}`);
+    const withTrickle = /^a=ice-options:.*\btrickle\b/m.test(sdp)
+      ? sdp
+      : sdp.replace(/\r?\nm=/, (m) => `\r\na=ice-options:trickle${m}`);
     this.#send({ type: 'offer', session_id: this.id, sdp: withTrickle });
     this.#offerSent = true;
     this.#startup.offer_ms = this.#ms();
   }
 
   #sendCandidate(candidate: string, mid: string | null): void {
-    this.#send({ type: 'icecandidate', session_id: this.id, candidate, sdpMid: mid, sdpMLineIndex: this.#peer?.mLineIndex(mid) ?? null });
+    this.#send({
+      type: 'icecandidate',
+      session_id: this.id,
+      candidate,
+      sdpMid: mid,
+      sdpMLineIndex: this.#peer?.mLineIndex(mid) ?? null,
+    });
   }
 
   #onMessage(data: RawData, isBinary: boolean): void {
@@ -228,7 +247,10 @@ export class WebRtcSession {
     this.#pendingRemote = [];
     for (const c of this.#pendingLocal) this.#sendCandidate(c.candidate, c.mid);
     this.#pendingLocal = [];
-    this.#arm(this.#timeouts.connectMs, `Connection timeout: DTLS handshake did not complete within ${Math.round(this.#timeouts.connectMs / 1000)} seconds`);
+    this.#arm(
+      this.#timeouts.connectMs,
+      `Connection timeout: DTLS handshake did not complete within ${Math.round(this.#timeouts.connectMs / 1000)} seconds`,
+    );
   }
 
   #onRemoteCandidate(candidate: string, sdpMid: string | null, index: number | null): void {
@@ -256,7 +278,10 @@ export class WebRtcSession {
         this.#disarm();
         this.#send({ type: 'ready', session_id: this.id, monitor_id: this.#o.monitorId, has_audio: this.#hasAudio });
         this.#sender?.start();
-        this.#log.info({ has_audio: this.#hasAudio, connected_ms: this.#startup.connected_ms }, 'webrtc viewer connected');
+        this.#log.info(
+          { has_audio: this.#hasAudio, connected_ms: this.#startup.connected_ms },
+          'webrtc viewer connected',
+        );
         return;
       case 'failed':
         return this.fail('Peer connection failed');
@@ -303,8 +328,12 @@ export class WebRtcSession {
     this.#release();
     // A session that got as far as an offer leaves its timings for /stats, even unfinished.
     if (this.#startup.offer_ms !== null) this.#recordStartup();
-    this.#log.info({ code, connected: this.#startup.connected_ms !== null, sender: this.#sender?.stats }, 'webrtc session closed');
-    if (this.#ws.readyState === WebSocket.OPEN || this.#ws.readyState === WebSocket.CONNECTING) this.#ws.close(code, reason);
+    this.#log.info(
+      { code, connected: this.#startup.connected_ms !== null, sender: this.#sender?.stats },
+      'webrtc session closed',
+    );
+    if (this.#ws.readyState === WebSocket.OPEN || this.#ws.readyState === WebSocket.CONNECTING)
+      this.#ws.close(code, reason);
     this.#o.onClosed?.();
   }
 

@@ -10,7 +10,14 @@ import { canSee, monitorNotFound, type MonitorAcl } from '../../../auth/monitor-
 import { allows } from '../../../auth/permissions.js';
 import type { MediaRoute } from '../../../media/media-route.js';
 import { webrtcPaths } from './webrtc-openapi.js';
-import { BadRequestError, InvalidInputError, NotFoundError, PermissionDeniedError, UnauthorizedError, type ApiError } from '../../../errors.js';
+import {
+  BadRequestError,
+  InvalidInputError,
+  NotFoundError,
+  PermissionDeniedError,
+  UnauthorizedError,
+  type ApiError,
+} from '../../../errors.js';
 
 export const WEBRTC_WS_PATH = /^\/api\/v3\/live\/([^/]+)\/webrtc\/ws\/?$/;
 
@@ -50,7 +57,12 @@ export function upgradeTarget(req: IncomingMessage): UpgradeTarget {
   } catch {
     segment = match ? match[1] : null; // bad %-escape: left as is, refused as an invalid id
   }
-  return { path: url.pathname, monitorSegment: segment, authorization: req.headers.authorization, queryToken: url.searchParams.get('token') };
+  return {
+    path: url.pathname,
+    monitorSegment: segment,
+    authorization: req.headers.authorization,
+    queryToken: url.searchParams.get('token'),
+  };
 }
 
 /** The header wins over the query, as on the REST routes. */
@@ -65,7 +77,10 @@ function tokenOf(target: UpgradeTarget): string {
 }
 
 /** Authenticates and authorises the caller for this monitor's live video; returns the monitor id. */
-export async function authoriseUpgrade(target: UpgradeTarget, deps: UpgradeAuth): Promise<{ user: AuthUser; monitorId: number }> {
+export async function authoriseUpgrade(
+  target: UpgradeTarget,
+  deps: UpgradeAuth,
+): Promise<{ user: AuthUser; monitorId: number }> {
   const user = await deps.auth.authenticate(tokenOf(target));
   if (!allows(user.perms, 'stream', 'View')) {
     throw new PermissionDeniedError('View permission on stream required', [
@@ -85,12 +100,16 @@ export async function authoriseUpgrade(target: UpgradeTarget, deps: UpgradeAuth)
  * the method, the Upgrade header, the key and the protocol version (RFC 6455 §4.2.1).
  */
 export function handshakeProblem(req: IncomingMessage): BadRequestError | null {
-  if (req.method !== 'GET') return new BadRequestError('A WebSocket upgrade must use GET', [['method', String(req.method)]]);
-  if ((req.headers.upgrade ?? '').toLowerCase() !== 'websocket') return new BadRequestError('Only WebSocket upgrades are served', [['upgrade', String(req.headers.upgrade ?? '')]]);
+  if (req.method !== 'GET')
+    return new BadRequestError('A WebSocket upgrade must use GET', [['method', String(req.method)]]);
+  if ((req.headers.upgrade ?? '').toLowerCase() !== 'websocket')
+    return new BadRequestError('Only WebSocket upgrades are served', [['upgrade', String(req.headers.upgrade ?? '')]]);
   const key = req.headers['sec-websocket-key'];
-  if (typeof key !== 'string' || !/^[+/0-9A-Za-z]{22}==$/.test(key.trim())) return new BadRequestError('Missing or invalid Sec-WebSocket-Key', [['header', 'sec-websocket-key']]);
+  if (typeof key !== 'string' || !/^[+/0-9A-Za-z]{22}==$/.test(key.trim()))
+    return new BadRequestError('Missing or invalid Sec-WebSocket-Key', [['header', 'sec-websocket-key']]);
   const version = req.headers['sec-websocket-version'];
-  if (version !== '13' && version !== '8') return new BadRequestError('Unsupported WebSocket version; use 13', [['header', 'sec-websocket-version']]);
+  if (version !== '13' && version !== '8')
+    return new BadRequestError('Unsupported WebSocket version; use 13', [['header', 'sec-websocket-version']]);
   return null;
 }
 

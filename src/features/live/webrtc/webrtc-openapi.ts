@@ -22,11 +22,26 @@ const candidate = {
 /** WebRtcSignalingMessage of the reference: JSON text frames, discriminated by `type`. */
 const signalingMessage = {
   oneOf: [
-    message('offer', 'S→C, sent at once after the upgrade: the server is the offerer', { session_id: sessionId, sdp: str('SDP offer (sendonly video; audio when passed through)') }, ['session_id', 'sdp']),
-    message('answer', 'C→S: the browser\'s answer', { session_id: sessionId, sdp: str('SDP answer') }, ['sdp']),
+    message(
+      'offer',
+      'S→C, sent at once after the upgrade: the server is the offerer',
+      { session_id: sessionId, sdp: str('SDP offer (sendonly video; audio when passed through)') },
+      ['session_id', 'sdp'],
+    ),
+    message('answer', "C→S: the browser's answer", { session_id: sessionId, sdp: str('SDP answer') }, ['sdp']),
     message('icecandidate', 'Both ways: trickled ICE candidates', candidate, ['candidate']),
-    message('ready', 'S→C: the peer is connected; media flows from now on', { session_id: sessionId, monitor_id: { type: 'integer' }, has_audio: { type: 'boolean' } }, ['session_id', 'monitor_id', 'has_audio']),
-    message('error', 'S→C: failures; all but malformed-input and answer errors close the socket', { message: str('What went wrong') }, ['message']),
+    message(
+      'ready',
+      'S→C: the peer is connected; media flows from now on',
+      { session_id: sessionId, monitor_id: { type: 'integer' }, has_audio: { type: 'boolean' } },
+      ['session_id', 'monitor_id', 'has_audio'],
+    ),
+    message(
+      'error',
+      'S→C: failures; all but malformed-input and answer errors close the socket',
+      { message: str('What went wrong') },
+      ['message'],
+    ),
     message('ping', 'C→S: keep-alive (answered with pong)'),
     message('pong', 'S→C: answer to ping'),
   ],
@@ -44,15 +59,32 @@ export const webrtcPaths: Record<string, { get: OpenApiOperation }> = {
       // View, row ACL) run at upgrade time, outside the OpenAPI security model; the 401/403/404
       // answers document them.
       parameters: [
-        { in: 'path', name: 'monitor_id', required: true, description: 'Monitor id', schema: { type: 'integer', format: 'int32', minimum: 0 } },
-        { in: 'query', name: 'token', required: false, description: 'Access token (the browser WebSocket API cannot send headers)', schema: { type: 'string' } },
+        {
+          in: 'path',
+          name: 'monitor_id',
+          required: true,
+          description: 'Monitor id',
+          schema: { type: 'integer', format: 'int32', minimum: 0 },
+        },
+        {
+          in: 'query',
+          name: 'token',
+          required: false,
+          description: 'Access token (the browser WebSocket API cannot send headers)',
+          schema: { type: 'string' },
+        },
       ],
       responses: {
-        101: { description: 'Switching to the WebSocket; then JSON text frames', content: { 'application/json': { schema: signalingMessage } } },
+        101: {
+          description: 'Switching to the WebSocket; then JSON text frames',
+          content: { 'application/json': { schema: signalingMessage } },
+        },
         400: error('Not a valid WebSocket handshake, or an invalid monitor id'),
         401: error('Missing, invalid or revoked token (header or `?token=`)'),
         403: error('Stream permission required'),
-        404: error('Monitor not found or hidden (MONITOR_NOT_FOUND), or no stream socket (details reason "stream socket not available")'),
+        404: error(
+          'Monitor not found or hidden (MONITOR_NOT_FOUND), or no stream socket (details reason "stream socket not available")',
+        ),
         500: error('Internal error'),
         503: error('Live streaming is disabled (streaming.enabled = false), or too many WebRTC sessions'),
       },

@@ -15,7 +15,14 @@ import { iceServersFrom } from './ice-servers.js';
 import { MAX_MESSAGE_BYTES } from './messages.js';
 import { settleTracks } from './track-registry.js';
 import { WebRtcSession, type SessionTimeouts } from './session.js';
-import { authoriseUpgrade, handshakeProblem, refuseUpgrade, routeNotFound, upgradeTarget, type UpgradeAuth } from './upgrade.js';
+import {
+  authoriseUpgrade,
+  handshakeProblem,
+  refuseUpgrade,
+  routeNotFound,
+  upgradeTarget,
+  type UpgradeAuth,
+} from './upgrade.js';
 import type { AppConfig } from '../../../config/types.js';
 
 export interface WebRtcServiceOptions extends UpgradeAuth {
@@ -49,7 +56,8 @@ export class WebRtcService {
   readonly #servers: Array<HttpServer | HttpsServer> = [];
   readonly #iceServers: Array<string | IceServer>;
   #closed = false;
-  readonly #onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer) => void this.handleUpgrade(req, socket, head);
+  readonly #onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer) =>
+    void this.handleUpgrade(req, socket, head);
 
   constructor(options: WebRtcServiceOptions) {
     this.#o = options;
@@ -89,7 +97,9 @@ export class WebRtcService {
       }
       if (this.#closed || !this.#o.feeds) throw new ServiceUnavailableError('Live streaming is not available');
       if (this.#sessions.size >= (this.#o.maxSessions ?? DEFAULT_MAX_SESSIONS)) {
-        throw new ServiceUnavailableError('Too many WebRTC sessions', [['limit', String(this.#o.maxSessions ?? DEFAULT_MAX_SESSIONS)]]);
+        throw new ServiceUnavailableError('Too many WebRTC sessions', [
+          ['limit', String(this.#o.maxSessions ?? DEFAULT_MAX_SESSIONS)],
+        ]);
       }
       const feeds = this.#o.feeds;
       const feed = feeds.open(monitorId); // 404 MONITOR_NOT_FOUND "stream socket not available"
@@ -113,7 +123,8 @@ export class WebRtcService {
       });
     } catch (err) {
       const apiError = toApiError(err);
-      if (apiError.status >= 500 && apiError.status !== 503) log.error({ err, path: redactUrl(req.url ?? '') }, 'webrtc upgrade failed');
+      if (apiError.status >= 500 && apiError.status !== 503)
+        log.error({ err, path: redactUrl(req.url ?? '') }, 'webrtc upgrade failed');
       else log.debug({ status: apiError.status, path: redactUrl(req.url ?? '') }, 'webrtc upgrade refused');
       refuseUpgrade(socket, apiError);
     }
@@ -134,7 +145,11 @@ export class WebRtcService {
 }
 
 /** Answers an upgrade request as a plain request on its own connection (closed afterwards). */
-function serveWithoutUpgrade(handler: (req: IncomingMessage, res: ServerResponse) => void, req: IncomingMessage, socket: Duplex): void {
+function serveWithoutUpgrade(
+  handler: (req: IncomingMessage, res: ServerResponse) => void,
+  req: IncomingMessage,
+  socket: Duplex,
+): void {
   const res = new ServerResponse(req);
   res.shouldKeepAlive = false;
   res.assignSocket(socket as Socket);
