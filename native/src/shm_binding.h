@@ -35,7 +35,8 @@ class SharedMemoryBinding : public Napi::ObjectWrap<SharedMemoryBinding> {
   bool hook_registered_ = false;
 };
 
-// shmLayoutTable(): the reader's SharedData offset table, for tests to check against FACTS.
+// shmLayoutTable(): the reader's SharedData offset table, for tests to check against
+// docs/zoneminder/shared-memory.md.
 void RegisterSharedMemoryFunctions(Napi::Env env, Napi::Object exports);
 
 }  // namespace zm::js

@@ -1,6 +1,7 @@
-// zm.mmap layouts against synthetic maps: the offset table (checked against FACTS numbers typed in
-// here, not taken from the table), layout detection, geometry solving, state decoding, the retry
-// rule of the newest-image copy, trigger write order, and the reader's re-open logic on real files.
+// zm.mmap layouts against synthetic maps: the offset table (checked against the numbers of
+// docs/zoneminder/shared-memory.md, typed in here, not taken from the table), layout detection,
+// geometry solving, state decoding, the retry rule of the newest-image copy, trigger write order,
+// and the reader's re-open logic on real files.
 
 #include <fcntl.h>
 #include <gtest/gtest.h>

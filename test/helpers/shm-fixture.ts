@@ -32,7 +32,7 @@ export interface ShmFixtureSpec {
   zoneCount?: number;
   /** Slots to fill with the test picture (slot number varies the picture), each with its capture time. */
   images?: Array<{ slot: number; timestampUs: number }>;
-  /** SharedData values by FACTS name; defaults make a valid, capturing monitor whose newest image is the last of `images`. */
+  /** SharedData values by field name (docs/zoneminder/shared-memory.md); defaults make a valid, capturing monitor whose newest image is the last of `images`. */
   fields?: Record<string, number | bigint | string>;
   /** TriggerData values. */
   trigger?: { state?: number; score?: number; cause?: string; text?: string; showText?: string };
@@ -306,7 +306,7 @@ export function writeShmFixture(path: string, spec: ShmFixtureSpec): ShmFixture 
   return fixture;
 }
 
-/** Byte offset of a SharedData field in `layout` (FACTS). */
+/** Byte offset of a SharedData field in `layout` (docs/zoneminder/shared-memory.md). */
 export function fieldOffset(layout: ShmLayoutSize, name: string): number {
   const at = factsField(name).offsets[layout];
   if (at === null) throw new Error(`${name} does not exist in layout ${layout}`);
