@@ -24,7 +24,10 @@ export const ZONEMINDER_TABLES: GeneratedTable[] = [
       col('Version', 'varchar(32)', { null: true, default: 'NULL' }),
       col('NumClasses', 'int(10) unsigned'),
     ],
-    indexes: [primary('Id'), unique('AI_Datasets_Name_idx', 'Name')],
+    indexes: [
+      primary('Id'),
+      unique('AI_Datasets_Name_idx', 'Name'),
+    ],
   },
   {
     name: 'AI_Detection_Settings',
@@ -77,7 +80,11 @@ export const ZONEMINDER_TABLES: GeneratedTable[] = [
       col('DatasetId', 'int(10) unsigned', { null: true, default: 'NULL' }),
       col('Enabled', 'tinyint(1) unsigned', { default: '0' }),
     ],
-    indexes: [primary('Id'), unique('AI_Models_Name_idx', 'Name'), key('DatasetId', 'DatasetId')],
+    indexes: [
+      primary('Id'),
+      unique('AI_Models_Name_idx', 'Name'),
+      key('DatasetId', 'DatasetId'),
+    ],
   },
   {
     name: 'AI_Object_Classes',
@@ -113,7 +120,9 @@ export const ZONEMINDER_TABLES: GeneratedTable[] = [
       col('System', 'tinyint(1)', { default: '0' }),
       col('Requires', 'text', { null: true, default: 'NULL' }),
     ],
-    indexes: [primary('Name')],
+    indexes: [
+      primary('Name'),
+    ],
   },
   {
     name: 'ControlPresets',
@@ -122,16 +131,16 @@ export const ZONEMINDER_TABLES: GeneratedTable[] = [
       col('Preset', 'int(10) unsigned', { default: '0' }),
       col('Label', 'varchar(64)', { default: "''" }),
     ],
-    indexes: [primary('MonitorId', 'Preset')],
+    indexes: [
+      primary('MonitorId', 'Preset'),
+    ],
   },
   {
     name: 'Controls',
     columns: [
       col('Id', 'int(10) unsigned', { extra: 'auto_increment' }),
       col('Name', 'varchar(64)', { default: "''" }),
-      col('Type', "enum('Local','Remote','File','Ffmpeg','Libvlc','cURL','WebSite','NVSocket','VNC')", {
-        default: "'Local'",
-      }),
+      col('Type', "enum('Local','Remote','File','Ffmpeg','Libvlc','cURL','WebSite','NVSocket','VNC')", { default: "'Local'" }),
       col('Protocol', 'varchar(64)', { null: true, default: 'NULL' }),
       col('CanWake', 'tinyint(3) unsigned', { default: '0' }),
       col('CanSleep', 'tinyint(3) unsigned', { default: '0' }),
@@ -232,7 +241,9 @@ export const ZONEMINDER_TABLES: GeneratedTable[] = [
       col('CanAutoScan', 'tinyint(3) unsigned', { default: '0' }),
       col('NumScanPaths', 'tinyint(3) unsigned', { default: '0' }),
     ],
-    indexes: [primary('Id')],
+    indexes: [
+      primary('Id'),
+    ],
   },
   {
     name: 'Devices',
@@ -242,7 +253,9 @@ export const ZONEMINDER_TABLES: GeneratedTable[] = [
       col('Type', "enum('X10')", { default: "'X10'" }),
       col('KeyString', 'varchar(32)', { default: "''" }),
     ],
-    indexes: [primary('Id')],
+    indexes: [
+      primary('Id'),
+    ],
   },
   {
     name: 'EncoderTemplates',
@@ -253,7 +266,11 @@ export const ZONEMINDER_TABLES: GeneratedTable[] = [
       col('Description', 'text', { null: true, default: 'NULL' }),
       col('Params', 'text'),
     ],
-    indexes: [primary('Id'), key('Encoder', 'Encoder'), unique('Encoder_Name', 'Encoder', 'Name')],
+    indexes: [
+      primary('Id'),
+      key('Encoder', 'Encoder'),
+      unique('Encoder_Name', 'Encoder', 'Name'),
+    ],
   },
   {
     name: 'Event_Data',
@@ -265,7 +282,10 @@ export const ZONEMINDER_TABLES: GeneratedTable[] = [
       col('Timestamp', 'timestamp(3)', { null: true, default: 'NULL' }),
       col('Data', 'text', { null: true, default: 'NULL' }),
     ],
-    indexes: [primary('Id'), key('Event_Data_EventId_FrameId_idx', 'EventId', 'FrameId')],
+    indexes: [
+      primary('Id'),
+      key('Event_Data_EventId_FrameId_idx', 'EventId', 'FrameId'),
+    ],
   },
   {
     name: 'Event_Summaries',
@@ -284,7 +304,9 @@ export const ZONEMINDER_TABLES: GeneratedTable[] = [
       col('ArchivedEvents', 'int(10)', { null: true, default: 'NULL' }),
       col('ArchivedEventDiskSpace', 'bigint(20)', { null: true, default: 'NULL' }),
     ],
-    indexes: [primary('MonitorId')],
+    indexes: [
+      primary('MonitorId'),
+    ],
   },
   {
     name: 'Events',
@@ -316,9 +338,7 @@ export const ZONEMINDER_TABLES: GeneratedTable[] = [
       col('Executed', 'tinyint(3) unsigned', { default: '0' }),
       col('Notes', 'text', { null: true, default: 'NULL' }),
       col('StateId', 'int(10) unsigned'),
-      col('Orientation', "enum('ROTATE_0','ROTATE_90','ROTATE_180','ROTATE_270','FLIP_HORI','FLIP_VERT')", {
-        default: "'ROTATE_0'",
-      }),
+      col('Orientation', "enum('ROTATE_0','ROTATE_90','ROTATE_180','ROTATE_270','FLIP_HORI','FLIP_VERT')", { default: "'ROTATE_0'" }),
       col('DiskSpace', 'bigint(20) unsigned', { null: true, default: 'NULL' }),
       col('Scheme', "enum('Deep','Medium','Shallow')", { default: "'Medium'" }),
       col('Locked', 'tinyint(1)', { default: '0' }),
@@ -340,7 +360,10 @@ export const ZONEMINDER_TABLES: GeneratedTable[] = [
       col('MonitorId', 'int(10) unsigned'),
       col('DiskSpace', 'bigint(20)', { null: true, default: 'NULL' }),
     ],
-    indexes: [primary('EventId'), key('Events_Archived_MonitorId_idx', 'MonitorId')],
+    indexes: [
+      primary('EventId'),
+      key('Events_Archived_MonitorId_idx', 'MonitorId'),
+    ],
   },
   {
     name: 'Events_Day',
@@ -378,7 +401,10 @@ export const ZONEMINDER_TABLES: GeneratedTable[] = [
       col('LockedAt', 'datetime'),
       col('ExpiresAt', 'datetime'),
     ],
-    indexes: [primary('EventId'), key('Events_Lock_ExpiresAt_idx', 'ExpiresAt')],
+    indexes: [
+      primary('EventId'),
+      key('Events_Lock_ExpiresAt_idx', 'ExpiresAt'),
+    ],
   },
   {
     name: 'Events_Month',
@@ -402,7 +428,10 @@ export const ZONEMINDER_TABLES: GeneratedTable[] = [
       col('AssignedDate', 'timestamp', { null: true, default: 'current_timestamp()' }),
       col('AssignedBy', 'int(10) unsigned', { null: true, default: 'NULL' }),
     ],
-    indexes: [primary('TagId', 'EventId'), key('Events_Tags_ibfk_2', 'EventId')],
+    indexes: [
+      primary('TagId', 'EventId'),
+      key('Events_Tags_ibfk_2', 'EventId'),
+    ],
   },
   {
     name: 'Events_Week',
@@ -449,7 +478,10 @@ export const ZONEMINDER_TABLES: GeneratedTable[] = [
       col('Concurrent', 'tinyint(1) unsigned', { default: '0' }),
       col('LockRows', 'tinyint(1) unsigned', { default: '0' }),
     ],
-    indexes: [primary('Id'), key('Name', 'Name')],
+    indexes: [
+      primary('Id'),
+      key('Name', 'Name'),
+    ],
   },
   {
     name: 'Frames',
@@ -462,7 +494,12 @@ export const ZONEMINDER_TABLES: GeneratedTable[] = [
       col('Delta', 'decimal(8,2)', { default: '0.00' }),
       col('Score', 'smallint(5) unsigned', { default: '0' }),
     ],
-    indexes: [primary('Id'), key('EventId_idx', 'EventId'), key('TimeStamp', 'TimeStamp'), key('Type', 'Type')],
+    indexes: [
+      primary('Id'),
+      key('EventId_idx', 'EventId'),
+      key('TimeStamp', 'TimeStamp'),
+      key('Type', 'Type'),
+    ],
   },
   {
     name: 'Groups',
@@ -471,7 +508,10 @@ export const ZONEMINDER_TABLES: GeneratedTable[] = [
       col('Name', 'varchar(64)', { default: "''" }),
       col('ParentId', 'int(10) unsigned', { null: true, default: 'NULL' }),
     ],
-    indexes: [primary('Id'), key('ParentId', 'ParentId')],
+    indexes: [
+      primary('Id'),
+      key('ParentId', 'ParentId'),
+    ],
   },
   {
     name: 'Groups_Monitors',
@@ -524,8 +564,14 @@ export const ZONEMINDER_TABLES: GeneratedTable[] = [
   },
   {
     name: 'Manufacturers',
-    columns: [col('Id', 'int(10) unsigned', { extra: 'auto_increment' }), col('Name', 'varchar(64)')],
-    indexes: [primary('Id'), unique('Name', 'Name')],
+    columns: [
+      col('Id', 'int(10) unsigned', { extra: 'auto_increment' }),
+      col('Name', 'varchar(64)'),
+    ],
+    indexes: [
+      primary('Id'),
+      unique('Name', 'Name'),
+    ],
   },
   {
     name: 'Maps',
@@ -537,7 +583,9 @@ export const ZONEMINDER_TABLES: GeneratedTable[] = [
       col('Coords', 'tinytext'),
       col('ParentId', 'int(1) unsigned', { null: true, default: 'NULL' }),
     ],
-    indexes: [primary('Id')],
+    indexes: [
+      primary('Id'),
+    ],
   },
   {
     name: 'Menu_Items',
@@ -551,7 +599,10 @@ export const ZONEMINDER_TABLES: GeneratedTable[] = [
       col('IconType', "enum('material','fontawesome','image','none')", { default: "'material'" }),
       col('Link', 'varchar(255)', { null: true, default: 'NULL' }),
     ],
-    indexes: [primary('Id'), unique('Menu_Items_MenuKey_idx', 'MenuKey')],
+    indexes: [
+      primary('Id'),
+      unique('Menu_Items_MenuKey_idx', 'MenuKey'),
+    ],
   },
   {
     name: 'Models',
@@ -560,7 +611,10 @@ export const ZONEMINDER_TABLES: GeneratedTable[] = [
       col('Name', 'varchar(64)'),
       col('ManufacturerId', 'int(10)', { null: true, default: 'NULL' }),
     ],
-    indexes: [primary('Id'), unique('ManufacturerId', 'ManufacturerId', 'Name')],
+    indexes: [
+      primary('Id'),
+      unique('ManufacturerId', 'ManufacturerId', 'Name'),
+    ],
   },
   {
     name: 'MonitorPresets',
@@ -568,9 +622,7 @@ export const ZONEMINDER_TABLES: GeneratedTable[] = [
       col('Id', 'int(10) unsigned', { extra: 'auto_increment' }),
       col('ModelId', 'int(10) unsigned', { null: true, default: 'NULL' }),
       col('Name', 'varchar(64)', { default: "''" }),
-      col('Type', "enum('Local','Remote','File','Ffmpeg','Libvlc','cURL','WebSite','NVSocket','VNC')", {
-        default: "'Local'",
-      }),
+      col('Type', "enum('Local','Remote','File','Ffmpeg','Libvlc','cURL','WebSite','NVSocket','VNC')", { default: "'Local'" }),
       col('Device', 'tinytext', { null: true, default: 'NULL' }),
       col('Channel', 'tinyint(3) unsigned', { null: true, default: 'NULL' }),
       col('Format', 'int(10) unsigned', { null: true, default: 'NULL' }),
@@ -591,7 +643,10 @@ export const ZONEMINDER_TABLES: GeneratedTable[] = [
       col('DefaultRate', 'smallint(5) unsigned', { default: '100' }),
       col('DefaultScale', 'varchar(16)', { default: "'0'" }),
     ],
-    indexes: [primary('Id'), key('ModelId', 'ModelId')],
+    indexes: [
+      primary('Id'),
+      key('ModelId', 'ModelId'),
+    ],
   },
   {
     name: 'Monitor_Status',
@@ -603,7 +658,10 @@ export const ZONEMINDER_TABLES: GeneratedTable[] = [
       col('CaptureBandwidth', 'int(11)', { default: '0' }),
       col('UpdatedOn', 'timestamp', { default: 'current_timestamp()' }),
     ],
-    indexes: [primary('MonitorId'), key('Monitor_Status_UpdatedOn_idx', 'UpdatedOn')],
+    indexes: [
+      primary('MonitorId'),
+      key('Monitor_Status_UpdatedOn_idx', 'UpdatedOn'),
+    ],
   },
   {
     name: 'Monitors',
@@ -616,9 +674,7 @@ export const ZONEMINDER_TABLES: GeneratedTable[] = [
       col('StorageId', 'smallint(5) unsigned', { null: true, default: '0' }),
       col('ManufacturerId', 'int(10) unsigned', { null: true, default: 'NULL' }),
       col('ModelId', 'int(10) unsigned', { null: true, default: 'NULL' }),
-      col('Type', "enum('Local','Remote','File','Ffmpeg','Libvlc','cURL','WebSite','NVSocket','VNC')", {
-        default: "'Local'",
-      }),
+      col('Type', "enum('Local','Remote','File','Ffmpeg','Libvlc','cURL','WebSite','NVSocket','VNC')", { default: "'Local'" }),
       col('Function', "enum('None','Monitor','Modect','Record','Mocord','Nodect')", { default: "'Monitor'" }),
       col('Capturing', "enum('None','Ondemand','Always')", { default: "'Always'" }),
       col('Analysing', "enum('None','Always')", { default: "'Always'" }),
@@ -633,9 +689,7 @@ export const ZONEMINDER_TABLES: GeneratedTable[] = [
       col('Enabled', 'tinyint(3) unsigned', { default: '1' }),
       col('DecodingEnabled', 'tinyint(3) unsigned', { default: '1' }),
       col('Decoding', "enum('None','Ondemand','KeyFrames','KeyFrames+Ondemand','Always')", { default: "'Always'" }),
-      col('WhatDisplay', "enum('OnlyVideo','OnlyAudioVisualization','VideoAudioVisualization')", {
-        default: "'OnlyVideo'",
-      }),
+      col('WhatDisplay', "enum('OnlyVideo','OnlyAudioVisualization','VideoAudioVisualization')", { default: "'OnlyVideo'" }),
       col('RTSP2WebEnabled', 'tinyint(1)', { default: '0' }),
       col('RTSP2WebType', "enum('HLS','MSE','WebRTC')", { default: "'WebRTC'" }),
       col('DefaultPlayer', 'varchar(64)', { null: true, default: 'NULL' }),
@@ -678,9 +732,7 @@ export const ZONEMINDER_TABLES: GeneratedTable[] = [
       col('Height', 'smallint(5) unsigned', { default: '0' }),
       col('Colours', 'tinyint(3) unsigned', { default: '1' }),
       col('Palette', 'int(10) unsigned', { default: '0' }),
-      col('Orientation', "enum('ROTATE_0','ROTATE_90','ROTATE_180','ROTATE_270','FLIP_HORI','FLIP_VERT')", {
-        default: "'ROTATE_0'",
-      }),
+      col('Orientation', "enum('ROTATE_0','ROTATE_90','ROTATE_180','ROTATE_270','FLIP_HORI','FLIP_VERT')", { default: "'ROTATE_0'" }),
       col('Deinterlacing', 'int(10) unsigned', { default: '0' }),
       col('Decoder', 'varchar(32)', { null: true, default: 'NULL' }),
       col('DecoderHWAccelName', 'varchar(64)', { null: true, default: 'NULL' }),
@@ -786,7 +838,9 @@ export const ZONEMINDER_TABLES: GeneratedTable[] = [
       col('UserId', 'int(10) unsigned', { default: '0' }),
       col('Positions', 'longtext', { null: true, default: 'NULL' }),
     ],
-    indexes: [primary('Id')],
+    indexes: [
+      primary('Id'),
+    ],
   },
   {
     name: 'Notifications',
@@ -805,7 +859,11 @@ export const ZONEMINDER_TABLES: GeneratedTable[] = [
       col('CreatedOn', 'datetime', { null: true, default: 'NULL' }),
       col('UpdatedOn', 'timestamp', { default: 'current_timestamp()', extra: 'on update current_timestamp()' }),
     ],
-    indexes: [primary('Id'), unique('Notifications_Token_idx', 'Token'), key('Notifications_UserId_idx', 'UserId')],
+    indexes: [
+      primary('Id'),
+      unique('Notifications_Token_idx', 'Token'),
+      key('Notifications_UserId_idx', 'UserId'),
+    ],
   },
   {
     name: 'Object_Types',
@@ -814,7 +872,10 @@ export const ZONEMINDER_TABLES: GeneratedTable[] = [
       col('Name', 'varchar(32)', { null: true, default: 'NULL' }),
       col('Human', 'text', { null: true, default: 'NULL' }),
     ],
-    indexes: [primary('Id'), unique('Name', 'Name')],
+    indexes: [
+      primary('Id'),
+      unique('Name', 'Name'),
+    ],
   },
   {
     name: 'Reports',
@@ -827,7 +888,9 @@ export const ZONEMINDER_TABLES: GeneratedTable[] = [
       col('Interval', 'int(10) unsigned', { null: true, default: 'NULL' }),
       col('CreatedBy', 'int(10) unsigned', { null: true, default: 'NULL' }),
     ],
-    indexes: [primary('Id')],
+    indexes: [
+      primary('Id'),
+    ],
   },
   {
     name: 'Role_Groups_Permissions',
@@ -912,7 +975,10 @@ export const ZONEMINDER_TABLES: GeneratedTable[] = [
       col('Latitude', 'decimal(10,8)', { null: true, default: 'NULL' }),
       col('Longitude', 'decimal(11,8)', { null: true, default: 'NULL' }),
     ],
-    indexes: [primary('Id'), key('Servers_Name_idx', 'Name')],
+    indexes: [
+      primary('Id'),
+      key('Servers_Name_idx', 'Name'),
+    ],
   },
   {
     name: 'Sessions',
@@ -921,7 +987,10 @@ export const ZONEMINDER_TABLES: GeneratedTable[] = [
       col('access', 'int(10) unsigned', { null: true, default: 'NULL' }),
       col('data', 'text', { null: true, default: 'NULL' }),
     ],
-    indexes: [primary('id'), key('Sessions_access_idx', 'access')],
+    indexes: [
+      primary('id'),
+      key('Sessions_access_idx', 'access'),
+    ],
   },
   {
     name: 'Snapshots',
@@ -932,7 +1001,9 @@ export const ZONEMINDER_TABLES: GeneratedTable[] = [
       col('CreatedBy', 'int(10)', { null: true, default: 'NULL' }),
       col('CreatedOn', 'datetime', { null: true, default: 'NULL' }),
     ],
-    indexes: [primary('Id')],
+    indexes: [
+      primary('Id'),
+    ],
   },
   {
     name: 'Snapshots_Events',
@@ -941,7 +1012,11 @@ export const ZONEMINDER_TABLES: GeneratedTable[] = [
       col('SnapshotId', 'int(10) unsigned'),
       col('EventId', 'bigint(20) unsigned'),
     ],
-    indexes: [primary('Id'), key('EventId', 'EventId'), key('Snapshots_Events_SnapshotId_idx', 'SnapshotId')],
+    indexes: [
+      primary('Id'),
+      key('EventId', 'EventId'),
+      key('Snapshots_Events_SnapshotId_idx', 'SnapshotId'),
+    ],
   },
   {
     name: 'States',
@@ -951,7 +1026,10 @@ export const ZONEMINDER_TABLES: GeneratedTable[] = [
       col('Definition', 'text'),
       col('IsActive', 'tinyint(3) unsigned', { default: '0' }),
     ],
-    indexes: [primary('Id'), unique('Name', 'Name')],
+    indexes: [
+      primary('Id'),
+      unique('Name', 'Name'),
+    ],
   },
   {
     name: 'Stats',
@@ -995,7 +1073,9 @@ export const ZONEMINDER_TABLES: GeneratedTable[] = [
       col('DoDelete', 'tinyint(1)', { default: '1' }),
       col('Enabled', 'tinyint(1)', { default: '1' }),
     ],
-    indexes: [primary('Id')],
+    indexes: [
+      primary('Id'),
+    ],
   },
   {
     name: 'Tags',
@@ -1006,7 +1086,10 @@ export const ZONEMINDER_TABLES: GeneratedTable[] = [
       col('CreatedBy', 'int(10) unsigned', { null: true, default: 'NULL' }),
       col('LastAssignedDate', 'datetime', { null: true, default: 'NULL' }),
     ],
-    indexes: [primary('Id'), unique('Name', 'Name')],
+    indexes: [
+      primary('Id'),
+      unique('Name', 'Name'),
+    ],
   },
   {
     name: 'TriggersX10',
@@ -1016,7 +1099,9 @@ export const ZONEMINDER_TABLES: GeneratedTable[] = [
       col('AlarmInput', 'varchar(32)', { null: true, default: 'NULL' }),
       col('AlarmOutput', 'varchar(32)', { null: true, default: 'NULL' }),
     ],
-    indexes: [primary('MonitorId')],
+    indexes: [
+      primary('MonitorId'),
+    ],
   },
   {
     name: 'User_Preferences',
@@ -1026,7 +1111,10 @@ export const ZONEMINDER_TABLES: GeneratedTable[] = [
       col('Name', 'varchar(64)'),
       col('Value', 'text', { null: true, default: 'NULL' }),
     ],
-    indexes: [primary('Id'), unique('User_Preferences_UserId_Name_idx', 'UserId', 'Name')],
+    indexes: [
+      primary('Id'),
+      unique('User_Preferences_UserId_Name_idx', 'UserId', 'Name'),
+    ],
   },
   {
     name: 'User_Roles',
@@ -1043,7 +1131,10 @@ export const ZONEMINDER_TABLES: GeneratedTable[] = [
       col('Snapshots', "enum('None','View','Edit')", { default: "'None'" }),
       col('System', "enum('None','View','Edit')", { default: "'None'" }),
     ],
-    indexes: [primary('Id'), unique('UC_Name', 'Name')],
+    indexes: [
+      primary('Id'),
+      unique('UC_Name', 'Name'),
+    ],
   },
   {
     name: 'Users',
@@ -1070,7 +1161,11 @@ export const ZONEMINDER_TABLES: GeneratedTable[] = [
       col('HomeView', 'varchar(64)', { default: "''" }),
       col('RoleId', 'int(10) unsigned', { null: true, default: 'NULL' }),
     ],
-    indexes: [primary('Id'), key('RoleId', 'RoleId'), unique('UC_Username', 'Username')],
+    indexes: [
+      primary('Id'),
+      key('RoleId', 'RoleId'),
+      unique('UC_Username', 'Username'),
+    ],
   },
   {
     name: 'ZonePresets',
@@ -1095,7 +1190,9 @@ export const ZONEMINDER_TABLES: GeneratedTable[] = [
       col('OverloadFrames', 'smallint(5) unsigned', { default: '0' }),
       col('ExtendAlarmFrames', 'smallint(5) unsigned', { default: '0' }),
     ],
-    indexes: [primary('Id')],
+    indexes: [
+      primary('Id'),
+    ],
   },
   {
     name: 'Zones',
@@ -1125,7 +1222,10 @@ export const ZONEMINDER_TABLES: GeneratedTable[] = [
       col('OverloadFrames', 'smallint(5) unsigned', { default: '0' }),
       col('ExtendAlarmFrames', 'smallint(5) unsigned', { default: '0' }),
     ],
-    indexes: [primary('Id'), key('MonitorId', 'MonitorId')],
+    indexes: [
+      primary('Id'),
+      key('MonitorId', 'MonitorId'),
+    ],
   },
 ];
 
