@@ -34,6 +34,10 @@ test('the project rules catch a duplicate operationId and a foreign security sch
   t.true(problems.some((p: string) => p.includes('api_key is not jwt')));
 });
 
+// The reference checks System View on these reads inside the handler but declares no security for
+// them; zmgate declares the check it makes (a deliberate, documented difference).
+const DECLARED_WHERE_REFERENCE_DOES_NOT = new Set(['get /api/v3/system/status', 'get /api/v3/daemons', 'get /api/v3/daemons/{id}']);
+
 test('every operation that exists in the v3 reference surface keeps its operationId and auth', (t) => {
   const refByRoute = new Map<string, any>(reference.operations.map((o: any) => [`${o.method.toLowerCase()} ${o.path}`, o]));
   let matched = 0;
@@ -43,7 +47,8 @@ test('every operation that exists in the v3 reference surface keeps its operatio
     matched++;
     t.is(op.operationId, expectedOperationId(method, path, ref.operationId), `${method} ${path}`);
     const secured = (op.security ?? doc.security ?? []).some((s: any) => 'jwt' in s);
-    t.is(secured, ref.auth !== null, `${method} ${path} security`);
+    const expected = ref.auth !== null || DECLARED_WHERE_REFERENCE_DOES_NOT.has(`${method} ${path}`);
+    t.is(secured, expected, `${method} ${path} security`);
   }
   t.true(matched >= 2);
 });

