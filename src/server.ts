@@ -13,6 +13,7 @@ import { createServices, type Services } from './app/services.js';
 import { createApp } from './http/app.js';
 import { WebRtcService } from './features/live/webrtc/webrtc-service.js';
 import { SERVICE_VERSION } from './version.js';
+import { AcmeManager } from './features/acme/acme-manager.js';
 
 export interface RunningServer {
   url: string;
@@ -21,6 +22,8 @@ export interface RunningServer {
   log: Logger;
   /** The app's infrastructure and service registry (tests read service state through it). */
   services: Services;
+  /** The certificate manager when server.acme is enabled. */
+  acme: AcmeManager | null;
   /** Stops accepting, drains open requests (up to the grace period), closes the pool. */
   close(): Promise<void>;
 }
@@ -31,10 +34,10 @@ export interface RunningServer {
  */
 function tlsCredentials(config: AppConfig): { cert: Buffer; key: Buffer } | null {
   const { tls, acme } = config.server;
-  if (acme.enabled) {
-    throw new Error('server.acme.enabled: built-in ACME certificate management is not available in this build; use server.tls with a certificate, or a reverse proxy');
+  if (acme.enabled && acme.challenge === 'tls-alpn-01') {
+    throw new Error('server.acme.challenge: "tls-alpn-01" is not available in this build yet; set it to "http-01" (with server.acme.http_port reachable by the CA)');
   }
-  if (!tls.enabled) return null;
+  if (acme.enabled || !tls.enabled) return null;
   const read = (key: string, path: string) => {
     try {
       return readFileSync(path);
@@ -51,6 +54,7 @@ export function logNotices(log: Logger, notices: ConfigNotice[]): void {
 
 export async function startServer(config: AppConfig, log: Logger): Promise<RunningServer> {
   const credentials = tlsCredentials(config);
+  const acme = config.server.acme.enabled ? new AcmeManager(config.server.acme, log, { addr: config.server.addr }) : null;
   // Before the pool and the listener, so no request sees a half-migrated schema. Never throws:
   // a failure is one warning, and routes that need what is missing answer with the envelope.
   if (config.db.migrate_on_start) await runStartupMigrations(config.db, log);
@@ -59,7 +63,11 @@ export async function startServer(config: AppConfig, log: Logger): Promise<Runni
   const services = createServices(config, log, pool, prisma);
   const app = createApp(services);
   // One listener: HTTPS or HTTP, never both.
-  const server = credentials ? https.createServer(credentials, app) : http.createServer(app);
+  const server = acme
+    ? https.createServer({ SNICallback: acme.sniCallback }, app)
+    : credentials
+      ? https.createServer(credentials, app)
+      : http.createServer(app);
   server.keepAliveTimeout = 65_000;
   // Static TLS: SIGHUP re-reads the certificate files (what certbot's deploy hooks expect). Only
   // new handshakes get the new context; open connections carry on. A bad file keeps the old one.
@@ -90,9 +98,11 @@ export async function startServer(config: AppConfig, log: Logger): Promise<Runni
       resolve();
     });
   });
+  // After the listener is up: tls-alpn-01 is answered on it.
+  await acme?.start();
   const { port } = server.address() as AddressInfo;
   const host = config.server.addr === '0.0.0.0' || config.server.addr === '::' ? '127.0.0.1' : config.server.addr;
-  const scheme = config.server.tls.enabled ? 'https' : 'http';
+  const scheme = config.server.tls.enabled || acme ? 'https' : 'http';
   const url = `${scheme}://${host.includes(':') ? `[${host}]` : host}:${port}`;
   log.info({ addr: config.server.addr, port, version: SERVICE_VERSION }, 'listening');
 
@@ -102,6 +112,7 @@ export async function startServer(config: AppConfig, log: Logger): Promise<Runni
       log.info('shutting down: no new connections, draining');
       process.off('SIGHUP', reloadTls);
       // Upgraded sockets are not HTTP connections: end the WebRTC sessions (close 1001) first.
+      await acme?.close();
       await webrtc.close().catch((err: Error) => log.warn({ err: { message: err.message } }, 'webrtc close failed'));
       const drained = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
@@ -117,7 +128,7 @@ export async function startServer(config: AppConfig, log: Logger): Promise<Runni
       log.info('stopped');
     })());
 
-  return { url, port, config, log, services, close };
+  return { url, port, config, log, services, acme, close };
 }
 
 /** The `zmgate` server entry: load config (one line and exit 1 on error), start, wait for a signal. */
