@@ -104,6 +104,8 @@ group "tests against ZoneMinder's own daemons (zmc); installed with no service s
 want zoneminder /usr/bin/zmc
 group "the journal test of takeover mode (a stand-in journal socket)"
 want socat socat
+group "the ACME tests: Debian's pebble test CA and its mock DNS, on loopback"
+want pebble pebble
 group "the linters the tests run (clang-format for the addon's C++)"
 want clang-format clang-format
 

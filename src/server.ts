@@ -17,6 +17,7 @@ import { Maintenance } from './features/maintenance/index.js';
 import { Daemons } from './features/daemons/daemon-manager.js';
 import { RetentionService } from './features/retention/retention-service.js';
 import { PushService } from './features/push/push-service.js';
+import { AcmeManager } from './features/acme/acme-manager.js';
 
 export interface RunningServer {
   url: string;
@@ -25,6 +26,8 @@ export interface RunningServer {
   log: Logger;
   /** The app's infrastructure and service registry (tests read service state through it). */
   services: Services;
+  /** The certificate manager when server.acme is enabled. */
+  acme: AcmeManager | null;
   /** Stops accepting, drains open requests (up to the grace period), closes the pool. */
   close(): Promise<void>;
 }
@@ -35,12 +38,12 @@ export interface RunningServer {
  */
 function tlsCredentials(config: AppConfig): { cert: Buffer; key: Buffer } | null {
   const { tls, acme } = config.server;
-  if (acme.enabled) {
+  if (acme.enabled && acme.challenge === 'tls-alpn-01') {
     throw new Error(
-      'server.acme.enabled: built-in ACME certificate management is not available in this build; use server.tls with a certificate, or a reverse proxy',
+      'server.acme.challenge: "tls-alpn-01" is not available in this build yet; set it to "http-01" (with server.acme.http_port reachable by the CA)',
     );
   }
-  if (!tls.enabled) return null;
+  if (acme.enabled || !tls.enabled) return null;
   const read = (key: string, path: string) => {
     try {
       return readFileSync(path);
@@ -59,6 +62,9 @@ export function logNotices(log: Logger, notices: ConfigNotice[]): void {
 
 export async function startServer(config: AppConfig, log: Logger): Promise<RunningServer> {
   const credentials = tlsCredentials(config);
+  const acme = config.server.acme.enabled
+    ? new AcmeManager(config.server.acme, log, { addr: config.server.addr })
+    : null;
   // Before the pool and the listener, so no request sees a half-migrated schema. Never throws:
   // a failure is one warning, and routes that need what is missing answer with the envelope.
   if (config.db.migrate_on_start) await runStartupMigrations(config.db, log);
@@ -70,7 +76,11 @@ export async function startServer(config: AppConfig, log: Logger): Promise<Runni
   // Live push (socket.io) answers its own path, HTTP and upgrades alike; everything else is the app's.
   const push = services.get(PushService);
   const handler = push.wrap(app);
-  const server = credentials ? https.createServer(credentials, handler) : http.createServer(handler);
+  const server = acme
+    ? https.createServer({ SNICallback: acme.sniCallback }, handler)
+    : credentials
+      ? https.createServer(credentials, handler)
+      : http.createServer(handler);
   server.keepAliveTimeout = 65_000;
   // Static TLS: SIGHUP re-reads the certificate files (what certbot's deploy hooks expect). Only
   // new handshakes get the new context; open connections carry on. A bad file keeps the old one.
@@ -109,12 +119,14 @@ export async function startServer(config: AppConfig, log: Logger): Promise<Runni
       resolve();
     });
   });
+  // After the listener is up: tls-alpn-01 is answered on it.
+  await acme?.start();
   // Takeover mode: the supervisor starts once the API answers (its routes report what it does).
   const daemons = services.get(Daemons);
   await daemons?.run();
   const { port } = server.address() as AddressInfo;
   const host = config.server.addr === '0.0.0.0' || config.server.addr === '::' ? '127.0.0.1' : config.server.addr;
-  const scheme = config.server.tls.enabled ? 'https' : 'http';
+  const scheme = config.server.tls.enabled || acme ? 'https' : 'http';
   const url = `${scheme}://${host.includes(':') ? `[${host}]` : host}:${port}`;
   log.info({ addr: config.server.addr, port, version: SERVICE_VERSION }, 'listening');
   const maintenance = services.get(Maintenance);
@@ -134,6 +146,7 @@ export async function startServer(config: AppConfig, log: Logger): Promise<Runni
       await retention
         .close()
         .catch((err: Error) => log.warn({ err: { message: err.message } }, 'retention close failed'));
+      await acme?.close();
       await webrtc.close().catch((err: Error) => log.warn({ err: { message: err.message } }, 'webrtc close failed'));
       await push.close().catch((err: Error) => log.warn({ err: { message: err.message } }, 'push close failed'));
       const drained = new Promise<void>((resolve) => server.close(() => resolve()));
@@ -158,7 +171,7 @@ export async function startServer(config: AppConfig, log: Logger): Promise<Runni
       log.info('stopped');
     })());
 
-  return { url, port, config, log, services, close };
+  return { url, port, config, log, services, acme, close };
 }
 
 /** The `zmgate` server entry: load config (one line and exit 1 on error), start, wait for a signal. */

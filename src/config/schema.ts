@@ -82,6 +82,7 @@ export const SETTINGS: { [P in SettingKey]: Setting<ValueAt<Settings, P>> } = {
   'server.acme.production': { type: bool, default: false },
   'server.acme.challenge': { type: oneOf(['tls-alpn-01', 'http-01']), default: 'tls-alpn-01' },
   'server.acme.http_port': { type: int(1, 65535), default: 80 },
+  'server.acme.directory_url': { type: str(), default: '' },
   'auth.state_dir': { type: absolutePath, default: '/var/lib/zmgate' },
   'auth.access_token_ttl_secs': { type: seconds(60, 86400), default: 600 },
   'auth.refresh_token_ttl_secs': { type: seconds(60, 2_592_000), default: 3600 },

@@ -34,6 +34,8 @@ export interface AppConfig {
       production: boolean;
       challenge: 'tls-alpn-01' | 'http-01';
       http_port: number;
+      /** CA directory URL; empty: Let's Encrypt (production or staging). */
+      directory_url: string;
     };
   };
   auth: {
