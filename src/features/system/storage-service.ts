@@ -86,7 +86,8 @@ export interface CreateStorageRequest extends StorageFields {
    */
   path: string;
   type: StorageTypeInput;
-  enabled: StorageFlag;
+  /** 1: the storage is in use; null means the default (1). */
+  enabled: null | StorageFlag;
 }
 
 export interface UpdateStorageRequest extends StorageFields {
