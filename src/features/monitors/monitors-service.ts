@@ -669,13 +669,12 @@ export interface AlarmControlRequest {
 
 export type MonitorStateAction = 'start' | 'stop' | 'restart';
 
-/** What PATCH /monitors/{id}/state needs from the daemon supervisor. */
 /** Takeover mode's control of a monitor's capture daemon, or undefined in passive mode. */
 function daemonControl(s: Services): MonitorDaemonControl | undefined {
-  const manager = s.get(Daemons);
-  return manager ? new DaemonsService(manager) : undefined;
+  return s.get(Daemons) ? s.get(DaemonsService) : undefined;
 }
 
+/** What PATCH /monitors/{id}/state needs from the daemon supervisor. */
 export interface MonitorDaemonControl {
   monitorAction(monitor: { id: number; type: string; device: string }, action: MonitorStateAction): void;
 }
