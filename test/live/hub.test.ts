@@ -73,7 +73,8 @@ test('one reader per monitor, shared and counted; closed when the last viewer le
   const releaseA = a.retain('webrtc', { audio: true });
   const releaseB = b.retain('mjpeg');
   await zmc.waitForConnections(1);
-  await until('connected', () => h.sources()[0]?.active === true);
+  // 'connected' is the socket; the codec is known once zmc's stream header has been read.
+  await until('connected with its codec', () => h.sources()[0]?.active === true && h.sources()[0]?.codec !== 'Unknown');
   t.like(h.sources()[0], {
     monitor_id: 3,
     codec: 'H264',
