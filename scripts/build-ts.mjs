@@ -1,4 +1,4 @@
-// TypeScript build: the Prisma client, tsoa routes + spec, the OpenAPI 3.1 pass, tsc, and the spec copied into dist.
+// TypeScript build: the Prisma client, the generated DTO interfaces, tsoa routes + spec, the OpenAPI 3.1 pass, tsc, and the spec copied into dist.
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -9,6 +9,8 @@ const bin = (name) => join(root, 'node_modules', '.bin', name);
 const run = (cmd, args) => execFileSync(cmd, args, { cwd: root, stdio: 'inherit' });
 
 run(process.execPath, [join(root, 'scripts', 'prisma-generate.mjs')]);
+// The wide tables' request/response interfaces, from their field tables (tsoa reads them next).
+run(process.execPath, ['--import', 'tsx', join(root, 'scripts', 'generate-dtos.mjs')]);
 run(bin('tsoa'), ['spec-and-routes']);
 // tsx: the OpenAPI pass loads the route table's TypeScript (src/http/media-table.ts).
 run(process.execPath, ['--import', 'tsx', join(root, 'scripts', 'openapi-post.mjs')]);

@@ -86,6 +86,8 @@ export function documentCommonResponses(doc) {
       add(op, '503', 'Database unavailable; retry after the given seconds', {
         headers: { 'Retry-After': { description: 'Seconds to wait', schema: { type: 'integer' } } },
       });
+      // One order whatever declared a status (a decorator or this pass): by status code.
+      op.responses = Object.fromEntries(Object.entries(op.responses).sort(([a], [b]) => a.localeCompare(b)));
     }
   }
 }

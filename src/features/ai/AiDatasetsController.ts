@@ -1,6 +1,5 @@
 import {
   Body,
-  Controller,
   Delete,
   Get,
   OperationId,
@@ -16,7 +15,7 @@ import {
 } from '@tsoa/runtime';
 import type { AppResponseError } from '../../api/envelopes.js';
 import type { Page } from '../../api/pagination.js';
-import type { Services } from '../../registry.js';
+import { FeatureController } from '../feature-controller.js';
 import {
   AiDatasetsService,
   type AiDatasetResponse,
@@ -30,15 +29,9 @@ export interface PaginatedAiDatasetsResponse extends Page<AiDatasetResponse> {}
 @Tags('AI')
 @Security('jwt', ['system'])
 @Response<AppResponseError>(400, 'Invalid input')
-@Response<AppResponseError>(401, 'Missing, invalid or revoked token')
 @Response<AppResponseError>(403, 'System permission required')
-export class AiDatasetsController extends Controller {
-  private readonly datasets: AiDatasetsService;
-
-  constructor(services: Services) {
-    super();
-    this.datasets = services.get(AiDatasetsService);
-  }
+export class AiDatasetsController extends FeatureController {
+  private readonly datasets = this.services.get(AiDatasetsService);
 
   /**
    * Lists AI datasets. `page`/`page_size` are accepted as on every other list.
@@ -62,7 +55,6 @@ export class AiDatasetsController extends Controller {
   @SuccessResponse(201, 'Created')
   @Response<AppResponseError>(409, 'A dataset with this name exists')
   public async create(@Body() body: CreateAiDatasetRequest): Promise<AiDatasetResponse> {
-    this.setStatus(201);
     return this.datasets.create(body);
   }
 
@@ -73,7 +65,6 @@ export class AiDatasetsController extends Controller {
    */
   @Get('{id}')
   @OperationId('get_dataset')
-  @Response<AppResponseError>(404, 'Not found')
   public async get(@Path() id: number): Promise<AiDatasetResponse> {
     return this.datasets.get(id);
   }
@@ -85,7 +76,6 @@ export class AiDatasetsController extends Controller {
    */
   @Patch('{id}')
   @OperationId('update_dataset')
-  @Response<AppResponseError>(404, 'Not found')
   @Response<AppResponseError>(409, 'A dataset with this name exists')
   public async update(@Path() id: number, @Body() body: UpdateAiDatasetRequest): Promise<AiDatasetResponse> {
     return this.datasets.update(id, body);
@@ -100,9 +90,7 @@ export class AiDatasetsController extends Controller {
   @Delete('{id}')
   @OperationId('delete_dataset')
   @SuccessResponse(204, 'Deleted')
-  @Response<AppResponseError>(404, 'Not found')
   public async remove(@Path() id: number): Promise<void> {
     await this.datasets.remove(id);
-    this.setStatus(204);
   }
 }

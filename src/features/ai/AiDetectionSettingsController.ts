@@ -1,6 +1,5 @@
 import {
   Body,
-  Controller,
   Delete,
   Get,
   OperationId,
@@ -18,7 +17,7 @@ import {
 import type { Request as ExRequest } from 'express';
 import type { AppResponseError } from '../../api/envelopes.js';
 import type { Page } from '../../api/pagination.js';
-import type { Services } from '../../registry.js';
+import { FeatureController } from '../feature-controller.js';
 import {
   AiDetectionSettingsService,
   type CreateAiDetectionSettingRequest,
@@ -37,18 +36,12 @@ const user = (req: ExRequest) => currentUser(req);
 @Tags('AI')
 @Security('jwt', ['monitors'])
 @Response<AppResponseError>(400, 'Invalid input: unknown monitor or object class, bad colour')
-@Response<AppResponseError>(401, 'Missing, invalid or revoked token')
 @Response<AppResponseError>(
   403,
   'Monitors permission required, the monitor is view-only, or site-wide rows need an unrestricted account',
 )
-export class AiDetectionSettingsController extends Controller {
-  private readonly service: AiDetectionSettingsService;
-
-  constructor(services: Services) {
-    super();
-    this.service = services.get(AiDetectionSettingsService);
-  }
+export class AiDetectionSettingsController extends FeatureController {
+  private readonly service = this.services.get(AiDetectionSettingsService);
 
   /**
    * Lists AI detection settings of the monitors the caller may see, and the site-wide defaults.
@@ -89,9 +82,7 @@ export class AiDetectionSettingsController extends Controller {
     @Request() req: ExRequest,
     @Body() body: CreateAiDetectionSettingRequest,
   ): Promise<AiDetectionSettingResponse> {
-    const created = await this.service.create(user(req), body);
-    this.setStatus(201);
-    return created;
+    return this.service.create(user(req), body);
   }
 
   /**
@@ -134,6 +125,5 @@ export class AiDetectionSettingsController extends Controller {
   @Response<AppResponseError>(404, 'Not found, or the monitor is hidden')
   public async remove(@Request() req: ExRequest, @Path() id: number): Promise<void> {
     await this.service.remove(user(req), id);
-    this.setStatus(204);
   }
 }

@@ -1,6 +1,5 @@
 import {
   Body,
-  Controller,
   Delete,
   Get,
   OperationId,
@@ -18,7 +17,7 @@ import {
 import type { Request as ExRequest } from 'express';
 import type { AppResponseError } from '../../api/envelopes.js';
 import type { Page } from '../../api/pagination.js';
-import type { Services } from '../../registry.js';
+import { FeatureController } from '../feature-controller.js';
 import {
   AiDetectionsService,
   type CreateAiDetectionRequest,
@@ -37,15 +36,9 @@ const user = (req: ExRequest) => currentUser(req);
 @Tags('AI')
 @Security('jwt', ['events'])
 @Response<AppResponseError>(400, 'Invalid input: unknown event or object class, a frame of another event')
-@Response<AppResponseError>(401, 'Missing, invalid or revoked token')
 @Response<AppResponseError>(403, 'Events permission required')
-export class AiDetectionsController extends Controller {
-  private readonly service: AiDetectionsService;
-
-  constructor(services: Services) {
-    super();
-    this.service = services.get(AiDetectionsService);
-  }
+export class AiDetectionsController extends FeatureController {
+  private readonly service = this.services.get(AiDetectionsService);
 
   /**
    * Lists AI detections of the events the caller may see.
@@ -82,9 +75,7 @@ export class AiDetectionsController extends Controller {
   @OperationId('create_ai_detection')
   @SuccessResponse(201, 'Created')
   public async create(@Request() req: ExRequest, @Body() body: CreateAiDetectionRequest): Promise<AiDetectionResponse> {
-    const created = await this.service.create(user(req), body);
-    this.setStatus(201);
-    return created;
+    return this.service.create(user(req), body);
   }
 
   /**
@@ -126,6 +117,5 @@ export class AiDetectionsController extends Controller {
   @Response<AppResponseError>(404, 'Not found, or the monitor of the event is hidden')
   public async remove(@Request() req: ExRequest, @Path() id: number): Promise<void> {
     await this.service.remove(user(req), id);
-    this.setStatus(204);
   }
 }

@@ -1,6 +1,5 @@
 import {
   Body,
-  Controller,
   Delete,
   Get,
   OperationId,
@@ -16,7 +15,7 @@ import {
 } from '@tsoa/runtime';
 import type { AppResponseError } from '../../api/envelopes.js';
 import type { Page } from '../../api/pagination.js';
-import type { Services } from '../../registry.js';
+import { FeatureController } from '../feature-controller.js';
 import {
   AiModelsService,
   type AiModelResponse,
@@ -30,15 +29,9 @@ export interface PaginatedAiModelsResponse extends Page<AiModelResponse> {}
 @Tags('AI')
 @Security('jwt', ['system'])
 @Response<AppResponseError>(400, 'Invalid input, or an unknown dataset_id')
-@Response<AppResponseError>(401, 'Missing, invalid or revoked token')
 @Response<AppResponseError>(403, 'System permission required')
-export class AiModelsController extends Controller {
-  private readonly models: AiModelsService;
-
-  constructor(services: Services) {
-    super();
-    this.models = services.get(AiModelsService);
-  }
+export class AiModelsController extends FeatureController {
+  private readonly models = this.services.get(AiModelsService);
 
   /**
    * Lists AI models with their dataset name resolved.
@@ -63,7 +56,6 @@ export class AiModelsController extends Controller {
   @SuccessResponse(201, 'Created')
   @Response<AppResponseError>(409, 'A model with this name exists')
   public async create(@Body() body: CreateAiModelRequest): Promise<AiModelResponse> {
-    this.setStatus(201);
     return this.models.create(body);
   }
 
@@ -74,7 +66,6 @@ export class AiModelsController extends Controller {
    */
   @Get('{id}')
   @OperationId('get_ai_model')
-  @Response<AppResponseError>(404, 'Not found')
   public async get(@Path() id: number): Promise<AiModelResponse> {
     return this.models.get(id);
   }
@@ -86,7 +77,6 @@ export class AiModelsController extends Controller {
    */
   @Patch('{id}')
   @OperationId('update_ai_model')
-  @Response<AppResponseError>(404, 'Not found')
   @Response<AppResponseError>(409, 'A model with this name exists')
   public async update(@Path() id: number, @Body() body: UpdateAiModelRequest): Promise<AiModelResponse> {
     return this.models.update(id, body);
@@ -100,9 +90,7 @@ export class AiModelsController extends Controller {
   @Delete('{id}')
   @OperationId('delete_ai_model')
   @SuccessResponse(204, 'Deleted')
-  @Response<AppResponseError>(404, 'Not found')
   public async remove(@Path() id: number): Promise<void> {
     await this.models.remove(id);
-    this.setStatus(204);
   }
 }

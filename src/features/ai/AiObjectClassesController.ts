@@ -1,6 +1,5 @@
 import {
   Body,
-  Controller,
   Delete,
   Get,
   OperationId,
@@ -16,7 +15,7 @@ import {
 } from '@tsoa/runtime';
 import type { AppResponseError } from '../../api/envelopes.js';
 import type { Page } from '../../api/pagination.js';
-import type { Services } from '../../registry.js';
+import { FeatureController } from '../feature-controller.js';
 import {
   AiObjectClassesService,
   type AiObjectClassResponse,
@@ -30,15 +29,9 @@ export interface PaginatedAiObjectClassesResponse extends Page<AiObjectClassResp
 @Tags('AI')
 @Security('jwt', ['system'])
 @Response<AppResponseError>(400, 'Invalid input, or an unknown dataset_id')
-@Response<AppResponseError>(401, 'Missing, invalid or revoked token')
 @Response<AppResponseError>(403, 'System permission required')
-export class AiObjectClassesController extends Controller {
-  private readonly classes: AiObjectClassesService;
-
-  constructor(services: Services) {
-    super();
-    this.classes = services.get(AiObjectClassesService);
-  }
+export class AiObjectClassesController extends FeatureController {
+  private readonly classes = this.services.get(AiObjectClassesService);
 
   /**
    * Lists object classes, optionally only those of one dataset.
@@ -71,7 +64,6 @@ export class AiObjectClassesController extends Controller {
   @SuccessResponse(201, 'Created')
   @Response<AppResponseError>(409, 'The dataset already has a class with this name')
   public async create(@Body() body: CreateAiObjectClassRequest): Promise<AiObjectClassResponse> {
-    this.setStatus(201);
     return this.classes.create(body);
   }
 
@@ -82,7 +74,6 @@ export class AiObjectClassesController extends Controller {
    */
   @Get('{id}')
   @OperationId('get_class')
-  @Response<AppResponseError>(404, 'Not found')
   public async get(@Path() id: number): Promise<AiObjectClassResponse> {
     return this.classes.get(id);
   }
@@ -94,7 +85,6 @@ export class AiObjectClassesController extends Controller {
    */
   @Patch('{id}')
   @OperationId('update_class')
-  @Response<AppResponseError>(404, 'Not found')
   @Response<AppResponseError>(409, 'The dataset already has a class with this name')
   public async update(@Path() id: number, @Body() body: UpdateAiObjectClassRequest): Promise<AiObjectClassResponse> {
     return this.classes.update(id, body);
@@ -108,9 +98,7 @@ export class AiObjectClassesController extends Controller {
   @Delete('{id}')
   @OperationId('delete_class')
   @SuccessResponse(204, 'Deleted')
-  @Response<AppResponseError>(404, 'Not found')
   public async remove(@Path() id: number): Promise<void> {
     await this.classes.remove(id);
-    this.setStatus(204);
   }
 }

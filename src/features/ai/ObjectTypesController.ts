@@ -1,6 +1,5 @@
 import {
   Body,
-  Controller,
   Delete,
   Get,
   OperationId,
@@ -16,7 +15,7 @@ import {
 } from '@tsoa/runtime';
 import type { AppResponseError } from '../../api/envelopes.js';
 import type { Page } from '../../api/pagination.js';
-import type { Services } from '../../registry.js';
+import { FeatureController } from '../feature-controller.js';
 import {
   ObjectTypesService,
   type CreateObjectTypeRequest,
@@ -30,15 +29,9 @@ export interface PaginatedObjectTypesResponse extends Page<ObjectTypeResponse> {
 @Tags('Object Types')
 @Security('jwt', ['events'])
 @Response<AppResponseError>(400, 'Invalid input')
-@Response<AppResponseError>(401, 'Missing, invalid or revoked token')
 @Response<AppResponseError>(403, 'Events permission required')
-export class ObjectTypesController extends Controller {
-  private readonly objectTypes: ObjectTypesService;
-
-  constructor(services: Services) {
-    super();
-    this.objectTypes = services.get(ObjectTypesService);
-  }
+export class ObjectTypesController extends FeatureController {
+  private readonly objectTypes = this.services.get(ObjectTypesService);
 
   /**
    * Lists object types (detection labels).
@@ -62,7 +55,6 @@ export class ObjectTypesController extends Controller {
   @SuccessResponse(201, 'Created')
   @Response<AppResponseError>(409, 'An object type with this name exists')
   public async create(@Body() body: CreateObjectTypeRequest): Promise<ObjectTypeResponse> {
-    this.setStatus(201);
     return this.objectTypes.create(body);
   }
 
@@ -74,7 +66,6 @@ export class ObjectTypesController extends Controller {
    */
   @Get('{id}')
   @OperationId('get_object_type')
-  @Response<AppResponseError>(404, 'Not found')
   public async get(@Path() id: number): Promise<ObjectTypeResponse> {
     return this.objectTypes.get(id);
   }
@@ -87,7 +78,6 @@ export class ObjectTypesController extends Controller {
    */
   @Patch('{id}')
   @OperationId('update_object_type')
-  @Response<AppResponseError>(404, 'Not found')
   @Response<AppResponseError>(409, 'An object type with this name exists')
   public async update(@Path() id: number, @Body() body: UpdateObjectTypeRequest): Promise<ObjectTypeResponse> {
     return this.objectTypes.update(id, body);
@@ -102,9 +92,7 @@ export class ObjectTypesController extends Controller {
   @Delete('{id}')
   @OperationId('delete_object_type')
   @SuccessResponse(204, 'Deleted')
-  @Response<AppResponseError>(404, 'Not found')
   public async remove(@Path() id: number): Promise<void> {
     await this.objectTypes.remove(id);
-    this.setStatus(204);
   }
 }

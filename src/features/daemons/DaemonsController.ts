@@ -1,6 +1,6 @@
-import { Body, Controller, Get, OperationId, Path, Post, Response, Route, Security, Tags } from '@tsoa/runtime';
+import { Body, Get, OperationId, Path, Post, Response, Route, Security, Tags } from '@tsoa/runtime';
 import type { AppResponseError } from '../../api/envelopes.js';
-import type { Services } from '../../registry.js';
+import { FeatureController } from '../feature-controller.js';
 import {
   DaemonsService,
   type DaemonActionResponse,
@@ -16,16 +16,10 @@ import {
 @Route('api/v3/daemons')
 @Tags('Daemons')
 @Security('jwt', ['system'])
-@Response<AppResponseError>(401, 'Missing, invalid or revoked token')
 @Response<AppResponseError>(403, 'System permission required (View to read, Edit for actions)')
 @Response<AppResponseError>(503, 'Daemon manager not available (passive mode)')
-export class DaemonsController extends Controller {
-  private readonly daemons: DaemonsService;
-
-  constructor(services: Services) {
-    super();
-    this.daemons = services.get(DaemonsService);
-  }
+export class DaemonsController extends FeatureController {
+  private readonly daemons = this.services.get(DaemonsService);
 
   /** Every daemon the supervisor knows, with its state. */
   @Get()

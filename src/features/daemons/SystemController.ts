@@ -1,6 +1,6 @@
-import { Body, Controller, Get, OperationId, Path, Post, Response, Route, Security, Tags } from '@tsoa/runtime';
+import { Body, Get, OperationId, Path, Post, Response, Route, Security, Tags } from '@tsoa/runtime';
 import type { AppResponseError } from '../../api/envelopes.js';
-import type { Services } from '../../registry.js';
+import { FeatureController } from '../feature-controller.js';
 import type { DaemonActionResponse } from './daemons-service.js';
 import {
   SystemService,
@@ -12,15 +12,9 @@ import {
 @Route('api/v3/system')
 @Tags('System')
 @Security('jwt', ['system'])
-@Response<AppResponseError>(401, 'Missing, invalid or revoked token')
 @Response<AppResponseError>(403, 'System permission required (View to read, Edit for actions)')
-export class SystemController extends Controller {
-  private readonly system: SystemService;
-
-  constructor(services: Services) {
-    super();
-    this.system = services.get(SystemService);
-  }
+export class SystemController extends FeatureController {
+  private readonly system = this.services.get(SystemService);
 
   /** Supervisor state, daemons, CPU (from a delta), memory and the disk of the event storage. */
   @Get('status')
@@ -74,15 +68,9 @@ export class SystemController extends Controller {
 @Route('api/v3/server')
 @Tags('Server')
 @Security('jwt', ['system'])
-@Response<AppResponseError>(401, 'Missing, invalid or revoked token')
 @Response<AppResponseError>(403, 'System Edit required')
-export class ServerControlController extends Controller {
-  private readonly system: SystemService;
-
-  constructor(services: Services) {
-    super();
-    this.system = services.get(SystemService);
-  }
+export class ServerControlController extends FeatureController {
+  private readonly system = this.services.get(SystemService);
 
   /** start, stop or restart ZoneMinder: the supervisor in takeover mode, zoneminder.service otherwise. */
   @Post('control/{action}')

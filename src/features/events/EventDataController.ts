@@ -1,6 +1,5 @@
 import {
   Body,
-  Controller,
   Delete,
   Get,
   OperationId,
@@ -17,7 +16,7 @@ import {
 } from '@tsoa/runtime';
 import type { Request as ExRequest } from 'express';
 import type { AppResponseError } from '../../api/envelopes.js';
-import type { Services } from '../../registry.js';
+import { FeatureController } from '../feature-controller.js';
 import {
   EventDataService,
   type CreateEventDataRequest,
@@ -31,15 +30,9 @@ import { currentUser } from '../../auth/request-user.js';
 @Tags('Event Data')
 @Security('jwt', ['events'])
 @Response<AppResponseError>(400, 'Invalid input')
-@Response<AppResponseError>(401, 'Missing, invalid or revoked token')
 @Response<AppResponseError>(403, 'Events permission required')
-export class EventDataController extends Controller {
-  private readonly eventData: EventDataService;
-
-  constructor(services: Services) {
-    super();
-    this.eventData = services.get(EventDataService);
-  }
+export class EventDataController extends FeatureController {
+  private readonly eventData = this.services.get(EventDataService);
 
   /**
    * Lists event data rows in Id order; with `event_id`, the rows of that event (none when the
@@ -72,7 +65,6 @@ export class EventDataController extends Controller {
   @OperationId('create_event_data')
   @SuccessResponse(201, 'Created')
   public async create(@Request() req: ExRequest, @Body() body: CreateEventDataRequest): Promise<EventDataResponse> {
-    this.setStatus(201);
     return this.eventData.create(currentUser(req), body);
   }
 
@@ -115,6 +107,5 @@ export class EventDataController extends Controller {
   @Response<AppResponseError>(404, 'No such row, or its monitor is hidden')
   public async remove(@Request() req: ExRequest, @Path() id: number): Promise<void> {
     await this.eventData.remove(currentUser(req), id);
-    this.setStatus(204);
   }
 }

@@ -1,7 +1,7 @@
-import { Controller, Get, OperationId, Path, Query, Request, Response, Route, Security, Tags } from '@tsoa/runtime';
+import { Get, OperationId, Path, Query, Request, Response, Route, Security, Tags } from '@tsoa/runtime';
 import type { Request as ExRequest } from 'express';
 import type { AppResponseError } from '../../api/envelopes.js';
-import type { Services } from '../../registry.js';
+import { FeatureController } from '../feature-controller.js';
 import {
   EventSummariesService,
   type EventSummaryResponse,
@@ -13,16 +13,9 @@ import { currentUser } from '../../auth/request-user.js';
 @Tags('Events')
 @Security('jwt', ['events'])
 @Response<AppResponseError>(400, 'Invalid input')
-@Response<AppResponseError>(401, 'Missing, invalid or revoked token')
 @Response<AppResponseError>(403, 'Events permission required')
-@Response<AppResponseError>(500, 'Internal or database error')
-export class EventSummariesController extends Controller {
-  private readonly summaries: EventSummariesService;
-
-  constructor(services: Services) {
-    super();
-    this.summaries = services.get(EventSummariesService);
-  }
+export class EventSummariesController extends FeatureController {
+  private readonly summaries = this.services.get(EventSummariesService);
 
   /**
    * Event counters of every monitor the caller may see, in monitor order (zeros for a monitor

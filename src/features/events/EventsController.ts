@@ -1,6 +1,5 @@
 import {
   Body,
-  Controller,
   Delete,
   Get,
   OperationId,
@@ -17,7 +16,7 @@ import {
 } from '@tsoa/runtime';
 import type { Request as ExRequest } from 'express';
 import type { AppResponseError } from '../../api/envelopes.js';
-import type { Services } from '../../registry.js';
+import { FeatureController } from '../feature-controller.js';
 import {
   EventsService,
   type EventCountsByMonitorResponse,
@@ -32,16 +31,9 @@ import { currentUser } from '../../auth/request-user.js';
 @Route('api/v3/events')
 @Tags('Events')
 @Security('jwt', ['events'])
-@Response<AppResponseError>(401, 'Missing, invalid or revoked token')
 @Response<AppResponseError>(403, 'Events permission required')
-@Response<AppResponseError>(500, 'Internal or database error')
-export class EventsController extends Controller {
-  private readonly events: EventsService;
-
-  constructor(services: Services) {
-    super();
-    this.events = services.get(EventsService);
-  }
+export class EventsController extends FeatureController {
+  private readonly events = this.services.get(EventsService);
 
   /**
    * Lists events of the monitors the caller may see, newest first by default. Event start/end
@@ -121,7 +113,6 @@ export class EventsController extends Controller {
   @SuccessResponse(201, 'Created')
   @Response<AppResponseError>(400, 'Invalid input, unknown monitor or storage')
   public async create(@Request() req: ExRequest, @Body() body: EventCreateRequest): Promise<EventResponse> {
-    this.setStatus(201);
     return this.events.create(currentUser(req), body);
   }
 
@@ -196,6 +187,5 @@ export class EventsController extends Controller {
   @Response<AppResponseError>(409, 'The event is still being recorded, archived or locked')
   public async remove(@Request() req: ExRequest, @Path() id: number): Promise<void> {
     await this.events.remove(currentUser(req), id);
-    this.setStatus(204);
   }
 }

@@ -1,6 +1,5 @@
 import {
   Body,
-  Controller,
   Delete,
   Get,
   OperationId,
@@ -17,7 +16,7 @@ import {
 import type { Request as ExRequest } from 'express';
 import type { AppResponseError } from '../../api/envelopes.js';
 import type { Page } from '../../api/pagination.js';
-import type { Services } from '../../registry.js';
+import { FeatureController } from '../feature-controller.js';
 import { EventsTagsService, type CreateEventTagRequest, type EventTagResponse } from './events-tags-service.js';
 import { currentUser } from '../../auth/request-user.js';
 
@@ -27,15 +26,9 @@ export interface PaginatedEventsTagsResponse extends Page<EventTagResponse> {}
 @Tags('Events Tags')
 @Security('jwt', ['events'])
 @Response<AppResponseError>(400, 'Invalid input')
-@Response<AppResponseError>(401, 'Missing, invalid or revoked token')
 @Response<AppResponseError>(403, 'Events permission required')
-export class EventsTagsController extends Controller {
-  private readonly eventsTags: EventsTagsService;
-
-  constructor(services: Services) {
-    super();
-    this.eventsTags = services.get(EventsTagsService);
-  }
+export class EventsTagsController extends FeatureController {
+  private readonly eventsTags = this.services.get(EventsTagsService);
 
   /**
    * Lists tag assignments of events the caller may see, by tag then event.
@@ -74,7 +67,6 @@ export class EventsTagsController extends Controller {
   @SuccessResponse(201, 'Created')
   @Response<AppResponseError>(409, 'Already assigned')
   public async create(@Request() req: ExRequest, @Body() body: CreateEventTagRequest): Promise<EventTagResponse> {
-    this.setStatus(201);
     return this.eventsTags.create(currentUser(req), body);
   }
 
@@ -107,6 +99,5 @@ export class EventsTagsController extends Controller {
   @Response<AppResponseError>(404, 'Not assigned, or the event is hidden')
   public async remove(@Request() req: ExRequest, @Path() tag_id: number, @Path() event_id: number): Promise<void> {
     await this.eventsTags.remove(currentUser(req), tag_id, event_id);
-    this.setStatus(204);
   }
 }

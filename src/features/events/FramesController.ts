@@ -1,6 +1,5 @@
 import {
   Body,
-  Controller,
   Delete,
   Get,
   OperationId,
@@ -17,7 +16,7 @@ import {
 } from '@tsoa/runtime';
 import type { Request as ExRequest } from 'express';
 import type { AppResponseError } from '../../api/envelopes.js';
-import type { Services } from '../../registry.js';
+import { FeatureController } from '../feature-controller.js';
 import {
   FramesService,
   type CreateFrameRequest,
@@ -31,15 +30,9 @@ import { currentUser } from '../../auth/request-user.js';
 @Tags('Frames')
 @Security('jwt', ['events'])
 @Response<AppResponseError>(400, 'Invalid input')
-@Response<AppResponseError>(401, 'Missing, invalid or revoked token')
 @Response<AppResponseError>(403, 'Events permission required')
-export class FramesController extends Controller {
-  private readonly frames: FramesService;
-
-  constructor(services: Services) {
-    super();
-    this.frames = services.get(FramesService);
-  }
+export class FramesController extends FeatureController {
+  private readonly frames = this.services.get(FramesService);
 
   /**
    * Lists frames in Id order; with `event_id`, the frames of that event (none when the event
@@ -72,7 +65,6 @@ export class FramesController extends Controller {
   @OperationId('create_frame')
   @SuccessResponse(201, 'Created')
   public async create(@Request() req: ExRequest, @Body() body: CreateFrameRequest): Promise<FrameResponse> {
-    this.setStatus(201);
     return this.frames.create(currentUser(req), body);
   }
 
@@ -115,6 +107,5 @@ export class FramesController extends Controller {
   @Response<AppResponseError>(404, 'No such frame, or its event is hidden')
   public async remove(@Request() req: ExRequest, @Path() id: number): Promise<void> {
     await this.frames.remove(currentUser(req), id);
-    this.setStatus(204);
   }
 }

@@ -1,6 +1,5 @@
 import {
   Body,
-  Controller,
   Delete,
   Get,
   OperationId,
@@ -18,7 +17,7 @@ import {
 import type { Request as ExRequest } from 'express';
 import type { AppResponseError } from '../../api/envelopes.js';
 import type { Page } from '../../api/pagination.js';
-import type { Services } from '../../registry.js';
+import { FeatureController } from '../feature-controller.js';
 import {
   ReportsService,
   type CreateReportRequest,
@@ -32,15 +31,9 @@ export interface PaginatedReportsResponse extends Page<ReportResponse> {}
 @Route('api/v3/reports')
 @Tags('Reports')
 @Security('jwt', ['system'])
-@Response<AppResponseError>(401, 'Missing, invalid or revoked token')
 @Response<AppResponseError>(403, 'System permission required')
-export class ReportsController extends Controller {
-  private readonly reports: ReportsService;
-
-  constructor(services: Services) {
-    super();
-    this.reports = services.get(ReportsService);
-  }
+export class ReportsController extends FeatureController {
+  private readonly reports = this.services.get(ReportsService);
 
   /**
    * Lists reports in Id order.
@@ -65,7 +58,6 @@ export class ReportsController extends Controller {
   @SuccessResponse(201, 'Created')
   @Response<AppResponseError>(400, 'Invalid input or unknown filter')
   public async create(@Request() req: ExRequest, @Body() body: CreateReportRequest): Promise<ReportResponse> {
-    this.setStatus(201);
     return this.reports.create(currentUser(req), body);
   }
 
@@ -76,7 +68,6 @@ export class ReportsController extends Controller {
   @Get('{id}')
   @OperationId('get_report')
   @Response<AppResponseError>(400, 'Invalid id')
-  @Response<AppResponseError>(404, 'Not found')
   public async get(@Path() id: number): Promise<ReportResponse> {
     return this.reports.get(id);
   }
@@ -89,7 +80,6 @@ export class ReportsController extends Controller {
   @Patch('{id}')
   @OperationId('update_report')
   @Response<AppResponseError>(400, 'Invalid input or unknown filter')
-  @Response<AppResponseError>(404, 'Not found')
   public async update(@Path() id: number, @Body() body: UpdateReportRequest): Promise<ReportResponse> {
     return this.reports.update(id, body);
   }
@@ -102,9 +92,7 @@ export class ReportsController extends Controller {
   @OperationId('delete_report')
   @SuccessResponse(204, 'Deleted')
   @Response<AppResponseError>(400, 'Invalid id')
-  @Response<AppResponseError>(404, 'Not found')
   public async remove(@Path() id: number): Promise<void> {
     await this.reports.remove(id);
-    this.setStatus(204);
   }
 }

@@ -1,7 +1,7 @@
-import { Controller, Get, OperationId, Query, Request, Response, Route, Security, Tags } from '@tsoa/runtime';
+import { Get, OperationId, Query, Request, Response, Route, Security, Tags } from '@tsoa/runtime';
 import type { Request as ExRequest } from 'express';
 import type { AppResponseError } from '../../api/envelopes.js';
-import type { Services } from '../../registry.js';
+import { FeatureController } from '../feature-controller.js';
 import { SearchService, type SearchResponse } from './search-service.js';
 import { currentUser } from '../../auth/request-user.js';
 
@@ -9,16 +9,10 @@ import { currentUser } from '../../auth/request-user.js';
 @Tags('Search')
 @Security('jwt', ['events'])
 @Response<AppResponseError>(400, 'Invalid query')
-@Response<AppResponseError>(401, 'Missing, invalid or revoked token')
 @Response<AppResponseError>(403, 'Events permission required')
 @Response<AppResponseError>(503, 'Search backend unavailable (e.g. a table it needs is missing)')
-export class SearchController extends Controller {
-  private readonly searcher: SearchService;
-
-  constructor(services: Services) {
-    super();
-    this.searcher = services.get(SearchService);
-  }
+export class SearchController extends FeatureController {
+  private readonly searcher = this.services.get(SearchService);
 
   /**
    * Searches events of the monitors the caller may see: every word of `q` must occur in the

@@ -1,6 +1,5 @@
 import {
   Body,
-  Controller,
   Delete,
   Get,
   OperationId,
@@ -18,7 +17,7 @@ import {
 import type { Request as ExRequest } from 'express';
 import type { AppResponseError } from '../../api/envelopes.js';
 import type { Page } from '../../api/pagination.js';
-import type { Services } from '../../registry.js';
+import { FeatureController } from '../feature-controller.js';
 import {
   SnapshotsService,
   type CreateSnapshotRequest,
@@ -33,15 +32,9 @@ export interface PaginatedSnapshotsResponse extends Page<SnapshotResponse> {}
 @Tags('Snapshots')
 @Security('jwt', ['snapshots'])
 @Response<AppResponseError>(400, 'Invalid input')
-@Response<AppResponseError>(401, 'Missing, invalid or revoked token')
 @Response<AppResponseError>(403, 'Snapshots permission required')
-export class SnapshotsController extends Controller {
-  private readonly snapshots: SnapshotsService;
-
-  constructor(services: Services) {
-    super();
-    this.snapshots = services.get(SnapshotsService);
-  }
+export class SnapshotsController extends FeatureController {
+  private readonly snapshots = this.services.get(SnapshotsService);
 
   /**
    * Lists snapshots in Id order.
@@ -64,7 +57,6 @@ export class SnapshotsController extends Controller {
   @OperationId('create_snapshot')
   @SuccessResponse(201, 'Created')
   public async create(@Request() req: ExRequest, @Body() body: CreateSnapshotRequest): Promise<SnapshotResponse> {
-    this.setStatus(201);
     return this.snapshots.create(currentUser(req), body);
   }
 
@@ -74,7 +66,6 @@ export class SnapshotsController extends Controller {
    */
   @Get('{id}')
   @OperationId('get_snapshot')
-  @Response<AppResponseError>(404, 'Not found')
   public async get(@Path() id: number): Promise<SnapshotResponse> {
     return this.snapshots.get(id);
   }
@@ -86,7 +77,6 @@ export class SnapshotsController extends Controller {
    */
   @Patch('{id}')
   @OperationId('update_snapshot')
-  @Response<AppResponseError>(404, 'Not found')
   public async update(@Path() id: number, @Body() body: UpdateSnapshotRequest): Promise<SnapshotResponse> {
     return this.snapshots.update(id, body);
   }
@@ -99,9 +89,7 @@ export class SnapshotsController extends Controller {
   @Delete('{id}')
   @OperationId('delete_snapshot')
   @SuccessResponse(204, 'Deleted')
-  @Response<AppResponseError>(404, 'Not found')
   public async remove(@Path() id: number): Promise<void> {
     await this.snapshots.remove(id);
-    this.setStatus(204);
   }
 }

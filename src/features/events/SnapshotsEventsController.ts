@@ -1,6 +1,5 @@
 import {
   Body,
-  Controller,
   Delete,
   Get,
   OperationId,
@@ -17,7 +16,7 @@ import {
 import type { Request as ExRequest } from 'express';
 import type { AppResponseError } from '../../api/envelopes.js';
 import type { Page } from '../../api/pagination.js';
-import type { Services } from '../../registry.js';
+import { FeatureController } from '../feature-controller.js';
 import {
   SnapshotEventsService,
   type CreateSnapshotEventRequest,
@@ -31,15 +30,9 @@ export interface PaginatedSnapshotEventsResponse extends Page<SnapshotEventRespo
 @Tags('Snapshots Events')
 @Security('jwt', ['snapshots'])
 @Response<AppResponseError>(400, 'Invalid input')
-@Response<AppResponseError>(401, 'Missing, invalid or revoked token')
 @Response<AppResponseError>(403, 'Snapshots permission required')
-export class SnapshotsEventsController extends Controller {
-  private readonly snapshotEvents: SnapshotEventsService;
-
-  constructor(services: Services) {
-    super();
-    this.snapshotEvents = services.get(SnapshotEventsService);
-  }
+export class SnapshotsEventsController extends FeatureController {
+  private readonly snapshotEvents = this.services.get(SnapshotEventsService);
 
   /**
    * Lists the events of snapshots, only events of monitors the caller may see, in Id order.
@@ -73,7 +66,6 @@ export class SnapshotsEventsController extends Controller {
     @Request() req: ExRequest,
     @Body() body: CreateSnapshotEventRequest,
   ): Promise<SnapshotEventResponse> {
-    this.setStatus(201);
     return this.snapshotEvents.create(currentUser(req), body);
   }
 
@@ -98,6 +90,5 @@ export class SnapshotsEventsController extends Controller {
   @Response<AppResponseError>(404, 'Not found, or the event is hidden')
   public async remove(@Request() req: ExRequest, @Path() id: number): Promise<void> {
     await this.snapshotEvents.remove(currentUser(req), id);
-    this.setStatus(204);
   }
 }

@@ -1,6 +1,5 @@
 import {
   Body,
-  Controller,
   Delete,
   Get,
   OperationId,
@@ -18,7 +17,7 @@ import {
 import type { Request as ExRequest } from 'express';
 import type { AppResponseError } from '../../api/envelopes.js';
 import type { Page } from '../../api/pagination.js';
-import type { Services } from '../../registry.js';
+import { FeatureController } from '../feature-controller.js';
 import { StatsService, type CreateStatRequest, type StatResponse, type UpdateStatRequest } from './stats-service.js';
 import { currentUser } from '../../auth/request-user.js';
 
@@ -28,15 +27,9 @@ export interface PaginatedStatsResponse extends Page<StatResponse> {}
 @Tags('Stats')
 @Security('jwt', ['system'])
 @Response<AppResponseError>(400, 'Invalid input, or a monitor, zone or event that does not exist or does not match')
-@Response<AppResponseError>(401, 'Missing, invalid or revoked token')
 @Response<AppResponseError>(403, 'System permission required, or the monitor is view-only for this account')
-export class StatsController extends Controller {
-  private readonly stats: StatsService;
-
-  constructor(services: Services) {
-    super();
-    this.stats = services.get(StatsService);
-  }
+export class StatsController extends FeatureController {
+  private readonly stats = this.services.get(StatsService);
 
   /**
    * Lists zone alarm statistics of the monitors the caller may see.
@@ -63,7 +56,6 @@ export class StatsController extends Controller {
   @OperationId('create_stat')
   @SuccessResponse(201, 'Created')
   public async create(@Request() req: ExRequest, @Body() body: CreateStatRequest): Promise<StatResponse> {
-    this.setStatus(201);
     return this.stats.create(currentUser(req), body);
   }
 
@@ -106,6 +98,5 @@ export class StatsController extends Controller {
   @Response<AppResponseError>(404, 'Not found, or the monitor is hidden')
   public async remove(@Request() req: ExRequest, @Path() id: number): Promise<void> {
     await this.stats.remove(currentUser(req), id);
-    this.setStatus(204);
   }
 }

@@ -1,6 +1,5 @@
 import {
   Body,
-  Controller,
   Delete,
   Get,
   OperationId,
@@ -18,7 +17,7 @@ import {
 import type { Request as ExRequest } from 'express';
 import type { AppResponseError } from '../../api/envelopes.js';
 import type { Page } from '../../api/pagination.js';
-import type { Services } from '../../registry.js';
+import { FeatureController } from '../feature-controller.js';
 import {
   TagsService,
   type CreateTagRequest,
@@ -34,15 +33,9 @@ export interface PaginatedTagsResponse extends Page<TagResponse> {}
 @Tags('Tags')
 @Security('jwt', ['events'])
 @Response<AppResponseError>(400, 'Invalid input')
-@Response<AppResponseError>(401, 'Missing, invalid or revoked token')
 @Response<AppResponseError>(403, 'Events permission required')
-export class TagsController extends Controller {
-  private readonly tags: TagsService;
-
-  constructor(services: Services) {
-    super();
-    this.tags = services.get(TagsService);
-  }
+export class TagsController extends FeatureController {
+  private readonly tags = this.services.get(TagsService);
 
   /**
    * Lists tags in Id order; `event_count` counts only events of monitors the caller may see.
@@ -70,7 +63,6 @@ export class TagsController extends Controller {
   @SuccessResponse(201, 'Created')
   @Response<AppResponseError>(409, 'Name already in use')
   public async create(@Request() req: ExRequest, @Body() body: CreateTagRequest): Promise<TagResponse> {
-    this.setStatus(201);
     return this.tags.create(currentUser(req), body);
   }
 
@@ -88,7 +80,6 @@ export class TagsController extends Controller {
    */
   @Get('{id}')
   @OperationId('get_tag')
-  @Response<AppResponseError>(404, 'Not found')
   public async get(
     @Request() req: ExRequest,
     @Path() id: number,
@@ -104,7 +95,6 @@ export class TagsController extends Controller {
    */
   @Patch('{id}')
   @OperationId('update_tag')
-  @Response<AppResponseError>(404, 'Not found')
   @Response<AppResponseError>(409, 'Name already in use')
   public async update(
     @Request() req: ExRequest,
@@ -122,9 +112,7 @@ export class TagsController extends Controller {
   @Delete('{id}')
   @OperationId('delete_tag')
   @SuccessResponse(204, 'Deleted')
-  @Response<AppResponseError>(404, 'Not found')
   public async remove(@Path() id: number): Promise<void> {
     await this.tags.remove(id);
-    this.setStatus(204);
   }
 }

@@ -1,6 +1,5 @@
 import {
   Body,
-  Controller,
   Delete,
   Get,
   Middlewares,
@@ -20,7 +19,7 @@ import type { Request as ExRequest } from 'express';
 import type { AppResponseError } from '../../api/envelopes.js';
 import { filterShape } from './filter-shape.js';
 import type { Page } from '../../api/pagination.js';
-import type { Services } from '../../registry.js';
+import { FeatureController } from '../feature-controller.js';
 import type { PaginatedEventsResponse } from '../events/events-service.js';
 import type { FilterQuery } from './filter-query.js';
 import {
@@ -37,15 +36,9 @@ export interface PaginatedFiltersResponse extends Page<FilterResponse> {}
 @Tags('Filters')
 @Security('jwt', ['events'])
 @Response<AppResponseError>(400, 'Invalid input or filter')
-@Response<AppResponseError>(401, 'Missing, invalid or revoked token')
 @Response<AppResponseError>(403, 'Events permission required')
-export class FiltersController extends Controller {
-  private readonly filters: FiltersService;
-
-  constructor(services: Services) {
-    super();
-    this.filters = services.get(FiltersService);
-  }
+export class FiltersController extends FeatureController {
+  private readonly filters = this.services.get(FiltersService);
 
   /**
    * Lists saved filters in Id order.
@@ -74,7 +67,6 @@ export class FiltersController extends Controller {
   @SuccessResponse(201, 'Created')
   @Middlewares(filterShape('body.filter'))
   public async create(@Request() req: ExRequest, @Body() body: CreateFilterRequest): Promise<FilterResponse> {
-    this.setStatus(201);
     return this.filters.create(currentUser(req), body);
   }
 
@@ -108,7 +100,6 @@ export class FiltersController extends Controller {
    */
   @Get('{id}')
   @OperationId('get_filter')
-  @Response<AppResponseError>(404, 'Not found')
   public async get(@Path() id: number): Promise<FilterResponse> {
     return this.filters.get(id);
   }
@@ -121,7 +112,6 @@ export class FiltersController extends Controller {
   @Put('{id}')
   @OperationId('update_filter')
   @Middlewares(filterShape('body.filter'))
-  @Response<AppResponseError>(404, 'Not found')
   public async update(
     @Request() req: ExRequest,
     @Path() id: number,
@@ -137,9 +127,7 @@ export class FiltersController extends Controller {
   @Delete('{id}')
   @OperationId('delete_filter')
   @SuccessResponse(204, 'Deleted')
-  @Response<AppResponseError>(404, 'Not found')
   public async remove(@Path() id: number): Promise<void> {
     await this.filters.remove(id);
-    this.setStatus(204);
   }
 }

@@ -1,6 +1,5 @@
 import {
   Body,
-  Controller,
   Delete,
   Get,
   OperationId,
@@ -22,7 +21,7 @@ import {
   type StartLiveRequest,
   type StartLiveResponse,
 } from './live-service.js';
-import type { Services } from '../../registry.js';
+import { FeatureController } from '../feature-controller.js';
 import { currentUser } from '../../auth/request-user.js';
 
 const user = (req: ExRequest) => currentUser(req);
@@ -33,17 +32,10 @@ const user = (req: ExRequest) => currentUser(req);
 @Route('api/v3/live')
 @Tags('Live Streaming')
 @Security('jwt', ['stream:View'])
-@Response<AppResponseError>(401, 'Missing, invalid or revoked token')
 @Response<AppResponseError>(403, 'Stream permission required')
-@Response<AppResponseError>(500, 'Internal or database error')
 @Response<AppResponseError>(503, 'Live streaming is disabled (streaming.enabled = false)')
-export class LiveController extends Controller {
-  private readonly live: LiveService;
-
-  constructor(services: Services) {
-    super();
-    this.live = services.get(LiveService);
-  }
+export class LiveController extends FeatureController {
+  private readonly live = this.services.get(LiveService);
 
   /** Monitor ids that have an HLS session (those the caller may see). */
   @Get('sessions')
@@ -99,7 +91,6 @@ export class LiveController extends Controller {
   @Response<AppResponseError>(404, 'Monitor hidden from this account')
   public async stop(@Request() req: ExRequest, @Path() monitor_id: number): Promise<void> {
     await this.live.stop(user(req), monitor_id);
-    this.setStatus(204);
   }
 
   /**

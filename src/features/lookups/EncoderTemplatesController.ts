@@ -1,6 +1,5 @@
 import {
   Body,
-  Controller,
   Delete,
   Get,
   OperationId,
@@ -16,7 +15,7 @@ import {
 } from '@tsoa/runtime';
 import type { AppResponseError } from '../../api/envelopes.js';
 import type { Page } from '../../api/pagination.js';
-import type { Services } from '../../registry.js';
+import { FeatureController } from '../feature-controller.js';
 import {
   EncoderTemplatesService,
   type CreateEncoderTemplateRequest,
@@ -31,15 +30,9 @@ export interface PaginatedEncoderTemplatesResponse extends Page<EncoderTemplateR
 @Tags('Encoder Templates')
 @Security('jwt', ['monitors'])
 @Response<AppResponseError>(400, 'Invalid input')
-@Response<AppResponseError>(401, 'Missing, invalid or revoked token')
 @Response<AppResponseError>(403, 'Monitors permission required')
-export class EncoderTemplatesController extends Controller {
-  private readonly service: EncoderTemplatesService;
-
-  constructor(services: Services) {
-    super();
-    this.service = services.get(EncoderTemplatesService);
-  }
+export class EncoderTemplatesController extends FeatureController {
+  private readonly service = this.services.get(EncoderTemplatesService);
 
   /**
    * Lists encoder templates.
@@ -68,9 +61,7 @@ export class EncoderTemplatesController extends Controller {
   @SuccessResponse(201, 'Created')
   @Response<AppResponseError>(409, 'This encoder already has a template with this name')
   public async create(@Body() body: CreateEncoderTemplateRequest): Promise<EncoderTemplateResponse> {
-    const created = await this.service.create(body);
-    this.setStatus(201);
-    return created;
+    return this.service.create(body);
   }
 
   /**
@@ -80,7 +71,6 @@ export class EncoderTemplatesController extends Controller {
    */
   @Get('{id}')
   @OperationId('get_encoder_template')
-  @Response<AppResponseError>(404, 'Not found')
   public async get(@Path() id: number): Promise<EncoderTemplateResponse> {
     return this.service.get(id);
   }
@@ -92,7 +82,6 @@ export class EncoderTemplatesController extends Controller {
    */
   @Patch('{id}')
   @OperationId('update_encoder_template')
-  @Response<AppResponseError>(404, 'Not found')
   @Response<AppResponseError>(409, 'This encoder already has a template with this name')
   public async update(
     @Path() id: number,
@@ -109,9 +98,7 @@ export class EncoderTemplatesController extends Controller {
   @Delete('{id}')
   @OperationId('delete_encoder_template')
   @SuccessResponse(204, 'Deleted')
-  @Response<AppResponseError>(404, 'Not found')
   public async remove(@Path() id: number): Promise<void> {
     await this.service.remove(id);
-    this.setStatus(204);
   }
 }

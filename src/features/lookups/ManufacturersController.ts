@@ -1,6 +1,5 @@
 import {
   Body,
-  Controller,
   Delete,
   Get,
   OperationId,
@@ -16,7 +15,7 @@ import {
 } from '@tsoa/runtime';
 import type { AppResponseError } from '../../api/envelopes.js';
 import type { Page } from '../../api/pagination.js';
-import type { Services } from '../../registry.js';
+import { FeatureController } from '../feature-controller.js';
 import {
   ManufacturersService,
   type CreateManufacturerRequest,
@@ -30,15 +29,9 @@ export interface PaginatedManufacturersResponse extends Page<ManufacturerRespons
 @Tags('Manufacturers')
 @Security('jwt', ['devices'])
 @Response<AppResponseError>(400, 'Invalid input')
-@Response<AppResponseError>(401, 'Missing, invalid or revoked token')
 @Response<AppResponseError>(403, 'Devices permission required')
-export class ManufacturersController extends Controller {
-  private readonly manufacturers: ManufacturersService;
-
-  constructor(services: Services) {
-    super();
-    this.manufacturers = services.get(ManufacturersService);
-  }
+export class ManufacturersController extends FeatureController {
+  private readonly manufacturers = this.services.get(ManufacturersService);
 
   /**
    * Lists camera manufacturers.
@@ -62,7 +55,6 @@ export class ManufacturersController extends Controller {
   @SuccessResponse(201, 'Created')
   @Response<AppResponseError>(409, 'A manufacturer with this name exists')
   public async create(@Body() body: CreateManufacturerRequest): Promise<ManufacturerResponse> {
-    this.setStatus(201);
     return this.manufacturers.create(body);
   }
 
@@ -73,7 +65,6 @@ export class ManufacturersController extends Controller {
    */
   @Get('{id}')
   @OperationId('get_manufacturer')
-  @Response<AppResponseError>(404, 'Not found')
   public async get(@Path() id: number): Promise<ManufacturerResponse> {
     return this.manufacturers.get(id);
   }
@@ -85,7 +76,6 @@ export class ManufacturersController extends Controller {
    */
   @Patch('{id}')
   @OperationId('update_manufacturer')
-  @Response<AppResponseError>(404, 'Not found')
   @Response<AppResponseError>(409, 'A manufacturer with this name exists')
   public async update(@Path() id: number, @Body() body: UpdateManufacturerRequest): Promise<ManufacturerResponse> {
     return this.manufacturers.update(id, body);
@@ -99,10 +89,8 @@ export class ManufacturersController extends Controller {
   @Delete('{id}')
   @OperationId('delete_manufacturer')
   @SuccessResponse(204, 'Deleted')
-  @Response<AppResponseError>(404, 'Not found')
   @Response<AppResponseError>(409, 'Models or monitors still name this manufacturer')
   public async remove(@Path() id: number): Promise<void> {
     await this.manufacturers.remove(id);
-    this.setStatus(204);
   }
 }

@@ -1,6 +1,5 @@
 import {
   Body,
-  Controller,
   Delete,
   Get,
   OperationId,
@@ -16,7 +15,7 @@ import {
 } from '@tsoa/runtime';
 import type { AppResponseError } from '../../api/envelopes.js';
 import type { Page } from '../../api/pagination.js';
-import type { Services } from '../../registry.js';
+import { FeatureController } from '../feature-controller.js';
 import {
   ModelsService,
   type CreateModelRequest,
@@ -30,15 +29,9 @@ export interface PaginatedModelsResponse extends Page<ModelResponse> {}
 @Tags('Models')
 @Security('jwt', ['devices'])
 @Response<AppResponseError>(400, 'Invalid input, or an unknown manufacturer_id')
-@Response<AppResponseError>(401, 'Missing, invalid or revoked token')
 @Response<AppResponseError>(403, 'Devices permission required')
-export class ModelsController extends Controller {
-  private readonly models: ModelsService;
-
-  constructor(services: Services) {
-    super();
-    this.models = services.get(ModelsService);
-  }
+export class ModelsController extends FeatureController {
+  private readonly models = this.services.get(ModelsService);
 
   /**
    * Lists camera models.
@@ -70,7 +63,6 @@ export class ModelsController extends Controller {
   @SuccessResponse(201, 'Created')
   @Response<AppResponseError>(409, 'The manufacturer already has a model with this name')
   public async create(@Body() body: CreateModelRequest): Promise<ModelResponse> {
-    this.setStatus(201);
     return this.models.create(body);
   }
 
@@ -81,7 +73,6 @@ export class ModelsController extends Controller {
    */
   @Get('{id}')
   @OperationId('get_model')
-  @Response<AppResponseError>(404, 'Not found')
   public async get(@Path() id: number): Promise<ModelResponse> {
     return this.models.get(id);
   }
@@ -93,7 +84,6 @@ export class ModelsController extends Controller {
    */
   @Patch('{id}')
   @OperationId('update_model')
-  @Response<AppResponseError>(404, 'Not found')
   @Response<AppResponseError>(409, 'The manufacturer already has a model with this name')
   public async update(@Path() id: number, @Body() body: UpdateModelRequest): Promise<ModelResponse> {
     return this.models.update(id, body);
@@ -107,10 +97,8 @@ export class ModelsController extends Controller {
   @Delete('{id}')
   @OperationId('delete_model')
   @SuccessResponse(204, 'Deleted')
-  @Response<AppResponseError>(404, 'Not found')
   @Response<AppResponseError>(409, 'Monitors or monitor presets still use this model')
   public async remove(@Path() id: number): Promise<void> {
     await this.models.remove(id);
-    this.setStatus(204);
   }
 }

@@ -1,6 +1,5 @@
 import {
   Body,
-  Controller,
   Delete,
   Get,
   OperationId,
@@ -16,7 +15,7 @@ import {
 } from '@tsoa/runtime';
 import type { AppResponseError } from '../../api/envelopes.js';
 import type { Page } from '../../api/pagination.js';
-import type { Services } from '../../registry.js';
+import { FeatureController } from '../feature-controller.js';
 import {
   MonitorPresetsService,
   type CreateMonitorPresetRequest,
@@ -30,15 +29,9 @@ export interface PaginatedMonitorPresetsResponse extends Page<MonitorPresetRespo
 @Tags('Monitor Presets')
 @Security('jwt', ['monitors'])
 @Response<AppResponseError>(400, 'Invalid input, or an unknown model_id')
-@Response<AppResponseError>(401, 'Missing, invalid or revoked token')
 @Response<AppResponseError>(403, 'Monitors permission required')
-export class MonitorPresetsController extends Controller {
-  private readonly presets: MonitorPresetsService;
-
-  constructor(services: Services) {
-    super();
-    this.presets = services.get(MonitorPresetsService);
-  }
+export class MonitorPresetsController extends FeatureController {
+  private readonly presets = this.services.get(MonitorPresetsService);
 
   /**
    * Lists monitor presets (camera templates).
@@ -61,7 +54,6 @@ export class MonitorPresetsController extends Controller {
   @OperationId('create_monitor_preset')
   @SuccessResponse(201, 'Created')
   public async create(@Body() body: CreateMonitorPresetRequest): Promise<MonitorPresetResponse> {
-    this.setStatus(201);
     return this.presets.create(body);
   }
 
@@ -72,7 +64,6 @@ export class MonitorPresetsController extends Controller {
    */
   @Get('{id}')
   @OperationId('get_monitor_preset')
-  @Response<AppResponseError>(404, 'Not found')
   public async get(@Path() id: number): Promise<MonitorPresetResponse> {
     return this.presets.get(id);
   }
@@ -84,7 +75,6 @@ export class MonitorPresetsController extends Controller {
    */
   @Patch('{id}')
   @OperationId('update_monitor_preset')
-  @Response<AppResponseError>(404, 'Not found')
   public async update(@Path() id: number, @Body() body: UpdateMonitorPresetRequest): Promise<MonitorPresetResponse> {
     return this.presets.update(id, body);
   }
@@ -97,9 +87,7 @@ export class MonitorPresetsController extends Controller {
   @Delete('{id}')
   @OperationId('delete_monitor_preset')
   @SuccessResponse(204, 'Deleted')
-  @Response<AppResponseError>(404, 'Not found')
   public async remove(@Path() id: number): Promise<void> {
     await this.presets.remove(id);
-    this.setStatus(204);
   }
 }

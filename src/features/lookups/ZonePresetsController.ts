@@ -1,6 +1,5 @@
 import {
   Body,
-  Controller,
   Delete,
   Get,
   OperationId,
@@ -16,7 +15,7 @@ import {
 } from '@tsoa/runtime';
 import type { AppResponseError } from '../../api/envelopes.js';
 import type { Page } from '../../api/pagination.js';
-import type { Services } from '../../registry.js';
+import { FeatureController } from '../feature-controller.js';
 import {
   ZonePresetsService,
   type CreateZonePresetRequest,
@@ -30,15 +29,9 @@ export interface PaginatedZonePresetsResponse extends Page<ZonePresetResponse> {
 @Tags('Zones')
 @Security('jwt', ['monitors'])
 @Response<AppResponseError>(400, 'Invalid input')
-@Response<AppResponseError>(401, 'Missing, invalid or revoked token')
 @Response<AppResponseError>(403, 'Monitors permission required')
-export class ZonePresetsController extends Controller {
-  private readonly presets: ZonePresetsService;
-
-  constructor(services: Services) {
-    super();
-    this.presets = services.get(ZonePresetsService);
-  }
+export class ZonePresetsController extends FeatureController {
+  private readonly presets = this.services.get(ZonePresetsService);
 
   /**
    * Lists zone presets.
@@ -61,9 +54,7 @@ export class ZonePresetsController extends Controller {
   @OperationId('create_zone_preset')
   @SuccessResponse(201, 'Created')
   public async create(@Body() body: CreateZonePresetRequest): Promise<ZonePresetResponse> {
-    const created = await this.presets.create(body);
-    this.setStatus(201);
-    return created;
+    return this.presets.create(body);
   }
 
   /**
@@ -73,7 +64,6 @@ export class ZonePresetsController extends Controller {
    */
   @Get('{id}')
   @OperationId('get_zone_preset')
-  @Response<AppResponseError>(404, 'Not found')
   public async get(@Path() id: number): Promise<ZonePresetResponse> {
     return this.presets.get(id);
   }
@@ -85,7 +75,6 @@ export class ZonePresetsController extends Controller {
    */
   @Patch('{id}')
   @OperationId('update_zone_preset')
-  @Response<AppResponseError>(404, 'Not found')
   public async update(@Path() id: number, @Body() body: UpdateZonePresetRequest): Promise<ZonePresetResponse> {
     return this.presets.update(id, body);
   }
@@ -98,9 +87,7 @@ export class ZonePresetsController extends Controller {
   @Delete('{id}')
   @OperationId('delete_zone_preset')
   @SuccessResponse(204, 'Deleted')
-  @Response<AppResponseError>(404, 'Not found')
   public async remove(@Path() id: number): Promise<void> {
     await this.presets.remove(id);
-    this.setStatus(204);
   }
 }

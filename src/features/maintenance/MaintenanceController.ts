@@ -1,6 +1,6 @@
-import { Controller, Get, OperationId, Response, Route, Security, Tags } from '@tsoa/runtime';
+import { Get, OperationId, Response, Route, Security, Tags } from '@tsoa/runtime';
 import type { AppResponseError } from '../../api/envelopes.js';
-import type { Services } from '../../registry.js';
+import { FeatureController } from '../feature-controller.js';
 import type { JobStatus } from './scheduler.js';
 import { Maintenance } from './index.js';
 
@@ -11,13 +11,8 @@ export interface MaintenanceStatusResponse {
 @Route('api/v3/maintenance')
 @Tags('Maintenance')
 @Security('jwt', ['system'])
-@Response<AppResponseError>(401, 'Missing, invalid or revoked token')
 @Response<AppResponseError>(403, 'System permission required')
-export class MaintenanceController extends Controller {
-  constructor(private readonly services: Services) {
-    super();
-  }
-
+export class MaintenanceController extends FeatureController {
   /** Each maintenance job: whether it is enabled, its last pass (time, duration, counts, error) and its next run. */
   @Get('status')
   @OperationId('get_maintenance_status')

@@ -1,6 +1,5 @@
 import {
   Body,
-  Controller,
   Delete,
   Get,
   OperationId,
@@ -16,7 +15,7 @@ import {
 } from '@tsoa/runtime';
 import type { AppResponseError } from '../../api/envelopes.js';
 import type { Page } from '../../api/pagination.js';
-import type { Services } from '../../registry.js';
+import { FeatureController } from '../feature-controller.js';
 import {
   DevicesService,
   type CreateDeviceRequest,
@@ -30,15 +29,9 @@ export interface PaginatedDevicesResponse extends Page<DeviceResponse> {}
 @Tags('Devices')
 @Security('jwt', ['devices'])
 @Response<AppResponseError>(400, 'Invalid input')
-@Response<AppResponseError>(401, 'Missing, invalid or revoked token')
 @Response<AppResponseError>(403, 'Devices permission required')
-export class DevicesController extends Controller {
-  private readonly devices: DevicesService;
-
-  constructor(services: Services) {
-    super();
-    this.devices = services.get(DevicesService);
-  }
+export class DevicesController extends FeatureController {
+  private readonly devices = this.services.get(DevicesService);
 
   /**
    * Lists devices.
@@ -61,7 +54,6 @@ export class DevicesController extends Controller {
   @OperationId('create_device')
   @SuccessResponse(201, 'Created')
   public async create(@Body() body: CreateDeviceRequest): Promise<DeviceResponse> {
-    this.setStatus(201);
     return this.devices.create(body);
   }
 
@@ -72,7 +64,6 @@ export class DevicesController extends Controller {
    */
   @Get('{id}')
   @OperationId('get_device')
-  @Response<AppResponseError>(404, 'Not found')
   public async get(@Path() id: number): Promise<DeviceResponse> {
     return this.devices.get(id);
   }
@@ -84,7 +75,6 @@ export class DevicesController extends Controller {
    */
   @Patch('{id}')
   @OperationId('update_device')
-  @Response<AppResponseError>(404, 'Not found')
   public async update(@Path() id: number, @Body() body: UpdateDeviceRequest): Promise<DeviceResponse> {
     return this.devices.update(id, body);
   }
@@ -97,9 +87,7 @@ export class DevicesController extends Controller {
   @Delete('{id}')
   @OperationId('delete_device')
   @SuccessResponse(204, 'Deleted')
-  @Response<AppResponseError>(404, 'Not found')
   public async remove(@Path() id: number): Promise<void> {
     await this.devices.remove(id);
-    this.setStatus(204);
   }
 }

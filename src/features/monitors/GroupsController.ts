@@ -1,6 +1,5 @@
 import {
   Body,
-  Controller,
   Delete,
   Get,
   OperationId,
@@ -18,7 +17,7 @@ import {
 import type { Request as ExRequest } from 'express';
 import type { AppResponseError } from '../../api/envelopes.js';
 import type { Page } from '../../api/pagination.js';
-import type { Services } from '../../registry.js';
+import { FeatureController } from '../feature-controller.js';
 import {
   GroupsService,
   type CreateGroupRequest,
@@ -33,15 +32,9 @@ export interface PaginatedGroupsResponse extends Page<GroupResponse> {}
 @Tags('Groups')
 @Security('jwt', ['groups'])
 @Response<AppResponseError>(400, 'Invalid input: unknown parent, self-parent or cycle')
-@Response<AppResponseError>(401, 'Missing, invalid or revoked token')
 @Response<AppResponseError>(403, 'Groups permission required, or the group is view-only for this account')
-export class GroupsController extends Controller {
-  private readonly groups: GroupsService;
-
-  constructor(services: Services) {
-    super();
-    this.groups = services.get(GroupsService);
-  }
+export class GroupsController extends FeatureController {
+  private readonly groups = this.services.get(GroupsService);
 
   /**
    * Lists the groups the caller may see.
@@ -68,9 +61,7 @@ export class GroupsController extends Controller {
   @OperationId('create_group')
   @SuccessResponse(201, 'Created')
   public async create(@Request() req: ExRequest, @Body() body: CreateGroupRequest): Promise<GroupResponse> {
-    const created = await this.groups.create(currentUser(req), body);
-    this.setStatus(201);
-    return created;
+    return this.groups.create(currentUser(req), body);
   }
 
   /**
@@ -114,6 +105,5 @@ export class GroupsController extends Controller {
   @Response<AppResponseError>(404, 'Not found or hidden by the row-level ACL')
   public async remove(@Request() req: ExRequest, @Path() id: number): Promise<void> {
     await this.groups.remove(currentUser(req), id);
-    this.setStatus(204);
   }
 }

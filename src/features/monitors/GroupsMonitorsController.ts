@@ -1,6 +1,5 @@
 import {
   Body,
-  Controller,
   Delete,
   Get,
   OperationId,
@@ -17,7 +16,7 @@ import {
 import type { Request as ExRequest } from 'express';
 import type { AppResponseError } from '../../api/envelopes.js';
 import type { Page } from '../../api/pagination.js';
-import type { Services } from '../../registry.js';
+import { FeatureController } from '../feature-controller.js';
 import {
   GroupsMonitorsService,
   type CreateGroupMonitorRequest,
@@ -31,15 +30,9 @@ export interface PaginatedGroupMonitorsResponse extends Page<GroupMonitorRespons
 @Tags('Groups Monitors')
 @Security('jwt', ['groups'])
 @Response<AppResponseError>(400, 'Invalid input: unknown group or monitor')
-@Response<AppResponseError>(401, 'Missing, invalid or revoked token')
 @Response<AppResponseError>(403, 'Groups permission required, or the group is view-only for this account')
-export class GroupsMonitorsController extends Controller {
-  private readonly memberships: GroupsMonitorsService;
-
-  constructor(services: Services) {
-    super();
-    this.memberships = services.get(GroupsMonitorsService);
-  }
+export class GroupsMonitorsController extends FeatureController {
+  private readonly memberships = this.services.get(GroupsMonitorsService);
 
   /**
    * Group memberships whose group and monitor the caller may both see.
@@ -70,9 +63,7 @@ export class GroupsMonitorsController extends Controller {
     @Request() req: ExRequest,
     @Body() body: CreateGroupMonitorRequest,
   ): Promise<GroupMonitorResponse> {
-    const created = await this.memberships.create(currentUser(req), body);
-    this.setStatus(201);
-    return created;
+    return this.memberships.create(currentUser(req), body);
   }
 
   /**
@@ -98,6 +89,5 @@ export class GroupsMonitorsController extends Controller {
   @Response<AppResponseError>(404, 'Not found or hidden by the row-level ACL')
   public async remove(@Request() req: ExRequest, @Path() id: number): Promise<void> {
     await this.memberships.remove(currentUser(req), id);
-    this.setStatus(204);
   }
 }

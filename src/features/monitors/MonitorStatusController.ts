@@ -1,21 +1,8 @@
-import {
-  Body,
-  Controller,
-  Get,
-  OperationId,
-  Patch,
-  Path,
-  Query,
-  Request,
-  Response,
-  Route,
-  Security,
-  Tags,
-} from '@tsoa/runtime';
+import { Body, Get, OperationId, Patch, Path, Query, Request, Response, Route, Security, Tags } from '@tsoa/runtime';
 import type { Request as ExRequest } from 'express';
 import type { AppResponseError } from '../../api/envelopes.js';
 import type { Page } from '../../api/pagination.js';
-import type { Services } from '../../registry.js';
+import { FeatureController } from '../feature-controller.js';
 import {
   MonitorStatusService,
   type MonitorStatusResponse,
@@ -29,15 +16,9 @@ export interface PaginatedMonitorStatusesResponse extends Page<MonitorStatusResp
 @Tags('Monitor Status')
 @Security('jwt', ['monitors'])
 @Response<AppResponseError>(400, 'Invalid input')
-@Response<AppResponseError>(401, 'Missing, invalid or revoked token')
 @Response<AppResponseError>(403, 'Monitors permission required, or the monitor is view-only for this account')
-export class MonitorStatusController extends Controller {
-  private readonly statuses: MonitorStatusService;
-
-  constructor(services: Services) {
-    super();
-    this.statuses = services.get(MonitorStatusService);
-  }
+export class MonitorStatusController extends FeatureController {
+  private readonly statuses = this.services.get(MonitorStatusService);
 
   /**
    * Status rows of the monitors the caller may see.

@@ -1,6 +1,5 @@
 import {
   Body,
-  Controller,
   Delete,
   Get,
   OperationId,
@@ -18,7 +17,7 @@ import {
 import type { Request as ExRequest } from 'express';
 import type { AppResponseError } from '../../api/envelopes.js';
 import type { Page } from '../../api/pagination.js';
-import type { Services } from '../../registry.js';
+import { FeatureController } from '../feature-controller.js';
 import {
   MonitorsService,
   type AlarmControlRequest,
@@ -35,16 +34,10 @@ export interface PaginatedMonitorsResponse extends Page<MonitorResponse> {}
 @Tags('Monitors')
 @Security('jwt', ['monitors'])
 @Response<AppResponseError>(400, 'Invalid input')
-@Response<AppResponseError>(401, 'Missing, invalid or revoked token')
 @Response<AppResponseError>(403, 'Monitors permission required, or the monitor is view-only for this account')
 @Response<AppResponseError>(500, 'Database error')
-export class MonitorsController extends Controller {
-  private readonly monitors: MonitorsService;
-
-  constructor(services: Services) {
-    super();
-    this.monitors = services.get(MonitorsService);
-  }
+export class MonitorsController extends FeatureController {
+  private readonly monitors = this.services.get(MonitorsService);
 
   /**
    * Lists the monitors the caller may see (row-level ACL applied).
@@ -72,9 +65,7 @@ export class MonitorsController extends Controller {
   @OperationId('create_monitor')
   @SuccessResponse(201, 'Created')
   public async create(@Request() req: ExRequest, @Body() body: CreateMonitorRequest): Promise<MonitorResponse> {
-    const created = await this.monitors.create(currentUser(req), body);
-    this.setStatus(201);
-    return created;
+    return this.monitors.create(currentUser(req), body);
   }
 
   /**
@@ -118,7 +109,6 @@ export class MonitorsController extends Controller {
   @Response<AppResponseError>(404, 'Not found or hidden by the row-level ACL (MONITOR_NOT_FOUND_ERROR)')
   public async remove(@Request() req: ExRequest, @Path() id: number): Promise<void> {
     await this.monitors.remove(currentUser(req), id);
-    this.setStatus(204);
   }
 
   /**

@@ -1,6 +1,5 @@
 import {
   Body,
-  Controller,
   Delete,
   Get,
   OperationId,
@@ -18,7 +17,7 @@ import {
 import type { Request as ExRequest } from 'express';
 import type { AppResponseError } from '../../api/envelopes.js';
 import type { Page } from '../../api/pagination.js';
-import type { Services } from '../../registry.js';
+import { FeatureController } from '../feature-controller.js';
 import {
   TriggersX10Service,
   type CreateTriggerX10Request,
@@ -33,15 +32,9 @@ export interface PaginatedTriggersX10Response extends Page<TriggerX10Response> {
 @Tags('TriggersX10')
 @Security('jwt', ['control'])
 @Response<AppResponseError>(400, 'Invalid input, or an unknown monitor_id')
-@Response<AppResponseError>(401, 'Missing, invalid or revoked token')
 @Response<AppResponseError>(403, 'Control permission required, or the monitor is view-only for this account')
-export class TriggersX10Controller extends Controller {
-  private readonly triggers: TriggersX10Service;
-
-  constructor(services: Services) {
-    super();
-    this.triggers = services.get(TriggersX10Service);
-  }
+export class TriggersX10Controller extends FeatureController {
+  private readonly triggers = this.services.get(TriggersX10Service);
 
   /**
    * Lists X10 triggers of the monitors the caller may see.
@@ -69,7 +62,6 @@ export class TriggersX10Controller extends Controller {
   @SuccessResponse(201, 'Created')
   @Response<AppResponseError>(409, 'The monitor already has an X10 trigger')
   public async create(@Request() req: ExRequest, @Body() body: CreateTriggerX10Request): Promise<TriggerX10Response> {
-    this.setStatus(201);
     return this.triggers.create(currentUser(req), body);
   }
 
@@ -112,6 +104,5 @@ export class TriggersX10Controller extends Controller {
   @Response<AppResponseError>(404, 'No trigger for this monitor, or the monitor is hidden')
   public async remove(@Request() req: ExRequest, @Path() monitor_id: number): Promise<void> {
     await this.triggers.remove(currentUser(req), monitor_id);
-    this.setStatus(204);
   }
 }

@@ -1,6 +1,5 @@
 import {
   Body,
-  Controller,
   Delete,
   Get,
   OperationId,
@@ -18,7 +17,7 @@ import {
 import type { Request as ExRequest } from 'express';
 import type { AppResponseError } from '../../api/envelopes.js';
 import type { Page } from '../../api/pagination.js';
-import type { Services } from '../../registry.js';
+import { FeatureController } from '../feature-controller.js';
 import { ZonesService, type CreateZoneRequest, type UpdateZoneRequest, type ZoneResponse } from './zones-service.js';
 import { currentUser } from '../../auth/request-user.js';
 
@@ -29,15 +28,9 @@ export interface PaginatedZonesResponse extends Page<ZoneResponse> {}
 @Tags('Zones')
 @Security('jwt', ['monitors'])
 @Response<AppResponseError>(400, 'Invalid input, or coordinates that do not form a polygon')
-@Response<AppResponseError>(401, 'Missing, invalid or revoked token')
 @Response<AppResponseError>(403, 'Monitors permission required, or the monitor is view-only for this account')
-export class ZonesController extends Controller {
-  private readonly zones: ZonesService;
-
-  constructor(services: Services) {
-    super();
-    this.zones = services.get(ZonesService);
-  }
+export class ZonesController extends FeatureController {
+  private readonly zones = this.services.get(ZonesService);
 
   /**
    * The zones of a monitor.
@@ -82,9 +75,7 @@ export class ZonesController extends Controller {
     @Path() id: number,
     @Body() body: CreateZoneRequest,
   ): Promise<ZoneResponse> {
-    const created = await this.zones.create(currentUser(req), id, body);
-    this.setStatus(201);
-    return created;
+    return this.zones.create(currentUser(req), id, body);
   }
 
   /**
@@ -127,6 +118,5 @@ export class ZonesController extends Controller {
   @Response<AppResponseError>(404, 'Zone not found, or its monitor is hidden')
   public async remove(@Request() req: ExRequest, @Path() id: number): Promise<void> {
     await this.zones.remove(currentUser(req), id);
-    this.setStatus(204);
   }
 }

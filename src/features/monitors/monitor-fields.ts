@@ -1,35 +1,15 @@
-// The Monitors row ↔ v3 JSON mapping, one line per field: JSON name, column, storage kind.
+// The Monitors row ↔ v3 JSON mapping, one line per field: JSON name, column, storage kind
+// (src/features/field-table.ts); MonitorResponse and MonitorSettings are generated from it.
 // The kinds drive the conversions (flags stored as BOOLEAN are sent as 0/1 integers, decimals as
 // numbers) and a test checks the request schema's bounds against them and the Prisma schema.
 import type { Monitors, Prisma } from '../../generated/prisma/client.js';
+import { INT_RANGES, fieldTable, type Field, type FieldSpec } from '../field-table.js';
 
-/** u8/u16/u32 unsigned, i8/i24/i32 signed; flag = BOOLEAN column sent as 0/1; dec = DECIMAL. */
-export type FieldKind =
-  'u8' | 'u16' | 'u32' | 'i8' | 'i24' | 'i32' | 'flag' | 'boolean' | 'dec' | 'float' | 'str' | 'enum';
-
-export interface MonitorField {
-  json: string;
-  column: keyof Monitors;
-  kind: FieldKind;
-  /** Column accepts NULL (a JSON null then clears it; otherwise null means "leave as is"). */
-  nullable: boolean;
-  /** varchar/tinytext/text length in characters. */
-  maxLength?: number;
-  /** Not part of MonitorResponse (write-only secrets, derived columns). */
-  writeOnly?: boolean;
-  /** Not writable through the API (derived or maintained elsewhere). */
-  readOnly?: boolean;
-  /** Sent instead of NULL where MonitorResponse declares the field non-null. */
-  nullAs?: string | number;
-  /** Accepted range when narrower than the column type (0/1 switches, spec field rules). */
-  range?: [number, number];
-}
-
-type Spec = [json: string, column: keyof Monitors, kind: string, extra?: Partial<MonitorField>];
+export type MonitorField = Field<keyof Monitors & string>;
 
 // kind with a trailing '?' = nullable column; 'str:N' = string of at most N characters.
 // SaveJPEGs 0–3, VideoWriter 0–2 and RecordAudio 0–1 follow the spec's field rules.
-const SPECS: Spec[] = [
+const SPECS: FieldSpec<keyof Monitors & string>[] = [
   ['id', 'Id', 'u32', { readOnly: true }],
   ['name', 'Name', 'str:64'],
   ['notes', 'Notes', 'str:65535?'],
@@ -38,35 +18,73 @@ const SPECS: Spec[] = [
   ['storage_id', 'StorageId', 'u16?', { nullAs: 0 }],
   ['manufacturer_id', 'ManufacturerId', 'u32?'],
   ['model_id', 'ModelId', 'u32?'],
-  ['type', 'Type', 'enum'],
-  ['function', 'Function', 'enum'],
-  ['capturing', 'Capturing', 'enum'],
-  ['analysing', 'Analysing', 'enum'],
-  ['analysis_source', 'AnalysisSource', 'enum'],
-  ['analysis_image', 'AnalysisImage', 'enum'],
+  [
+    'type',
+    'Type',
+    'enum',
+    {
+      enumType: 'MonitorTypeInput',
+      values: ['Local', 'Remote', 'File', 'Ffmpeg', 'Libvlc', 'cURL', 'WebSite', 'NVSocket', 'VNC'],
+    },
+  ],
+  [
+    'function',
+    'Function',
+    'enum',
+    { enumType: 'MonitorFunction', values: ['None', 'Monitor', 'Modect', 'Record', 'Mocord', 'Nodect'] },
+  ],
+  ['capturing', 'Capturing', 'enum', { enumType: 'MonitorCapturing', values: ['None', 'Ondemand', 'Always'] }],
+  ['analysing', 'Analysing', 'enum', { enumType: 'MonitorAnalysing', values: ['None', 'Always'] }],
+  [
+    'analysis_source',
+    'AnalysisSource',
+    'enum',
+    { enumType: 'MonitorAnalysisSource', values: ['Primary', 'Secondary'] },
+  ],
+  ['analysis_image', 'AnalysisImage', 'enum', { enumType: 'MonitorAnalysisImage', values: ['FullColour', 'YChannel'] }],
   ['analysis_image_opacity', 'AnalysisImageOpacity', 'u8'],
   ['object_detection', 'ObjectDetection', 'str:16'],
   ['object_detection_model', 'ObjectDetectionModel', 'str:255'],
-  ['object_detection_object_threshold', 'ObjectDetectionObjectThreshold', 'float'],
-  ['object_detection_nms_threshold', 'ObjectDetectionNMSThreshold', 'float'],
-  ['recording', 'Recording', 'enum'],
-  ['enabled', 'Enabled', 'u8', { range: [0, 1] }],
-  ['decoding_enabled', 'DecodingEnabled', 'u8', { range: [0, 1] }],
-  ['decoding', 'Decoding', 'enum'],
-  ['what_display', 'WhatDisplay', 'enum'],
+  ['object_detection_object_threshold', 'ObjectDetectionObjectThreshold', 'float', { range: [0, 1] }],
+  ['object_detection_nms_threshold', 'ObjectDetectionNMSThreshold', 'float', { range: [0, 1] }],
+  ['recording', 'Recording', 'enum', { enumType: 'MonitorRecording', values: ['None', 'OnMotion', 'Always'] }],
+  ['enabled', 'Enabled', 'u8', { range: [0, 1], doc: 'Monitor enabled.' }],
+  ['decoding_enabled', 'DecodingEnabled', 'u8', { range: [0, 1], doc: 'Decoding enabled.' }],
+  [
+    'decoding',
+    'Decoding',
+    'enum',
+    { enumType: 'MonitorDecodingInput', values: ['None', 'Ondemand', 'KeyFrames', 'KeyFrames+Ondemand', 'Always'] },
+  ],
+  [
+    'what_display',
+    'WhatDisplay',
+    'enum',
+    { enumType: 'MonitorWhatDisplay', values: ['OnlyVideo', 'OnlyAudioVisualization', 'VideoAudioVisualization'] },
+  ],
   ['rtsp2_web_enabled', 'RTSP2WebEnabled', 'flag'],
-  ['rtsp2_web_type', 'RTSP2WebType', 'enum'],
+  [
+    'rtsp2_web_type',
+    'RTSP2WebType',
+    'enum',
+    { enumType: 'MonitorRtsp2WebTypeInput', values: ['HLS', 'MSE', 'WebRTC'] },
+  ],
   ['default_player', 'DefaultPlayer', 'str:64?'],
-  ['stream_channel', 'StreamChannel', 'enum'],
+  [
+    'stream_channel',
+    'StreamChannel',
+    'enum',
+    { enumType: 'MonitorStreamChannel', values: ['Restream', 'CameraDirectPrimary', 'CameraDirectSecondary'] },
+  ],
   ['go2rtc_enabled', 'Go2RTCEnabled', 'flag'],
   ['janus_enabled', 'JanusEnabled', 'flag'],
   ['janus_audio_enabled', 'JanusAudioEnabled', 'flag'],
-  ['janus_profile_override', 'Janus_Profile_Override', 'str:30'],
+  ['janus_profile_override', 'Janus_Profile_Override', 'str:30', { responseNullable: true }],
   ['restream', 'Restream', 'flag'],
   ['rtsp_user', 'RTSP_User', 'i32?'],
-  ['janus_rtsp_session_timeout', 'Janus_RTSP_Session_Timeout', 'i32'],
+  ['janus_rtsp_session_timeout', 'Janus_RTSP_Session_Timeout', 'i32', { responseNullable: true }],
   ['linked_monitors', 'LinkedMonitors', 'str:255?'],
-  ['triggers', 'Triggers', 'str:3'],
+  ['triggers', 'Triggers', 'str:3', { pattern: '^(X10)?$' }],
   ['event_start_command', 'EventStartCommand', 'str:255'],
   ['event_end_command', 'EventEndCommand', 'str:255'],
   ['onvif_url', 'ONVIF_URL', 'str:255'],
@@ -80,7 +98,7 @@ const SPECS: Spec[] = [
   ['device', 'Device', 'str:255'],
   ['channel', 'Channel', 'u8'],
   ['format', 'Format', 'u32'],
-  ['v4l_multi_buffer', 'V4LMultiBuffer', 'u8?', { range: [0, 1] }],
+  ['v4l_multi_buffer', 'V4LMultiBuffer', 'u8?', { range: [0, 1], doc: 'V4L multi-buffer.' }],
   ['v4l_captures_per_frame', 'V4LCapturesPerFrame', 'u8?'],
   ['protocol', 'Protocol', 'str:16?'],
   ['method', 'Method', 'str:16?'],
@@ -96,27 +114,45 @@ const SPECS: Spec[] = [
   ['height', 'Height', 'u16'],
   ['colours', 'Colours', 'u8'],
   ['palette', 'Palette', 'u32'],
-  ['orientation', 'Orientation', 'enum'],
+  [
+    'orientation',
+    'Orientation',
+    'enum',
+    {
+      enumType: 'MonitorOrientationInput',
+      values: ['ROTATE_0', 'ROTATE_90', 'ROTATE_180', 'ROTATE_270', 'FLIP_HORI', 'FLIP_VERT'],
+    },
+  ],
   ['deinterlacing', 'Deinterlacing', 'u32'],
   ['decoder', 'Decoder', 'str:32?'],
   ['decoder_hw_accel_name', 'DecoderHWAccelName', 'str:64?'],
   ['decoder_hw_accel_device', 'DecoderHWAccelDevice', 'str:255?'],
-  ['save_jpe_gs', 'SaveJPEGs', 'i8', { range: [0, 3] }],
-  ['video_writer', 'VideoWriter', 'i8', { range: [0, 2] }],
-  ['output_codec', 'OutputCodec', 'u32'],
+  ['save_jpe_gs', 'SaveJPEGs', 'i8', { range: [0, 3], doc: 'Two-bit mask: 1 = capture JPEGs, 2 = analysis JPEGs.' }],
+  ['video_writer', 'VideoWriter', 'i8', { range: [0, 2], doc: '0 disabled, 1 encode, 2 camera passthrough.' }],
+  ['output_codec', 'OutputCodec', 'u32', { responseNullable: true }],
   ['encoder', 'Encoder', 'str:32?'],
   ['encoder_hw_accel_name', 'EncoderHWAccelName', 'str:64?'],
   ['encoder_hw_accel_device', 'EncoderHWAccelDevice', 'str:255?'],
-  ['output_container', 'OutputContainer', 'enum?'],
+  [
+    'output_container',
+    'OutputContainer',
+    'enum?',
+    { enumType: 'MonitorOutputContainerInput', values: ['auto', 'mp4', 'mkv', 'webm'] },
+  ],
   ['encoder_parameters', 'EncoderParameters', 'str:65535?'],
-  ['wall_clock_timestamps', 'WallClockTimestamps', 'i8', { range: [0, 1] }],
-  ['record_audio', 'RecordAudio', 'i8', { range: [0, 1] }],
-  ['recording_source', 'RecordingSource', 'enum'],
-  ['rtsp_describe', 'RTSPDescribe', 'u8?', { range: [0, 1] }],
-  ['brightness', 'Brightness', 'i24'],
-  ['contrast', 'Contrast', 'i24'],
-  ['hue', 'Hue', 'i24'],
-  ['colour', 'Colour', 'i24'],
+  ['wall_clock_timestamps', 'WallClockTimestamps', 'i8', { range: [0, 1], doc: 'Use wall-clock timestamps.' }],
+  ['record_audio', 'RecordAudio', 'i8', { range: [0, 1], doc: 'Record the audio track.' }],
+  [
+    'recording_source',
+    'RecordingSource',
+    'enum',
+    { enumType: 'MonitorRecordingSource', values: ['Primary', 'Secondary', 'Both'] },
+  ],
+  ['rtsp_describe', 'RTSPDescribe', 'u8?', { range: [0, 1], doc: 'Use RTSP DESCRIBE.' }],
+  ['brightness', 'Brightness', 'i24', { responseNullable: true }],
+  ['contrast', 'Contrast', 'i24', { responseNullable: true }],
+  ['hue', 'Hue', 'i24', { responseNullable: true }],
+  ['colour', 'Colour', 'i24', { responseNullable: true }],
   ['event_prefix', 'EventPrefix', 'str:32'],
   ['label_format', 'LabelFormat', 'str:64?'],
   ['label_x', 'LabelX', 'u16'],
@@ -131,72 +167,58 @@ const SPECS: Spec[] = [
   ['alarm_frame_count', 'AlarmFrameCount', 'u16'],
   ['section_length', 'SectionLength', 'u32'],
   ['section_length_warn', 'SectionLengthWarn', 'flag'],
-  ['event_close_mode', 'EventCloseMode', 'enum'],
+  [
+    'event_close_mode',
+    'EventCloseMode',
+    'enum',
+    { enumType: 'MonitorEventCloseModeInput', values: ['system', 'time', 'duration', 'idle', 'alarm'] },
+  ],
   ['min_section_length', 'MinSectionLength', 'u32'],
   ['frame_skip', 'FrameSkip', 'u16'],
   ['motion_frame_skip', 'MotionFrameSkip', 'u16'],
-  ['analysis_fps_limit', 'AnalysisFPSLimit', 'dec?'],
+  ['analysis_fps_limit', 'AnalysisFPSLimit', 'dec?', { range: [0, 999.99] }],
   ['analysis_update_delay', 'AnalysisUpdateDelay', 'u16'],
-  ['max_fps', 'MaxFPS', 'dec?'],
-  ['alarm_max_fps', 'AlarmMaxFPS', 'dec?'],
+  ['max_fps', 'MaxFPS', 'dec?', { range: [0, 999.99] }],
+  ['alarm_max_fps', 'AlarmMaxFPS', 'dec?', { range: [0, 999.99] }],
   ['fps_report_interval', 'FPSReportInterval', 'u16'],
   ['ref_blend_perc', 'RefBlendPerc', 'u8'],
   ['alarm_ref_blend_perc', 'AlarmRefBlendPerc', 'u8'],
-  ['controllable', 'Controllable', 'u8', { range: [0, 1] }],
+  ['controllable', 'Controllable', 'u8', { range: [0, 1], doc: 'PTZ controllable.' }],
   ['control_id', 'ControlId', 'u32?'],
   ['control_device', 'ControlDevice', 'str:255?'],
   ['control_address', 'ControlAddress', 'str:255?'],
-  ['auto_stop_timeout', 'AutoStopTimeout', 'dec?'],
-  ['track_motion', 'TrackMotion', 'u8', { range: [0, 1] }],
+  ['auto_stop_timeout', 'AutoStopTimeout', 'dec?', { range: [0, 999.99] }],
+  ['track_motion', 'TrackMotion', 'u8', { range: [0, 1], doc: 'Track motion with PTZ.' }],
   ['track_delay', 'TrackDelay', 'u16?'],
   ['return_location', 'ReturnLocation', 'i8'],
   ['return_delay', 'ReturnDelay', 'u16?'],
-  ['modect_during_ptz', 'ModectDuringPTZ', 'u8', { range: [0, 1] }],
+  ['modect_during_ptz', 'ModectDuringPTZ', 'u8', { range: [0, 1], doc: 'Motion detection while PTZ moves.' }],
   ['default_rate', 'DefaultRate', 'u16'],
   ['default_scale', 'DefaultScale', 'str:16'],
-  ['default_codec', 'DefaultCodec', 'enum'],
+  ['default_codec', 'DefaultCodec', 'enum', { enumType: 'MonitorDefaultCodecInput', values: ['auto', 'MP4', 'MJPEG'] }],
   ['signal_check_points', 'SignalCheckPoints', 'u32'],
   ['signal_check_colour', 'SignalCheckColour', 'str:32'],
   ['web_colour', 'WebColour', 'str:32'],
-  ['exif', 'Exif', 'u8', { range: [0, 1] }],
+  ['exif', 'Exif', 'u8', { range: [0, 1], doc: 'Write EXIF data.' }],
   ['sequence', 'Sequence', 'u16?'],
   // Maintained by the Zones insert/delete triggers; a written value would go stale at once.
-  ['zone_count', 'ZoneCount', 'i8', { readOnly: true }],
+  [
+    'zone_count',
+    'ZoneCount',
+    'i8',
+    { readOnly: true, doc: 'Ignored: Monitors.ZoneCount is maintained by the Zones triggers.' },
+  ],
   ['refresh', 'Refresh', 'u32?'],
-  ['latitude', 'Latitude', 'dec?'],
-  ['longitude', 'Longitude', 'dec?'],
+  ['latitude', 'Latitude', 'dec?', { range: [-90, 90] }],
+  ['longitude', 'Longitude', 'dec?', { range: [-180, 180] }],
   ['rtsp_server', 'RTSPServer', 'flag'],
   ['rtsp_stream_name', 'RTSPStreamName', 'str:255'],
   ['soap_wsa_compl', 'SOAP_wsa_compl', 'flag'],
-  ['importance', 'Importance', 'enum'],
+  ['importance', 'Importance', 'enum', { enumType: 'MonitorImportance', values: ['Normal', 'Less', 'Not'] }],
   ['mqtt_enabled', 'MQTT_Enabled', 'flag'],
   ['mqtt_subscriptions', 'MQTT_Subscriptions', 'str:255?', { nullAs: '' }],
   ['startup_delay', 'StartupDelay', 'i32'],
 ];
-
-export const MONITOR_FIELDS: readonly MonitorField[] = SPECS.map(([json, column, spec, extra]) => {
-  const nullable = spec.endsWith('?');
-  const [kind, length] = spec.replace(/\?$/, '').split(':');
-  return {
-    json,
-    column,
-    kind: kind as FieldKind,
-    nullable,
-    ...(length ? { maxLength: Number(length) } : {}),
-    ...extra,
-  };
-});
-
-/** Integer ranges of the column types (MariaDB strict mode refuses anything outside). */
-export const INT_RANGES: Partial<Record<FieldKind, [number, number]>> = {
-  u8: [0, 255],
-  u16: [0, 65535],
-  u32: [0, 4294967295],
-  i8: [-128, 127],
-  i24: [-8388608, 8388607],
-  i32: [-2147483648, 2147483647],
-  flag: [0, 1],
-};
 
 // ---------------------------------------------------------------------------------------------
 // Enums: emitted as stored; on input the stored spelling and the older variant are accepted.
@@ -218,6 +240,12 @@ const VARIANTS: Record<string, Record<string, string>> = {
     FlipVert: 'FLIP_VERT',
   },
 };
+
+export const MONITOR_FIELDS: readonly MonitorField[] = fieldTable(SPECS).map((f) =>
+  VARIANTS[f.column] ? { ...f, variants: VARIANTS[f.column] } : f,
+);
+
+export { INT_RANGES };
 
 /** Prisma names enum members that are not identifiers differently from the stored value. */
 const PRISMA_MEMBER: Record<string, Record<string, string>> = {

@@ -1,9 +1,9 @@
-import { Controller, Get, OperationId, Path, Request, Response, Route, Security, Tags } from '@tsoa/runtime';
+import { Get, OperationId, Path, Request, Response, Route, Security, Tags } from '@tsoa/runtime';
 import type { Request as ExRequest } from 'express';
 import type { AppResponseError } from '../../api/envelopes.js';
-import type { EventPlaybackService, EventVideoInfo } from './event-playback-service.js';
+import type { EventVideoInfo } from './event-playback-service.js';
 import { playbackFor } from './playback.js';
-import type { Services } from '../../registry.js';
+import { FeatureController } from '../feature-controller.js';
 import { currentUser } from '../../auth/request-user.js';
 
 /** The JSON route of recorded playback; the media routes are plain handlers (src/features/playback/playback-routes.ts). */
@@ -14,14 +14,8 @@ import { currentUser } from '../../auth/request-user.js';
 @Response<AppResponseError>(401, 'Missing, invalid or revoked token (header or `?token=`)')
 @Response<AppResponseError>(403, 'Events permission required')
 @Response<AppResponseError>(404, 'No such event, or its monitor is hidden')
-@Response<AppResponseError>(500, 'Internal or database error')
-export class EventPlaybackController extends Controller {
-  private readonly videos: EventPlaybackService;
-
-  constructor(services: Services) {
-    super();
-    this.videos = playbackFor(services).videos;
-  }
+export class EventPlaybackController extends FeatureController {
+  private readonly videos = playbackFor(this.services).videos;
 
   /**
    * How to play the event: codec, size, duration and file size of its recording, and the mode a

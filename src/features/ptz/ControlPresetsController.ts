@@ -1,6 +1,5 @@
 import {
   Body,
-  Controller,
   Delete,
   Get,
   OperationId,
@@ -18,7 +17,7 @@ import {
 import type { Request as ExRequest } from 'express';
 import type { AppResponseError } from '../../api/envelopes.js';
 import type { Page } from '../../api/pagination.js';
-import type { Services } from '../../registry.js';
+import { FeatureController } from '../feature-controller.js';
 import {
   ControlPresetsService,
   type ControlPresetResponse,
@@ -33,15 +32,9 @@ export interface PaginatedControlPresetsResponse extends Page<ControlPresetRespo
 @Tags('Control Presets')
 @Security('jwt', ['control'])
 @Response<AppResponseError>(400, 'Invalid input, or an unknown monitor_id')
-@Response<AppResponseError>(401, 'Missing, invalid or revoked token')
 @Response<AppResponseError>(403, 'Control permission required, or the monitor is not editable')
-export class ControlPresetsController extends Controller {
-  private readonly presets: ControlPresetsService;
-
-  constructor(services: Services) {
-    super();
-    this.presets = services.get(ControlPresetsService);
-  }
+export class ControlPresetsController extends FeatureController {
+  private readonly presets = this.services.get(ControlPresetsService);
 
   /**
    * Lists PTZ presets of the monitors the caller may see.
@@ -77,7 +70,6 @@ export class ControlPresetsController extends Controller {
     @Request() req: ExRequest,
     @Body() body: CreateControlPresetRequest,
   ): Promise<ControlPresetResponse> {
-    this.setStatus(201);
     return this.presets.create(currentUser(req), body);
   }
 
@@ -134,6 +126,5 @@ export class ControlPresetsController extends Controller {
   @Response<AppResponseError>(404, 'Not found, or the monitor is hidden')
   public async remove(@Request() req: ExRequest, @Path() monitor_id: number, @Path() preset: number): Promise<void> {
     await this.presets.remove(currentUser(req), monitor_id, preset);
-    this.setStatus(204);
   }
 }

@@ -1,6 +1,5 @@
 import {
   Body,
-  Controller,
   Delete,
   Get,
   OperationId,
@@ -16,7 +15,7 @@ import {
 } from '@tsoa/runtime';
 import type { AppResponseError } from '../../api/envelopes.js';
 import type { Page } from '../../api/pagination.js';
-import type { Services } from '../../registry.js';
+import { FeatureController } from '../feature-controller.js';
 import {
   ControlsService,
   type ControlResponse,
@@ -31,15 +30,9 @@ export interface PaginatedControlsResponse extends Page<ControlResponse> {}
 @Tags('Controls')
 @Security('jwt', ['control'])
 @Response<AppResponseError>(400, 'Invalid input')
-@Response<AppResponseError>(401, 'Missing, invalid or revoked token')
 @Response<AppResponseError>(403, 'Control permission required')
-export class ControlsController extends Controller {
-  private readonly controls: ControlsService;
-
-  constructor(services: Services) {
-    super();
-    this.controls = services.get(ControlsService);
-  }
+export class ControlsController extends FeatureController {
+  private readonly controls = this.services.get(ControlsService);
 
   /**
    * Lists control profiles.
@@ -63,7 +56,6 @@ export class ControlsController extends Controller {
   @OperationId('create_control')
   @SuccessResponse(201, 'Created')
   public async create(@Body() body: CreateControlRequest): Promise<ControlResponse> {
-    this.setStatus(201);
     return this.controls.create(body);
   }
 
@@ -74,7 +66,6 @@ export class ControlsController extends Controller {
    */
   @Get('{id}')
   @OperationId('get_control')
-  @Response<AppResponseError>(404, 'Not found')
   public async get(@Path() id: number): Promise<ControlResponse> {
     return this.controls.get(id);
   }
@@ -86,7 +77,6 @@ export class ControlsController extends Controller {
    */
   @Patch('{id}')
   @OperationId('update_control')
-  @Response<AppResponseError>(404, 'Not found')
   public async update(@Path() id: number, @Body() body: UpdateControlRequest): Promise<ControlResponse> {
     return this.controls.update(id, body);
   }
@@ -100,10 +90,8 @@ export class ControlsController extends Controller {
   @Delete('{id}')
   @OperationId('delete_control')
   @SuccessResponse(204, 'Deleted')
-  @Response<AppResponseError>(404, 'Not found')
   @Response<AppResponseError>(409, 'Monitors still use this profile')
   public async remove(@Path() id: number): Promise<void> {
     await this.controls.remove(id);
-    this.setStatus(204);
   }
 }

@@ -1,20 +1,7 @@
-import {
-  Body,
-  Controller,
-  Delete,
-  Get,
-  OperationId,
-  Path,
-  Post,
-  Request,
-  Response,
-  Route,
-  Security,
-  Tags,
-} from '@tsoa/runtime';
+import { Body, Delete, Get, OperationId, Path, Post, Request, Response, Route, Security, Tags } from '@tsoa/runtime';
 import type { Request as ExRequest } from 'express';
 import type { AppResponseError } from '../../api/envelopes.js';
-import type { Services } from '../../registry.js';
+import { FeatureController } from '../feature-controller.js';
 import type { PtzCapabilitiesResponse } from './ptz-capabilities.js';
 import {
   PtzService,
@@ -42,18 +29,11 @@ const user = (req: ExRequest) => currentUser(req);
   400,
   'Invalid input; the monitor has no PTZ control; or its control profile lacks the capability (details name it)',
 )
-@Response<AppResponseError>(401, 'Missing, invalid or revoked token')
 @Response<AppResponseError>(403, 'Control permission required (Edit for commands), or the monitor is view-only')
 @Response<AppResponseError>(404, 'Monitor not found, or hidden from this account')
-@Response<AppResponseError>(500, 'Internal or database error')
 @Response<AppResponseError>(503, 'The control daemon (zmcontrol.pl) is not running for this monitor')
-export class PtzController extends Controller {
-  private readonly ptz: PtzService;
-
-  constructor(services: Services) {
-    super();
-    this.ptz = services.get(PtzService);
-  }
+export class PtzController extends FeatureController {
+  private readonly ptz = this.services.get(PtzService);
 
   /** The control protocols of the configured control profiles; all are driven by zmcontrol.pl. */
   @Get('protocols')

@@ -1,7 +1,7 @@
-import { Body, Controller, Get, OperationId, Path, Put, Query, Response, Route, Security, Tags } from '@tsoa/runtime';
+import { Body, Get, OperationId, Path, Put, Query, Response, Route, Security, Tags } from '@tsoa/runtime';
 import type { AppResponseError } from '../../api/envelopes.js';
 import type { Page } from '../../api/pagination.js';
-import type { Services } from '../../registry.js';
+import { FeatureController } from '../feature-controller.js';
 import {
   ConfigsService,
   type CategoryCountResponse,
@@ -15,16 +15,10 @@ export interface PaginatedConfigsResponse extends Page<ConfigResponse> {}
 @Tags('Config')
 @Security('jwt', ['system'])
 @Response<AppResponseError>(400, 'Invalid input')
-@Response<AppResponseError>(401, 'Missing, invalid or revoked token')
 @Response<AppResponseError>(403, 'System permission required')
 @Response<AppResponseError>(500, 'Database error')
-export class ConfigsController extends Controller {
-  private readonly configs: ConfigsService;
-
-  constructor(services: Services) {
-    super();
-    this.configs = services.get(ConfigsService);
-  }
+export class ConfigsController extends FeatureController {
+  private readonly configs = this.services.get(ConfigsService);
 
   /**
    * Lists configuration entries; private values are masked.

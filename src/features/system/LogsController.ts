@@ -1,7 +1,7 @@
-import { Controller, Delete, Get, OperationId, Path, Query, Response, Route, Security, Tags } from '@tsoa/runtime';
+import { Delete, Get, OperationId, Path, Query, Response, Route, Security, Tags } from '@tsoa/runtime';
 import type { AppResponseError, MessageResponse } from '../../api/envelopes.js';
 import type { Page } from '../../api/pagination.js';
-import type { Services } from '../../registry.js';
+import { FeatureController } from '../feature-controller.js';
 import { LogsService, type LogResponse } from './logs-service.js';
 
 export interface PaginatedLogsResponse extends Page<LogResponse> {}
@@ -9,16 +9,9 @@ export interface PaginatedLogsResponse extends Page<LogResponse> {}
 @Route('api/v3/logs')
 @Tags('Logs')
 @Security('jwt', ['system'])
-@Response<AppResponseError>(401, 'Missing, invalid or revoked token')
 @Response<AppResponseError>(403, 'System permission required')
-@Response<AppResponseError>(500, 'Internal or database error')
-export class LogsController extends Controller {
-  private readonly logs: LogsService;
-
-  constructor(services: Services) {
-    super();
-    this.logs = services.get(LogsService);
-  }
+export class LogsController extends FeatureController {
+  private readonly logs = this.services.get(LogsService);
 
   /**
    * Lists ZoneMinder's log entries, newest first by default.
@@ -101,7 +94,6 @@ export class LogsController extends Controller {
    */
   @Get('{id}')
   @OperationId('get_log')
-  @Response<AppResponseError>(404, 'Not found')
   public async get(@Path() id: number): Promise<LogResponse> {
     return this.logs.get(id);
   }

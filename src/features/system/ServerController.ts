@@ -1,6 +1,6 @@
-import { Controller, Get, OperationId, Response, Route, Tags } from '@tsoa/runtime';
+import { Get, OperationId, Response, Route, Tags } from '@tsoa/runtime';
 import type { AppResponseError, MessageResponse } from '../../api/envelopes.js';
-import type { Services } from '../../registry.js';
+import { FeatureController } from '../feature-controller.js';
 import { ServerService } from './server-service.js';
 
 export interface VersionResponse {
@@ -14,11 +14,7 @@ export interface VersionResponse {
 
 @Route('api/v3')
 @Tags('Server')
-export class ServerController extends Controller {
-  constructor(private readonly services: Services) {
-    super();
-  }
-
+export class ServerController extends FeatureController {
   /** Liveness and database reachability. Public. */
   @Get('server/health_check')
   @OperationId('health_check')

@@ -1,6 +1,5 @@
 import {
   Body,
-  Controller,
   Delete,
   Get,
   OperationId,
@@ -15,7 +14,7 @@ import {
 } from '@tsoa/runtime';
 import type { AppResponseError } from '../../api/envelopes.js';
 import type { Page } from '../../api/pagination.js';
-import type { Services } from '../../registry.js';
+import { FeatureController } from '../feature-controller.js';
 import { ServerStatsService, type CreateServerStatRequest, type ServerStatResponse } from './server-stats-service.js';
 
 export interface PaginatedServerStatsResponse extends Page<ServerStatResponse> {}
@@ -24,15 +23,9 @@ export interface PaginatedServerStatsResponse extends Page<ServerStatResponse> {
 @Tags('Server Stats')
 @Security('jwt', ['system'])
 @Response<AppResponseError>(400, 'Invalid input, or an unknown server_id')
-@Response<AppResponseError>(401, 'Missing, invalid or revoked token')
 @Response<AppResponseError>(403, 'System permission required')
-export class ServerStatsController extends Controller {
-  private readonly stats: ServerStatsService;
-
-  constructor(services: Services) {
-    super();
-    this.stats = services.get(ServerStatsService);
-  }
+export class ServerStatsController extends FeatureController {
+  private readonly stats = this.services.get(ServerStatsService);
 
   /**
    * Lists host load samples, oldest first.
@@ -55,7 +48,6 @@ export class ServerStatsController extends Controller {
   @OperationId('create_server_stat')
   @SuccessResponse(201, 'Created')
   public async create(@Body() body: CreateServerStatRequest): Promise<ServerStatResponse> {
-    this.setStatus(201);
     return this.stats.create(body);
   }
 
@@ -66,7 +58,6 @@ export class ServerStatsController extends Controller {
    */
   @Get('{id}')
   @OperationId('get_server_stat')
-  @Response<AppResponseError>(404, 'Not found')
   public async get(@Path() id: number): Promise<ServerStatResponse> {
     return this.stats.get(id);
   }
@@ -79,9 +70,7 @@ export class ServerStatsController extends Controller {
   @Delete('{id}')
   @OperationId('delete_server_stat')
   @SuccessResponse(204, 'Deleted')
-  @Response<AppResponseError>(404, 'Not found')
   public async remove(@Path() id: number): Promise<void> {
     await this.stats.remove(id);
-    this.setStatus(204);
   }
 }

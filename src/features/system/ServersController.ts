@@ -1,6 +1,5 @@
 import {
   Body,
-  Controller,
   Delete,
   Get,
   OperationId,
@@ -16,7 +15,7 @@ import {
 } from '@tsoa/runtime';
 import type { AppResponseError } from '../../api/envelopes.js';
 import type { Page } from '../../api/pagination.js';
-import type { Services } from '../../registry.js';
+import { FeatureController } from '../feature-controller.js';
 import {
   ServersService,
   type CreateServerRequest,
@@ -30,15 +29,9 @@ export interface PaginatedServersResponse extends Page<ServerResponse> {}
 @Tags('Servers')
 @Security('jwt', ['system'])
 @Response<AppResponseError>(400, 'Invalid input')
-@Response<AppResponseError>(401, 'Missing, invalid or revoked token')
 @Response<AppResponseError>(403, 'System permission required')
-export class ServersController extends Controller {
-  private readonly servers: ServersService;
-
-  constructor(services: Services) {
-    super();
-    this.servers = services.get(ServersService);
-  }
+export class ServersController extends FeatureController {
+  private readonly servers = this.services.get(ServersService);
 
   /**
    * Lists servers.
@@ -62,7 +55,6 @@ export class ServersController extends Controller {
   @OperationId('create_server')
   @SuccessResponse(201, 'Created')
   public async create(@Body() body: CreateServerRequest): Promise<ServerResponse> {
-    this.setStatus(201);
     return this.servers.create(body);
   }
 
@@ -73,7 +65,6 @@ export class ServersController extends Controller {
    */
   @Get('{id}')
   @OperationId('get_server')
-  @Response<AppResponseError>(404, 'Not found')
   public async get(@Path() id: number): Promise<ServerResponse> {
     return this.servers.get(id);
   }
@@ -85,7 +76,6 @@ export class ServersController extends Controller {
    */
   @Patch('{id}')
   @OperationId('update_server')
-  @Response<AppResponseError>(404, 'Not found')
   public async update(@Path() id: number, @Body() body: UpdateServerRequest): Promise<ServerResponse> {
     return this.servers.update(id, body);
   }
@@ -99,10 +89,8 @@ export class ServersController extends Controller {
   @Delete('{id}')
   @OperationId('delete_server')
   @SuccessResponse(204, 'Deleted')
-  @Response<AppResponseError>(404, 'Not found')
   @Response<AppResponseError>(409, 'Monitors or storage areas still use this server')
   public async remove(@Path() id: number): Promise<void> {
     await this.servers.remove(id);
-    this.setStatus(204);
   }
 }

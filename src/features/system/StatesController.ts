@@ -1,6 +1,5 @@
 import {
   Body,
-  Controller,
   Delete,
   Get,
   OperationId,
@@ -16,7 +15,7 @@ import {
 } from '@tsoa/runtime';
 import type { AppResponseError } from '../../api/envelopes.js';
 import type { Page } from '../../api/pagination.js';
-import type { Services } from '../../registry.js';
+import { FeatureController } from '../feature-controller.js';
 import {
   StatesService,
   type CreateStateRequest,
@@ -30,15 +29,9 @@ export interface PaginatedStatesResponse extends Page<StateResponse> {}
 @Tags('States')
 @Security('jwt', ['system'])
 @Response<AppResponseError>(400, 'Invalid input, or a definition ZoneMinder could not apply')
-@Response<AppResponseError>(401, 'Missing, invalid or revoked token')
 @Response<AppResponseError>(403, 'System permission required')
-export class StatesController extends Controller {
-  private readonly states: StatesService;
-
-  constructor(services: Services) {
-    super();
-    this.states = services.get(StatesService);
-  }
+export class StatesController extends FeatureController {
+  private readonly states = this.services.get(StatesService);
 
   /**
    * Lists run states.
@@ -62,7 +55,6 @@ export class StatesController extends Controller {
   @SuccessResponse(201, 'Created')
   @Response<AppResponseError>(409, 'A state with this name exists')
   public async create(@Body() body: CreateStateRequest): Promise<StateResponse> {
-    this.setStatus(201);
     return this.states.create(body);
   }
 
@@ -73,7 +65,6 @@ export class StatesController extends Controller {
    */
   @Get('{id}')
   @OperationId('get_state')
-  @Response<AppResponseError>(404, 'Not found')
   public async get(@Path() id: number): Promise<StateResponse> {
     return this.states.get(id);
   }
@@ -86,7 +77,6 @@ export class StatesController extends Controller {
   @Patch('{id}')
   // Renamed from the reference's `update_state`, which /monitors/{id}/state also used (spec Versioning 4).
   @OperationId('update_state_preset')
-  @Response<AppResponseError>(404, 'Not found')
   @Response<AppResponseError>(409, 'A state with this name exists')
   public async update(@Path() id: number, @Body() body: UpdateStateRequest): Promise<StateResponse> {
     return this.states.update(id, body);
@@ -100,9 +90,7 @@ export class StatesController extends Controller {
   @Delete('{id}')
   @OperationId('delete_state')
   @SuccessResponse(204, 'Deleted')
-  @Response<AppResponseError>(404, 'Not found')
   public async remove(@Path() id: number): Promise<void> {
     await this.states.remove(id);
-    this.setStatus(204);
   }
 }

@@ -1,6 +1,5 @@
 import {
   Body,
-  Controller,
   Delete,
   Get,
   OperationId,
@@ -16,7 +15,7 @@ import {
 } from '@tsoa/runtime';
 import type { AppResponseError } from '../../api/envelopes.js';
 import type { Page } from '../../api/pagination.js';
-import type { Services } from '../../registry.js';
+import { FeatureController } from '../feature-controller.js';
 import {
   StorageService,
   type CreateStorageRequest,
@@ -30,15 +29,9 @@ export interface PaginatedStorageResponse extends Page<StorageResponse> {}
 @Tags('Storage')
 @Security('jwt', ['system'])
 @Response<AppResponseError>(400, 'Invalid input')
-@Response<AppResponseError>(401, 'Missing, invalid or revoked token')
 @Response<AppResponseError>(403, 'System permission required')
-export class StorageController extends Controller {
-  private readonly storage: StorageService;
-
-  constructor(services: Services) {
-    super();
-    this.storage = services.get(StorageService);
-  }
+export class StorageController extends FeatureController {
+  private readonly storage = this.services.get(StorageService);
 
   /**
    * Lists storage areas.
@@ -62,7 +55,6 @@ export class StorageController extends Controller {
   @OperationId('create_storage')
   @SuccessResponse(201, 'Created')
   public async create(@Body() body: CreateStorageRequest): Promise<StorageResponse> {
-    this.setStatus(201);
     return this.storage.create(body);
   }
 
@@ -73,7 +65,6 @@ export class StorageController extends Controller {
    */
   @Get('{id}')
   @OperationId('get_storage')
-  @Response<AppResponseError>(404, 'Not found')
   public async get(@Path() id: number): Promise<StorageResponse> {
     return this.storage.get(id);
   }
@@ -85,7 +76,6 @@ export class StorageController extends Controller {
    */
   @Patch('{id}')
   @OperationId('update_storage')
-  @Response<AppResponseError>(404, 'Not found')
   public async update(@Path() id: number, @Body() body: UpdateStorageRequest): Promise<StorageResponse> {
     return this.storage.update(id, body);
   }
@@ -99,10 +89,8 @@ export class StorageController extends Controller {
   @Delete('{id}')
   @OperationId('delete_storage')
   @SuccessResponse(204, 'Deleted')
-  @Response<AppResponseError>(404, 'Not found')
   @Response<AppResponseError>(409, 'Monitors or events still use this storage')
   public async remove(@Path() id: number): Promise<void> {
     await this.storage.remove(id);
-    this.setStatus(204);
   }
 }

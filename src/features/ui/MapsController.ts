@@ -1,6 +1,5 @@
 import {
   Body,
-  Controller,
   Delete,
   Get,
   OperationId,
@@ -16,7 +15,7 @@ import {
 } from '@tsoa/runtime';
 import type { AppResponseError } from '../../api/envelopes.js';
 import type { Page } from '../../api/pagination.js';
-import type { Services } from '../../registry.js';
+import { FeatureController } from '../feature-controller.js';
 import { MapsService, type CreateMapRequest, type MapResponse, type UpdateMapRequest } from './maps-service.js';
 
 export interface PaginatedMapsResponse extends Page<MapResponse> {}
@@ -26,15 +25,9 @@ export interface PaginatedMapsResponse extends Page<MapResponse> {}
 @Tags('Maps')
 @Security('jwt', ['system'])
 @Response<AppResponseError>(400, 'Invalid input: bad coordinates, unknown parent, a parent cycle')
-@Response<AppResponseError>(401, 'Missing, invalid or revoked token')
 @Response<AppResponseError>(403, 'System permission required')
-export class MapsController extends Controller {
-  private readonly service: MapsService;
-
-  constructor(services: Services) {
-    super();
-    this.service = services.get(MapsService);
-  }
+export class MapsController extends FeatureController {
+  private readonly service = this.services.get(MapsService);
 
   /**
    * Lists maps.
@@ -65,9 +58,7 @@ export class MapsController extends Controller {
   @OperationId('create_map')
   @SuccessResponse(201, 'Created')
   public async create(@Body() body: CreateMapRequest): Promise<MapResponse> {
-    const created = await this.service.create(body);
-    this.setStatus(201);
-    return created;
+    return this.service.create(body);
   }
 
   /**
@@ -77,7 +68,6 @@ export class MapsController extends Controller {
    */
   @Get('{id}')
   @OperationId('get_map')
-  @Response<AppResponseError>(404, 'Not found')
   public async get(@Path() id: number): Promise<MapResponse> {
     return this.service.get(id);
   }
@@ -89,7 +79,6 @@ export class MapsController extends Controller {
    */
   @Patch('{id}')
   @OperationId('update_map')
-  @Response<AppResponseError>(404, 'Not found')
   public async update(@Path() id: number, @Body() body: UpdateMapRequest): Promise<MapResponse> {
     return this.service.update(id, body);
   }
@@ -102,9 +91,7 @@ export class MapsController extends Controller {
   @Delete('{id}')
   @OperationId('delete_map')
   @SuccessResponse(204, 'Deleted')
-  @Response<AppResponseError>(404, 'Not found')
   public async remove(@Path() id: number): Promise<void> {
     await this.service.remove(id);
-    this.setStatus(204);
   }
 }

@@ -1,6 +1,5 @@
 import {
   Body,
-  Controller,
   Delete,
   Get,
   OperationId,
@@ -16,7 +15,7 @@ import {
 } from '@tsoa/runtime';
 import type { AppResponseError } from '../../api/envelopes.js';
 import type { Page } from '../../api/pagination.js';
-import type { Services } from '../../registry.js';
+import { FeatureController } from '../feature-controller.js';
 import {
   MenuItemsService,
   type CreateMenuItemRequest,
@@ -31,15 +30,9 @@ export interface PaginatedMenuItemsResponse extends Page<MenuItemResponse> {}
 @Tags('Menu Items')
 @Security('jwt', ['system'])
 @Response<AppResponseError>(400, 'Invalid input')
-@Response<AppResponseError>(401, 'Missing, invalid or revoked token')
 @Response<AppResponseError>(403, 'System permission required')
-export class MenuItemsController extends Controller {
-  private readonly service: MenuItemsService;
-
-  constructor(services: Services) {
-    super();
-    this.service = services.get(MenuItemsService);
-  }
+export class MenuItemsController extends FeatureController {
+  private readonly service = this.services.get(MenuItemsService);
 
   /**
    * Lists menu entries in menu order (sort_order, then id).
@@ -63,9 +56,7 @@ export class MenuItemsController extends Controller {
   @SuccessResponse(201, 'Created')
   @Response<AppResponseError>(409, 'An entry with this menu_key exists')
   public async create(@Body() body: CreateMenuItemRequest): Promise<MenuItemResponse> {
-    const created = await this.service.create(body);
-    this.setStatus(201);
-    return created;
+    return this.service.create(body);
   }
 
   /**
@@ -75,7 +66,6 @@ export class MenuItemsController extends Controller {
    */
   @Get('{id}')
   @OperationId('get_menu_item')
-  @Response<AppResponseError>(404, 'Not found')
   public async get(@Path() id: number): Promise<MenuItemResponse> {
     return this.service.get(id);
   }
@@ -87,7 +77,6 @@ export class MenuItemsController extends Controller {
    */
   @Patch('{id}')
   @OperationId('update_menu_item')
-  @Response<AppResponseError>(404, 'Not found')
   @Response<AppResponseError>(409, 'An entry with this menu_key exists')
   public async update(@Path() id: number, @Body() body: UpdateMenuItemRequest): Promise<MenuItemResponse> {
     return this.service.update(id, body);
@@ -101,9 +90,7 @@ export class MenuItemsController extends Controller {
   @Delete('{id}')
   @OperationId('delete_menu_item')
   @SuccessResponse(204, 'Deleted')
-  @Response<AppResponseError>(404, 'Not found')
   public async remove(@Path() id: number): Promise<void> {
     await this.service.remove(id);
-    this.setStatus(204);
   }
 }

@@ -1,6 +1,5 @@
 import {
   Body,
-  Controller,
   Delete,
   Get,
   OperationId,
@@ -16,7 +15,7 @@ import {
 } from '@tsoa/runtime';
 import type { AppResponseError } from '../../api/envelopes.js';
 import type { Page } from '../../api/pagination.js';
-import type { Services } from '../../registry.js';
+import { FeatureController } from '../feature-controller.js';
 import {
   MontageLayoutsService,
   type CreateMontageLayoutRequest,
@@ -30,15 +29,9 @@ export interface PaginatedMontageLayoutsResponse extends Page<MontageLayoutRespo
 @Tags('Montage Layouts')
 @Security('jwt', ['system'])
 @Response<AppResponseError>(400, 'Invalid input, positions that are not JSON, or an unknown user_id')
-@Response<AppResponseError>(401, 'Missing, invalid or revoked token')
 @Response<AppResponseError>(403, 'System permission required')
-export class MontageLayoutsController extends Controller {
-  private readonly layouts: MontageLayoutsService;
-
-  constructor(services: Services) {
-    super();
-    this.layouts = services.get(MontageLayoutsService);
-  }
+export class MontageLayoutsController extends FeatureController {
+  private readonly layouts = this.services.get(MontageLayoutsService);
 
   /**
    * Lists montage layouts (all users').
@@ -61,7 +54,6 @@ export class MontageLayoutsController extends Controller {
   @OperationId('create_montage_layout')
   @SuccessResponse(201, 'Created')
   public async create(@Body() body: CreateMontageLayoutRequest): Promise<MontageLayoutResponse> {
-    this.setStatus(201);
     return this.layouts.create(body);
   }
 
@@ -72,7 +64,6 @@ export class MontageLayoutsController extends Controller {
    */
   @Get('{id}')
   @OperationId('get_montage_layout')
-  @Response<AppResponseError>(404, 'Not found')
   public async get(@Path() id: number): Promise<MontageLayoutResponse> {
     return this.layouts.get(id);
   }
@@ -84,7 +75,6 @@ export class MontageLayoutsController extends Controller {
    */
   @Patch('{id}')
   @OperationId('update_montage_layout')
-  @Response<AppResponseError>(404, 'Not found')
   public async update(@Path() id: number, @Body() body: UpdateMontageLayoutRequest): Promise<MontageLayoutResponse> {
     return this.layouts.update(id, body);
   }
@@ -97,9 +87,7 @@ export class MontageLayoutsController extends Controller {
   @Delete('{id}')
   @OperationId('delete_montage_layout')
   @SuccessResponse(204, 'Deleted')
-  @Response<AppResponseError>(404, 'Not found')
   public async remove(@Path() id: number): Promise<void> {
     await this.layouts.remove(id);
-    this.setStatus(204);
   }
 }

@@ -1,7 +1,7 @@
-import { Body, Controller, Get, OperationId, Post, Request, Response, Route, Security, Tags } from '@tsoa/runtime';
+import { Body, Get, OperationId, Post, Request, Response, Route, Security, Tags } from '@tsoa/runtime';
 import type { Request as ExRequest } from 'express';
 import type { AppResponseError, MessageResponse } from '../../api/envelopes.js';
-import type { Services } from '../../registry.js';
+import { FeatureController } from '../feature-controller.js';
 import { currentUser } from '../../auth/request-user.js';
 
 export interface LoginRequest {
@@ -29,11 +29,7 @@ export interface TokenResponse {
 
 @Route('api/v3/auth')
 @Tags('Auth')
-export class AuthController extends Controller {
-  constructor(private readonly services: Services) {
-    super();
-  }
-
+export class AuthController extends FeatureController {
   /** Exchanges a username and password for an access token (10 min) and a refresh token (1 h). */
   @Post('login')
   @OperationId('login')
@@ -59,7 +55,6 @@ export class AuthController extends Controller {
   @Get('logout')
   @OperationId('logout')
   @Security('jwt', ['authenticated'])
-  @Response<AppResponseError>(401, 'Missing, invalid or revoked token')
   public async logout(@Request() req: ExRequest): Promise<MessageResponse> {
     await this.services.auth.revokeAll(currentUser(req).id);
     return { message: 'Logged out' };

@@ -1,6 +1,5 @@
 import {
   Body,
-  Controller,
   Delete,
   Get,
   OperationId,
@@ -16,7 +15,7 @@ import {
 } from '@tsoa/runtime';
 import type { AppResponseError } from '../../api/envelopes.js';
 import type { Page } from '../../api/pagination.js';
-import type { Services } from '../../registry.js';
+import { FeatureController } from '../feature-controller.js';
 import {
   PermissionsService,
   type CreateGroupPermissionRequest,
@@ -31,15 +30,9 @@ export interface PaginatedGroupPermissionsResponse extends Page<GroupPermissionR
 @Tags('Groups Permissions')
 @Security('jwt', ['system'])
 @Response<AppResponseError>(400, 'Invalid input: unknown user or group, bad permission')
-@Response<AppResponseError>(401, 'Missing, invalid or revoked token')
 @Response<AppResponseError>(403, 'System permission required')
-export class GroupsPermissionsController extends Controller {
-  private readonly permissions: PermissionsService;
-
-  constructor(services: Services) {
-    super();
-    this.permissions = services.get(PermissionsService);
-  }
+export class GroupsPermissionsController extends FeatureController {
+  private readonly permissions = this.services.get(PermissionsService);
 
   /**
    * Lists group permission rows.
@@ -63,9 +56,7 @@ export class GroupsPermissionsController extends Controller {
   @SuccessResponse(201, 'Created')
   @Response<AppResponseError>(409, 'The user already has a row for this group')
   public async create(@Body() body: CreateGroupPermissionRequest): Promise<GroupPermissionResponse> {
-    const created = await this.permissions.createGroup(body);
-    this.setStatus(201);
-    return created;
+    return this.permissions.createGroup(body);
   }
 
   /**
@@ -75,7 +66,6 @@ export class GroupsPermissionsController extends Controller {
    */
   @Get('{id}')
   @OperationId('get_group_permission')
-  @Response<AppResponseError>(404, 'Not found')
   public async get(@Path() id: number): Promise<GroupPermissionResponse> {
     return this.permissions.getGroup(id);
   }
@@ -87,7 +77,6 @@ export class GroupsPermissionsController extends Controller {
    */
   @Patch('{id}')
   @OperationId('update_group_permission')
-  @Response<AppResponseError>(404, 'Not found')
   public async update(
     @Path() id: number,
     @Body() body: UpdateGroupPermissionRequest,
@@ -103,9 +92,7 @@ export class GroupsPermissionsController extends Controller {
   @Delete('{id}')
   @OperationId('delete_group_permission')
   @SuccessResponse(204, 'Deleted')
-  @Response<AppResponseError>(404, 'Not found')
   public async remove(@Path() id: number): Promise<void> {
     await this.permissions.removeGroup(id);
-    this.setStatus(204);
   }
 }

@@ -1,8 +1,8 @@
-import { Body, Controller, Get, OperationId, Put, Request, Response, Route, Security, Tags } from '@tsoa/runtime';
+import { Body, Get, OperationId, Put, Request, Response, Route, Security, Tags } from '@tsoa/runtime';
 import type { Request as ExRequest } from 'express';
 import type { UserResponse } from '../../auth/user-response.js';
 import type { AppResponseError, MessageResponse } from '../../api/envelopes.js';
-import type { Services } from '../../registry.js';
+import { FeatureController } from '../feature-controller.js';
 import { MeService } from './me-service.js';
 import { currentUser } from '../../auth/request-user.js';
 
@@ -29,16 +29,11 @@ export interface ChangePasswordRequest {
 
 @Route('api/v3/me')
 @Tags('Auth')
-export class MeController extends Controller {
-  constructor(private readonly services: Services) {
-    super();
-  }
-
+export class MeController extends FeatureController {
   /** The caller's account and token times; any authenticated account may call it. */
   @Get()
   @OperationId('me')
   @Security('jwt', ['authenticated'])
-  @Response<AppResponseError>(401, 'Missing, invalid or revoked token')
   public async me(@Request() req: ExRequest): Promise<MeResponse> {
     return this.services.get(MeService).describe(currentUser(req));
   }

@@ -1,6 +1,5 @@
 import {
   Body,
-  Controller,
   Delete,
   Get,
   OperationId,
@@ -16,7 +15,7 @@ import {
 } from '@tsoa/runtime';
 import type { AppResponseError } from '../../api/envelopes.js';
 import type { Page } from '../../api/pagination.js';
-import type { Services } from '../../registry.js';
+import { FeatureController } from '../feature-controller.js';
 import {
   PermissionsService,
   type CreateMonitorPermissionRequest,
@@ -31,15 +30,9 @@ export interface PaginatedMonitorPermissionsResponse extends Page<MonitorPermiss
 @Tags('Monitors Permissions')
 @Security('jwt', ['system'])
 @Response<AppResponseError>(400, 'Invalid input: unknown user or monitor, bad permission')
-@Response<AppResponseError>(401, 'Missing, invalid or revoked token')
 @Response<AppResponseError>(403, 'System permission required')
-export class MonitorsPermissionsController extends Controller {
-  private readonly permissions: PermissionsService;
-
-  constructor(services: Services) {
-    super();
-    this.permissions = services.get(PermissionsService);
-  }
+export class MonitorsPermissionsController extends FeatureController {
+  private readonly permissions = this.services.get(PermissionsService);
 
   /**
    * Lists monitor permission rows.
@@ -63,9 +56,7 @@ export class MonitorsPermissionsController extends Controller {
   @SuccessResponse(201, 'Created')
   @Response<AppResponseError>(409, 'The user already has a row for this monitor')
   public async create(@Body() body: CreateMonitorPermissionRequest): Promise<MonitorPermissionResponse> {
-    const created = await this.permissions.createMonitor(body);
-    this.setStatus(201);
-    return created;
+    return this.permissions.createMonitor(body);
   }
 
   /**
@@ -75,7 +66,6 @@ export class MonitorsPermissionsController extends Controller {
    */
   @Get('{id}')
   @OperationId('get_monitor_permission')
-  @Response<AppResponseError>(404, 'Not found')
   public async get(@Path() id: number): Promise<MonitorPermissionResponse> {
     return this.permissions.getMonitor(id);
   }
@@ -87,7 +77,6 @@ export class MonitorsPermissionsController extends Controller {
    */
   @Patch('{id}')
   @OperationId('update_monitor_permission')
-  @Response<AppResponseError>(404, 'Not found')
   public async update(
     @Path() id: number,
     @Body() body: UpdateMonitorPermissionRequest,
@@ -103,9 +92,7 @@ export class MonitorsPermissionsController extends Controller {
   @Delete('{id}')
   @OperationId('delete_monitor_permission')
   @SuccessResponse(204, 'Deleted')
-  @Response<AppResponseError>(404, 'Not found')
   public async remove(@Path() id: number): Promise<void> {
     await this.permissions.removeMonitor(id);
-    this.setStatus(204);
   }
 }

@@ -1,6 +1,5 @@
 import {
   Body,
-  Controller,
   Delete,
   Get,
   OperationId,
@@ -18,7 +17,7 @@ import {
 import type { Request as ExRequest } from 'express';
 import type { AppResponseError } from '../../api/envelopes.js';
 import type { Page } from '../../api/pagination.js';
-import type { Services } from '../../registry.js';
+import { FeatureController } from '../feature-controller.js';
 import {
   NotificationsService,
   type CreateNotificationRequest,
@@ -37,15 +36,9 @@ const user = (req: ExRequest) => currentUser(req);
 @Tags('Notifications')
 @Security('jwt', ['authenticated'])
 @Response<AppResponseError>(400, 'Invalid input: unknown user, bad platform or monitor list, value too long')
-@Response<AppResponseError>(401, 'Missing, invalid or revoked token')
 @Response<AppResponseError>(403, 'A registration of another user, without System Edit')
-export class NotificationsController extends Controller {
-  private readonly service: NotificationsService;
-
-  constructor(services: Services) {
-    super();
-    this.service = services.get(NotificationsService);
-  }
+export class NotificationsController extends FeatureController {
+  private readonly service = this.services.get(NotificationsService);
 
   /**
    * Lists push registrations: the caller's own, or everyone's with System View.
@@ -81,9 +74,7 @@ export class NotificationsController extends Controller {
     @Request() req: ExRequest,
     @Body() body: CreateNotificationRequest,
   ): Promise<NotificationResponse> {
-    const created = await this.service.create(user(req), body);
-    this.setStatus(201);
-    return created;
+    return this.service.create(user(req), body);
   }
 
   /**
@@ -126,6 +117,5 @@ export class NotificationsController extends Controller {
   @Response<AppResponseError>(404, 'Not found, or owned by another user (without System View)')
   public async remove(@Request() req: ExRequest, @Path() id: number): Promise<void> {
     await this.service.remove(user(req), id);
-    this.setStatus(204);
   }
 }

@@ -1,6 +1,5 @@
 import {
   Body,
-  Controller,
   Delete,
   Get,
   OperationId,
@@ -16,7 +15,7 @@ import {
 } from '@tsoa/runtime';
 import type { AppResponseError } from '../../api/envelopes.js';
 import type { Page } from '../../api/pagination.js';
-import type { Services } from '../../registry.js';
+import { FeatureController } from '../feature-controller.js';
 import {
   RolePermissionsService,
   type CreateRoleGroupPermissionRequest,
@@ -31,15 +30,9 @@ export interface PaginatedRoleGroupPermissionsResponse extends Page<RoleGroupPer
 @Tags('Role Groups Permissions')
 @Security('jwt', ['system'])
 @Response<AppResponseError>(400, 'Invalid input: unknown role or group, bad permission')
-@Response<AppResponseError>(401, 'Missing, invalid or revoked token')
 @Response<AppResponseError>(403, 'System permission required')
-export class RoleGroupsPermissionsController extends Controller {
-  private readonly service: RolePermissionsService;
-
-  constructor(services: Services) {
-    super();
-    this.service = services.get(RolePermissionsService);
-  }
+export class RoleGroupsPermissionsController extends FeatureController {
+  private readonly service = this.services.get(RolePermissionsService);
 
   /**
    * Lists role group permission rows.
@@ -71,9 +64,7 @@ export class RoleGroupsPermissionsController extends Controller {
   @SuccessResponse(201, 'Created')
   @Response<AppResponseError>(409, 'The role already has a row for this group')
   public async create(@Body() body: CreateRoleGroupPermissionRequest): Promise<RoleGroupPermissionResponse> {
-    const created = await this.service.createGroup(body);
-    this.setStatus(201);
-    return created;
+    return this.service.createGroup(body);
   }
 
   /**
@@ -83,7 +74,6 @@ export class RoleGroupsPermissionsController extends Controller {
    */
   @Get('{id}')
   @OperationId('get_role_group_permission')
-  @Response<AppResponseError>(404, 'Not found')
   public async get(@Path() id: number): Promise<RoleGroupPermissionResponse> {
     return this.service.getGroup(id);
   }
@@ -95,7 +85,6 @@ export class RoleGroupsPermissionsController extends Controller {
    */
   @Patch('{id}')
   @OperationId('update_role_group_permission')
-  @Response<AppResponseError>(404, 'Not found')
   @Response<AppResponseError>(409, 'The role already has a row for this group')
   public async update(
     @Path() id: number,
@@ -112,9 +101,7 @@ export class RoleGroupsPermissionsController extends Controller {
   @Delete('{id}')
   @OperationId('delete_role_group_permission')
   @SuccessResponse(204, 'Deleted')
-  @Response<AppResponseError>(404, 'Not found')
   public async remove(@Path() id: number): Promise<void> {
     await this.service.removeGroup(id);
-    this.setStatus(204);
   }
 }

@@ -1,6 +1,5 @@
 import {
   Body,
-  Controller,
   Delete,
   Get,
   OperationId,
@@ -16,7 +15,7 @@ import {
 } from '@tsoa/runtime';
 import type { AppResponseError } from '../../api/envelopes.js';
 import type { Page } from '../../api/pagination.js';
-import type { Services } from '../../registry.js';
+import { FeatureController } from '../feature-controller.js';
 import {
   RolePermissionsService,
   type CreateRoleMonitorPermissionRequest,
@@ -31,15 +30,9 @@ export interface PaginatedRoleMonitorPermissionsResponse extends Page<RoleMonito
 @Tags('Role Monitors Permissions')
 @Security('jwt', ['system'])
 @Response<AppResponseError>(400, 'Invalid input: unknown role or monitor, bad permission')
-@Response<AppResponseError>(401, 'Missing, invalid or revoked token')
 @Response<AppResponseError>(403, 'System permission required')
-export class RoleMonitorsPermissionsController extends Controller {
-  private readonly service: RolePermissionsService;
-
-  constructor(services: Services) {
-    super();
-    this.service = services.get(RolePermissionsService);
-  }
+export class RoleMonitorsPermissionsController extends FeatureController {
+  private readonly service = this.services.get(RolePermissionsService);
 
   /**
    * Lists role monitor permission rows.
@@ -71,9 +64,7 @@ export class RoleMonitorsPermissionsController extends Controller {
   @SuccessResponse(201, 'Created')
   @Response<AppResponseError>(409, 'The role already has a row for this monitor')
   public async create(@Body() body: CreateRoleMonitorPermissionRequest): Promise<RoleMonitorPermissionResponse> {
-    const created = await this.service.createMonitor(body);
-    this.setStatus(201);
-    return created;
+    return this.service.createMonitor(body);
   }
 
   /**
@@ -83,7 +74,6 @@ export class RoleMonitorsPermissionsController extends Controller {
    */
   @Get('{id}')
   @OperationId('get_role_monitor_permission')
-  @Response<AppResponseError>(404, 'Not found')
   public async get(@Path() id: number): Promise<RoleMonitorPermissionResponse> {
     return this.service.getMonitor(id);
   }
@@ -95,7 +85,6 @@ export class RoleMonitorsPermissionsController extends Controller {
    */
   @Patch('{id}')
   @OperationId('update_role_monitor_permission')
-  @Response<AppResponseError>(404, 'Not found')
   @Response<AppResponseError>(409, 'The role already has a row for this monitor')
   public async update(
     @Path() id: number,
@@ -112,9 +101,7 @@ export class RoleMonitorsPermissionsController extends Controller {
   @Delete('{id}')
   @OperationId('delete_role_monitor_permission')
   @SuccessResponse(204, 'Deleted')
-  @Response<AppResponseError>(404, 'Not found')
   public async remove(@Path() id: number): Promise<void> {
     await this.service.removeMonitor(id);
-    this.setStatus(204);
   }
 }

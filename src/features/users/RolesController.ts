@@ -1,6 +1,5 @@
 import {
   Body,
-  Controller,
   Delete,
   Get,
   OperationId,
@@ -16,7 +15,7 @@ import {
 } from '@tsoa/runtime';
 import type { AppResponseError } from '../../api/envelopes.js';
 import type { Page } from '../../api/pagination.js';
-import type { Services } from '../../registry.js';
+import { FeatureController } from '../feature-controller.js';
 import { RolesService, type CreateRoleRequest, type RoleResponse, type UpdateRoleRequest } from './roles-service.js';
 
 export interface PaginatedRolesResponse extends Page<RoleResponse> {}
@@ -27,15 +26,9 @@ export interface PaginatedRolesResponse extends Page<RoleResponse> {}
 @Tags('Roles')
 @Security('jwt', ['system'])
 @Response<AppResponseError>(400, 'Invalid input: bad level, name too long')
-@Response<AppResponseError>(401, 'Missing, invalid or revoked token')
 @Response<AppResponseError>(403, 'System permission required')
-export class RolesController extends Controller {
-  private readonly service: RolesService;
-
-  constructor(services: Services) {
-    super();
-    this.service = services.get(RolesService);
-  }
+export class RolesController extends FeatureController {
+  private readonly service = this.services.get(RolesService);
 
   /**
    * Lists user roles.
@@ -59,9 +52,7 @@ export class RolesController extends Controller {
   @SuccessResponse(201, 'Created')
   @Response<AppResponseError>(409, 'A role with this name exists')
   public async create(@Body() body: CreateRoleRequest): Promise<RoleResponse> {
-    const created = await this.service.create(body);
-    this.setStatus(201);
-    return created;
+    return this.service.create(body);
   }
 
   /**
@@ -71,7 +62,6 @@ export class RolesController extends Controller {
    */
   @Get('{id}')
   @OperationId('get_role')
-  @Response<AppResponseError>(404, 'Not found')
   public async get(@Path() id: number): Promise<RoleResponse> {
     return this.service.get(id);
   }
@@ -83,7 +73,6 @@ export class RolesController extends Controller {
    */
   @Patch('{id}')
   @OperationId('update_role')
-  @Response<AppResponseError>(404, 'Not found')
   @Response<AppResponseError>(409, 'A role with this name exists')
   public async update(@Path() id: number, @Body() body: UpdateRoleRequest): Promise<RoleResponse> {
     return this.service.update(id, body);
@@ -97,9 +86,7 @@ export class RolesController extends Controller {
   @Delete('{id}')
   @OperationId('delete_role')
   @SuccessResponse(204, 'Deleted')
-  @Response<AppResponseError>(404, 'Not found')
   public async remove(@Path() id: number): Promise<void> {
     await this.service.remove(id);
-    this.setStatus(204);
   }
 }

@@ -1,6 +1,5 @@
 import {
   Body,
-  Controller,
   Delete,
   Get,
   OperationId,
@@ -16,7 +15,7 @@ import {
 } from '@tsoa/runtime';
 import type { AppResponseError } from '../../api/envelopes.js';
 import type { Page } from '../../api/pagination.js';
-import type { Services } from '../../registry.js';
+import { FeatureController } from '../feature-controller.js';
 import {
   SessionsService,
   type CreateSessionRequest,
@@ -32,18 +31,12 @@ export interface PaginatedSessionsResponse extends Page<SessionResponse> {}
 // impersonating that user, so reads need System Edit too, not View (a deliberate exception).
 @Security('jwt', ['system:Edit'])
 @Response<AppResponseError>(400, 'Invalid input')
-@Response<AppResponseError>(401, 'Missing, invalid or revoked token')
 @Response<AppResponseError>(
   403,
   'System Edit permission required, even to read: session ids are ZoneMinder web credentials',
 )
-export class SessionsController extends Controller {
-  private readonly sessions: SessionsService;
-
-  constructor(services: Services) {
-    super();
-    this.sessions = services.get(SessionsService);
-  }
+export class SessionsController extends FeatureController {
+  private readonly sessions = this.services.get(SessionsService);
 
   /**
    * Lists ZoneMinder web sessions.
@@ -67,7 +60,6 @@ export class SessionsController extends Controller {
   @SuccessResponse(201, 'Created')
   @Response<AppResponseError>(409, 'A session with this id exists')
   public async create(@Body() body: CreateSessionRequest): Promise<SessionResponse> {
-    this.setStatus(201);
     return this.sessions.create(body);
   }
 
@@ -106,6 +98,5 @@ export class SessionsController extends Controller {
   @Response<AppResponseError>(404, 'No such session')
   public async remove(@Path() id: string): Promise<void> {
     await this.sessions.remove(id);
-    this.setStatus(204);
   }
 }

@@ -1,6 +1,5 @@
 import {
   Body,
-  Controller,
   Delete,
   Get,
   OperationId,
@@ -18,7 +17,7 @@ import {
 import type { Request as ExRequest } from 'express';
 import type { AppResponseError } from '../../api/envelopes.js';
 import type { Page } from '../../api/pagination.js';
-import type { Services } from '../../registry.js';
+import { FeatureController } from '../feature-controller.js';
 import {
   UserPreferencesService,
   type CreateUserPreferenceRequest,
@@ -33,15 +32,9 @@ export interface PaginatedUserPreferencesResponse extends Page<UserPreferenceRes
 @Tags('User Preferences')
 @Security('jwt', ['system'])
 @Response<AppResponseError>(400, 'Invalid input, a missing name, or an unknown user_id')
-@Response<AppResponseError>(401, 'Missing, invalid or revoked token')
 @Response<AppResponseError>(403, 'System permission required')
-export class UserPreferencesController extends Controller {
-  private readonly preferences: UserPreferencesService;
-
-  constructor(services: Services) {
-    super();
-    this.preferences = services.get(UserPreferencesService);
-  }
+export class UserPreferencesController extends FeatureController {
+  private readonly preferences = this.services.get(UserPreferencesService);
 
   /**
    * Lists the caller's own preferences; with System Edit, every user's.
@@ -72,7 +65,6 @@ export class UserPreferencesController extends Controller {
     @Request() req: ExRequest,
     @Body() body: CreateUserPreferenceRequest,
   ): Promise<UserPreferenceResponse> {
-    this.setStatus(201);
     return this.preferences.create(currentUser(req), body);
   }
 
@@ -116,6 +108,5 @@ export class UserPreferencesController extends Controller {
   @Response<AppResponseError>(404, 'Not found, or owned by another user and the caller lacks System Edit')
   public async remove(@Request() req: ExRequest, @Path() id: number): Promise<void> {
     await this.preferences.remove(currentUser(req), id);
-    this.setStatus(204);
   }
 }

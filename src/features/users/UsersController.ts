@@ -1,6 +1,5 @@
 import {
   Body,
-  Controller,
   Delete,
   Get,
   OperationId,
@@ -17,7 +16,7 @@ import {
 import type { UserResponse } from '../../auth/user-response.js';
 import type { AppResponseError } from '../../api/envelopes.js';
 import type { Page } from '../../api/pagination.js';
-import type { Services } from '../../registry.js';
+import { FeatureController } from '../feature-controller.js';
 import { UsersService, type CreateUserRequest, type UpdateUserRequest } from './users-service.js';
 
 export interface PaginatedUsersResponse extends Page<UserResponse> {}
@@ -27,15 +26,9 @@ export interface PaginatedUsersResponse extends Page<UserResponse> {}
 @Tags('Users')
 @Security('jwt', ['system'])
 @Response<AppResponseError>(400, 'Invalid input')
-@Response<AppResponseError>(401, 'Missing, invalid or revoked token')
 @Response<AppResponseError>(403, 'System permission required')
-export class UsersController extends Controller {
-  private readonly users: UsersService;
-
-  constructor(services: Services) {
-    super();
-    this.users = services.get(UsersService);
-  }
+export class UsersController extends FeatureController {
+  private readonly users = this.services.get(UsersService);
 
   /**
    * Lists accounts. Passwords are never returned.
@@ -60,7 +53,6 @@ export class UsersController extends Controller {
   @SuccessResponse(201, 'Created')
   @Response<AppResponseError>(409, 'The user name is taken')
   public async create(@Body() body: CreateUserRequest): Promise<UserResponse> {
-    this.setStatus(201);
     return this.users.create(body);
   }
 
@@ -71,7 +63,6 @@ export class UsersController extends Controller {
    */
   @Get('{id}')
   @OperationId('get_user')
-  @Response<AppResponseError>(404, 'Not found')
   public async get(@Path() id: number): Promise<UserResponse> {
     return this.users.get(id);
   }
@@ -85,7 +76,6 @@ export class UsersController extends Controller {
    */
   @Put('{id}')
   @OperationId('update_user')
-  @Response<AppResponseError>(404, 'Not found')
   @Response<AppResponseError>(409, 'The user name is taken')
   public async update(@Path() id: number, @Body() body: UpdateUserRequest): Promise<UserResponse> {
     return this.users.update(id, body);
@@ -100,9 +90,7 @@ export class UsersController extends Controller {
   @Delete('{id}')
   @OperationId('delete_user')
   @SuccessResponse(204, 'Deleted')
-  @Response<AppResponseError>(404, 'Not found')
   public async remove(@Path() id: number): Promise<void> {
     await this.users.remove(id);
-    this.setStatus(204);
   }
 }

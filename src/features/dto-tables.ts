@@ -1,0 +1,16 @@
+// The field tables scripts/generate-dtos.mjs turns into interfaces (src/generated/dto/<name>.ts).
+import type { DtoTable } from './field-table.js';
+import { MONITOR_FIELDS } from './monitors/monitor-fields.js';
+
+export const DTO_TABLES: DtoTable[] = [
+  {
+    name: 'monitors',
+    table: 'Monitors',
+    response: 'MonitorResponse',
+    responseDoc: 'A monitor as clients see it: every column but the two passwords, enums as stored.',
+    input: 'MonitorSettings',
+    inputDoc: 'Every writable column; all optional (unset columns keep their value or database default).',
+    inputExclude: ['name'],
+    fields: MONITOR_FIELDS,
+  },
+];

@@ -1,0 +1,84 @@
+// Field tables: one line per column of a wide table (JSON name, column, storage kind and the
+// few rules that differ from the kind's defaults). The table drives the row ↔ JSON conversions in
+// the service and scripts/generate-dtos.mjs writes the request/response interfaces tsoa reads
+// from it (src/generated/dto/), so each column is described once.
+
+/** u8/u16/u32 unsigned, i8/i24/i32 signed; flag = BOOLEAN column sent as 0/1; dec = DECIMAL. */
+export type FieldKind =
+  'u8' | 'u16' | 'u32' | 'i8' | 'i24' | 'i32' | 'flag' | 'boolean' | 'dec' | 'float' | 'str' | 'enum';
+
+export interface Field<Column extends string = string> {
+  json: string;
+  column: Column;
+  kind: FieldKind;
+  /** Column accepts NULL (a JSON null then clears it; otherwise null means "leave as is"). */
+  nullable: boolean;
+  /** varchar/tinytext/text length in characters. */
+  maxLength?: number;
+  /** Not part of the response (write-only secrets). */
+  writeOnly?: boolean;
+  /** Not writable through the API (derived or maintained elsewhere). */
+  readOnly?: boolean;
+  /** Sent instead of NULL where the response declares the field non-null. */
+  nullAs?: string | number;
+  /** Accepted range when narrower than the column type (0/1 switches, field rules, decimals). */
+  range?: [number, number];
+  /** Request description when not "Table.Column."; a read-only field with one is accepted and ignored. */
+  doc?: string;
+  /** The response declares the field nullable though the column is not (older schemas). */
+  responseNullable?: boolean;
+  /** Enums: the request type's name and the stored values (the response sends them as stored). */
+  enumType?: string;
+  values?: readonly string[];
+  /** Enums: older spellings accepted on input → the stored value. */
+  variants?: Readonly<Record<string, string>>;
+  /** A regular expression the request value must match. */
+  pattern?: string;
+}
+
+/** Integer ranges of the column types (MariaDB strict mode refuses anything outside). */
+export const INT_RANGES: Partial<Record<FieldKind, [number, number]>> = {
+  u8: [0, 255],
+  u16: [0, 65535],
+  u32: [0, 4294967295],
+  i8: [-128, 127],
+  i24: [-8388608, 8388607],
+  i32: [-2147483648, 2147483647],
+  flag: [0, 1],
+};
+
+export type FieldSpec<Column extends string> = [
+  json: string,
+  column: Column,
+  kind: string,
+  extra?: Partial<Field<Column>>,
+];
+
+/** Spec lines → fields. A kind with a trailing '?' = nullable column; 'str:N' = at most N characters. */
+export function fieldTable<Column extends string>(specs: FieldSpec<Column>[]): readonly Field<Column>[] {
+  return specs.map(([json, column, spec, extra]) => {
+    const [kind, length] = spec.replace(/\?$/, '').split(':');
+    return {
+      json,
+      column,
+      kind: kind as FieldKind,
+      nullable: spec.endsWith('?'),
+      ...(length ? { maxLength: Number(length) } : {}),
+      ...extra,
+    };
+  });
+}
+
+/** A generated interface pair: the response and the request body's writable columns. */
+export interface DtoTable {
+  /** File name in src/generated/dto/. */
+  name: string;
+  table: string;
+  response: string;
+  responseDoc: string;
+  input: string;
+  inputDoc: string;
+  /** Fields the create/update requests declare themselves. */
+  inputExclude?: string[];
+  fields: readonly Field[];
+}
