@@ -1,6 +1,7 @@
 // The field tables scripts/generate-dtos.mjs turns into interfaces (src/generated/dto/<name>.ts).
 import type { DtoTable } from './field-table.js';
 import { MONITOR_FIELDS } from './monitors/monitor-fields.js';
+import { CONTROL_FIELDS, CONTROL_SCALARS } from './ptz/control-fields.js';
 
 export const DTO_TABLES: DtoTable[] = [
   {
@@ -12,5 +13,17 @@ export const DTO_TABLES: DtoTable[] = [
     inputDoc: 'Every writable column; all optional (unset columns keep their value or database default).',
     inputExclude: ['name'],
     fields: MONITOR_FIELDS,
+  },
+  {
+    name: 'controls',
+    table: 'Controls',
+    response: 'ControlCapabilities',
+    responseDoc: 'What a control profile can do (ControlResponse adds its id, name, type and protocol).',
+    input: 'ControlFields',
+    inputDoc: 'The numeric fields every create and update may carry; absent keeps (or defaults), null clears a range.',
+    describeColumns: false,
+    nullableOptional: true,
+    scalars: CONTROL_SCALARS,
+    fields: CONTROL_FIELDS,
   },
 ];

@@ -34,6 +34,15 @@ export interface Field<Column extends string = string> {
   variants?: Readonly<Record<string, string>>;
   /** A regular expression the request value must match. */
   pattern?: string;
+  /** A named scalar (DtoTable.scalars) used as the field's type in both interfaces. */
+  schemaType?: string;
+}
+
+/** A named number type with its validation tags, e.g. a 0/1 flag. */
+export interface DtoScalar {
+  name: string;
+  doc: string;
+  tags: string[];
 }
 
 /** Integer ranges of the column types (MariaDB strict mode refuses anything outside). */
@@ -80,5 +89,53 @@ export interface DtoTable {
   inputDoc: string;
   /** Fields the create/update requests declare themselves. */
   inputExclude?: string[];
+  /** Describe each property as "Table.Column." (default true). */
+  describeColumns?: boolean;
+  /** Nullable response properties are also optional. */
+  nullableOptional?: boolean;
+  scalars?: DtoScalar[];
   fields: readonly Field[];
+}
+
+/** Row → JSON by the table: BOOLEAN flags as 0/1, decimals as numbers, NULL as `nullAs`. */
+export function rowToJson(
+  fields: readonly Field[],
+  row: object,
+  enumOut: (f: Field, stored: string) => string = (_f, v) => v,
+): Record<string, unknown> {
+  const cells = row as Record<string, unknown>;
+  const out: Record<string, unknown> = {};
+  for (const f of fields) {
+    if (f.writeOnly) continue;
+    const v = cells[f.column];
+    if (v === null || v === undefined) out[f.json] = f.nullAs ?? null;
+    else if (f.kind === 'flag') out[f.json] = v ? 1 : 0;
+    else if (f.kind === 'boolean') out[f.json] = Boolean(v);
+    else if (f.kind === 'dec') out[f.json] = Number(String(v));
+    // FLOAT columns read back as the nearest double of a single (0.4 → 0.4000000059604645).
+    else if (f.kind === 'float') out[f.json] = Number((v as number).toPrecision(7));
+    else if (f.kind === 'enum') out[f.json] = enumOut(f, String(v));
+    else out[f.json] = v;
+  }
+  return out;
+}
+
+/** Request body → column values. null clears a nullable column and is ignored otherwise. */
+export function jsonToColumns(
+  fields: readonly Field[],
+  body: object,
+  enumIn: (f: Field, given: string) => string = (f, v) => f.variants?.[v] ?? v,
+): Record<string, unknown> {
+  const given = body as Record<string, unknown>;
+  const data: Record<string, unknown> = {};
+  for (const f of fields) {
+    const v = given[f.json];
+    if (f.readOnly || v === undefined) continue;
+    if (v === null) {
+      if (f.nullable) data[f.column] = null;
+    } else if (f.kind === 'flag') data[f.column] = v === 1 || v === true;
+    else if (f.kind === 'enum') data[f.column] = enumIn(f, String(v));
+    else data[f.column] = v;
+  }
+  return data;
 }

@@ -46,6 +46,7 @@ import {
 } from './monitor-fields.js';
 import type { Services } from '../../registry.js';
 import type { MonitorResponse, MonitorSettings } from '../../generated/dto/monitors.js';
+import { jsonToColumns, rowToJson } from '../field-table.js';
 
 // MonitorResponse and MonitorSettings are generated from the field table (monitor-fields.ts).
 export type { MonitorResponse, MonitorSettings };
@@ -98,54 +99,12 @@ export interface UpdateMonitorStateRequest {
 const DEFAULT_MODES: Modes = { Capturing: 'Always', Analysing: 'Always', Recording: 'Always' };
 
 function toResponse(row: Monitors): MonitorResponse {
-  const out: Record<string, unknown> = {};
-  for (const f of MONITOR_FIELDS) {
-    if (f.writeOnly) continue;
-    const v = row[f.column] as unknown;
-    if (v === null || v === undefined) {
-      out[f.json] = f.nullAs ?? null;
-      continue;
-    }
-    switch (f.kind) {
-      case 'flag':
-        out[f.json] = v ? 1 : 0;
-        break;
-      case 'boolean':
-        out[f.json] = Boolean(v);
-        break;
-      case 'dec':
-        out[f.json] = Number(String(v));
-        break;
-      case 'float':
-        // FLOAT columns read back as the nearest double of a single (0.4 → 0.4000000059604645).
-        out[f.json] = Number((v as number).toPrecision(7));
-        break;
-      case 'enum':
-        out[f.json] = enumFromPrisma(f.column, String(v));
-        break;
-      default:
-        out[f.json] = v;
-    }
-  }
-  return out as unknown as MonitorResponse;
+  return rowToJson(MONITOR_FIELDS, row, (f, v) => enumFromPrisma(f.column, v)) as unknown as MonitorResponse;
 }
 
 /** Request body → column values. null clears a nullable column and is ignored otherwise. */
-function toData(body: Record<string, unknown>): Record<string, unknown> {
-  const data: Record<string, unknown> = {};
-  for (const f of MONITOR_FIELDS) {
-    if (f.readOnly) continue;
-    const v = body[f.json];
-    if (v === undefined) continue;
-    if (v === null) {
-      if (f.nullable) data[f.column] = null;
-      continue;
-    }
-    if (f.kind === 'flag') data[f.column] = v === 1 || v === true;
-    else if (f.kind === 'enum') data[f.column] = enumToPrisma(f.column, String(v));
-    else data[f.column] = v;
-  }
-  return data;
+function toData(body: object): Record<string, unknown> {
+  return jsonToColumns(MONITOR_FIELDS, body, (f, v) => enumToPrisma(f.column, v));
 }
 
 /** Keeps Function and Capturing/Analysing/Recording consistent (see the header). */
