@@ -27,7 +27,8 @@ function responseTags(f) {
   if (f.kind === 'float') return ' @isFloat';
   if (f.kind === 'flag') return ' @isInt';
   if (!isInt(f)) return '';
-  return INT_RANGES[f.kind][0] === 0 ? ' @isInt @minimum 0' : ' @isInt';
+  const int = f.kind === 'u64' ? ' @isLong' : ' @isInt';
+  return INT_RANGES[f.kind][0] === 0 ? `${int} @minimum 0` : int;
 }
 
 /** The request's validation tags: the column's range (or the narrower rule) and length. */
@@ -35,7 +36,7 @@ function inputTags(f) {
   if (f.schemaType) return '';
   let tags = '';
   const range = f.range ?? INT_RANGES[f.kind];
-  if (isInt(f)) tags += ' @isInt';
+  if (isInt(f)) tags += f.kind === 'u64' ? ' @isLong' : ' @isInt';
   if (f.kind === 'float') tags += ' @isFloat';
   if (isNumber(f) && range) tags += ` @minimum ${range[0]} @maximum ${range[1]}`;
   if (!isNumber(f) && f.maxLength !== undefined) tags += ` @maxLength ${f.maxLength}`;
@@ -61,17 +62,25 @@ function render(table) {
   for (const f of table.fields) {
     if (f.writeOnly) continue;
     const nullable = f.responseNullable ?? (f.nullable && f.nullAs === undefined);
-    out.push(...comment(`${col(f)}${responseTags(f)}`));
+    out.push(...comment(`${(table.docInResponse && f.doc) || col(f)}${responseTags(f)}`));
     const optional = nullable && table.nullableOptional ? '?' : '';
     out.push(`  ${f.json}${optional}: ${responseType(f)}${nullable ? ' | null' : ''};`);
   }
-  out.push('}', '', `/** ${table.inputDoc} */`, `export interface ${table.input} {`);
-  for (const f of table.fields) {
-    if ((f.readOnly && !f.doc) || table.inputExclude?.includes(f.json)) continue;
+  const inputs = table.fields.filter((f) => !((f.readOnly && !f.inputDoc) || table.inputExclude?.includes(f.json)));
+  const inputLine = (f, required) => {
     const tags = f.readOnly ? (isInt(f) ? ' @isInt' : '') : inputTags(f);
-    out.push(...comment(`${f.doc ?? col(f)}${tags}`));
-    out.push(`  ${f.json}?: ${f.enumType ?? responseType(f)} | null;`);
+    const type = f.enumType ?? responseType(f);
+    return [
+      ...comment(`${f.inputDoc ?? f.doc ?? col(f)}${tags}`),
+      required ? `  ${f.json}: ${type};` : `  ${f.json}?: ${type} | null;`,
+    ];
+  };
+  if (table.create) {
+    out.push('}', '', `export interface ${table.create} {`);
+    for (const f of inputs) out.push(...inputLine(f, true));
   }
+  out.push('}', '', `/** ${table.inputDoc} */`, `export interface ${table.input} {`);
+  for (const f of inputs) out.push(...inputLine(f, false));
   out.push('}', '');
   return out.join('\n');
 }

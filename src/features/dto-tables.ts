@@ -2,6 +2,7 @@
 import type { DtoTable } from './field-table.js';
 import { MONITOR_FIELDS } from './monitors/monitor-fields.js';
 import { CONTROL_FIELDS, CONTROL_SCALARS } from './ptz/control-fields.js';
+import { STAT_FIELDS } from './events/stat-fields.js';
 
 export const DTO_TABLES: DtoTable[] = [
   {
@@ -25,5 +26,16 @@ export const DTO_TABLES: DtoTable[] = [
     nullableOptional: true,
     scalars: CONTROL_SCALARS,
     fields: CONTROL_FIELDS,
+  },
+  {
+    name: 'stats',
+    table: 'Stats',
+    response: 'StatResponse',
+    responseDoc: 'Per-zone alarm figures of one frame of an event.',
+    create: 'CreateStatRequest',
+    input: 'UpdateStatRequest',
+    inputDoc: 'Every field optional; null leaves a value unchanged (no column is nullable).',
+    docInResponse: true,
+    fields: STAT_FIELDS,
   },
 ];

@@ -3,9 +3,9 @@
 // the service and scripts/generate-dtos.mjs writes the request/response interfaces tsoa reads
 // from it (src/generated/dto/), so each column is described once.
 
-/** u8/u16/u32 unsigned, i8/i24/i32 signed; flag = BOOLEAN column sent as 0/1; dec = DECIMAL. */
+/** u8…u64 unsigned (u64: BIGINT, sent as a number), i8…i32 signed; flag = BOOLEAN sent as 0/1; dec = DECIMAL. */
 export type FieldKind =
-  'u8' | 'u16' | 'u32' | 'i8' | 'i24' | 'i32' | 'flag' | 'boolean' | 'dec' | 'float' | 'str' | 'enum';
+  'u8' | 'u16' | 'u32' | 'u64' | 'i8' | 'i24' | 'i32' | 'flag' | 'boolean' | 'dec' | 'float' | 'str' | 'enum';
 
 export interface Field<Column extends string = string> {
   json: string;
@@ -23,8 +23,10 @@ export interface Field<Column extends string = string> {
   nullAs?: string | number;
   /** Accepted range when narrower than the column type (0/1 switches, field rules, decimals). */
   range?: [number, number];
-  /** Request description when not "Table.Column."; a read-only field with one is accepted and ignored. */
+  /** Description when not "Table.Column." (the response's too where the table says docInResponse). */
   doc?: string;
+  /** The request's description when it differs; a read-only field with one is accepted and ignored. */
+  inputDoc?: string;
   /** The response declares the field nullable though the column is not (older schemas). */
   responseNullable?: boolean;
   /** Enums: the request type's name and the stored values (the response sends them as stored). */
@@ -50,6 +52,7 @@ export const INT_RANGES: Partial<Record<FieldKind, [number, number]>> = {
   u8: [0, 255],
   u16: [0, 65535],
   u32: [0, 4294967295],
+  u64: [0, Number.MAX_SAFE_INTEGER],
   i8: [-128, 127],
   i24: [-8388608, 8388607],
   i32: [-2147483648, 2147483647],
@@ -91,6 +94,10 @@ export interface DtoTable {
   inputExclude?: string[];
   /** Describe each property as "Table.Column." (default true). */
   describeColumns?: boolean;
+  /** Field docs describe the response's properties too. */
+  docInResponse?: boolean;
+  /** A create request with every input field required (the input interface is then the update's). */
+  create?: string;
   /** Nullable response properties are also optional. */
   nullableOptional?: boolean;
   scalars?: DtoScalar[];
@@ -110,6 +117,7 @@ export function rowToJson(
     const v = cells[f.column];
     if (v === null || v === undefined) out[f.json] = f.nullAs ?? null;
     else if (f.kind === 'flag') out[f.json] = v ? 1 : 0;
+    else if (f.kind === 'u64') out[f.json] = Number(v);
     else if (f.kind === 'boolean') out[f.json] = Boolean(v);
     else if (f.kind === 'dec') out[f.json] = Number(String(v));
     // FLOAT columns read back as the nearest double of a single (0.4 → 0.4000000059604645).
@@ -134,6 +142,7 @@ export function jsonToColumns(
     if (v === null) {
       if (f.nullable) data[f.column] = null;
     } else if (f.kind === 'flag') data[f.column] = v === 1 || v === true;
+    else if (f.kind === 'u64') data[f.column] = BigInt(v as number);
     else if (f.kind === 'enum') data[f.column] = enumIn(f, String(v));
     else data[f.column] = v;
   }

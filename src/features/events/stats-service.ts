@@ -11,151 +11,20 @@ import type { PrismaClient } from '../../db/prisma.js';
 import { pageRequest, type Page, listPage } from '../../api/pagination.js';
 import type { Prisma, Stats } from '../../generated/prisma/client.js';
 import type { Services } from '../../registry.js';
+import type { CreateStatRequest, StatResponse, UpdateStatRequest } from '../../generated/dto/stats.js';
+import { jsonToColumns, rowToJson } from '../field-table.js';
+import { STAT_FIELDS } from './stat-fields.js';
 
-export interface StatResponse {
-  /** Stats.Id. @isInt @minimum 0 */
-  id: number;
-  /** The monitor. @isInt @minimum 0 */
-  monitor_id: number;
-  /** The zone of that monitor. @isInt @minimum 0 */
-  zone_id: number;
-  /** The event. @isLong @minimum 0 */
-  event_id: number;
-  /** Frame number within the event. @isInt @minimum 0 */
-  frame_id: number;
-  /** Pixel difference threshold, percent. @isInt @minimum 0 */
-  pixel_diff: number;
-  /** Alarmed pixels. @isInt @minimum 0 */
-  alarm_pixels: number;
-  /** Pixels left after filtering. @isInt @minimum 0 */
-  filter_pixels: number;
-  /** Pixels in blobs. @isInt @minimum 0 */
-  blob_pixels: number;
-  /** Number of blobs. @isInt @minimum 0 */
-  blobs: number;
-  /** Smallest blob, pixels. @isInt @minimum 0 */
-  min_blob_size: number;
-  /** Largest blob, pixels. @isInt @minimum 0 */
-  max_blob_size: number;
-  /** Alarm box left. @isInt @minimum 0 */
-  min_x: number;
-  /** Alarm box right. @isInt @minimum 0 */
-  max_x: number;
-  /** Alarm box top. @isInt @minimum 0 */
-  min_y: number;
-  /** Alarm box bottom. @isInt @minimum 0 */
-  max_y: number;
-  /** Zone score. @isInt @minimum 0 */
-  score: number;
-}
-
-export interface CreateStatRequest {
-  /** An existing monitor the caller may edit. @isInt @minimum 0 @maximum 2147483647 */
-  monitor_id: number;
-  /** A zone of that monitor. @isInt @minimum 0 @maximum 2147483647 */
-  zone_id: number;
-  /** An event of that monitor. @isLong @minimum 0 @maximum 9007199254740991 */
-  event_id: number;
-  /** Frame number within the event. @isInt @minimum 0 @maximum 2147483647 */
-  frame_id: number;
-  /** Pixel difference threshold, percent. @isInt @minimum 0 @maximum 255 */
-  pixel_diff: number;
-  /** Alarmed pixels. @isInt @minimum 0 @maximum 2147483647 */
-  alarm_pixels: number;
-  /** Pixels left after filtering. @isInt @minimum 0 @maximum 2147483647 */
-  filter_pixels: number;
-  /** Pixels in blobs. @isInt @minimum 0 @maximum 2147483647 */
-  blob_pixels: number;
-  /** Number of blobs. @isInt @minimum 0 @maximum 65535 */
-  blobs: number;
-  /** Smallest blob, pixels. @isInt @minimum 0 @maximum 2147483647 */
-  min_blob_size: number;
-  /** Largest blob, pixels. @isInt @minimum 0 @maximum 2147483647 */
-  max_blob_size: number;
-  /** Alarm box left. @isInt @minimum 0 @maximum 65535 */
-  min_x: number;
-  /** Alarm box right. @isInt @minimum 0 @maximum 65535 */
-  max_x: number;
-  /** Alarm box top. @isInt @minimum 0 @maximum 65535 */
-  min_y: number;
-  /** Alarm box bottom. @isInt @minimum 0 @maximum 65535 */
-  max_y: number;
-  /** Zone score. @isInt @minimum 0 @maximum 65535 */
-  score: number;
-}
-
-/** Every field optional; null leaves a value unchanged (no column is nullable). */
-export interface UpdateStatRequest {
-  /** An existing monitor the caller may edit. @isInt @minimum 0 @maximum 2147483647 */
-  monitor_id?: number | null;
-  /** A zone of the (resulting) monitor. @isInt @minimum 0 @maximum 2147483647 */
-  zone_id?: number | null;
-  /** An event of the (resulting) monitor. @isLong @minimum 0 @maximum 9007199254740991 */
-  event_id?: number | null;
-  /** Frame number within the event. @isInt @minimum 0 @maximum 2147483647 */
-  frame_id?: number | null;
-  /** Pixel difference threshold, percent. @isInt @minimum 0 @maximum 255 */
-  pixel_diff?: number | null;
-  /** Alarmed pixels. @isInt @minimum 0 @maximum 2147483647 */
-  alarm_pixels?: number | null;
-  /** Pixels left after filtering. @isInt @minimum 0 @maximum 2147483647 */
-  filter_pixels?: number | null;
-  /** Pixels in blobs. @isInt @minimum 0 @maximum 2147483647 */
-  blob_pixels?: number | null;
-  /** Number of blobs. @isInt @minimum 0 @maximum 65535 */
-  blobs?: number | null;
-  /** Smallest blob, pixels. @isInt @minimum 0 @maximum 2147483647 */
-  min_blob_size?: number | null;
-  /** Largest blob, pixels. @isInt @minimum 0 @maximum 2147483647 */
-  max_blob_size?: number | null;
-  /** Alarm box left. @isInt @minimum 0 @maximum 65535 */
-  min_x?: number | null;
-  /** Alarm box right. @isInt @minimum 0 @maximum 65535 */
-  max_x?: number | null;
-  /** Alarm box top. @isInt @minimum 0 @maximum 65535 */
-  min_y?: number | null;
-  /** Alarm box bottom. @isInt @minimum 0 @maximum 65535 */
-  max_y?: number | null;
-  /** Zone score. @isInt @minimum 0 @maximum 65535 */
-  score?: number | null;
-}
-
-/** JSON field → column; every one a plain unsigned integer except EventId (BIGINT). */
-const COLUMNS = {
-  monitor_id: 'MonitorId',
-  zone_id: 'ZoneId',
-  event_id: 'EventId',
-  frame_id: 'FrameId',
-  pixel_diff: 'PixelDiff',
-  alarm_pixels: 'AlarmPixels',
-  filter_pixels: 'FilterPixels',
-  blob_pixels: 'BlobPixels',
-  blobs: 'Blobs',
-  min_blob_size: 'MinBlobSize',
-  max_blob_size: 'MaxBlobSize',
-  min_x: 'MinX',
-  max_x: 'MaxX',
-  min_y: 'MinY',
-  max_y: 'MaxY',
-  score: 'Score',
-} as const satisfies Record<Exclude<keyof StatResponse, 'id'>, keyof Stats>;
-type Field = keyof typeof COLUMNS;
-const FIELDS = Object.keys(COLUMNS) as Field[];
+// StatResponse, CreateStatRequest and UpdateStatRequest are generated from stat-fields.ts.
+export type { CreateStatRequest, StatResponse, UpdateStatRequest };
 
 function toResponse(row: Stats): StatResponse {
-  const out = { id: row.Id } as StatResponse;
-  for (const f of FIELDS) out[f] = Number(row[COLUMNS[f]]);
-  return out;
+  return rowToJson(STAT_FIELDS, row) as unknown as StatResponse;
 }
 
-/** The columns a body sets (null and absent fields are left alone). */
+/** The columns a body sets (null and absent fields are left alone: no column is nullable). */
 function toData(body: CreateStatRequest | UpdateStatRequest): Prisma.StatsUncheckedUpdateInput {
-  const data: Record<string, number | bigint> = {};
-  for (const f of FIELDS) {
-    const v = body[f];
-    if (v != null) data[COLUMNS[f]] = f === 'event_id' ? BigInt(v) : v;
-  }
-  return data;
+  return jsonToColumns(STAT_FIELDS, body);
 }
 
 export class StatsService {
