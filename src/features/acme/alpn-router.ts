@@ -11,6 +11,8 @@ import type { Logger } from '../../log.js';
 import { type ClientHello, parseClientHello } from './client-hello.js';
 
 export const ACME_TLS_ALPN = 'acme-tls/1';
+/** Reads of the first bytes before giving up on finding a ClientHello in them. */
+const MAX_CHUNKS = 64;
 
 export interface AlpnRouterOptions {
   /** The challenge certificate for a (lower-case) server name, or null when none is pending. */
@@ -43,8 +45,12 @@ export function peekClientHello(socket: net.Socket, timeoutMs: number): Promise<
       }
       resolve(result);
     };
+    let chunks = 0;
     const onData = (chunk: Buffer) => {
       data = data.length === 0 ? chunk : Buffer.concat([data, chunk]);
+      // Real ClientHellos arrive in a segment or two; a trickle of tiny pieces is not worth
+      // re-reading again and again (the normal path applies its own handshake timeout).
+      if (++chunks > MAX_CHUNKS) return finish({ kind: 'other' });
       const parsed = parseClientHello(data);
       if (parsed.kind === 'hello') finish(parsed);
       else if (parsed.kind === 'invalid') finish({ kind: 'other' });

@@ -93,13 +93,17 @@ function firstHandshakeMessage(data: Buffer): Buffer | null {
   const parts: Buffer[] = [];
   let have = 0;
   let pos = 0;
+  /** The message's total size (header included), once its 4-byte header is in. */
+  let total = -1;
   for (;;) {
-    if (have >= 4) {
-      const joined = parts.length === 1 ? parts[0]! : Buffer.concat(parts);
-      const length = joined.readUIntBE(1, 3);
-      if (4 + length > MAX_CLIENT_HELLO) throw new Malformed(`ClientHello of ${length} bytes is over the limit`);
-      if (have >= 4 + length) return joined.subarray(0, 4 + length);
+    if (total < 0 && have >= 4) {
+      // The header may itself be split over records; only these few bytes are joined here.
+      const head = Buffer.concat(parts, 4);
+      if (head[0] !== HANDSHAKE_CLIENT_HELLO) throw new Malformed(`handshake type ${head[0]}, not ClientHello`);
+      total = 4 + head.readUIntBE(1, 3);
+      if (total > MAX_CLIENT_HELLO) throw new Malformed(`ClientHello of ${total} bytes is over the limit`);
     }
+    if (total >= 0 && have >= total) return Buffer.concat(parts, total);
     // Many tiny records would let the buffer grow well past the message's own limit.
     if (pos > MAX_CLIENT_HELLO) throw new Malformed('ClientHello spread over too many records');
     if (data.length < pos + 5) return null;
@@ -109,13 +113,14 @@ function firstHandshakeMessage(data: Buffer): Buffer | null {
     if (type !== RECORD_HANDSHAKE) throw new Malformed(`record type ${type}, not handshake`);
     if (major !== 3) throw new Malformed(`record version ${major}.x`);
     if (length === 0 || length > MAX_FRAGMENT) throw new Malformed(`record length ${length}`);
+    // The message type is known from the first byte of the first fragment, before it is complete.
+    if (pos === 0 && data.length > 5 && data[5] !== HANDSHAKE_CLIENT_HELLO) {
+      throw new Malformed(`handshake type ${data[5]}, not ClientHello`);
+    }
     if (data.length < pos + 5 + length) return null;
     parts.push(data.subarray(pos + 5, pos + 5 + length));
     have += length;
     pos += 5 + length;
-    if (parts.length === 1 && parts[0]![0] !== HANDSHAKE_CLIENT_HELLO) {
-      throw new Malformed(`handshake type ${parts[0]![0]}, not ClientHello`);
-    }
   }
 }
 
