@@ -38,11 +38,6 @@ export interface RunningServer {
  */
 function tlsCredentials(config: AppConfig): { cert: Buffer; key: Buffer } | null {
   const { tls, acme } = config.server;
-  if (acme.enabled && acme.challenge === 'tls-alpn-01') {
-    throw new Error(
-      'server.acme.challenge: "tls-alpn-01" is not available in this build yet; set it to "http-01" (with server.acme.http_port reachable by the CA)',
-    );
-  }
   if (acme.enabled || !tls.enabled) return null;
   const read = (key: string, path: string) => {
     try {
@@ -82,6 +77,8 @@ export async function startServer(config: AppConfig, log: Logger): Promise<Runni
       ? https.createServer(credentials, handler)
       : http.createServer(handler);
   server.keepAliveTimeout = 65_000;
+  // tls-alpn-01 is answered on this listener: its connections are routed by their ClientHello.
+  acme?.attach(server as https.Server);
   // Static TLS: SIGHUP re-reads the certificate files (what certbot's deploy hooks expect). Only
   // new handshakes get the new context; open connections carry on. A bad file keeps the old one.
   const reloadTls = () => {

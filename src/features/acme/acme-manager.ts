@@ -4,6 +4,8 @@
 // live listener through its SNI callback (new handshakes get the new context, open connections
 // keep theirs). Failures are retried with back-off and logged with the CA's problem document.
 // Until a first certificate exists, TLS handshakes fail with an alert and a logged reason.
+// Challenges: tls-alpn-01 (default) is answered on the main listener itself (see alpn-router.ts);
+// http-01 on a plain listener at `http_port`.
 import { accessSync, chmodSync, constants, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { generateKeyPairSync } from 'node:crypto';
 import http from 'node:http';
@@ -14,6 +16,7 @@ import * as acme from 'acme-client';
 import schedule from 'node-schedule';
 import type { AppConfig } from '../../config/types.js';
 import type { Logger } from '../../log.js';
+import { routeAcmeTlsAlpn } from './alpn-router.js';
 
 const LETS_ENCRYPT = {
   production: 'https://acme-v02.api.letsencrypt.org/directory',
@@ -53,6 +56,9 @@ export class AcmeManager {
   private context: tls.SecureContext | null = null;
   private notAfter: Date | null = null;
   private readonly tokens = new Map<string, string>();
+  /** tls-alpn-01: the challenge certificate per (lower-case) domain while its challenge is pending. */
+  private readonly alpnContexts = new Map<string, tls.SecureContext>();
+  private unroute: (() => void) | null = null;
   private httpServer: http.Server | null = null;
   private job: schedule.Job | null = null;
   private retryTimer: NodeJS.Timeout | null = null;
@@ -78,6 +84,19 @@ export class AcmeManager {
     this.log.warn({ servername }, 'ACME: no certificate yet; refusing the TLS handshake');
     cb(new Error('no certificate yet'));
   };
+
+  /**
+   * Connects the challenge to the main HTTPS listener: for tls-alpn-01, every new connection's
+   * ClientHello is read first and `acme-tls/1` connections get the challenge certificate. Nothing
+   * changes for http-01. Call before the listener accepts connections.
+   */
+  attach(server: tls.Server): void {
+    if (this.config.challenge !== 'tls-alpn-01' || this.unroute) return;
+    this.unroute = routeAcmeTlsAlpn(server, {
+      challengeContext: (name) => this.alpnContexts.get(name) ?? null,
+      log: this.log,
+    });
+  }
 
   /** When the certificate in use expires (null before the first one). */
   get expires(): Date | null {
@@ -161,11 +180,28 @@ export class AcmeManager {
         // with another http_port; the CA's validation is the one that counts.
         skipChallengeVerification: true,
         challengePriority: [this.config.challenge],
-        challengeCreateFn: async (_authz, challenge, keyAuthorization) => {
-          this.tokens.set(challenge.token, keyAuthorization);
+        // The library's typings list only http-01 and dns-01 challenge objects.
+        challengeCreateFn: async (authz, challenge, keyAuthorization) => {
+          if ((challenge.type as string) === 'tls-alpn-01') {
+            // RFC 8737: self-signed, the domain as its only name, the key authorization's digest in
+            // the critical acmeIdentifier extension. An EC key: quick to make, small to send.
+            const [alpnKey, alpnCert] = await acme.crypto.createAlpnCertificate(
+              authz,
+              keyAuthorization,
+              await acme.crypto.createPrivateEcdsaKey(),
+            );
+            this.alpnContexts.set(
+              authz.identifier.value.toLowerCase(),
+              tls.createSecureContext({ key: alpnKey, cert: alpnCert }),
+            );
+          } else {
+            this.tokens.set(challenge.token, keyAuthorization);
+          }
         },
-        challengeRemoveFn: async (_authz, challenge) => {
-          this.tokens.delete(challenge.token);
+        challengeRemoveFn: async (authz, challenge) => {
+          if ((challenge.type as string) === 'tls-alpn-01')
+            this.alpnContexts.delete(authz.identifier.value.toLowerCase());
+          else this.tokens.delete(challenge.token);
         },
       });
       writeFileSync(this.file('key.pem'), key, { mode: 0o600 });
@@ -228,6 +264,8 @@ export class AcmeManager {
     this.job?.cancel();
     if (this.retryTimer) clearTimeout(this.retryTimer);
     await this.running?.catch(() => undefined);
+    this.unroute?.();
+    this.unroute = null;
     if (this.httpServer) await new Promise<void>((resolve) => this.httpServer!.close(() => resolve()));
   }
 }
