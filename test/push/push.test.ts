@@ -106,9 +106,8 @@ test.serial('the handshake is refused without a valid token, with the reason and
   t.is(forged.message, 'Invalid token');
   // The same forged token again is refused from memory, with the same answer.
   t.is((await refusal({ token: `${shortToken('viewer', 60).slice(0, -4)}AAAA` })).message, 'Invalid token');
-  // ?token= is checked before the engine opens a session.
-  const badQuery = await refusal({ queryToken: 'x.y.z' });
-  t.truthy(badQuery);
+  // ?token= is checked before the engine opens a session (its HTTP answer: the next test).
+  t.truthy(await refusal({ queryToken: 'x.y.z' }));
   const nothing = await refusal({ token: await login(app, 'nothing') });
   t.is(nothing.data.kind, 'PERMISSION_DENIED_ERROR');
   const good = new PushClient(app.url, { queryToken: await login(app, 'viewer') });
@@ -120,6 +119,38 @@ test.serial('the handshake is refused without a valid token, with the reason and
   t.deepEqual(new Set(hello.topics), new Set(['alarm', 'event']));
   good.close();
 });
+
+test.serial(
+  'a bad ?token= is refused with the API 401 envelope, over HTTP long-polling and on a WebSocket upgrade',
+  async (t) => {
+    const handshake = (query: string, transport = 'polling') =>
+      `${app.url}/api/v3/socket.io/?EIO=4&transport=${transport}&${query}`;
+    const rest = await request(app.api('/monitors'), { headers: { authorization: 'Bearer x.y.z' } });
+    t.is(rest.status, 401);
+    for (const token of ['x.y.z', 'not-a-jwt', `${shortToken('viewer', 60).slice(0, -4)}AAAA`]) {
+      const res = await request(handshake(`token=${encodeURIComponent(token)}`));
+      t.is(res.status, 401, token);
+      t.regex(res.headers.get('content-type') ?? '', /^application\/json/);
+      t.is(res.body.kind, 'UNAUTHORIZED_ERROR');
+      t.is(res.body.code, rest.body.code);
+      t.deepEqual(Object.keys(res.body).sort(), Object.keys(rest.body).sort());
+      const upgrade = await refusedUpgrade(
+        handshake(`token=${encodeURIComponent(token)}`, 'websocket').replace('http', 'ws'),
+      );
+      t.is(upgrade.status, 401, token);
+      t.regex(upgrade.contentType ?? '', /^application\/json/);
+      t.deepEqual(upgrade.body, res.body);
+    }
+    // An expired token: the same envelope, with its reason.
+    const expired = await request(handshake(`token=${shortToken('viewer', -10)}`));
+    t.is(expired.status, 401);
+    t.is(expired.body.kind, 'UNAUTHORIZED_ERROR');
+    // A good ?token= opens an Engine.IO session as before.
+    const ok = await fetch(handshake(`token=${await login(app, 'viewer')}`));
+    t.is(ok.status, 200);
+    t.regex(await ok.text(), /^0\{"sid":/);
+  },
+);
 
 test.serial('subscriptions never reveal a hidden monitor: hidden and missing ids answer alike', async (t) => {
   const limited = await connect('limited');
