@@ -33,6 +33,9 @@ const ids: Record<string, number> = {};
 const clients: PushClient[] = [];
 
 const VIEW = { Stream: 'View', Monitors: 'View', Events: 'View' };
+/** The acceptance's bounds with the default detector settings (alarm poll 100 ms, event poll 500 ms). */
+const ALARM_BOUND_MS = 500;
+const EVENT_BOUND_MS = 1000;
 
 test.before(async () => {
   db = await zmDatabase('push');
@@ -181,8 +184,14 @@ test.serial(
     t.like(await viewer.waitFor('monitor_status', (m) => m.monitor_id === 3), { capturing: false });
 
     const call = caller(app, await login(app, 'operator'));
+    // The bound: within ALARM_BOUND_MS of the request that writes the alarm into shared memory.
+    const forced = Date.now();
     t.is((await call('PATCH', '/monitors/2/alarm', { action: 'on', cause: 'Doorbell', score: 42 })).status, 200);
-    const start = await viewer.waitFor('alarm', (m) => m.monitor_id === 2 && m.phase === 'start');
+    const start = await viewer.arrivedBy(
+      'alarm',
+      (m) => m.monitor_id === 2 && m.phase === 'start',
+      forced + ALARM_BOUND_MS,
+    );
     t.like(start, { v: 1, type: 'alarm', state: 'Alarm', cause: 'Doorbell', score: 42 });
     t.regex(start.time, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
     await polling.waitFor('alarm', (m) => m.monitor_id === 2 && m.phase === 'start');
@@ -196,8 +205,12 @@ test.serial(
     });
     late.close();
     await noevents.waitFor('alarm', (m) => m.monitor_id === 2 && m.phase === 'start');
+    const cancelled = Date.now();
     t.is((await call('PATCH', '/monitors/2/alarm', { action: 'cancel' })).status, 200);
-    t.like(await viewer.waitFor('alarm', (m) => m.monitor_id === 2 && m.phase === 'end'), { score: 0 });
+    t.like(
+      await viewer.arrivedBy('alarm', (m) => m.monitor_id === 2 && m.phase === 'end', cancelled + ALARM_BOUND_MS),
+      { score: 0 },
+    );
     await noevents.waitFor('alarm', (m) => m.monitor_id === 2 && m.phase === 'end');
     // Everyone else has received the end by now; the limited user got nothing about monitor 2.
     t.false(limited.received.some((r) => r.body?.monitor_id === 2));
@@ -212,7 +225,9 @@ test.serial(
     const limited = await connect('limited');
     const noevents = await connect('noevents');
     for (const c of [viewer, limited, noevents]) await c.request('subscribe', { monitors: 'all' });
-    // zmc: INSERT with Name 'New Event' and no EndDateTime, later UPDATE with the end.
+    // zmc: INSERT with Name 'New Event' and no EndDateTime, later UPDATE with the end. The
+    // bound: within EVENT_BOUND_MS of the statement.
+    const inserted = Date.now();
     const hidden = await insertEvent(db, {
       monitorId: 2,
       name: 'New Event',
@@ -227,7 +242,8 @@ test.serial(
       start: '2026-05-01 12:00:05',
       end: null,
     });
-    const started = await viewer.waitFor('event_start', (m) => m.event.id === hidden);
+    const started = await viewer.arrivedBy('event_start', (m) => m.event.id === hidden, inserted + EVENT_BOUND_MS);
+    await limited.arrivedBy('event_start', (m) => m.event.id === shown, inserted + EVENT_BOUND_MS);
     t.like(started.event, {
       monitor_id: 2,
       cause: 'Motion',
@@ -239,12 +255,13 @@ test.serial(
     t.is(rest.status, 200);
     t.truthy(started.event.start_date_time);
     t.is(started.event.start_date_time, rest.body.start_date_time);
+    const updated = Date.now();
     await sql(
       db,
       "UPDATE Events SET EndDateTime = '2026-05-01 12:00:30', Name = CONCAT('Event ', Id), Length = 25 WHERE Id IN (?, ?)",
       [hidden, shown],
     );
-    const ended = await viewer.waitFor('event_end', (m) => m.event.id === hidden);
+    const ended = await viewer.arrivedBy('event_end', (m) => m.event.id === hidden, updated + EVENT_BOUND_MS);
     t.like(ended.event, { name: `Event ${hidden}`, length: '25.00' });
     t.truthy(ended.event.end_date_time);
     await limited.waitFor('event_end', (m) => m.event.id === shown);
