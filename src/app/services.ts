@@ -1,6 +1,8 @@
 // The composition root: builds the infrastructure one app instance uses (keys, tokens, the user
 // directory, the row ACL, the live hub) and the registry that builds each domain service once, on
-// first use. Controllers and media routes read from it; nothing else constructs services.
+// first use. Controllers and media routes read from it; nothing else constructs services. Where one
+// feature's news is another's input, the connection is made here (connect()), so features never
+// import each other for it.
 import type { AppConfig } from '../config/types.js';
 import type { Logger } from '../log.js';
 import type { DbPool } from '../db/pool.js';
@@ -12,6 +14,10 @@ import { TokenService } from '../auth/tokens.js';
 import { UserDirectory } from '../auth/user-directory.js';
 import { LiveHub } from '../live/hub.js';
 import type { ServiceClass, Services } from '../registry.js';
+import { Daemons, type DaemonManager } from '../features/daemons/daemon-manager.js';
+import type { DaemonChange } from '../features/daemons/supervisor.js';
+import type { DaemonChange as DaemonPush } from '../features/push/messages.js';
+import { PushService } from '../features/push/push-service.js';
 
 export type { Services } from '../registry.js';
 
@@ -42,7 +48,11 @@ export function createServices(
     acl: parts.acl ?? new DbMonitorAcl(pool),
     live: new LiveHub({ socketDir: config.zoneminder.path_socks, hls: config.streaming.hls, log }),
     get<T>(service: ServiceClass<T>): T {
-      if (!built.has(service)) built.set(service, service.from(services));
+      if (!built.has(service)) {
+        const instance = service.from(services);
+        built.set(service, instance);
+        connect(services, service, instance);
+      }
       return built.get(service) as T;
     },
     provide<T>(service: ServiceClass<T>, instance: T): void {
@@ -50,4 +60,23 @@ export function createServices(
     },
   };
   return services;
+}
+
+/** The daemon supervisor's wording of a change as the push `daemon` message carries it. */
+export function daemonPush(change: DaemonChange): DaemonPush {
+  const base = { daemon: change.daemon, monitor_id: change.monitorId ?? null, state: change.state };
+  if (change.state === 'exited') return { ...base, cause: change.cause };
+  if (change.state === 'restarting') return { ...base, restart_in_secs: change.inSecs };
+  return base;
+}
+
+/** Connects a newly built service to the others that want its news. */
+function connect(services: Services, service: ServiceClass<unknown>, instance: unknown): void {
+  // Takeover mode: every daemon start, exit and scheduled restart becomes a push `daemon` message
+  // (System View; a monitor's daemon only to those who may see the monitor).
+  if (service === Daemons && instance) {
+    (instance as DaemonManager).onChange((change) => {
+      if (services.config.push.enabled) services.get(PushService).publishDaemon(daemonPush(change));
+    });
+  }
 }

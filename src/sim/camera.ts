@@ -6,9 +6,9 @@
 //     clients (as zmc: sequences count produced messages); a client whose queue exceeds 8 MiB
 //     loses media (a sequence gap), never control messages.
 //   - the shared memory `<mapDir>/zm.mmap.<id>` of the 888 layout (shm-writer.ts): a moving
-//     synthetic rgb24 picture at `shmFps`, the heartbeat every second, and the alarm trigger:
-//     a forced alarm (TriggerData ON) turns the state to Alarm (EVENT state_changed), a cancel
-//     or off turns it back to Idle.
+//     synthetic rgb24 picture at `shmFps`, the heartbeat every second, and the alarm trigger,
+//     read at every picture as zmc reads it at every frame: a forced alarm (TriggerData ON)
+//     turns the state to Alarm (EVENT state_changed), a cancel or off turns it back to Idle.
 // restart() is a zmc restart: the connections end, a new shm file (new inode) and a new generation.
 import { readFileSync, rmSync } from 'node:fs';
 import { type Server, type Socket, createServer } from 'node:net';
@@ -253,12 +253,17 @@ export class SimCamera {
   #writeImage(): void {
     const now = Date.now();
     this.#shm?.writeImage(this.#pattern.draw((now - this.#t0) / 1000), now * 1000);
+    this.#followTrigger();
   }
 
   #heartbeat(): void {
+    this.#shm?.heartbeat();
+    this.#followTrigger();
+  }
+
+  #followTrigger(): void {
     const shm = this.#shm;
     if (!shm) return;
-    shm.heartbeat();
     const { state, cause } = shm.trigger();
     const next = state === 'on' ? STATE.alarm : STATE.idle;
     if (next === this.#state) return;

@@ -79,6 +79,19 @@ export class PushClient {
     }
   }
 
+  /**
+   * A latency bound as a condition: waits for a message matching `pred` and fails unless it
+   * arrived by `deadline` (ms since the epoch, e.g. the moment the trigger was sent + the bound).
+   * Its arrival time is taken when the client's handler ran, not when this loop looked.
+   */
+  async arrivedBy(name: string, pred: (body: any) => boolean, deadline: number): Promise<any> {
+    // Past the deadline it still waits a while, so a failure says by how much it was missed.
+    const body = await this.waitFor(name, pred, Math.max(0, deadline - Date.now()) + 10_000);
+    const hit = this.received.find((r) => r.name === name && r.body === body)!;
+    if (hit.at > deadline) throw new Error(`the ${name} message arrived ${hit.at - deadline} ms after its deadline`);
+    return body;
+  }
+
   async waitDisconnected(timeoutMs = 15_000): Promise<string> {
     const end = Date.now() + timeoutMs;
     while (this.disconnectReason === null) {

@@ -33,6 +33,9 @@ const ids: Record<string, number> = {};
 const clients: PushClient[] = [];
 
 const VIEW = { Stream: 'View', Monitors: 'View', Events: 'View' };
+/** The acceptance's bounds with the default detector settings (alarm poll 100 ms, event poll 500 ms). */
+const ALARM_BOUND_MS = 500;
+const EVENT_BOUND_MS = 1000;
 
 test.before(async () => {
   db = await zmDatabase('push');
@@ -106,9 +109,8 @@ test.serial('the handshake is refused without a valid token, with the reason and
   t.is(forged.message, 'Invalid token');
   // The same forged token again is refused from memory, with the same answer.
   t.is((await refusal({ token: `${shortToken('viewer', 60).slice(0, -4)}AAAA` })).message, 'Invalid token');
-  // ?token= is checked before the engine opens a session.
-  const badQuery = await refusal({ queryToken: 'x.y.z' });
-  t.truthy(badQuery);
+  // ?token= is checked before the engine opens a session (its HTTP answer: the next test).
+  t.truthy(await refusal({ queryToken: 'x.y.z' }));
   const nothing = await refusal({ token: await login(app, 'nothing') });
   t.is(nothing.data.kind, 'PERMISSION_DENIED_ERROR');
   const good = new PushClient(app.url, { queryToken: await login(app, 'viewer') });
@@ -120,6 +122,38 @@ test.serial('the handshake is refused without a valid token, with the reason and
   t.deepEqual(new Set(hello.topics), new Set(['alarm', 'event']));
   good.close();
 });
+
+test.serial(
+  'a bad ?token= is refused with the API 401 envelope, over HTTP long-polling and on a WebSocket upgrade',
+  async (t) => {
+    const handshake = (query: string, transport = 'polling') =>
+      `${app.url}/api/v3/socket.io/?EIO=4&transport=${transport}&${query}`;
+    const rest = await request(app.api('/monitors'), { headers: { authorization: 'Bearer x.y.z' } });
+    t.is(rest.status, 401);
+    for (const token of ['x.y.z', 'not-a-jwt', `${shortToken('viewer', 60).slice(0, -4)}AAAA`]) {
+      const res = await request(handshake(`token=${encodeURIComponent(token)}`));
+      t.is(res.status, 401, token);
+      t.regex(res.headers.get('content-type') ?? '', /^application\/json/);
+      t.is(res.body.kind, 'UNAUTHORIZED_ERROR');
+      t.is(res.body.code, rest.body.code);
+      t.deepEqual(Object.keys(res.body).sort(), Object.keys(rest.body).sort());
+      const upgrade = await refusedUpgrade(
+        handshake(`token=${encodeURIComponent(token)}`, 'websocket').replace('http', 'ws'),
+      );
+      t.is(upgrade.status, 401, token);
+      t.regex(upgrade.contentType ?? '', /^application\/json/);
+      t.deepEqual(upgrade.body, res.body);
+    }
+    // An expired token: the same envelope, with its reason.
+    const expired = await request(handshake(`token=${shortToken('viewer', -10)}`));
+    t.is(expired.status, 401);
+    t.is(expired.body.kind, 'UNAUTHORIZED_ERROR');
+    // A good ?token= opens an Engine.IO session as before.
+    const ok = await fetch(handshake(`token=${await login(app, 'viewer')}`));
+    t.is(ok.status, 200);
+    t.regex(await ok.text(), /^0\{"sid":/);
+  },
+);
 
 test.serial('subscriptions never reveal a hidden monitor: hidden and missing ids answer alike', async (t) => {
   const limited = await connect('limited');
@@ -150,8 +184,14 @@ test.serial(
     t.like(await viewer.waitFor('monitor_status', (m) => m.monitor_id === 3), { capturing: false });
 
     const call = caller(app, await login(app, 'operator'));
+    // The bound: within ALARM_BOUND_MS of the request that writes the alarm into shared memory.
+    const forced = Date.now();
     t.is((await call('PATCH', '/monitors/2/alarm', { action: 'on', cause: 'Doorbell', score: 42 })).status, 200);
-    const start = await viewer.waitFor('alarm', (m) => m.monitor_id === 2 && m.phase === 'start');
+    const start = await viewer.arrivedBy(
+      'alarm',
+      (m) => m.monitor_id === 2 && m.phase === 'start',
+      forced + ALARM_BOUND_MS,
+    );
     t.like(start, { v: 1, type: 'alarm', state: 'Alarm', cause: 'Doorbell', score: 42 });
     t.regex(start.time, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
     await polling.waitFor('alarm', (m) => m.monitor_id === 2 && m.phase === 'start');
@@ -165,8 +205,12 @@ test.serial(
     });
     late.close();
     await noevents.waitFor('alarm', (m) => m.monitor_id === 2 && m.phase === 'start');
+    const cancelled = Date.now();
     t.is((await call('PATCH', '/monitors/2/alarm', { action: 'cancel' })).status, 200);
-    t.like(await viewer.waitFor('alarm', (m) => m.monitor_id === 2 && m.phase === 'end'), { score: 0 });
+    t.like(
+      await viewer.arrivedBy('alarm', (m) => m.monitor_id === 2 && m.phase === 'end', cancelled + ALARM_BOUND_MS),
+      { score: 0 },
+    );
     await noevents.waitFor('alarm', (m) => m.monitor_id === 2 && m.phase === 'end');
     // Everyone else has received the end by now; the limited user got nothing about monitor 2.
     t.false(limited.received.some((r) => r.body?.monitor_id === 2));
@@ -181,7 +225,9 @@ test.serial(
     const limited = await connect('limited');
     const noevents = await connect('noevents');
     for (const c of [viewer, limited, noevents]) await c.request('subscribe', { monitors: 'all' });
-    // zmc: INSERT with Name 'New Event' and no EndDateTime, later UPDATE with the end.
+    // zmc: INSERT with Name 'New Event' and no EndDateTime, later UPDATE with the end. The
+    // bound: within EVENT_BOUND_MS of the statement.
+    const inserted = Date.now();
     const hidden = await insertEvent(db, {
       monitorId: 2,
       name: 'New Event',
@@ -196,7 +242,8 @@ test.serial(
       start: '2026-05-01 12:00:05',
       end: null,
     });
-    const started = await viewer.waitFor('event_start', (m) => m.event.id === hidden);
+    const started = await viewer.arrivedBy('event_start', (m) => m.event.id === hidden, inserted + EVENT_BOUND_MS);
+    await limited.arrivedBy('event_start', (m) => m.event.id === shown, inserted + EVENT_BOUND_MS);
     t.like(started.event, {
       monitor_id: 2,
       cause: 'Motion',
@@ -208,12 +255,13 @@ test.serial(
     t.is(rest.status, 200);
     t.truthy(started.event.start_date_time);
     t.is(started.event.start_date_time, rest.body.start_date_time);
+    const updated = Date.now();
     await sql(
       db,
       "UPDATE Events SET EndDateTime = '2026-05-01 12:00:30', Name = CONCAT('Event ', Id), Length = 25 WHERE Id IN (?, ?)",
       [hidden, shown],
     );
-    const ended = await viewer.waitFor('event_end', (m) => m.event.id === hidden);
+    const ended = await viewer.arrivedBy('event_end', (m) => m.event.id === hidden, updated + EVENT_BOUND_MS);
     t.like(ended.event, { name: `Event ${hidden}`, length: '25.00' });
     t.truthy(ended.event.end_date_time);
     await limited.waitFor('event_end', (m) => m.event.id === shown);

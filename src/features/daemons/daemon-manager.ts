@@ -18,7 +18,7 @@ import { desiredDaemons, type DesiredDaemon } from './desired-daemons.js';
 import { hangReason } from './hang-detector.js';
 import { SupervisionJournal } from './journal.js';
 import { clearStaleSharedMemory, killLeftovers } from './startup-cleanup.js';
-import { Supervisor, type DaemonStatusResponse, type Outcome } from './supervisor.js';
+import { Supervisor, type DaemonChange, type DaemonStatusResponse, type Outcome } from './supervisor.js';
 import { ZmdcShim } from './zmdc-shim.js';
 import type { Services } from '../../registry.js';
 
@@ -71,6 +71,7 @@ export class DaemonManager {
   private serverWarned = false;
   /** This host's Servers.Id in a multi-server install (the shim is then zmdc<Id>.sock). */
   private serverId?: number;
+  private readonly changeListeners = new Set<(change: DaemonChange) => void>();
 
   constructor(private readonly options: DaemonManagerOptions) {
     const { config, log } = options;
@@ -82,7 +83,27 @@ export class DaemonManager {
       maxRestartDelay: () => toInt(this.zm.ZM_MAX_RESTART_DELAY, 30),
       stopGraceMs: config.daemon.stop_grace_secs * 1000,
       secondMs: options.secondMs,
+      onChange: (change) => this.emitChange(change),
     });
+  }
+
+  /**
+   * Hears every daemon start, exit and scheduled restart (the composition root connects this to
+   * the push service). Returns the function that removes the listener.
+   */
+  onChange(listener: (change: DaemonChange) => void): () => void {
+    this.changeListeners.add(listener);
+    return () => this.changeListeners.delete(listener);
+  }
+
+  private emitChange(change: DaemonChange): void {
+    for (const listener of this.changeListeners) {
+      try {
+        listener(change);
+      } catch (err) {
+        this.options.log.warn({ err: { message: (err as Error).message } }, 'daemon change listener failed');
+      }
+    }
   }
 
   /** The paths of every daemon this host could run (what the start-up kill looks for). */

@@ -9,7 +9,8 @@
 // - A binary that is missing or not executable makes that daemon `failed`; nothing is retried
 //   until it is started again.
 // `secondMs` is the length of zmdc's second for back-off and run times, so tests can run a
-// crash loop in a few seconds.
+// crash loop in a few seconds. `onChange` hears every start, exit and scheduled restart (the
+// composition root forwards them to the push clients).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { accessSync, constants as fsConstants } from 'node:fs';
 import { constants as osConstants } from 'node:os';
@@ -35,6 +36,12 @@ export interface DaemonStatusResponse {
   monitor_id?: number;
 }
 
+/** A daemon started, exited (with zmdc's wording of the cause) or waits for its back-off restart. */
+export type DaemonChange =
+  | { state: 'started'; daemon: string; monitorId?: number; pid: number }
+  | { state: 'exited'; daemon: string; monitorId?: number; cause: string }
+  | { state: 'restarting'; daemon: string; monitorId?: number; inSecs: number };
+
 export interface SupervisorOptions {
   binDir: string;
   journal: SupervisionJournal;
@@ -46,6 +53,8 @@ export interface SupervisorOptions {
   secondMs?: number;
   /** Environment of the daemons (default: the service's). */
   env?: NodeJS.ProcessEnv;
+  /** Told of each start, exit and scheduled restart; must not throw. */
+  onChange?: (change: DaemonChange) => void;
 }
 
 /** What an action did; the REST routes and the zmdc shim word it each their own way. */
@@ -298,6 +307,7 @@ export class Supervisor {
       monitorId: p.monitorId,
       pid: p.pid,
     });
+    this.options.onChange?.({ state: 'started', daemon: p.id.key, monitorId: p.monitorId, pid: p.pid });
     return { kind: 'started', pid: p.pid, at: p.started };
   }
 
@@ -377,6 +387,7 @@ export class Supervisor {
       pid,
       extra: { cause: exit.cause, exit_code: code ?? '', signal: signal ?? '' },
     });
+    this.options.onChange?.({ state: 'exited', daemon: p.id.key, monitorId: p.monitorId, cause: exit.text });
     for (const resolve of p.exited.splice(0)) resolve();
     // A final stop keeps the entry as `stopped` (the REST status shows it); forget() drops it.
     if (!p.keepAlive || this.closed) return;
@@ -399,6 +410,7 @@ export class Supervisor {
       monitorId: p.monitorId,
       extra: { delay_seconds: wait },
     });
+    this.options.onChange?.({ state: 'restarting', daemon: p.id.key, monitorId: p.monitorId, inSecs: wait });
     p.pendingTimer = setTimeout(() => {
       p.pendingTimer = undefined;
       if (this.procs.get(p.id.key) === p && p.pendingAt !== undefined && !this.closed) this.spawn(p);

@@ -42,7 +42,7 @@ export const pushPaths: Record<string, { get: OpenApiOperation }> = {
       summary: 'Live event push (socket.io)',
       description:
         'A socket.io 4 endpoint (Engine.IO protocol 4): connect a socket.io client with `path: "/api/v3/socket.io"`, WebSocket or HTTP long-polling. ' +
-        'Authenticate with the access token in the handshake, `auth: {token}`, or `?token=` for clients that cannot set it; a refusal is a `connect_error` whose message is the reason and whose `data` is the error envelope. ' +
+        'Authenticate with the access token in the handshake, `auth: {token}`, or `?token=` for clients that cannot set it; a refusal is a `connect_error` whose message is the reason and whose `data` is the error envelope. A bad `?token=` is refused before the session opens, as an HTTP 401 with the error envelope (also as the answer to a WebSocket upgrade); beyond `push.max_clients` the handshake is a 503 with Retry-After. ' +
         'Client messages (each may take an acknowledgement callback answered with `{ok: true, …}` or `{ok: false, error}`): `subscribe {monitors: "all" | [ids], topics?: ["alarm","event","daemon"]}`, `unsubscribe {monitors}`, `refresh_token {token}` (send a newer access token before `expires_at`, or the connection ends), `replay {since_event_id}` (missed events, at most `push.replay_max`). ' +
         'Server messages are socket.io events named after `type`, described by the 101 response schema (protocol version 1; docs/push.md). Alarms and monitor status need Stream or Monitors View, events need Events View, daemon messages System View; monitors hidden by the row ACL are never mentioned.',
       parameters: [
@@ -75,10 +75,7 @@ export const pushPaths: Record<string, { get: OpenApiOperation }> = {
         },
         200: { description: 'HTTP long-polling: Engine.IO packets' },
         400: { description: "Not an Engine.IO request (Engine.IO's own JSON error)" },
-        403: {
-          description:
-            'Refused before the session opened: an invalid `?token=`, or too many push connections (Engine.IO\'s own JSON error, code 4 "Forbidden")',
-        },
+        401: error('Refused before the session opened: an invalid, expired or revoked `?token=`'),
         404: error('The push endpoint is disabled (push.enabled = false)'),
       },
     },

@@ -4,9 +4,11 @@
 // - socket.io runs detached from the listener (its engine is bound to a server that never
 //   listens); server.ts hands it exactly the requests and upgrades under PUSH_PATH, so the
 //   WebRTC WebSocket handler keeps every other upgrade.
-// - Authentication: the access token in the handshake (`auth.token`, or `?token=`). Tokens that
-//   cannot be JWTs, and tokens refused in the last minute, are refused without any crypto or
-//   database work, so floods of bad tokens stay cheap. Each connection's token is checked again
+// - Authentication: the access token in the handshake (`auth.token`, or `?token=`). A `?token=`
+//   is checked before the engine sees the request, so a bad one is the API's own 401 envelope
+//   (HTTP or refused upgrade), not an engine error. Tokens that cannot be JWTs, and tokens
+//   refused in the last minute, are refused without any crypto or database work, so floods of
+//   bad tokens stay cheap. Each connection's token is checked again
 //   every `push.recheck_secs` (revocation by logout or password change, disabled user, changed
 //   permissions and monitor ACL); at its expiry the connection ends unless the client sent a
 //   newer token (`refresh_token`).
@@ -28,6 +30,7 @@ import type { AppConfig } from '../../config/types.js';
 import type { ZoneClock } from '../../db/zone-clock.js';
 import {
   ApiError,
+  BadRequestError,
   InvalidInputError,
   PermissionDeniedError,
   ServiceUnavailableError,
@@ -50,6 +53,7 @@ import { MonitorWatcher } from './monitor-watcher.js';
 import { eventsSince, isClosed, toPushEvent, type Queryable } from './push-queries.js';
 import type { Services } from '../../registry.js';
 import { ZoneMinderClock } from '../events/event-time.js';
+import { refuseUpgrade } from '../live/webrtc/upgrade.js';
 
 export interface PushServiceOptions {
   config: Pick<AppConfig, 'push' | 'zoneminder'>;
@@ -130,6 +134,8 @@ export class PushService {
   readonly #engineHost: HttpServer = createServer();
   readonly #clients = new Map<string, Client>();
   readonly #refused = new Map<string, number>();
+  /** Handshake requests whose `?token=` was checked before the engine saw them. */
+  readonly #checked = new WeakMap<IncomingMessage, AuthUser>();
   #recheck: NodeJS.Timeout | null = null;
   #sweep: NodeJS.Timeout | null = null;
   #rechecking = false;
@@ -144,7 +150,6 @@ export class PushService {
       // Client messages are tiny; a big frame is refused by the engine before it is buffered.
       maxHttpBufferSize: 16 * 1024,
       connectTimeout: 10_000,
-      allowRequest: (req, done) => this.#allowRequest(req, done),
     });
     this.io.attach(this.#engineHost);
     this.io.use(
@@ -216,12 +221,26 @@ export class PushService {
   }
 
   handleRequest(req: IncomingMessage, res: ServerResponse): void {
-    this.io.engine.handleRequest(req as never, res);
+    const gate = this.#gate(req);
+    if (gate === null) {
+      this.io.engine.handleRequest(req as never, res);
+      return;
+    }
+    void gate.then((refusal) =>
+      refusal ? refuseRequest(res, refusal) : this.io.engine.handleRequest(req as never, res),
+    );
   }
 
   handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
     socket.on('error', () => socket.destroy());
-    this.io.engine.handleUpgrade(req as never, socket, head);
+    const gate = this.#gate(req);
+    if (gate === null) {
+      this.io.engine.handleUpgrade(req as never, socket, head);
+      return;
+    }
+    void gate.then((refusal) =>
+      refusal ? refuseUpgrade(socket, refusal) : this.io.engine.handleUpgrade(req as never, socket, head),
+    );
   }
 
   /** The request handler for the listener: push requests here, everything else to `app`. */
@@ -297,26 +316,34 @@ export class PushService {
   // ------------------------------------------------------------------------------------------
   // Handshake
 
-  #allowRequest(req: IncomingMessage, done: (err: string | null | undefined, success: boolean) => void): void {
-    if (this.io.engine.clientsCount >= this.#o.config.push.max_clients) {
-      done('too many push connections', false);
-      return;
-    }
-    // A token in the URL is checked before the engine opens a session for it.
-    let token: string | null;
+  /**
+   * The check of a handshake before the engine sees it: null for requests of an open session
+   * (they carry its `sid`; the engine knows them), else a promise of the refusal (null: go on).
+   * Refusals are the API's error envelope: 400 for a malformed URL, 503 beyond
+   * push.max_clients, 401 for a bad `?token=` (a handshake with `auth.token` is checked by
+   * the socket.io middleware, its refusal is a connect_error).
+   */
+  #gate(req: IncomingMessage): Promise<ApiError | null> | null {
+    let query: URLSearchParams;
     try {
-      token = new URL(req.url ?? '/', 'http://localhost').searchParams.get('token');
+      query = new URL(req.url ?? '/', 'http://localhost').searchParams;
     } catch {
-      done('malformed request URL', false);
-      return;
+      return Promise.resolve(new BadRequestError('Malformed request URL', [['url', 'not a valid request target']]));
     }
-    if (token === null) {
-      done(null, true);
-      return;
-    }
-    this.#check(token).then(
-      () => done(null, true),
-      (err: Error) => done(err.message, false),
+    if (query.has('sid')) return null;
+    const max = this.#o.config.push.max_clients;
+    if (this.io.engine.clientsCount >= max)
+      return Promise.resolve(
+        new ServiceUnavailableError('Too many push connections', [['push.max_clients', String(max)]], 5),
+      );
+    const token = query.get('token');
+    if (token === null) return Promise.resolve(null);
+    return this.#check(token).then(
+      (user) => {
+        this.#checked.set(req, user);
+        return null;
+      },
+      (err: unknown) => this.#asApiError(err),
     );
   }
 
@@ -344,8 +371,11 @@ export class PushService {
   async #authenticateSocket(socket: Socket): Promise<void> {
     const auth = socket.handshake.auth as Record<string, unknown> | undefined;
     const query = socket.handshake.query.token;
-    const token = auth && auth.token !== undefined ? auth.token : Array.isArray(query) ? query[0] : query;
-    const user = await this.#check(token);
+    const fromQuery = !(auth && auth.token !== undefined);
+    const token = fromQuery ? (Array.isArray(query) ? query[0] : query) : auth.token;
+    // A `?token=` was checked by #gate a moment ago on this very request.
+    const checked = fromQuery ? this.#checked.get(socket.request) : undefined;
+    const user = checked ?? (await this.#check(token));
     const topics = allowedTopics(user.perms);
     if (!topics.has('alarm') && !topics.has('event')) {
       throw new PermissionDeniedError('View permission on stream, monitors or events required', [
@@ -358,13 +388,15 @@ export class PushService {
 
   /** A refusal as socket.io's connect_error: message = the reason, data = the error envelope. */
   #connectError(err: unknown): Error {
-    let api: ApiError;
-    if (err instanceof ApiError) api = err;
-    else {
-      this.#o.log.warn({ err: { message: (err as Error)?.message } }, 'push: handshake check failed');
-      api = new ServiceUnavailableError('Authentication is unavailable, try again');
-    }
+    const api = this.#asApiError(err);
     return Object.assign(new Error(api.message), { data: api.toEnvelope() });
+  }
+
+  /** Known refusals as they are; anything else (the database down) is a logged 503. */
+  #asApiError(err: unknown): ApiError {
+    if (err instanceof ApiError) return err;
+    this.#o.log.warn({ err: { message: (err as Error)?.message } }, 'push: handshake check failed');
+    return new ServiceUnavailableError('Authentication is unavailable, try again');
   }
 
   // ------------------------------------------------------------------------------------------
@@ -612,6 +644,20 @@ export class PushService {
     }
     return joined;
   }
+}
+
+/** Answers a refused handshake over HTTP with the API's error envelope (as the REST routes do). */
+function refuseRequest(res: ServerResponse, error: ApiError): void {
+  if (res.headersSent || res.destroyed) return;
+  const body = JSON.stringify(error.toEnvelope());
+  const headers: Record<string, string | number> = {
+    'Content-Type': 'application/json; charset=utf-8',
+    'Content-Length': Buffer.byteLength(body),
+    'Cache-Control': 'no-store',
+  };
+  if (error instanceof ServiceUnavailableError && error.retryAfterSecs !== null)
+    headers['Retry-After'] = String(error.retryAfterSecs);
+  res.writeHead(error.status, headers).end(body);
 }
 
 /** Messages waiting in the engine for this client (socket.io keeps them in its write buffer). */
