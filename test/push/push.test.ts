@@ -187,10 +187,11 @@ test.serial(
     // The bound: within ALARM_BOUND_MS of the request that writes the alarm into shared memory.
     const forced = Date.now();
     t.is((await call('PATCH', '/monitors/2/alarm', { action: 'on', cause: 'Doorbell', score: 42 })).status, 200);
-    const start = await viewer.arrivedBy(
+    const start = await viewer.arrivedWithin(
       'alarm',
       (m) => m.monitor_id === 2 && m.phase === 'start',
-      forced + ALARM_BOUND_MS,
+      forced,
+      ALARM_BOUND_MS,
     );
     t.like(start, { v: 1, type: 'alarm', state: 'Alarm', cause: 'Doorbell', score: 42 });
     t.regex(start.time, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
@@ -208,7 +209,7 @@ test.serial(
     const cancelled = Date.now();
     t.is((await call('PATCH', '/monitors/2/alarm', { action: 'cancel' })).status, 200);
     t.like(
-      await viewer.arrivedBy('alarm', (m) => m.monitor_id === 2 && m.phase === 'end', cancelled + ALARM_BOUND_MS),
+      await viewer.arrivedWithin('alarm', (m) => m.monitor_id === 2 && m.phase === 'end', cancelled, ALARM_BOUND_MS),
       { score: 0 },
     );
     await noevents.waitFor('alarm', (m) => m.monitor_id === 2 && m.phase === 'end');
@@ -242,8 +243,8 @@ test.serial(
       start: '2026-05-01 12:00:05',
       end: null,
     });
-    const started = await viewer.arrivedBy('event_start', (m) => m.event.id === hidden, inserted + EVENT_BOUND_MS);
-    await limited.arrivedBy('event_start', (m) => m.event.id === shown, inserted + EVENT_BOUND_MS);
+    const started = await viewer.arrivedWithin('event_start', (m) => m.event.id === hidden, inserted, EVENT_BOUND_MS);
+    await limited.arrivedWithin('event_start', (m) => m.event.id === shown, inserted, EVENT_BOUND_MS);
     t.like(started.event, {
       monitor_id: 2,
       cause: 'Motion',
@@ -261,7 +262,7 @@ test.serial(
       "UPDATE Events SET EndDateTime = '2026-05-01 12:00:30', Name = CONCAT('Event ', Id), Length = 25 WHERE Id IN (?, ?)",
       [hidden, shown],
     );
-    const ended = await viewer.arrivedBy('event_end', (m) => m.event.id === hidden, updated + EVENT_BOUND_MS);
+    const ended = await viewer.arrivedWithin('event_end', (m) => m.event.id === hidden, updated, EVENT_BOUND_MS);
     t.like(ended.event, { name: `Event ${hidden}`, length: '25.00' });
     t.truthy(ended.event.end_date_time);
     await limited.waitFor('event_end', (m) => m.event.id === shown);
