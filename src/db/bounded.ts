@@ -7,11 +7,12 @@
 // freed, the pool opens a fresh one later) and the caller gets DbTimeoutError, which the HTTP
 // layer answers as 503 with Retry-After. Used for both the plain pool and Prisma's pool.
 //
-// One statement without an answer (or a connection the server refused or never completed) closes
-// a gate shared by both pools: from then on every statement fails at once with
-// DbUnavailableError (also 503), instead of each request spending its own bound on a server that
-// is known not to answer. A probe (SELECT 1 on a connection of its own) runs until the server
-// answers again and reopens the gate; that is the only way back.
+// One statement without an answer closes a gate shared by both pools: from then on every
+// statement fails at once with DbUnavailableError (also 503), instead of each request spending
+// its own bound on a server that is known not to answer. A refused connect (nothing listening)
+// closes it too; a slow connect does not (a loaded machine connects slowly too: that costs the
+// request its acquire timeout only). A probe (SELECT 1 on a connection of its own) runs until the server answers again and
+// reopens the gate; that is the only way back. The probe stops when the pool is ended.
 import { createConnection, type ConnectionConfig, type Pool, type PoolConnection } from 'mariadb';
 
 /** A statement got no answer within the bound; the connection it ran on was dropped. */
@@ -34,17 +35,12 @@ export class DbUnavailableError extends Error {
 
 /** mariadb's "pool already closed": a probe through an ended pool can never succeed. */
 const ER_POOL_ALREADY_CLOSED = 45027;
-/** The driver's own connect timeout and an unexpectedly closed socket. */
-const CONNECT_ERRNOS = new Set([45009, 45012]);
-const CONNECT_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'EPIPE']);
-
-/** True when `err` (or its causes) says a connection could not be made or was cut. */
-function isConnectFailure(err: unknown): boolean {
+/** Nothing listens where the database should: the server is down, not slow. */
+function isConnectRefused(err: unknown): boolean {
   for (let e: unknown = err, depth = 0; e && typeof e === 'object' && depth < 5; depth++) {
-    const x = e as { errno?: unknown; code?: unknown; cause?: unknown };
-    if (typeof x.errno === 'number' && CONNECT_ERRNOS.has(x.errno)) return true;
-    if (typeof x.code === 'string' && CONNECT_CODES.has(x.code)) return true;
-    e = x.cause;
+    const x = e as { code?: unknown; cause?: unknown; errors?: unknown };
+    if (x.code === 'ECONNREFUSED' || x.code === 'ENOENT') return true;
+    e = x.cause ?? (Array.isArray(x.errors) ? x.errors[0] : undefined);
   }
   return false;
 }
@@ -145,7 +141,7 @@ function boundedConnection(
 
 /**
  * A view of `pool` whose statements, direct or on a taken connection, are bounded by `ms`; a
- * statement without an answer, or a failed connect, closes `gate` (see the file comment).
+ * statement without an answer, or a refused connect, closes `gate` (see the file comment).
  */
 export function withQueryTimeout<T extends Pool>(
   pool: T,
@@ -156,6 +152,8 @@ export function withQueryTimeout<T extends Pool>(
   // The probe connects on its own, not through the pool: every failed connect the pool makes
   // lengthens its back-off (up to 10 s) before it tries again, which would delay the recovery.
   const probe = async () => {
+    if ((pool as unknown as { closed?: boolean }).closed)
+      throw Object.assign(new Error('pool closed'), { errno: ER_POOL_ALREADY_CLOSED });
     const conn = connect
       ? await createConnection({ ...connect, connectTimeout: Math.min(connect.connectTimeout ?? ms, ms) })
       : await pool.getConnection();
@@ -173,7 +171,7 @@ export function withQueryTimeout<T extends Pool>(
     try {
       return boundedConnection(await pool.getConnection(), ms, trip, () => gate.check());
     } catch (err) {
-      if (isConnectFailure(err)) trip();
+      if (isConnectRefused(err)) trip();
       throw err;
     }
   };
