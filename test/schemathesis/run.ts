@@ -11,7 +11,7 @@
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import bcrypt from 'bcryptjs';
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startTestApp, type TestApp } from '../helpers/app.js';
@@ -269,6 +269,7 @@ async function main(): Promise<void> {
           );
     } finally {
       await app.close();
+      rmSync(dir, { recursive: true, force: true });
     }
   }
   console.log(`${total.passed} passed, ${total.failed} failed`);
