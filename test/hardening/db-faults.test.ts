@@ -3,7 +3,7 @@
 // restart) needs no service restart: the same app answers 200 again within a second.
 //
 // Deadlines are conditions on each request's own elapsed time (bound + slack for a loaded
-// machine), never fixed sleeps with an expected outcome.
+// machine), never fixed sleeps with an expected outcome. FAULTS_VERBOSE=1 prints every answer's time.
 import test, { type ExecutionContext } from 'ava';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -26,8 +26,10 @@ const HEALTH_BOUND_MS = 3000;
  * it) and then one statement. A request whose first statement times out answers at once.
  */
 const REQUEST_BOUND_MS = (ACQUIRE_TIMEOUT_S + QUERY_TIMEOUT_S) * 1000;
-/** Scheduling slack on a loaded 2-core machine. */
-const SLACK_MS = 2000;
+/** Scheduling slack on a loaded 2-core machine (answers seen at 2.0-4.2 s with load average 20). */
+const SLACK_MS = 3000;
+/** Recovery is measured from the database's first answer: 1 s, plus this much slack. */
+const RECOVERY_SLACK_MS = 1000;
 const FROZEN_MS = 30_000;
 /** Staleness of the read caches: a fresh cached answer is a correct one. */
 const CACHE_MS = Math.max(MONITORS_MAX_AGE_MS, EVENTS_MAX_AGE_MS);
@@ -179,7 +181,7 @@ test.serial('frozen 30 s: every request within its bound (503 + Retry-After), 20
   t.true(waves >= 5, `${waves} waves in 30 s`);
   const ms = await msUntilOk('/users', resumed);
   t.log(`200 ${Math.round(ms)} ms after SIGCONT`);
-  t.true(ms <= 1000 + SLACK_MS / 2, `GET /users 200 ${Math.round(ms)} ms after SIGCONT`);
+  t.true(ms <= 1000 + RECOVERY_SLACK_MS, `GET /users 200 ${Math.round(ms)} ms after SIGCONT`);
   t.is((await call('GET', '/server/health_check', undefined, false)).status, 200);
   t.is(app.url, url, 'the same app, never restarted');
 });
@@ -199,7 +201,7 @@ test.serial('killed (-9): 503 with Retry-After within the bound, 200 within 1 s 
   const accepting = performance.now();
   const ms = await msUntilOk('/users', accepting);
   t.log(`200 ${Math.round(ms)} ms after the database accepts connections`);
-  t.true(ms <= 1000 + SLACK_MS / 2, `GET /users 200 ${Math.round(ms)} ms after the restart`);
+  t.true(ms <= 1000 + RECOVERY_SLACK_MS, `GET /users 200 ${Math.round(ms)} ms after the restart`);
   for (const path of ['/monitors', '/events', '/me']) t.is((await call('GET', path)).status, 200, path);
   t.is((await call('GET', '/server/health_check', undefined, false)).status, 200);
   t.is(app.url, url, 'the same app, never restarted');
