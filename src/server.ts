@@ -8,6 +8,7 @@ import type { AppConfig, ConfigNotice } from './config/types.js';
 import { createLogger, type Logger } from './log.js';
 import { createPool, type DbPool } from './db/pool.js';
 import { createPrismaClient } from './db/prisma.js';
+import { DbGate } from './db/bounded.js';
 import { runStartupMigrations } from './db/startup-migrations.js';
 import { createServices, type Services } from './app/services.js';
 import { createApp } from './http/app.js';
@@ -63,8 +64,10 @@ export async function startServer(config: AppConfig, log: Logger): Promise<Runni
   // Before the pool and the listener, so no request sees a half-migrated schema. Never throws:
   // a failure is one warning, and routes that need what is missing answer with the envelope.
   if (config.db.migrate_on_start) await runStartupMigrations(config.db, log);
-  const pool: DbPool = createPool(config.db);
-  const prisma = createPrismaClient(config.db);
+  // One gate for both pools: a database found not answering fails every statement at once.
+  const gate = new DbGate();
+  const pool: DbPool = createPool(config.db, gate);
+  const prisma = createPrismaClient(config.db, {}, gate);
   const services = createServices(config, log, pool, prisma);
   const app = createApp(services);
   // One listener: HTTPS or HTTP, never both.

@@ -3,7 +3,7 @@
 // the same settings (src/db/prisma.ts).
 import { createPool as createMariaDbPool, type Pool, type PoolConfig } from 'mariadb';
 import type { AppConfig } from '../config/types.js';
-import { withQueryTimeout } from './bounded.js';
+import { DbGate, withQueryTimeout } from './bounded.js';
 
 export type DbPool = Pool;
 
@@ -33,14 +33,16 @@ export function poolConfig(db: AppConfig['db']): PoolConfig {
   };
 }
 
-export function createPool(db: AppConfig['db']): DbPool {
+/** `gate`: shared with the app's other pool (Prisma's), see src/db/bounded.ts. */
+export function createPool(db: AppConfig['db'], gate: DbGate = new DbGate()): DbPool {
+  const config = poolConfig(db);
   const pool = createMariaDbPool({
-    ...poolConfig(db),
+    ...config,
     // ZoneMinder stores local wall-clock DATETIMEs; never let the driver shift them.
     dateStrings: true,
     bigIntAsNumber: true,
     insertIdAsNumber: true,
     decimalAsNumber: false,
   });
-  return withQueryTimeout(pool, db.query_timeout_secs * 1000);
+  return withQueryTimeout(pool, db.query_timeout_secs * 1000, gate, config);
 }

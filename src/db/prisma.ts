@@ -8,7 +8,7 @@
 import { PrismaMariaDb } from '@prisma/adapter-mariadb';
 import { createPool } from 'mariadb';
 import { poolConfig } from './pool.js';
-import { withQueryTimeout } from './bounded.js';
+import { DbGate, withQueryTimeout } from './bounded.js';
 import type { AppConfig } from '../config/types.js';
 import { PrismaClient, type Prisma } from '../generated/prisma/client.js';
 import { withZeroDatesAsNull } from './prisma-zero-dates.js';
@@ -25,13 +25,15 @@ type AdapterPool = Exclude<ConstructorParameters<typeof PrismaMariaDb>[0], strin
  * Each connect() (Prisma calls it again after $disconnect()) gets a fresh pool, which the adapter
  * owns and ends on disconnect.
  */
-export function createAdapter(db: AppConfig['db']): AdapterFactory {
+export function createAdapter(db: AppConfig['db'], gate: DbGate = new DbGate()): AdapterFactory {
   const config = poolConfig(db);
   return {
     provider: 'mysql',
     adapterName: '@prisma/adapter-mariadb',
     connect() {
-      const pool = withZeroDatesAsNull(withQueryTimeout(createPool(config), db.query_timeout_secs * 1000));
+      const pool = withZeroDatesAsNull(
+        withQueryTimeout(createPool(config), db.query_timeout_secs * 1000, gate, config),
+      );
       // The adapter's types are mariadb 3.4's and ours 3.5's: slightly different typings of the
       // same API, so the Pool type is asserted.
       const factory = new PrismaMariaDb(pool as unknown as AdapterPool, {
@@ -67,8 +69,13 @@ async function withConflictRetry<T>(run: () => Promise<T>): Promise<T> {
   }
 }
 
-export function createPrismaClient(db: AppConfig['db'], options: ClientOptions = {}): PrismaClient {
-  const client = new PrismaClient({ ...options, adapter: createAdapter(db) });
+/** `gate`: shared with the app's plain pool (src/db/bounded.ts). */
+export function createPrismaClient(
+  db: AppConfig['db'],
+  options: ClientOptions = {},
+  gate: DbGate = new DbGate(),
+): PrismaClient {
+  const client = new PrismaClient({ ...options, adapter: createAdapter(db, gate) });
   const extended = client.$extends({
     query: {
       $allOperations: ({ operation, args, query }) =>

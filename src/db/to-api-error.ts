@@ -119,6 +119,7 @@ const UNAVAILABLE_CODES = new Set([
   'EHOSTUNREACH',
   'ENOTFOUND',
   'ER_ZMGATE_QUERY_TIMEOUT',
+  'ER_ZMGATE_DB_UNAVAILABLE',
 ]);
 // Prisma's codes for an unreachable server, a connection that went away, and a pool timeout.
 const UNAVAILABLE_PRISMA = new Set(['P1001', 'P1002', 'P1008', 'P1017', 'P2024']);

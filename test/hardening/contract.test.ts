@@ -67,7 +67,11 @@ test('every status a validation answers is documented, e.g. GET /logs/-1 400', a
 
 test('?token= is refused on event info and live stats (JSON fetched with the header)', async (t) => {
   const token = await login(app, 'admin').catch(() => null);
+  t.truthy(token, 'a valid token (the refusal below is about where it is sent)');
   for (const path of ['/events/1/info', '/live/1/stats']) {
+    // The same token in the header is accepted (the answer is about the id, not the token).
+    const byHeader = await caller(app, token!)('GET', path);
+    t.not(byHeader.status, 401, `${path} with the header: ${byHeader.text}`);
     const res = await request(app.api(`${path}?token=${token}`));
     t.is(res.status, 401, `${path}: ${res.text}`);
     t.regex(res.body.error_message, /media routes only/);
