@@ -3,7 +3,7 @@
 // RSS read from /proc at start, after one request of each polled route, and after a short load;
 // /proc/<pid>/smaps_rollup splits it into file-backed (the node binary, shared) and anonymous.
 //
-//   npx tsx bench/api-memory.ts [--events N] [--no-build] [--variants a,b]
+//   npx tsx bench/api-memory.ts [--events N] [--rounds N] [--no-build] [--variants a,b]
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import bcrypt from 'bcryptjs';
 import { startThrowawayMariaDb } from '../src/devdb/throwaway-mariadb.js';
 import { generateEvents } from './_generate-events.js';
-import { rssMb, serviceEnv, serviceLaunch } from './_service.js';
+import { cpuSeconds, rssMb, serviceEnv, serviceLaunch } from './_service.js';
 
 const root = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
 const flag = (name: string) => {
@@ -22,6 +22,8 @@ const flag = (name: string) => {
 };
 const EVENTS = Number(flag('events') ?? 20_000);
 const BUILD = !process.argv.includes('--no-build');
+/** Each variant runs this many times, interleaved (the machine is shared: compare within a run). */
+const ROUNDS = Number(flag('rounds') ?? 2);
 
 interface Variant {
   name: string;
@@ -36,6 +38,12 @@ const VARIANTS: Variant[] = [
   { name: 'liftoff only', env: {}, execArgv: ['--liftoff-only'] },
   // As shipped: package.json's zmgateRuntime (npm start, /usr/bin/zmgate, the systemd unit).
   { name: 'as shipped', env: launch.env, execArgv: launch.nodeFlags },
+  { name: 'as shipped + optimize-for-size', env: launch.env, execArgv: [...launch.nodeFlags, '--optimize-for-size'] },
+  {
+    name: 'as shipped + old space 128 MB',
+    env: launch.env,
+    execArgv: [...launch.nodeFlags, '--max-old-space-size=128'],
+  },
 ];
 const pick = flag('variants')?.split(',');
 
@@ -74,10 +82,11 @@ async function main(): Promise<void> {
         .join(' ')}`,
     );
     console.log(
-      '| variant | RSS start | RSS after first requests | RSS after load | anon after load | file after load |',
+      '| variant | RSS start | RSS after first requests | RSS max under load (idle after) | anon after load | file after load | svc CPU ms/req |',
     );
-    console.log('|---|---|---|---|---|---|');
-    for (const v of VARIANTS.filter((x) => !pick || pick.includes(x.name))) {
+    console.log('|---|---|---|---|---|---|---|');
+    const order = Array.from({ length: ROUNDS }, () => VARIANTS.filter((x) => !pick || pick.includes(x.name))).flat();
+    for (const v of order) {
       const port = await freePort();
       const service: ChildProcess = spawn(process.execPath, [...v.execArgv, path.join(root, 'bin', 'zmgate.js')], {
         cwd: root,
@@ -104,7 +113,10 @@ async function main(): Promise<void> {
           body: JSON.stringify({ username: 'admin', password: 'bench' }),
         });
         const token = ((await res.json()) as { access_token: string }).access_token;
+        // The polled set (cached) plus Prisma model queries (configs, servers: its query compiler).
         const paths = [
+          '/configs?page=1&page_size=50',
+          '/servers',
           '/me',
           '/monitors?page=1&page_size=100',
           '/events?page=1&page_size=25',
@@ -117,20 +129,24 @@ async function main(): Promise<void> {
         await new Promise((r) => setTimeout(r, 1000));
         const first = rssMb(pid);
         let max = first;
+        let requests = 0;
+        const cpu0 = cpuSeconds(pid);
         const until = Date.now() + 6000;
         let i = 0;
         await Promise.all(
           Array.from({ length: 16 }, async () => {
             while (Date.now() < until) {
               await get(paths[i++ % paths.length]!);
+              requests++;
               max = Math.max(max, rssMb(pid));
             }
           }),
         );
+        const cpuMs = ((cpuSeconds(pid) - cpu0) * 1000) / Math.max(1, requests);
         await new Promise((r) => setTimeout(r, 2000));
         const r = rollup(pid);
         console.log(
-          `| ${v.name} | ${start.toFixed(0)} | ${first.toFixed(0)} | ${max.toFixed(0)} (idle after ${rssMb(pid).toFixed(0)}) | ${(r.Anonymous ?? 0).toFixed(0)} | ${((r.Rss ?? 0) - (r.Anonymous ?? 0)).toFixed(0)} |`,
+          `| ${v.name} | ${start.toFixed(0)} | ${first.toFixed(0)} | ${max.toFixed(0)} (idle after ${rssMb(pid).toFixed(0)}) | ${(r.Anonymous ?? 0).toFixed(0)} | ${((r.Rss ?? 0) - (r.Anonymous ?? 0)).toFixed(0)} | ${cpuMs.toFixed(2)} |`,
         );
       } finally {
         if (service.exitCode === null) {
