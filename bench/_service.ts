@@ -36,3 +36,14 @@ export function rssMb(pid: number): number {
   const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
   return m ? Number(m[1]) / 1024 : NaN;
 }
+
+/**
+ * How the service is started as shipped (`npm start`, /usr/bin/zmgate and its systemd unit):
+ * package.json's zmgateRuntime (node flags and environment defaults), read from there.
+ */
+export function serviceLaunch(root: string): { nodeFlags: string[]; env: Record<string, string> } {
+  const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as {
+    zmgateRuntime: { nodeFlags: string[]; env: Record<string, string> };
+  };
+  return { nodeFlags: pkg.zmgateRuntime.nodeFlags, env: pkg.zmgateRuntime.env };
+}

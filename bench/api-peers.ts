@@ -1,5 +1,5 @@
 // The API's hot paths as an operator meets them: zmgate built and started as its own process
-// (`node bin/zmgate.js`, default settings and logging) on a throwaway MariaDB holding a big
+// (as `npm start` runs it: package.json's zmgateRuntime flags, default settings and logging) on a throwaway MariaDB holding a big
 // install (50 monitors, 1,000,000 events; bench/_generate-events.ts), loaded with wrk over
 // loopback. For each case: requests/s, p50, p99, the service's and MariaDB's CPU per request
 // (from /proc), and the service's RSS, with ✓/✗ against the goals. The query plans of every
@@ -22,7 +22,7 @@ import { fileURLToPath } from 'node:url';
 import { startThrowawayMariaDb } from '../src/devdb/throwaway-mariadb.js';
 import { generateEvents } from './_generate-events.js';
 import { report } from './_results.js';
-import { cpuSeconds, rssMb, serviceEnv } from './_service.js';
+import { cpuSeconds, rssMb, serviceEnv, serviceLaunch } from './_service.js';
 
 const root = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
 const flag = (name: string) => {
@@ -145,9 +145,15 @@ async function main(): Promise<void> {
       service!.kill('SIGUSR2');
       await new Promise((r) => setTimeout(r, 8000)); // written synchronously by the service
     };
-    service = spawn(process.execPath, [...execArgv, path.join(root, 'bin', 'zmgate.js')], {
+    // Started as `npm start` and the Debian unit start it (package.json's zmgateRuntime).
+    const launch = serviceLaunch(root);
+    service = spawn(process.execPath, [...launch.nodeFlags, ...execArgv, path.join(root, 'bin', 'zmgate.js')], {
       cwd: root,
-      env: { ...process.env, ...serviceEnv(db, gen.database, { APP_SERVER__PORT: String(port) }) },
+      env: {
+        ...process.env,
+        ...launch.env,
+        ...serviceEnv(db, gen.database, { APP_SERVER__PORT: String(port) }),
+      },
       // Default logging (one JSON line per request) goes where a service manager would take it.
       stdio: ['ignore', 'ignore', 'inherit'],
     });

@@ -12,13 +12,14 @@ import { DbGate } from './db/bounded.js';
 import { runStartupMigrations } from './db/startup-migrations.js';
 import { createServices, type Services } from './app/services.js';
 import { createApp } from './http/app.js';
-import { WebRtcService } from './features/live/webrtc/webrtc-service.js';
+import type { WebRtcService } from './features/live/webrtc/webrtc-service.js';
+import { iceServersFrom } from './features/live/webrtc/ice-servers.js';
 import { SERVICE_VERSION } from './version.js';
 import { Maintenance } from './features/maintenance/index.js';
 import { Daemons } from './features/daemons/daemon-manager.js';
 import { RetentionService } from './features/retention/retention-service.js';
 import { PushService } from './features/push/push-service.js';
-import { AcmeManager } from './features/acme/acme-manager.js';
+import type { AcmeManager } from './features/acme/acme-manager.js';
 
 export interface RunningServer {
   url: string;
@@ -58,8 +59,11 @@ export function logNotices(log: Logger, notices: ConfigNotice[]): void {
 
 export async function startServer(config: AppConfig, log: Logger): Promise<RunningServer> {
   const credentials = tlsCredentials(config);
+  // acme-client and its X.509 stack (~8 MB of heap) load only when ACME is switched on.
   const acme = config.server.acme.enabled
-    ? new AcmeManager(config.server.acme, log, { addr: config.server.addr })
+    ? new (await import('./features/acme/acme-manager.js')).AcmeManager(config.server.acme, log, {
+        addr: config.server.addr,
+      })
     : null;
   // Before the pool and the listener, so no request sees a half-migrated schema. Never throws:
   // a failure is one warning, and routes that need what is missing answer with the envelope.
@@ -97,18 +101,33 @@ export async function startServer(config: AppConfig, log: Logger): Promise<Runni
   };
   if (credentials) process.on('SIGHUP', reloadTls);
   // WebRTC signalling is a WebSocket on the same listener: every upgrade outside the push path.
-  const webrtc = new WebRtcService({
-    auth: services.auth,
-    acl: services.acl,
-    config,
-    log,
-    feeds: services.live,
-    streamingEnabled: () => config.streaming.enabled,
-    http: app,
-  });
+  // libdatachannel and the session code load on the first such upgrade, so an API-only service
+  // does not hold them; the TURN/ICE settings are still checked here, before the listener.
+  iceServersFrom(config);
+  let webrtc: Promise<WebRtcService> | null = null;
+  const webrtcService = () =>
+    (webrtc ??= import('./features/live/webrtc/webrtc-service.js').then(
+      ({ WebRtcService }) =>
+        new WebRtcService({
+          auth: services.auth,
+          acl: services.acl,
+          config,
+          log,
+          feeds: services.live,
+          streamingEnabled: () => config.streaming.enabled,
+          http: app,
+        }),
+    ));
   server.on('upgrade', (req, socket, head) => {
     if (push.owns(req)) push.handleUpgrade(req, socket, head);
-    else void webrtc.handleUpgrade(req, socket, head);
+    else
+      void webrtcService().then(
+        (w) => w.handleUpgrade(req, socket, head),
+        (err: Error) => {
+          log.error({ err: { message: err.message } }, 'webrtc could not be loaded');
+          socket.destroy();
+        },
+      );
   });
   push.start();
 
@@ -147,7 +166,9 @@ export async function startServer(config: AppConfig, log: Logger): Promise<Runni
         .close()
         .catch((err: Error) => log.warn({ err: { message: err.message } }, 'retention close failed'));
       await acme?.close();
-      await webrtc.close().catch((err: Error) => log.warn({ err: { message: err.message } }, 'webrtc close failed'));
+      await webrtc
+        ?.then((w) => w.close())
+        .catch((err: Error) => log.warn({ err: { message: err.message } }, 'webrtc close failed'));
       await push.close().catch((err: Error) => log.warn({ err: { message: err.message } }, 'push close failed'));
       const drained = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();

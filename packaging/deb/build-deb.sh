@@ -87,7 +87,14 @@ sed -i '1s|^#!/usr/bin/env node$|#!/usr/lib/zmgate/node/bin/node|' "$lib"/bin/*.
 # Launchers: every bin of the package, run by the bundled Node.
 for name in $(node -e 'const b=JSON.parse(require("fs").readFileSync(process.argv[1])).bin; console.log(Object.keys(b).join(" "))' "$lib/package.json"); do
   file=$(node -e 'console.log(JSON.parse(require("fs").readFileSync(process.argv[1])).bin[process.argv[2]])' "$lib/package.json" "$name")
-  printf '#!/bin/sh\nexec /usr/lib/zmgate/node/bin/node /usr/lib/zmgate/%s "$@"\n' "$file" >"$pkg/usr/bin/$name"
+  if [ "$name" = zmgate ]; then
+    # The service: the memory settings of package.json's zmgateRuntime (what `npm start` uses).
+    flags=$(node -e 'process.stdout.write(JSON.parse(require("fs").readFileSync(process.argv[1])).zmgateRuntime.nodeFlags.join(" "))' "$lib/package.json")
+    arenas=$(node -e 'process.stdout.write(JSON.parse(require("fs").readFileSync(process.argv[1])).zmgateRuntime.env.MALLOC_ARENA_MAX)' "$lib/package.json")
+    printf '#!/bin/sh\nMALLOC_ARENA_MAX=${MALLOC_ARENA_MAX:-%s}\nexport MALLOC_ARENA_MAX\nexec /usr/lib/zmgate/node/bin/node %s /usr/lib/zmgate/%s "$@"\n' "$arenas" "$flags" "$file" >"$pkg/usr/bin/$name"
+  else
+    printf '#!/bin/sh\nexec /usr/lib/zmgate/node/bin/node /usr/lib/zmgate/%s "$@"\n' "$file" >"$pkg/usr/bin/$name"
+  fi
   chmod 755 "$pkg/usr/bin/$name"
 done
 

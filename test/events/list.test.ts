@@ -4,6 +4,8 @@ import test from 'ava';
 import { EventDeletion } from '../../src/features/events/event-deletion.js';
 import { zoneMinderClock } from '../../src/features/events/event-time.js';
 import { EventsService } from '../../src/features/events/events-service.js';
+import { EventRows } from '../../src/features/events/event-rows.js';
+import { poolFor } from '../helpers/maintenance.js';
 import { EVENT_SORT_FIELDS } from '../../src/features/events/event-list-query.js';
 import { CoalescedCount } from '../../src/db/coalesced-count.js';
 import { createLogger } from '../../src/log.js';
@@ -298,6 +300,7 @@ test('paging: page_size, last_page, beyond the end, 0 reads as 1, limits, stray 
 
 test('row ACL: the list, get, counts and delete see only visible monitors', async (t) => {
   const prisma = prismaFor(db);
+  const pool = poolFor(db);
   const log = createLogger({ level: 'fatal' });
   const service = (visible: number[] | null) =>
     new EventsService(
@@ -305,6 +308,7 @@ test('row ACL: the list, get, counts and delete see only visible monitors', asyn
       stubAcl(visible),
       zoneMinderClock(prisma),
       new EventDeletion(prisma, '/nonexistent/events', log),
+      new EventRows(pool),
     );
   try {
     const limited = service([1, 3]);
@@ -355,6 +359,7 @@ test('row ACL: the list, get, counts and delete see only visible monitors', asyn
     t.deepEqual((await service([]).counts(someUser, 24)).counts, []);
   } finally {
     await prisma.$disconnect();
+    await pool.end();
   }
 });
 

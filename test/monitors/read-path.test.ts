@@ -10,6 +10,7 @@ import { createPool, type DbPool } from '../../src/db/pool.js';
 import { createPrismaClient, type PrismaClient } from '../../src/db/prisma.js';
 import { MonitorRows } from '../../src/features/monitors/monitor-rows.js';
 import { MonitorsService } from '../../src/features/monitors/monitors-service.js';
+import { MonitorStatusService } from '../../src/features/monitors/monitor-status-service.js';
 import { dbConfigFor, type FreshDatabase } from '../helpers/mariadb.js';
 import { zmDatabase } from '../helpers/zmdb.js';
 
@@ -153,5 +154,41 @@ test.serial('one monitor by id is identical on both paths; missing and hidden ar
     t.deepEqual(await viaDriver.get(user, ids[0]), await viaPrisma.get(user, ids[0]));
   } finally {
     scope = { visible: null, editable: null };
+  }
+});
+
+test('GET /monitor-status reads the same through the driver as through Prisma', async (t) => {
+  const q = (sql: string, params: unknown[] = []) => db.db.query<any>(sql, params, db.name);
+  await q('DELETE FROM Monitor_Status');
+  await q(
+    "INSERT INTO Monitor_Status (MonitorId, Status, CaptureFPS, AnalysisFPS, CaptureBandwidth, UpdatedOn) VALUES (?, 'Connected', 25.5, 5, 123456, '2026-03-08 02:30:00'), (?, 'NotRunning', 0, 0.01, 0, NULL)",
+    [ids[0], ids[1]],
+  );
+  // A zero TIMESTAMP, as written with sql_mode=''.
+  await q(
+    "SET STATEMENT sql_mode='' FOR INSERT INTO Monitor_Status (MonitorId, Status, CaptureFPS, AnalysisFPS, CaptureBandwidth, UpdatedOn) VALUES (?, 'Signal', 99999999.99, 999.99, 2147483647, 0)",
+    [ids[2]],
+  );
+  const status = new MonitorStatusService(prisma, acl, pool);
+  try {
+    scope = { visible: null, editable: null };
+    const all = await status.list(user, 1, 1000);
+    t.is(all.total, 3);
+    // get() reads one row through Prisma: every listed row must equal it.
+    for (const item of all.items) t.deepEqual(item, await status.get(user, item.monitor_id));
+    t.like(all.items[0], { capture_fps: '25.50', analysis_fps: '5.00', updated_on: '2026-03-08T02:30:00' });
+    t.is(all.items[2]!.updated_on, null);
+    scope = { visible: new Set([ids[1]!, ids[2]!]), editable: null };
+    const limited = await status.list(user, 1, 1);
+    t.like(limited, { total: 2, last_page: 2 });
+    t.deepEqual(
+      limited.items.map((s) => s.monitor_id),
+      [ids[1]],
+    );
+    scope = { visible: new Set(), editable: null };
+    t.like(await status.list(user), { items: [], total: 0 });
+  } finally {
+    scope = { visible: null, editable: null };
+    await q('DELETE FROM Monitor_Status');
   }
 });

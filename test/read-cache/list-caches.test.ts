@@ -93,6 +93,10 @@ test.serial(
     const before = await events();
     t.is(before.total, 6);
     t.is(before.last_page, 3);
+    // Filtered totals are cached the same way (their own keys): read them before the write too.
+    const range = '&start_time=2026-01-10T12:00:00';
+    const monitorBefore = (await events('&monitor_id=1')).total;
+    const rangeBefore = (await events(range)).total;
     const id = await insertEvent(db, {
       monitorId: 1,
       name: 'by zmc',
@@ -110,9 +114,16 @@ test.serial(
     const perMonitor = await within(
       EVENTS_MAX_AGE_MS,
       () => events('&monitor_id=1'),
-      (p) => p.total === 3,
+      (p) => p.total === monitorBefore + 1,
     );
     t.true(perMonitor.seen);
+    t.is(monitorBefore, 2);
+    const inRange = await within(
+      EVENTS_MAX_AGE_MS,
+      () => events(range),
+      (p) => p.total === rangeBefore + 1,
+    );
+    t.true(inRange.seen, 'a time-range total');
     await sql(db, 'DELETE FROM Events WHERE Id = ?', [id]);
     const removed = await within(
       EVENTS_MAX_AGE_MS,
@@ -122,6 +133,12 @@ test.serial(
     t.true(removed.seen);
     t.is(removed.value.last_page, 3);
     t.false(removed.value.items.some((e) => e.id === id));
+    const monitorAfter = await within(
+      EVENTS_MAX_AGE_MS,
+      () => events('&monitor_id=1'),
+      (p) => p.total === monitorBefore,
+    );
+    t.true(monitorAfter.seen, 'the per-monitor total after the delete');
   },
 );
 

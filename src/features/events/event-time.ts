@@ -13,6 +13,7 @@
 // ZoneMinder's wall clock before comparing with the stored digits; without an offset they are
 // taken as ZoneMinder wall-clock time as stored.
 import type { PrismaClient } from '../../db/prisma.js';
+import type { DbPool } from '../../db/pool.js';
 import type { Logger } from '../../log.js';
 import { isValidTimeZone, processTimeZone, ZoneClock } from '../../db/zone-clock.js';
 import type { Services } from '../../registry.js';
@@ -91,9 +92,25 @@ function clockFor(tz: string): ZoneClock {
   return clock;
 }
 
-async function readZoneMinderZone(prisma: PrismaClient, log?: Logger): Promise<ZoneClock> {
-  const row = await prisma.config.findUnique({ where: { Name: 'ZM_TIMEZONE' }, select: { Value: true } });
-  const configured = row?.Value?.trim() ?? '';
+/** Where ZM_TIMEZONE is read from: the app's driver pool, or a Prisma client (tests, tools). */
+export type ZoneSource = PrismaClient | Pick<DbPool, 'query'>;
+
+async function readZoneSetting(source: ZoneSource): Promise<string | null | undefined> {
+  if ('query' in source && typeof source.query === 'function') {
+    const rows = (await source.query('SELECT Value FROM Config WHERE Name = ?', ['ZM_TIMEZONE'])) as Array<{
+      Value: string | null;
+    }>;
+    return rows[0]?.Value;
+  }
+  const row = await (source as PrismaClient).config.findUnique({
+    where: { Name: 'ZM_TIMEZONE' },
+    select: { Value: true },
+  });
+  return row?.Value;
+}
+
+async function readZoneMinderZone(source: ZoneSource, log?: Logger): Promise<ZoneClock> {
+  const configured = (await readZoneSetting(source))?.trim() ?? '';
   if (configured && isValidTimeZone(configured)) return clockFor(configured);
   if (configured)
     log?.warn(
@@ -104,11 +121,11 @@ async function readZoneMinderZone(prisma: PrismaClient, log?: Logger): Promise<Z
 }
 
 /** ZoneMinder's clock: ZM_TIMEZONE when set and valid, else the process zone. Cached. */
-export function zoneMinderClock(prisma: PrismaClient, log?: Logger): () => Promise<ZoneClock> {
+export function zoneMinderClock(source: ZoneSource, log?: Logger): () => Promise<ZoneClock> {
   let hit: { at: number; clock: Promise<ZoneClock> } | undefined;
   return () => {
     if (hit && Date.now() - hit.at < CACHE_MS) return hit.clock;
-    const clock = readZoneMinderZone(prisma, log);
+    const clock = readZoneMinderZone(source, log);
     const entry = { at: Date.now(), clock };
     hit = entry;
     clock.catch(() => {
@@ -118,5 +135,9 @@ export function zoneMinderClock(prisma: PrismaClient, log?: Logger): () => Promi
   };
 }
 
-/** The app's ZoneMinder clock in the registry: every service shares one cache of ZM_TIMEZONE. */
-export const ZoneMinderClock = { from: (s: Services): (() => Promise<ZoneClock>) => zoneMinderClock(s.prisma, s.log) };
+/**
+ * The app's ZoneMinder clock in the registry: every service shares one cache of ZM_TIMEZONE.
+ * Read through the driver pool: the clock is needed by the polled lists and the push watchers,
+ * which otherwise never touch Prisma (its query compiler is loaded on first use).
+ */
+export const ZoneMinderClock = { from: (s: Services): (() => Promise<ZoneClock>) => zoneMinderClock(s.pool, s.log) };

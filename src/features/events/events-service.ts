@@ -9,6 +9,7 @@ import type { PrismaClient } from '../../db/prisma.js';
 import { pageOf, pageRequest, type Page } from '../../api/pagination.js';
 import type { DateTimeWrapper, DecimalWrapper, NaiveDateTimeWrapper } from '../../api/wrappers.js';
 import { coalescedCount } from '../../db/coalesced-count.js';
+import { EventRows } from './event-rows.js';
 import { EventDeletion } from './event-deletion.js';
 import { ReadCaches } from '../read-cache/read-caches.js';
 import { withJsonText } from '../read-cache/json-text.js';
@@ -173,6 +174,7 @@ export class EventsService {
       s.acl,
       s.get(ZoneMinderClock),
       new EventDeletion(s.prisma, s.config.zoneminder.dir_events, s.log),
+      new EventRows(s.pool),
       s.get(ReadCaches),
     );
   }
@@ -182,6 +184,8 @@ export class EventsService {
     private readonly acl: MonitorAcl,
     private readonly clock: () => Promise<ZoneClock>,
     private readonly deletion: EventDeletion,
+    /** The list's read path (the driver, not Prisma); event-rows.ts. */
+    private readonly rows: EventRows,
     private readonly caches: ReadCaches = new ReadCaches(),
   ) {}
 
@@ -201,24 +205,13 @@ export class EventsService {
     const caches = this.caches;
     const filter = `${sql.where}\0${JSON.stringify(sql.params)}`;
     const page = await caches.eventPages.get(`${filter}\0${sql.orderBy}\0${req.page}\0${req.pageSize}`, async () => {
-      const outerOrder = sql.orderBy.replace(/(\w+) (ASC|DESC)/g, 'e.$1 $2');
-      const countSql = `SELECT COUNT(*) AS n FROM Events ${sql.where}`;
-      const [rows, total] = await Promise.all([
-        this.prisma.$queryRawUnsafe<EventRow[]>(
-          `SELECT ${EVENT_COLUMNS.map((c) => `e.${c}`).join(', ')} FROM (SELECT Id FROM Events ${sql.where} ${sql.orderBy} LIMIT ? OFFSET ?) page JOIN Events e ON e.Id = page.Id ${outerOrder}`,
-          ...sql.params,
-          req.take,
-          skip,
-        ),
-        // Shared by every page of the same filter, and with concurrent requests (coalesced-count.ts).
-        caches.eventTotals.get(filter, () =>
-          coalescedCount(this.prisma).count(filter, async () => {
-            const [row] = await this.prisma.$queryRawUnsafe<Array<{ n: bigint | number }>>(countSql, ...sql.params);
-            return Number(row?.n ?? 0);
-          }),
-        ),
-      ]);
-      const tags = await this.tagsOf(rows.map((r) => r.Id));
+      const rows$ = this.rows.page(sql.where, sql.params, sql.orderBy, req.take, skip);
+      // Shared by every page of the same filter, and with concurrent requests (coalesced-count.ts).
+      const total$ = caches.eventTotals.get(filter, () =>
+        coalescedCount(this.prisma).count(filter, () => this.rows.count(sql.where, sql.params)),
+      );
+      const [rows, total] = await Promise.all([rows$, total$]);
+      const tags = await this.rows.tags(rows.map((r) => r.Id));
       const items = rows.map((r) => toEventResponse(r, clock, tags.get(String(r.Id))));
       return withJsonText(pageOf(items, total, req));
     });

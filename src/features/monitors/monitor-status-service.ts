@@ -11,7 +11,10 @@ import { toLocalDateTimeString } from '../../db/datetime.js';
 import { decimalToString } from '../../db/prisma-json.js';
 import type { PrismaClient } from '../../db/prisma.js';
 import { NotFoundError } from '../../errors.js';
-import type { Monitor_Status, Prisma } from '../../generated/prisma/client.js';
+import type { Monitor_Status } from '../../generated/prisma/client.js';
+import { Decimal } from '@prisma/client/runtime/client';
+import type { DbPool } from '../../db/pool.js';
+import { isValidDateText } from '../../db/prisma-zero-dates.js';
 import type { LocalDateTime } from '../../api/envelopes.js';
 import { pageRequest, type Page, listPage } from '../../api/pagination.js';
 import type { Services } from '../../registry.js';
@@ -44,6 +47,29 @@ export interface UpdateMonitorStatusRequest {
   status?: MonitorStatusValue | null;
 }
 
+/** A Monitor_Status row as the driver pool reads it (DECIMAL and TIMESTAMP as text). */
+interface StatusRow {
+  MonitorId: number;
+  Status: string;
+  CaptureFPS: string;
+  AnalysisFPS: string;
+  CaptureBandwidth: number;
+  UpdatedOn: string | null;
+}
+
+/** The polled list's rows through the driver: the same JSON toResponse() gives for Prisma's rows. */
+function fromDriver(row: StatusRow): MonitorStatusResponse {
+  const updated = row.UpdatedOn !== null && isValidDateText(row.UpdatedOn) ? row.UpdatedOn : null;
+  return {
+    monitor_id: Number(row.MonitorId),
+    status: row.Status,
+    capture_fps: new Decimal(row.CaptureFPS).toFixed(2),
+    analysis_fps: new Decimal(row.AnalysisFPS).toFixed(2),
+    capture_bandwidth: Number(row.CaptureBandwidth),
+    updated_on: updated === null ? null : toLocalDateTimeString(new Date(`${updated.replace(' ', 'T')}Z`)),
+  };
+}
+
 function toResponse(row: Monitor_Status): MonitorStatusResponse {
   return {
     monitor_id: row.MonitorId,
@@ -58,23 +84,38 @@ function toResponse(row: Monitor_Status): MonitorStatusResponse {
 export class MonitorStatusService {
   /** Built once per app by the registry (Services.get). */
   static from(s: Services): MonitorStatusService {
-    return new MonitorStatusService(s.prisma, s.acl);
+    return new MonitorStatusService(s.prisma, s.acl, s.pool);
   }
 
   constructor(
     private readonly prisma: PrismaClient,
     private readonly acl: MonitorAcl,
+    /** The polled list reads through the driver (a UI polls it every few seconds). */
+    private readonly db: Pick<DbPool, 'execute'>,
   ) {}
 
   async list(user: AuthUser, page?: number, pageSize?: number): Promise<Page<MonitorStatusResponse>> {
     const req = pageRequest(page, pageSize);
     const scope = await this.acl.scope(user);
-    const where: Prisma.Monitor_StatusWhereInput = scope.visible ? { MonitorId: { in: [...scope.visible] } } : {};
+    const visible = scope.visible ? [...scope.visible].sort((a, b) => a - b) : null;
+    const where = !visible
+      ? ''
+      : visible.length
+        ? `WHERE MonitorId IN (${visible.map(() => '?').join(', ')})`
+        : 'WHERE 0';
+    const params = visible ?? [];
     return listPage(
       req,
-      this.prisma.monitor_Status.findMany({ where, orderBy: { MonitorId: 'asc' }, skip: req.skip, take: req.take }),
-      this.prisma.monitor_Status.count({ where }),
-      toResponse,
+      this.db.execute(
+        `SELECT MonitorId, Status, CaptureFPS, AnalysisFPS, CaptureBandwidth, UpdatedOn FROM Monitor_Status ${where} ORDER BY MonitorId LIMIT ? OFFSET ?`,
+        [...params, req.take, Math.min(req.skip, Number.MAX_SAFE_INTEGER)],
+      ) as Promise<StatusRow[]>,
+      (
+        this.db.execute(`SELECT COUNT(*) AS n FROM Monitor_Status ${where}`, params) as Promise<
+          Array<{ n: number | bigint }>
+        >
+      ).then(([row]) => Number(row?.n ?? 0)),
+      fromDriver,
     );
   }
 
