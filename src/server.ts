@@ -18,6 +18,7 @@ import { Daemons } from './features/daemons/daemon-manager.js';
 import { RetentionService } from './features/retention/retention-service.js';
 import { PushService } from './features/push/push-service.js';
 import { AcmeManager } from './features/acme/acme-manager.js';
+import { ClusterService } from './features/cluster/cluster-service.js';
 
 export interface RunningServer {
   url: string;
@@ -125,6 +126,8 @@ export async function startServer(config: AppConfig, log: Logger): Promise<Runni
   const daemons = services.get(Daemons);
   await daemons?.run();
   const { port } = server.address() as AddressInfo;
+  // Multi-server: publish this host's token keys and URL for the others (idle on a single server).
+  await services.get(ClusterService).start(port);
   const host = config.server.addr === '0.0.0.0' || config.server.addr === '::' ? '127.0.0.1' : config.server.addr;
   const scheme = config.server.tls.enabled || acme ? 'https' : 'http';
   const url = `${scheme}://${host.includes(':') ? `[${host}]` : host}:${port}`;

@@ -1,0 +1,185 @@
+// Multi-server installs (docs/operations/multi-server.md): which ZoneMinder server this host is,
+// how to reach the other hosts, and which host owns a monitor, an event or a frame. A host with
+// no identity (no server id or name configured, or a name with no Servers row) is a single server
+// and serves everything itself, exactly as without this feature.
+import { isMultiServer, PeerKeyStore, type KeyQueryable } from '../../auth/peer-keys.js';
+import type { TokenKeys } from '../../auth/keys.js';
+import type { AppConfig } from '../../config/types.js';
+import type { Logger } from '../../log.js';
+import type { Services } from '../../registry.js';
+import { ClusterQueries, type ServerRow } from './cluster-queries.js';
+
+/** Another host: its Servers row and the API base URL it is reached at (no trailing slash). */
+export interface Peer {
+  id: number;
+  name: string;
+  /** Empty when the host published no URL and its Servers row has no Hostname. */
+  url: string;
+}
+
+export type OwnedKind = 'monitor' | 'event' | 'frame';
+
+const OWNER_TTL_MS = 2000;
+const OWNER_CACHE_MAX = 10_000;
+const API_PREFIX = '/api/v3';
+
+export interface ClusterServiceOptions {
+  config: Pick<AppConfig, 'cluster' | 'daemon' | 'server'>;
+  log: Logger;
+  db: KeyQueryable;
+  keys: () => TokenKeys;
+  now?: () => number;
+}
+
+export class ClusterService {
+  static from(services: Services): ClusterService {
+    return new ClusterService({
+      config: services.config,
+      log: services.log,
+      db: services.pool,
+      keys: () => services.auth.tokenKeys,
+    });
+  }
+
+  readonly #o: ClusterServiceOptions;
+  readonly #queries: ClusterQueries;
+  readonly #now: () => number;
+  #self: ServerRow | null = null;
+  #peers = new Map<number, Peer>();
+  #loadedAt = -Infinity;
+  #loading?: Promise<void>;
+  readonly #owners = new Map<string, { owner: number | null | undefined; at: number }>();
+  #listenPort = 0;
+
+  constructor(options: ClusterServiceOptions) {
+    this.#o = options;
+    this.#queries = new ClusterQueries(options.db);
+    this.#now = options.now ?? Date.now;
+  }
+
+  /** True when the configuration names this host (an id or a name); the rest of the feature is idle otherwise. */
+  get configured(): boolean {
+    return isMultiServer(this.#o.config);
+  }
+
+  /** This host's Servers row, once resolved; null on a single server. */
+  get self(): ServerRow | null {
+    return this.#self;
+  }
+
+  /** The other hosts as last read. */
+  peers(): Peer[] {
+    return [...this.#peers.values()];
+  }
+
+  /**
+   * Start-up, once the listener is up: resolve this host's Servers row, publish its token keys
+   * and URL, read the peers. Never throws: a failure is one warning and the host serves alone
+   * until a later refresh succeeds.
+   */
+  async start(listenPort: number): Promise<void> {
+    this.#listenPort = listenPort;
+    if (!this.configured) return;
+    try {
+      await this.refresh();
+      if (!this.#self) return;
+      const apiUrl = this.#o.config.cluster.advertise_url.replace(/\/+$/, '') || this.#urlOf(this.#self, listenPort);
+      await new PeerKeyStore(this.#o.db).publish(this.#o.keys(), {
+        serverId: this.#self.Id,
+        serverName: this.#self.Name,
+        apiUrl,
+      });
+      this.#o.log.info(
+        { server_id: this.#self.Id, server_name: this.#self.Name, api_url: apiUrl, peers: this.peers() },
+        'multi-server: token keys and URL published',
+      );
+    } catch (err) {
+      this.#o.log.warn(
+        { err: { message: (err as Error).message } },
+        'multi-server: cannot publish this host (is zmgate_cluster_keys missing? run zmgate-db bridge); serving alone',
+      );
+    }
+  }
+
+  /** Re-reads the Servers rows and the published URLs (the forwarding path calls it when stale). */
+  refresh(): Promise<void> {
+    this.#loading ??= (async () => {
+      try {
+        const { cluster, daemon } = this.#o.config;
+        const [servers, urls] = await Promise.all([
+          this.#queries.servers(),
+          this.#queries.publishedUrls().catch(() => new Map<number, string>()),
+        ]);
+        const name = cluster.server_name || daemon.server_host;
+        const self =
+          cluster.server_id > 0
+            ? servers.find((s) => s.Id === cluster.server_id)
+            : servers.find((s) => s.Name === name);
+        if (!self && !this.#self) {
+          this.#o.log.warn(
+            { server_id: cluster.server_id, server_name: name },
+            'multi-server: this host has no Servers row; serving every monitor here as on a single server',
+          );
+        }
+        this.#self = self ?? null;
+        const peers = new Map<number, Peer>();
+        for (const s of servers) {
+          if (s.Id === self?.Id) continue;
+          peers.set(s.Id, {
+            id: s.Id,
+            name: s.Name,
+            url: urls.get(s.Id) ?? this.#urlOf(s, this.#o.config.server.port),
+          });
+        }
+        this.#peers = peers;
+        this.#loadedAt = this.#now();
+      } finally {
+        this.#loading = undefined;
+      }
+    })();
+    return this.#loading;
+  }
+
+  /** A host's API base from its Servers row: Protocol and Hostname, and zmgate's own port. */
+  #urlOf(row: ServerRow, port: number): string {
+    if (!row.Hostname) return '';
+    const scheme =
+      row.Protocol || (this.#o.config.server.tls.enabled || this.#o.config.server.acme.enabled ? 'https' : 'http');
+    const host = row.Hostname.includes(':') && !row.Hostname.startsWith('[') ? `[${row.Hostname}]` : row.Hostname;
+    return `${scheme}://${host}:${port || this.#listenPort}${API_PREFIX}`;
+  }
+
+  /**
+   * The host a request for this monitor, event or frame must go to, or null when this host
+   * serves it: single server, owner unset (NULL or 0), this host, a row that does not exist (the
+   * local route answers its 404), or an owner with no Servers row.
+   */
+  async ownerPeer(kind: OwnedKind, id: number): Promise<Peer | null> {
+    if (!this.configured) return null;
+    const now = this.#now();
+    if (now - this.#loadedAt > this.#o.config.cluster.refresh_secs * 1000) {
+      // The first read is awaited; later ones refresh in the background (a failure keeps the old peers).
+      const loading = this.refresh().catch((err: Error) =>
+        this.#o.log.warn({ err: { message: err.message } }, 'multi-server: cannot re-read the Servers rows'),
+      );
+      if (this.#loadedAt === -Infinity) await loading;
+    }
+    if (!this.#self) return null;
+    const key = `${kind}:${id}`;
+    let hit = this.#owners.get(key);
+    if (!hit || now - hit.at > OWNER_TTL_MS) {
+      const owner =
+        kind === 'monitor'
+          ? await this.#queries.monitorOwner(id)
+          : kind === 'event'
+            ? await this.#queries.eventOwner(id)
+            : await this.#queries.frameOwner(id);
+      if (this.#owners.size >= OWNER_CACHE_MAX) this.#owners.clear();
+      hit = { owner, at: now };
+      this.#owners.set(key, hit);
+    }
+    const owner = hit.owner;
+    if (!owner || owner === this.#self.Id) return null;
+    return this.#peers.get(owner) ?? null;
+  }
+}
