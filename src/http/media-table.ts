@@ -11,6 +11,7 @@ import { LIVE_IMAGE_ROUTES } from '../features/live/live-image-routes.js';
 import { LIVE_ROUTES } from '../features/live/live-routes.js';
 import { WEBRTC_ROUTE } from '../features/live/webrtc/upgrade.js';
 import { PUSH_ROUTE } from '../features/push/push-openapi.js';
+import { forwardToOwner } from '../features/cluster/cluster-proxy.js';
 import type { MediaRoute, OpenApiOperation } from '../media/media-route.js';
 import type { Services } from '../registry.js';
 
@@ -55,7 +56,11 @@ export function registerMediaRoutes(app: Express, services: Services): void {
   for (const route of MEDIA_ROUTES) {
     if (route.serve !== 'express' || !route.handler) continue;
     const serve = route.handler;
-    const handler: RequestHandler = (req, res) => serve(services, req, res, req.user as AuthUser);
+    // Multi-server: a monitor/event/frame owned by another host is forwarded there (streaming proxy).
+    const handler: RequestHandler = async (req, res) => {
+      if (await forwardToOwner(services, route.path, req, res)) return;
+      await serve(services, req, res, req.user as AuthUser);
+    };
     app.get(route.path.replace(/\{(\w+)\}/g, ':$1'), requirePolicy(route.policy), handler);
   }
 }

@@ -49,7 +49,6 @@ export class ClusterService {
   #loadedAt = -Infinity;
   #loading?: Promise<void>;
   readonly #owners = new Map<string, { owner: number | null | undefined; at: number }>();
-  #listenPort = 0;
 
   constructor(options: ClusterServiceOptions) {
     this.#o = options;
@@ -78,7 +77,6 @@ export class ClusterService {
    * until a later refresh succeeds.
    */
   async start(listenPort: number): Promise<void> {
-    this.#listenPort = listenPort;
     if (!this.configured) return;
     try {
       await this.refresh();
@@ -140,13 +138,13 @@ export class ClusterService {
     return this.#loading;
   }
 
-  /** A host's API base from its Servers row: Protocol and Hostname, and zmgate's own port. */
+  /** A host's API base from its Servers row: Protocol and Hostname, and zmgate's port (same on every host). */
   #urlOf(row: ServerRow, port: number): string {
-    if (!row.Hostname) return '';
+    if (!row.Hostname || !port) return '';
     const scheme =
       row.Protocol || (this.#o.config.server.tls.enabled || this.#o.config.server.acme.enabled ? 'https' : 'http');
     const host = row.Hostname.includes(':') && !row.Hostname.startsWith('[') ? `[${row.Hostname}]` : row.Hostname;
-    return `${scheme}://${host}:${port || this.#listenPort}${API_PREFIX}`;
+    return `${scheme}://${host}:${port}${API_PREFIX}`;
   }
 
   /**
@@ -180,6 +178,12 @@ export class ClusterService {
     }
     const owner = hit.owner;
     if (!owner || owner === this.#self.Id) return null;
-    return this.#peers.get(owner) ?? null;
+    const peer = this.#peers.get(owner);
+    // A host that started after the last read may have published its URL meanwhile: read again once.
+    if (peer && !peer.url) {
+      await this.refresh();
+      return this.#peers.get(owner) ?? null;
+    }
+    return peer ?? null;
   }
 }
