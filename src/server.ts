@@ -152,6 +152,10 @@ export async function startServer(config: AppConfig, log: Logger): Promise<Runni
       await acme?.close();
       await webrtc.close().catch((err: Error) => log.warn({ err: { message: err.message } }, 'webrtc close failed'));
       await push.close().catch((err: Error) => log.warn({ err: { message: err.message } }, 'push close failed'));
+      await services
+        .get(ClusterService)
+        .close()
+        .catch((err: Error) => log.warn({ err: { message: err.message } }, 'cluster close failed'));
       const drained = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
       const grace = new Promise<void>((resolve) =>

@@ -37,6 +37,12 @@ export class ClusterQueries {
     return urls;
   }
 
+  /** Every monitor's ServerId. */
+  async monitorServers(): Promise<Map<number, number | null>> {
+    const rows = (await this.db.query('SELECT Id, ServerId FROM Monitors')) as Array<Record<string, unknown>>;
+    return new Map(rows.map((r) => [Number(r.Id), num(r.ServerId)]));
+  }
+
   /** Monitors.ServerId; undefined: no such monitor. */
   async monitorOwner(id: number): Promise<number | null | undefined> {
     const rows = (await this.db.query('SELECT ServerId FROM Monitors WHERE Id = ?', [id])) as Array<

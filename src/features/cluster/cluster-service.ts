@@ -7,6 +7,8 @@ import type { TokenKeys } from '../../auth/keys.js';
 import type { AppConfig } from '../../config/types.js';
 import type { Logger } from '../../log.js';
 import type { Services } from '../../registry.js';
+import { createAdapter } from '@socket.io/redis-adapter';
+import { createClient } from 'redis';
 import { ClusterQueries, type ServerRow } from './cluster-queries.js';
 
 /** Another host: its Servers row and the API base URL it is reached at (no trailing slash). */
@@ -49,6 +51,12 @@ export class ClusterService {
   #loadedAt = -Infinity;
   #loading?: Promise<void>;
   readonly #owners = new Map<string, { owner: number | null | undefined; at: number }>();
+  /** Every monitor's ServerId as last read (push decides from it which host announces a monitor). */
+  #monitorServers = new Map<number, number | null>();
+  #serverIds = new Set<number>();
+  #timer: NodeJS.Timeout | null = null;
+  #redis: Array<ReturnType<typeof createClient>> = [];
+  #adapter: ReturnType<typeof createAdapter> | null | undefined;
 
   constructor(options: ClusterServiceOptions) {
     this.#o = options;
@@ -78,6 +86,15 @@ export class ClusterService {
    */
   async start(listenPort: number): Promise<void> {
     if (!this.configured) return;
+    // The Servers rows and monitor owners are re-read periodically (push needs them without requests).
+    this.#timer ??= setInterval(
+      () =>
+        void this.refresh().catch((err: Error) =>
+          this.#o.log.warn({ err: { message: err.message } }, 'multi-server: cannot re-read the Servers rows'),
+        ),
+      this.#o.config.cluster.refresh_secs * 1000,
+    );
+    this.#timer.unref();
     try {
       await this.refresh();
       if (!this.#self) return;
@@ -104,10 +121,13 @@ export class ClusterService {
     this.#loading ??= (async () => {
       try {
         const { cluster, daemon } = this.#o.config;
-        const [servers, urls] = await Promise.all([
+        const [servers, urls, monitors] = await Promise.all([
           this.#queries.servers(),
           this.#queries.publishedUrls().catch(() => new Map<number, string>()),
+          this.#queries.monitorServers(),
         ]);
+        this.#monitorServers = monitors;
+        this.#serverIds = new Set(servers.map((s) => s.Id));
         const name = cluster.server_name || daemon.server_host;
         const self =
           cluster.server_id > 0
@@ -145,6 +165,60 @@ export class ClusterService {
       row.Protocol || (this.#o.config.server.tls.enabled || this.#o.config.server.acme.enabled ? 'https' : 'http');
     const host = row.Hostname.includes(':') && !row.Hostname.startsWith('[') ? `[${row.Hostname}]` : row.Hostname;
     return `${scheme}://${host}:${port}${API_PREFIX}`;
+  }
+
+  /**
+   * Push: whether this host announces a monitor's alarms, events and status. With the Redis
+   * adapter every host's messages reach every host's clients, so exactly one host speaks for a
+   * monitor: its owner; a monitor with no owner (NULL, 0, or a server with no row) is announced
+   * by the host with the lowest Servers.Id. Without an identity every monitor is this host's.
+   */
+  publishes(monitorId: number): boolean {
+    const self = this.#self;
+    if (!this.configured || !self) return true;
+    const owner = this.#monitorServers.get(monitorId);
+    if (owner === undefined) return true;
+    if (owner && this.#serverIds.has(owner)) return owner === self.Id;
+    return self.Id === Math.min(...this.#serverIds);
+  }
+
+  /**
+   * socket.io's Redis adapter when `cluster.redis_url` is set and this host has an identity
+   * (null otherwise): push messages published on any host reach the clients of every host. The
+   * clients connect in the background and reconnect by themselves; failures are logged.
+   */
+  pushAdapter(): ReturnType<typeof createAdapter> | null {
+    if (this.#adapter !== undefined) return this.#adapter;
+    const url = this.#o.config.cluster.redis_url;
+    if (!url || !this.configured) return (this.#adapter = null);
+    const pub = createClient({ url, socket: { reconnectStrategy: (retries) => Math.min(100 * 2 ** retries, 5000) } });
+    const sub = pub.duplicate();
+    this.#redis = [pub, sub];
+    let warned = false;
+    for (const client of this.#redis) {
+      client.on('error', (err: Error) => {
+        if (warned) return;
+        warned = true;
+        this.#o.log.warn(
+          { err: { message: err.message } },
+          'multi-server: Redis unreachable; push stays on this host until it answers',
+        );
+      });
+      client.on('ready', () => {
+        warned = false;
+      });
+      void client.connect().catch(() => undefined);
+    }
+    this.#adapter = createAdapter(pub, sub);
+    return this.#adapter;
+  }
+
+  /** Stops the periodic refresh and closes the Redis connections. */
+  async close(): Promise<void> {
+    if (this.#timer) clearInterval(this.#timer);
+    this.#timer = null;
+    await Promise.all(this.#redis.map((c) => (c.isOpen ? c.quit().catch(() => c.destroy()) : c.destroy())));
+    this.#redis = [];
   }
 
   /**
