@@ -19,6 +19,21 @@ export interface Peer {
   url: string;
 }
 
+/** The client with every promise its methods return marked as handled (the caller still sees it). */
+function handled<T extends object>(client: T): T {
+  return new Proxy(client, {
+    get(target, prop, receiver) {
+      const value: unknown = Reflect.get(target, prop, receiver);
+      if (typeof value !== 'function') return value;
+      return (...args: unknown[]) => {
+        const result: unknown = (value as (...a: unknown[]) => unknown).apply(target, args);
+        if (result instanceof Promise) result.catch(() => undefined);
+        return result;
+      };
+    },
+  });
+}
+
 export type OwnedKind = 'monitor' | 'event' | 'frame';
 
 const OWNER_TTL_MS = 2000;
@@ -209,7 +224,10 @@ export class ClusterService {
       });
       void client.connect().catch(() => undefined);
     }
-    this.#adapter = createAdapter(pub, sub);
+    // The adapter issues (p)subscribe and publish without handling their promises: a Redis that
+    // drops the connection would reject them unhandled and end the process. Each command's
+    // promise gets a handler here (the failure is logged once by the 'error' listener above).
+    this.#adapter = createAdapter(handled(pub), handled(sub));
     return this.#adapter;
   }
 
