@@ -51,6 +51,7 @@ test.before(async () => {
     await insertMonitor(db, id, `Cam ${id}`, { ServerId: server, Width: 320, Height: 240, ImageBufferCount: 3 });
   }
   await addUser(db, 'watcher', { Stream: 'View', Events: 'View', Monitors: 'View' });
+  await addUser(db, 'operator', { Stream: 'View', Events: 'View', Monitors: 'Edit' });
   // Each host sees only its own camera: its own socket and shared-memory directories.
   fxA = await liveFixture([1]);
   fxB = await liveFixture([2]);
@@ -188,4 +189,28 @@ test('a request that was already forwarded is served where it lands', async (t) 
   const res = await fetch(b.api('/monitors/1/snapshot'), { headers: { ...auth(), 'x-zmgate-forwarded-by': '9' } });
   t.false(viaB(res));
   t.is(res.status, 503); // B has no shared memory for A's camera
+});
+
+test('control routes of B’s monitor (alarm, live session start and stats) are forwarded with their body', async (t) => {
+  const headers = {
+    authorization: `Bearer ${await login(a, 'operator')}`,
+    'content-type': 'application/json',
+  };
+  const alarm = await fetch(a.api('/monitors/2/alarm'), {
+    method: 'PATCH',
+    headers,
+    body: JSON.stringify({ action: 'on', cause: 'Forwarded', score: 5 }),
+  });
+  t.is(alarm.status, 200, await alarm.clone().text());
+  t.true(viaB(alarm));
+  const cancel = await fetch(a.api('/monitors/2/alarm'), { method: 'PATCH', headers, body: '{"action":"cancel"}' });
+  t.is(cancel.status, 200);
+  const start = await fetch(a.api('/live/2/start'), { method: 'POST', headers, body: '{}' });
+  t.true([200, 409].includes(start.status), await start.clone().text());
+  t.true(viaB(start));
+  const stats = await request(a.api('/live/2/stats'), { headers });
+  t.is(stats.status, 200, stats.text);
+  // A's own monitor stays on A.
+  const own = await fetch(a.api('/live/1/stats'), { headers });
+  t.false(viaB(own));
 });

@@ -1,5 +1,6 @@
-// Multi-server: media requests for a monitor, an event or a frame owned by another host are
-// forwarded to that host as a streaming reverse proxy (docs/operations/multi-server.md):
+// Multi-server: media requests for a monitor, an event or a frame owned by another host (and the
+// JSON routes acting on such a monitor's daemon or camera) are forwarded to that host as a
+// streaming reverse proxy (docs/operations/multi-server.md):
 // - the answer is piped, never buffered: back-pressure from the client reaches the peer's socket;
 // - the client going away aborts the upstream request (the peer stops its reader or file);
 // - the request's Range/conditional headers and its credentials (Authorization or ?token=) go as
@@ -12,7 +13,7 @@
 import http, { type IncomingHttpHeaders, type OutgoingHttpHeaders } from 'node:http';
 import https from 'node:https';
 import { pipeline } from 'node:stream';
-import type { Request, Response } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
 import { BadGatewayError, GatewayTimeoutError, type ErrorDetails } from '../../errors.js';
 import type { Logger } from '../../log.js';
 import type { Services } from '../../registry.js';
@@ -170,8 +171,9 @@ export function forward(
         resolve();
       });
     });
-    // Media routes are GET/HEAD: no request body to send.
-    upstream.end();
+    // A control request's body (JSON, not parsed yet) streams on as it came.
+    if (req.method === 'GET' || req.method === 'HEAD') upstream.end();
+    else req.pipe(upstream);
   });
 }
 
@@ -186,13 +188,23 @@ export async function forwardToOwner(
   res: Response,
 ): Promise<boolean> {
   const owned = ownerParam(routePath);
-  if (!owned || req.headers[FORWARDED_HEADER] !== undefined) return false;
+  if (!owned) return false;
+  return forwardIfOwned(services, owned.kind, req.params[owned.param], req, res);
+}
+
+async function forwardIfOwned(
+  services: Services,
+  kind: OwnedKind,
+  raw: unknown,
+  req: Request,
+  res: Response,
+): Promise<boolean> {
+  if (req.headers[FORWARDED_HEADER] !== undefined) return false;
   const cluster = services.get(ClusterService);
   if (!cluster.configured) return false;
-  const raw = req.params[owned.param];
   const id = typeof raw === 'string' && /^\d{1,10}$/.test(raw) ? Number(raw) : NaN;
   if (!Number.isSafeInteger(id) || id <= 0) return false;
-  const peer = await cluster.ownerPeer(owned.kind, id);
+  const peer = await cluster.ownerPeer(kind, id);
   if (!peer) return false;
   await forward(peer, req, res, {
     selfId: cluster.self?.Id ?? 0,
@@ -200,4 +212,28 @@ export async function forwardToOwner(
     log: services.log,
   });
   return true;
+}
+
+/**
+ * The JSON routes that act on a monitor's capture daemon, shared memory or camera, which exist
+ * only on the owning host: live sessions (start, stop, stats), alarm control, run state and PTZ.
+ * Forwarded before the body is parsed, so it streams on unchanged; the owner checks the token.
+ */
+const CONTROL_ROUTES: readonly RegExp[] = [
+  /^\/api\/v3\/live\/(\d+)\/(?:start|stop|stats)$/,
+  /^\/api\/v3\/monitors\/(\d+)\/(?:alarm|state)$/,
+  /^\/api\/v3\/ptz\/monitors\/(\d+)\/.+$/,
+];
+
+/** Middleware: forwards the control routes of monitors owned by another host. */
+export function forwardOwnedControl(services: Services): RequestHandler {
+  return (req, res, next) => {
+    if (!services.get(ClusterService).configured) return next();
+    const match = CONTROL_ROUTES.map((re) => re.exec(req.path)).find((m) => m !== null);
+    if (!match) return next();
+    forwardIfOwned(services, 'monitor', match[1], req, res).then(
+      (forwarded) => (forwarded ? undefined : next()),
+      (err: unknown) => next(err),
+    );
+  };
 }
