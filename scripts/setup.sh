@@ -106,6 +106,8 @@ group "the journal test of takeover mode (a stand-in journal socket)"
 want socat socat
 group "the ACME tests: Debian's pebble test CA and its mock DNS, on loopback"
 want pebble pebble
+group "the multi-server push tests (socket.io's Redis adapter; the test starts its own redis-server on loopback)"
+want redis-server redis-server
 group "the linters the tests run (clang-format for the addon's C++)"
 want clang-format clang-format
 

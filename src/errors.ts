@@ -156,3 +156,17 @@ export class DatabaseUnavailableError extends ServiceUnavailableError {
     super('Database unavailable; retry shortly', [['database', 'unavailable']], 5);
   }
 }
+
+/** The host that owns the monitor or recording could not be reached, or broke off (multi-server). */
+export class BadGatewayError extends ApiError {
+  constructor(message: string, details: ErrorDetails = []) {
+    super(502, 'BAD_GATEWAY_ERROR', message, details);
+  }
+}
+
+/** The owning host did not answer in time (multi-server). */
+export class GatewayTimeoutError extends ApiError {
+  constructor(message: string, details: ErrorDetails = []) {
+    super(504, 'GATEWAY_TIMEOUT_ERROR', message, details);
+  }
+}

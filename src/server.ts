@@ -20,6 +20,7 @@ import { Daemons } from './features/daemons/daemon-manager.js';
 import { RetentionService } from './features/retention/retention-service.js';
 import { PushService } from './features/push/push-service.js';
 import type { AcmeManager } from './features/acme/acme-manager.js';
+import { ClusterService } from './features/cluster/cluster-service.js';
 
 export interface RunningServer {
   url: string;
@@ -144,6 +145,8 @@ export async function startServer(config: AppConfig, log: Logger): Promise<Runni
   const daemons = services.get(Daemons);
   await daemons?.run();
   const { port } = server.address() as AddressInfo;
+  // Multi-server: publish this host's token keys and URL for the others (idle on a single server).
+  await services.get(ClusterService).start(port);
   const host = config.server.addr === '0.0.0.0' || config.server.addr === '::' ? '127.0.0.1' : config.server.addr;
   const scheme = config.server.tls.enabled || acme ? 'https' : 'http';
   const url = `${scheme}://${host.includes(':') ? `[${host}]` : host}:${port}`;
@@ -170,6 +173,10 @@ export async function startServer(config: AppConfig, log: Logger): Promise<Runni
         ?.then((w) => w.close())
         .catch((err: Error) => log.warn({ err: { message: err.message } }, 'webrtc close failed'));
       await push.close().catch((err: Error) => log.warn({ err: { message: err.message } }, 'push close failed'));
+      await services
+        .get(ClusterService)
+        .close()
+        .catch((err: Error) => log.warn({ err: { message: err.message } }, 'cluster close failed'));
       const drained = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
       const grace = new Promise<void>((resolve) =>

@@ -9,6 +9,7 @@ import type { DbPool } from '../db/pool.js';
 import type { PrismaClient } from '../db/prisma.js';
 import { AuthService } from '../auth/auth-service.js';
 import { loadOrCreateKeys } from '../auth/keys.js';
+import { isMultiServer, PeerKeyStore } from '../auth/peer-keys.js';
 import { DbMonitorAcl } from '../auth/monitor-acl.js';
 import { TokenService } from '../auth/tokens.js';
 import { UserDirectory } from '../auth/user-directory.js';
@@ -31,10 +32,13 @@ export function createServices(
 ): Services {
   const keys = loadOrCreateKeys(config.auth.state_dir);
   if (keys.created) log.info({ dir: config.auth.state_dir }, 'created JWT signing keys');
-  const tokens = new TokenService(keys, {
-    access: config.auth.access_token_ttl_secs,
-    refresh: config.auth.refresh_token_ttl_secs,
-  });
+  const tokens = new TokenService(
+    keys,
+    { access: config.auth.access_token_ttl_secs, refresh: config.auth.refresh_token_ttl_secs },
+    undefined,
+    // Multi-server: tokens issued by the other hosts verify with the keys they published.
+    isMultiServer(config) ? new PeerKeyStore(pool) : null,
+  );
   const users = new UserDirectory(pool);
   const built = new Map<ServiceClass<unknown>, unknown>();
   const services: Services = {

@@ -4,6 +4,7 @@ import { InvalidInputError, UnauthorizedError } from '../errors.js';
 import { equaliseTiming, hashPassword, verifyPassword } from './passwords.js';
 import type { Permissions } from './permissions.js';
 import type { IssuedTokens, TokenService } from './tokens.js';
+import type { TokenKeys } from './keys.js';
 import type { UserDirectory, UserRecord } from './user-directory.js';
 
 /** The authenticated caller, as routes see it (req.user). */
@@ -53,6 +54,11 @@ export class AuthService {
     return user;
   }
 
+  /** This host's token keys (a multi-server host publishes their public halves). */
+  get tokenKeys(): TokenKeys {
+    return this.tokens.ownKeys;
+  }
+
   private issue(user: UserRecord): IssuedTokens {
     return this.tokens.issue({ id: user.id, username: user.username, perms: user.perms }, user.tokenMinExpiry);
   }
@@ -77,7 +83,7 @@ export class AuthService {
 
   /** A new pair for a valid refresh token; permissions are re-read from the database. */
   async refresh(refreshToken: string): Promise<IssuedTokens> {
-    const claims = this.tokens.verify(refreshToken, 'refresh');
+    const claims = await this.tokens.verify(refreshToken, 'refresh');
     this.cache.delete(claims.uid);
     const user = await this.current(claims.uid);
     if (!this.usable(user) || claims.iat < user.tokenMinExpiry) throw new UnauthorizedError('Refresh token revoked');
@@ -86,7 +92,7 @@ export class AuthService {
 
   /** Checks an access token against the user's current state (enabled, revocation floor). */
   async authenticate(accessToken: string): Promise<AuthUser> {
-    const claims = this.tokens.verify(accessToken, 'access');
+    const claims = await this.tokens.verify(accessToken, 'access');
     const user = await this.current(claims.uid);
     if (!this.usable(user)) throw new UnauthorizedError('Account disabled or removed');
     if (claims.iat < user.tokenMinExpiry) throw new UnauthorizedError('Token revoked');

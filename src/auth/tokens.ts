@@ -1,6 +1,6 @@
 // Access and refresh JWTs (RS256, separate key pairs). Claims include what v3 browser clients
 // decode: exp, iat, user, uid, typ, perms. The `typ` claim keeps the two kinds apart.
-import { randomUUID } from 'node:crypto';
+import { randomUUID, type KeyObject } from 'node:crypto';
 import jwt from 'jsonwebtoken';
 import { UnauthorizedError } from '../errors.js';
 import type { SigningKey, TokenKeys } from './keys.js';
@@ -44,7 +44,23 @@ export class TokenService {
     private readonly keys: TokenKeys,
     private readonly ttl: { access: number; refresh: number },
     private readonly now: () => number = () => Math.floor(Date.now() / 1000),
+    /** Multi-server: the other hosts' public keys by key id (null: only this host's own keys). */
+    private readonly peers: { key(kid: string, kind: TokenType): Promise<KeyObject | null> } | null = null,
   ) {}
+
+  /** This host's signing keys (published for the other hosts of a multi-server install). */
+  get ownKeys(): TokenKeys {
+    return this.keys;
+  }
+
+  /** The key that verifies this token: this host's own, or (multi-server) the issuing host's. */
+  async #keyFor(token: string, typ: TokenType): Promise<KeyObject> {
+    const own = typ === 'access' ? this.keys.access : this.keys.refresh;
+    if (!this.peers) return own.publicKey;
+    const kid = jwt.decode(token, { complete: true })?.header.kid;
+    if (typeof kid !== 'string' || kid === own.kid || kid.length > 64) return own.publicKey;
+    return (await this.peers.key(kid, typ)) ?? own.publicKey;
+  }
 
   /**
    * Issues a new pair. `floor` is the user's TokenMinExpiry: tokens issued before it are
@@ -72,15 +88,15 @@ export class TokenService {
   }
 
   /** Verifies signature, issuer, expiry and kind; anything wrong is a 401. */
-  verify(token: string, typ: TokenType): TokenClaims {
+  async verify(token: string, typ: TokenType): Promise<TokenClaims> {
     // Same answer as the full check below while the token has not expired (the signature and
     // claims of a given string never change); revocation is checked by the caller every time.
     const known = typ === 'access' ? this.verified.get(token) : undefined;
     if (known && this.now() < known.exp + CLOCK_TOLERANCE) return known;
-    const key = typ === 'access' ? this.keys.access : this.keys.refresh;
+    const key = await this.#keyFor(token, typ);
     let claims: TokenClaims;
     try {
-      claims = jwt.verify(token, key.publicKey, {
+      claims = jwt.verify(token, key, {
         algorithms: ['RS256'],
         issuer: ISSUER,
         clockTimestamp: this.now(),

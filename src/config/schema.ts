@@ -157,6 +157,22 @@ export const SETTINGS: { [P in SettingKey]: Setting<ValueAt<Settings, P>> } = {
   'retention.max_age': { type: durationSetting, default: '' },
   'retention.quota': { type: sizeSetting, default: '' },
   'retention.overrides': { type: overridesSetting, default: [] },
+  'cluster.server_id': { type: int(0, 4294967295), default: 0, commentedInBase: true },
+  'cluster.server_name': { type: str(), default: '', commentedInBase: true },
+  'cluster.advertise_url': {
+    type: str(
+      (s) => s === '' || /^https?:\/\/[^\s/]+(\/\S*)?$/.test(s),
+      'must be empty or an http(s) URL such as http://10.0.0.2:8080/api/v3',
+    ),
+    default: '',
+  },
+  'cluster.proxy_timeout_secs': { type: seconds(1, 300), default: 5 },
+  'cluster.refresh_secs': { type: seconds(1, 3600), default: 10 },
+  'cluster.redis_url': {
+    type: str((s) => s === '' || /^rediss?:\/\/\S+$/.test(s), 'must be empty or a redis:// or rediss:// URL'),
+    default: '',
+    secret: true,
+  },
   'push.enabled': { type: bool, default: true },
   'push.alarm_poll_ms': { type: int(20, 5000, 'must be an integer number of milliseconds 20..5000'), default: 100 },
   'push.event_poll_ms': {

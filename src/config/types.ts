@@ -141,6 +141,21 @@ export interface AppConfig {
     /** monitor_status reports when the capture rate crosses this many frames per second. */
     capture_fps_threshold: number;
   };
+  /** Multi-server installs: one zmgate per ZoneMinder server (src/features/cluster/, docs/operations/multi-server.md). */
+  cluster: {
+    /** This host's Servers.Id (zm.conf ZM_SERVER_ID); 0: not set. */
+    server_id: number;
+    /** This host's Servers.Name (zm.conf ZM_SERVER_NAME), used when server_id is 0; empty: not set. */
+    server_name: string;
+    /** The API base URL peers use to reach this host; empty: built from its Servers row and server.port. */
+    advertise_url: string;
+    /** Seconds a forwarded request waits for the owning peer's connection and first byte (then 502/504). */
+    proxy_timeout_secs: number;
+    /** Seconds between re-reads of the Servers rows and the peers' published keys and URLs. */
+    refresh_secs: number;
+    /** Redis URL for socket.io's Redis adapter (push shared by every host); empty: push stays per host. */
+    redis_url: string;
+  };
   maintenance: {
     stats: { enabled: boolean; interval_seconds: number };
     audit: {

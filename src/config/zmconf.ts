@@ -1,5 +1,5 @@
 // ZoneMinder's own configuration (zm.conf, then conf.d/*.conf beside it), read the way
-// ZoneMinder reads it, for the database settings and paths only.
+// ZoneMinder reads it, for the database settings, paths and the multi-server identity only.
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { ConfigError, type ConfigNotice } from './types.js';
@@ -162,6 +162,27 @@ export function zmConfEntries(values: Map<string, ZmValue>): Array<[string, RawE
   for (const [zmName, key] of SIMPLE) {
     const v = values.get(zmName);
     if (v) entries.push([key, { value: v.value, source: v.source, name: zmName }]);
+  }
+  // Multi-server identity: ZM_SERVER_ID wins; otherwise the name (ZM_SERVER_NAME, older installs ZM_SERVER_HOST).
+  const serverId = values.get('ZM_SERVER_ID');
+  if (serverId && serverId.value !== '') {
+    if (!/^\d+$/.test(serverId.value)) {
+      throw new ConfigError(
+        'ZM_SERVER_ID',
+        serverId.source,
+        'must be a Servers.Id (a non-negative integer)',
+        serverId.value,
+      );
+    }
+    entries.push([
+      'cluster.server_id',
+      { value: Number(serverId.value), source: serverId.source, name: 'ZM_SERVER_ID' },
+    ]);
+  }
+  const serverName = values.get('ZM_SERVER_NAME') ?? values.get('ZM_SERVER_HOST');
+  if (serverName && serverName.value !== '') {
+    const name = values.has('ZM_SERVER_NAME') ? 'ZM_SERVER_NAME' : 'ZM_SERVER_HOST';
+    entries.push(['cluster.server_name', { value: serverName.value, source: serverName.source, name }]);
   }
   const events = values.get('ZM_DIR_EVENTS');
   if (events) {

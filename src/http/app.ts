@@ -9,6 +9,7 @@ import { cors } from './middleware/cors.js';
 import { requestLog } from './middleware/request-log.js';
 import { tokenBucket } from './middleware/rate-limit.js';
 import { errorHandler, notFoundOrWrongMethod } from './middleware/errors.js';
+import { forwardOwnedControl } from '../features/cluster/cluster-proxy.js';
 import { markQueryToken, registerMediaRoutes, routeFor } from './media-table.js';
 import { integerRanges, jsonDepthLimit } from './middleware/request-shape.js';
 import { explorerRouter } from './explorer.js';
@@ -75,6 +76,8 @@ export function createApp(services: Services): Express {
   app.use(cors(config.server.allowed_origins));
   app.use(markQueryToken);
   app.use(tokenBucket(config.server.middleware.rate_limit, (path) => routeFor(path)?.limited === false));
+  // Multi-server: control routes of another host's monitor go there, before their body is parsed.
+  app.use(forwardOwnedControl(services));
   if (config.server.middleware.compression) {
     app.use(['/api', '/api-docs'], compression({ filter: compressible }));
   }

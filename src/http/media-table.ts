@@ -11,6 +11,8 @@ import { LIVE_IMAGE_ROUTES } from '../features/live/live-image-routes.js';
 import { LIVE_ROUTES } from '../features/live/live-routes.js';
 import { WEBRTC_ROUTE } from '../features/live/webrtc/upgrade.js';
 import { PUSH_ROUTE } from '../features/push/push-openapi.js';
+import { forwardToOwner, ownerParam } from '../features/cluster/cluster-proxy.js';
+import { error } from '../media/openapi-parts.js';
 import type { MediaRoute, OpenApiOperation } from '../media/media-route.js';
 import type { Services } from '../registry.js';
 
@@ -55,7 +57,11 @@ export function registerMediaRoutes(app: Express, services: Services): void {
   for (const route of MEDIA_ROUTES) {
     if (route.serve !== 'express' || !route.handler) continue;
     const serve = route.handler;
-    const handler: RequestHandler = (req, res) => serve(services, req, res, req.user as AuthUser);
+    // Multi-server: a monitor/event/frame owned by another host is forwarded there (streaming proxy).
+    const handler: RequestHandler = async (req, res) => {
+      if (await forwardToOwner(services, route.path, req, res)) return;
+      await serve(services, req, res, req.user as AuthUser);
+    };
     app.get(route.path.replace(/\{(\w+)\}/g, ':$1'), requirePolicy(route.policy), handler);
   }
 }
@@ -63,6 +69,22 @@ export function registerMediaRoutes(app: Express, services: Services): void {
 /** The table's OpenAPI path items, for the build to merge into the tsoa document. */
 export function mediaOpenapiPaths(): Record<string, { get: OpenApiOperation }> {
   const paths: Record<string, { get: OpenApiOperation }> = {};
-  for (const route of MEDIA_ROUTES) if (route.openapi) paths[route.path] = { get: route.openapi };
+  for (const route of MEDIA_ROUTES) {
+    if (!route.openapi) continue;
+    // Multi-server: what is owned by another host is forwarded there, which may fail as a gateway does.
+    const forwarded = ownerParam(route.path) !== null;
+    paths[route.path] = {
+      get: forwarded
+        ? {
+            ...route.openapi,
+            responses: {
+              ...(route.openapi.responses as Record<string, unknown>),
+              502: error('Multi-server: the server owning this cannot be reached (the envelope names it)'),
+              504: error('Multi-server: the server owning this did not answer in time (the envelope names it)'),
+            },
+          }
+        : route.openapi,
+    };
+  }
   return paths;
 }

@@ -158,7 +158,7 @@ test('a missing zm.conf is an info notice, an unreadable one a warning', (t) => 
   t.true(unreadable.notices.some((n) => n.level === 'warn' && n.source === s.zmConf));
 });
 
-test('zm.conf provides database settings and paths only', (t) => {
+test('zm.conf provides database settings, paths and the multi-server identity only', (t) => {
   const s = sandbox(t);
   s.write('zm/zm.conf', 'ZM_SERVER_HOST=cams\nZM_PATH_LOGS=/var/log/zm\nZM_DB_NAME=zm\n');
   const loaded = s.load();
@@ -166,7 +166,28 @@ test('zm.conf provides database settings and paths only', (t) => {
   t.deepEqual(
     Object.entries(loaded.sources)
       .filter(([, source]) => source === s.zmConf)
-      .map(([key]) => key),
-    ['db.database_name'],
+      .map(([key]) => key)
+      .sort(),
+    ['cluster.server_name', 'db.database_name'],
   );
+  t.is(loaded.config.cluster.server_name, 'cams');
+});
+
+test('ZM_SERVER_ID and ZM_SERVER_NAME name this host in a multi-server install', (t) => {
+  const s = sandbox(t);
+  s.write('zm/zm.conf', 'ZM_SERVER_ID=3\nZM_SERVER_NAME=bravo\nZM_SERVER_HOST=old\n');
+  const loaded = s.load();
+  t.is(loaded.config.cluster.server_id, 3);
+  t.is(loaded.config.cluster.server_name, 'bravo');
+  const bad = sandbox(t);
+  const file = bad.write('zm/zm.conf', 'ZM_SERVER_ID=two\n');
+  const err = t.throws(() => bad.load(), { instanceOf: ConfigError }) as ConfigError;
+  t.is(err.key, 'ZM_SERVER_ID');
+  t.is(err.source, file);
+});
+
+test('without a server id or name a host is a single server', (t) => {
+  const loaded = sandbox(t).load();
+  t.is(loaded.config.cluster.server_id, 0);
+  t.is(loaded.config.cluster.server_name, '');
 });

@@ -51,7 +51,7 @@ test('up on an empty database gives exactly the 1.39.22 schema, and a second run
     t.is(live.tables.flatMap((table) => table.foreignKeys).length, 29);
     t.deepEqual(
       live.tables.map((table) => table.name).filter((name) => name.startsWith('zmgate_')),
-      ['zmgate_migrations', 'zmgate_schema_log'],
+      ['zmgate_cluster_keys', 'zmgate_migrations', 'zmgate_schema_log'],
     );
 
     const again = await convergeSchema(conn, { database });

@@ -105,7 +105,7 @@ test('every table is InnoDB and only zmgate_ objects are added', (t) => {
   const target = targetSchema();
   for (const table of target.tables) t.is(table.engine, 'InnoDB', table.name);
   const extra = target.tables.map((x) => x.name).filter((name) => !(name in dump.tables));
-  t.deepEqual(extra.sort(), ['zmgate_migrations', 'zmgate_schema_log']);
+  t.deepEqual(extra.sort(), ['zmgate_cluster_keys', 'zmgate_migrations', 'zmgate_schema_log']);
   t.true(extra.every(isServiceObject));
   const ledger = tbl(target, 'zmgate_migrations');
   t.deepEqual(ledger.indexes.find((i) => i.name === 'PRIMARY')?.columns, ['id']);

@@ -69,7 +69,7 @@ test('up on an empty database: exactly the 1.39.22 schema, through the CLI', asy
     );
     t.deepEqual(
       live.tables.map((table) => table.name).filter((name) => name.startsWith('zmgate_')),
-      ['zmgate_migrations', 'zmgate_schema_log'],
+      ['zmgate_cluster_keys', 'zmgate_migrations', 'zmgate_schema_log'],
     );
   } finally {
     await conn.end();
@@ -254,7 +254,7 @@ test('usage errors exit 2, a refused database 3, an unreachable one 1; the URL m
   t.is((await zmgateDb(['up'], { DATABASE_URL: fresh.userUrl })).code, 3);
   t.deepEqual(
     await fresh.db.query('SELECT COUNT(*) AS n FROM information_schema.TABLES WHERE TABLE_SCHEMA = ?', [fresh.name]),
-    [{ n: 57 }],
+    [{ n: 58 }],
   );
 });
 

@@ -63,7 +63,29 @@ const schemaLog: TableDef = {
   foreignKeys: [],
 };
 
+/**
+ * Multi-server installs: each host's public token verification keys (by key id, the `kid` of a
+ * JWT header) and the API base URL the other hosts reach it at, published by every host at
+ * start-up, so a token issued by any host verifies on every host without copying files.
+ */
+const clusterKeys: TableDef = {
+  name: 'zmgate_cluster_keys',
+  ...OWN_TABLE,
+  columns: [
+    col('kid', 'varchar(64)'),
+    col('kind', "enum('access','refresh')"),
+    col('server_id', 'int(10) unsigned', { null: true, default: 'NULL' }),
+    col('server_name', 'varchar(64)', { default: "''" }),
+    col('public_key', 'text'),
+    col('api_url', 'varchar(255)', { default: "''" }),
+    col('published_at', 'datetime(3)', { default: 'current_timestamp(3)' }),
+  ],
+  indexes: [primary('kid'), key('zmgate_cluster_keys_server_id_idx', 'server_id')],
+  foreignKeys: [],
+};
+
 // The log first: the converger creates tables in this order and logs every step once it exists.
-export const SERVICE_TABLES: TableDef[] = [schemaLog, migrations];
+export const SERVICE_TABLES: TableDef[] = [schemaLog, migrations, clusterKeys];
+export const CLUSTER_KEYS_TABLE = clusterKeys.name;
 export const SCHEMA_LOG_TABLE = schemaLog.name;
 export const MIGRATIONS_TABLE = migrations.name;

@@ -54,6 +54,7 @@ import { eventsSince, isClosed, toPushEvent, type Queryable } from './push-queri
 import type { Services } from '../../registry.js';
 import { ZoneMinderClock } from '../events/event-time.js';
 import { refuseUpgrade } from '../live/webrtc/upgrade.js';
+import { ClusterService } from '../cluster/cluster-service.js';
 
 export interface PushServiceOptions {
   config: Pick<AppConfig, 'push' | 'zoneminder'>;
@@ -62,6 +63,8 @@ export interface PushServiceOptions {
   acl: Pick<MonitorAcl, 'scope'>;
   db: Queryable;
   clock: () => Promise<ZoneClock>;
+  /** Multi-server (src/features/cluster/): the Redis adapter, and which monitors this host announces. */
+  cluster?: Pick<ClusterService, 'pushAdapter' | 'publishes'>;
 }
 
 /** Why a connection was ended by the server (the `session_ended` message). */
@@ -124,6 +127,7 @@ export class PushService {
       acl: s.acl,
       db: s.pool,
       clock: s.get(ZoneMinderClock),
+      cluster: s.get(ClusterService),
     });
   }
 
@@ -140,6 +144,8 @@ export class PushService {
   #sweep: NodeJS.Timeout | null = null;
   #rechecking = false;
   #started = false;
+  /** Published through the Redis adapter: other hosts' clients may be in the room. */
+  #shared = false;
 
   constructor(options: PushServiceOptions) {
     this.#o = options;
@@ -151,6 +157,10 @@ export class PushService {
       maxHttpBufferSize: 16 * 1024,
       connectTimeout: 10_000,
     });
+    // Multi-server: messages go through Redis to the clients of every host (off without redis_url).
+    const adapter = options.cluster?.pushAdapter();
+    if (adapter) this.io.adapter(adapter);
+    this.#shared = adapter != null;
     this.io.attach(this.#engineHost);
     this.io.use(
       (socket, next) =>
@@ -173,7 +183,8 @@ export class PushService {
         for (const c of this.#clients.values()) this.#sync(c);
       },
       // Without connections nothing needs the shared memory (nor keeps it mapped).
-      active: () => this.#clients.size > 0,
+      // Multi-server with Redis: clients of other hosts may be listening.
+      active: () => this.#shared || this.#clients.size > 0,
     });
     this.events = new EventWatcher({
       db: options.db,
@@ -256,12 +267,14 @@ export class PushService {
     const monitor = monitorOf(message);
     const topic = topicOf(message);
     const room = monitor === null ? topic : `${topic}:${monitor}`;
+    // Multi-server: one host speaks for each monitor (its owner), the others stay silent about it.
+    if (monitor !== null && this.#o.cluster && !this.#o.cluster.publishes(monitor)) return;
     const members = this.io.sockets.adapter.rooms.get(room);
-    if (!members || members.size === 0) return;
+    if (!this.#shared && (!members || members.size === 0)) return;
     // A burst published in one tick queues for every client alike, the fast ones too; only a
     // queue several times the limit is dropped here, the sweep judges the rest once drained.
     const hard = this.#o.config.push.max_queued_messages * HARD_LIMIT_FACTOR;
-    for (const id of [...members]) {
+    for (const id of [...(members ?? [])]) {
       const client = this.#clients.get(id);
       if (client && queued(client.socket) >= hard) this.#end(client, 'slow_consumer');
     }

@@ -1,0 +1,96 @@
+// Multi-server installs: the public token keys of the other hosts, read by key id from the
+// zmgate_cluster_keys table (each host publishes its own at start-up; see
+// docs/operations/multi-server.md). A key id is a hash of the key, so a key found is cached for
+// good; a key id not found is remembered for a short while, so tokens with made-up key ids cost at
+// most one query per id per interval.
+import { createPublicKey, type KeyObject } from 'node:crypto';
+import type { AppConfig } from '../config/types.js';
+import type { SigningKey, TokenKeys } from './keys.js';
+
+/** A multi-server install names this host (an id, a name); otherwise everything stays single-server. */
+export function isMultiServer(config: Pick<AppConfig, 'cluster' | 'daemon'>): boolean {
+  return config.cluster.server_id > 0 || config.cluster.server_name !== '' || config.daemon.server_host !== '';
+}
+
+export type KeyKind = 'access' | 'refresh';
+
+/** What the store needs of the pool (a mariadb Pool fits). */
+export interface KeyQueryable {
+  query(sql: string, values?: unknown[]): Promise<unknown>;
+}
+
+const MISS_TTL_MS = 10_000;
+const CACHE_MAX = 256;
+const TABLE = 'zmgate_cluster_keys';
+
+export interface PublishedHost {
+  serverId: number | null;
+  serverName: string;
+  apiUrl: string;
+}
+
+export class PeerKeyStore {
+  readonly #found = new Map<string, { kind: KeyKind; key: KeyObject }>();
+  readonly #missed = new Map<string, number>();
+  readonly #pending = new Map<string, Promise<{ kind: KeyKind; key: KeyObject } | null>>();
+
+  constructor(
+    private readonly db: KeyQueryable,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** The published key of this kind with this id, or null (unknown, wrong kind, or the table is unreadable). */
+  async key(kid: string, kind: KeyKind): Promise<KeyObject | null> {
+    const hit = this.#found.get(kid) ?? (await this.#load(kid));
+    return hit && hit.kind === kind ? hit.key : null;
+  }
+
+  #load(kid: string): Promise<{ kind: KeyKind; key: KeyObject } | null> {
+    const missedAt = this.#missed.get(kid);
+    if (missedAt !== undefined && this.now() - missedAt < MISS_TTL_MS) return Promise.resolve(null);
+    let pending = this.#pending.get(kid);
+    if (!pending) {
+      pending = (async () => {
+        try {
+          const rows = (await this.db.query(`SELECT kind, public_key FROM ${TABLE} WHERE kid = ?`, [kid])) as Array<{
+            kind: KeyKind;
+            public_key: string;
+          }>;
+          const row = rows[0];
+          if (!row) throw new Error('unknown key id');
+          const entry = { kind: row.kind, key: createPublicKey(row.public_key) };
+          if (this.#found.size >= CACHE_MAX) this.#found.clear();
+          this.#found.set(kid, entry);
+          return entry;
+        } catch {
+          if (this.#missed.size >= CACHE_MAX) this.#missed.clear();
+          this.#missed.set(kid, this.now());
+          return null;
+        } finally {
+          this.#pending.delete(kid);
+        }
+      })();
+      this.#pending.set(kid, pending);
+    }
+    return pending;
+  }
+
+  /** Publishes this host's two public keys (and where it is reached); replaces rows with the same ids. */
+  async publish(keys: TokenKeys, host: PublishedHost): Promise<void> {
+    const row = (kind: KeyKind, key: SigningKey) => [
+      key.kid,
+      kind,
+      host.serverId,
+      host.serverName,
+      key.publicKey.export({ type: 'spki', format: 'pem' }) as string,
+      host.apiUrl,
+    ];
+    await this.db.query(
+      `INSERT INTO ${TABLE} (kid, kind, server_id, server_name, public_key, api_url, published_at)
+       VALUES (?, ?, ?, ?, ?, ?, NOW(3)), (?, ?, ?, ?, ?, ?, NOW(3))
+       ON DUPLICATE KEY UPDATE server_id = VALUES(server_id), server_name = VALUES(server_name),
+         api_url = VALUES(api_url), published_at = VALUES(published_at)`,
+      [...row('access', keys.access), ...row('refresh', keys.refresh)],
+    );
+  }
+}
