@@ -97,12 +97,10 @@ export class StatsJob implements MaintenanceJob {
       'ZM_LOG_DATABASE_LIMIT',
       'ZM_LOG_AUDIT_DATABASE_LIMIT',
       'ZM_COOKIE_LIFETIME',
-    ]).catch(
-      (err: Error) => {
-        errors.push(`settings: ${err.message}`);
-        return new Map<string, string>();
-      },
-    );
+    ]).catch((err: Error) => {
+      errors.push(`settings: ${err.message}`);
+      return new Map<string, string>();
+    });
     await step('logs', () => this.pruneLogs(settings, counts, batches));
     await step('sessions', () => this.pruneSessions(settings.get('ZM_COOKIE_LIFETIME'), counts, batches));
     counts.delete_statements = batches.statements;
