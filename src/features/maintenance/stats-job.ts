@@ -20,7 +20,7 @@ import {
 } from './batched.js';
 import { HostSampler } from './host-sample.js';
 import type { JobCounts, MaintenanceJob } from './scheduler.js';
-import { hasColumn, parseLogLimit, parseSeconds, readZmSettings } from './zm-settings.js';
+import { hasColumn, hasTable, parseLogLimit, parseSeconds, readZmSettings } from './zm-settings.js';
 
 /** Monitor_Status rows older than this are evicted, as zmstats does. */
 export const MONITOR_STATUS_STALE_SECONDS = 60;
@@ -119,27 +119,34 @@ export class StatsJob implements MaintenanceJob {
     const server = servers.length
       ? (servers.find((r) => r.Name === host) ?? servers.find((r) => r.Hostname === host) ?? null)
       : null;
-    const values = [
-      s.cpuLoad,
-      s.cpuUserPercent,
-      s.cpuNicePercent,
-      s.cpuSystemPercent,
-      s.cpuIdlePercent,
-      s.cpuUsagePercent,
-      s.totalMem,
-      s.freeMem,
-      s.totalSwap,
-      s.freeSwap,
-    ];
-    await this.o.pool.query(
-      'INSERT INTO Server_Stats (ServerId, TimeStamp, CpuLoad, CpuUserPercent, CpuNicePercent, CpuSystemPercent, CpuIdlePercent, CpuUsagePercent, TotalMem, FreeMem, TotalSwap, FreeSwap) VALUES (?, NOW(), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
-      [server?.Id ?? null, ...values],
-    );
-    counts.server_stats_written = 1;
-    if (server) {
+    const cpu = {
+      CpuLoad: s.cpuLoad,
+      CpuUserPercent: s.cpuUserPercent,
+      CpuNicePercent: s.cpuNicePercent,
+      CpuSystemPercent: s.cpuSystemPercent,
+      CpuIdlePercent: s.cpuIdlePercent,
+      CpuUsagePercent: s.cpuUsagePercent,
+      TotalMem: s.totalMem,
+      FreeMem: s.freeMem,
+      TotalSwap: s.totalSwap,
+      FreeSwap: s.freeSwap,
+    };
+    // ZoneMinder 1.36 has no Server_Stats table (and no CPU percentages on Servers).
+    const hasServerStats = await hasTable(this.o.pool, 'Server_Stats');
+    if (hasServerStats) {
+      const cols = Object.keys(cpu);
       await this.o.pool.query(
-        "UPDATE Servers SET Status = 'Running', CpuLoad = ?, CpuUserPercent = ?, CpuNicePercent = ?, CpuSystemPercent = ?, CpuIdlePercent = ?, CpuUsagePercent = ?, TotalMem = ?, FreeMem = ?, TotalSwap = ?, FreeSwap = ? WHERE Id = ?",
-        [...values, server.Id],
+        `INSERT INTO Server_Stats (ServerId, TimeStamp, ${cols.join(', ')}) VALUES (?, NOW(), ${cols.map(() => '?').join(', ')})`,
+        [server?.Id ?? null, ...Object.values(cpu)],
+      );
+      counts.server_stats_written = 1;
+    }
+    if (server) {
+      const withPercent = await hasColumn(this.o.pool, 'Servers', 'CpuUsagePercent');
+      const set = Object.entries(cpu).filter(([c]) => withPercent || !c.endsWith('Percent'));
+      await this.o.pool.query(
+        `UPDATE Servers SET Status = 'Running', ${set.map(([c]) => `${c} = ?`).join(', ')} WHERE Id = ?`,
+        [...set.map(([, v]) => v), server.Id],
       );
       counts.servers_row_updated = 1;
     } else if (servers.length) {
@@ -148,6 +155,7 @@ export class StatsJob implements MaintenanceJob {
         'multi-server install but no Servers row is named after this host; the sample is not mirrored',
       );
     }
+    if (!hasServerStats) return;
     counts.server_stats_trimmed = await deleteInBatches(
       this.o.pool,
       'DELETE FROM Server_Stats WHERE TimeStamp < NOW() - INTERVAL 1 DAY',
