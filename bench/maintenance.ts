@@ -33,18 +33,36 @@ const EVENTS = arg('events', 1_000_000);
 const DIRS = arg('dirs', 100_000);
 const LOGS = arg('logs', 1_000_000);
 
-/** Counts the statements a pool runs. */
-function counted(pool: DbPool): { pool: DbPool; count: () => number } {
+/** Counts the statements a pool runs and where their time went (by statement shape). */
+function counted(pool: DbPool): { pool: DbPool; count: () => number; top: (label: string) => void } {
   let n = 0;
+  const shapes = new Map<string, { n: number; ms: number; max: number }>();
   const wrapped = new Proxy(pool, {
     get(target, prop, receiver) {
       const v = Reflect.get(target, prop, receiver);
       if (prop === 'query' || prop === 'execute')
-        return (...a: unknown[]) => ((n += 1), (v as (...x: unknown[]) => unknown).apply(target, a));
+        return async (...a: unknown[]) => {
+          n += 1;
+          const shape = String(a[0]).replace(/\s+/g, ' ').replace(/\?(, ?\?)+/g, '?…').slice(0, 90);
+          const t0 = performance.now();
+          try {
+            return await (v as (...x: unknown[]) => Promise<unknown>).apply(target, a);
+          } finally {
+            const ms = performance.now() - t0;
+            const s = shapes.get(shape) ?? { n: 0, ms: 0, max: 0 };
+            shapes.set(shape, { n: s.n + 1, ms: s.ms + ms, max: Math.max(s.max, ms) });
+          }
+        };
       return typeof v === 'function' ? v.bind(target) : v;
     },
   });
-  return { pool: wrapped as DbPool, count: () => n };
+  const top = (label: string) => {
+    const rows = [...shapes.entries()].sort((x, y) => y[1].ms - x[1].ms).slice(0, 6);
+    console.log(`# ${label}: where the statement time went (top shapes)`);
+    for (const [shape, s] of rows)
+      console.log(`#   ${(s.ms / 1000).toFixed(1)} s in ${s.n} × (max ${s.max.toFixed(0)} ms): ${shape}`);
+  };
+  return { pool: wrapped as DbPool, count: () => n, top };
 }
 
 const rssMb = () => process.resourceUsage().maxRSS / 1024;
@@ -111,6 +129,7 @@ async function main(): Promise<void> {
     }).run();
     const auditS = (performance.now() - t1) / 1000;
     const auditRss = rssMb();
+    a.top('audit DB half');
 
     // 2. Audit, filesystem half: a Medium tree, 90% with rows (the newest events), 10% orphans.
     const root = path.join(base, 'events');
@@ -143,6 +162,7 @@ async function main(): Promise<void> {
     const fsCounts = await fs.run();
     const fsS = (performance.now() - t2) / 1000;
     const fsRss = rssMb();
+    f.top('audit FS half');
 
     // 3. Stats: L Logs rows, limit keeps 10%.
     await q(
@@ -151,8 +171,9 @@ async function main(): Promise<void> {
     await q(
       `INSERT INTO Config (Name, Value, Type, Category) VALUES ('ZM_LOG_DATABASE_LIMIT', '${Math.floor(LOGS / 10)}', 'string', 'system'), ('ZM_COOKIE_LIFETIME', '3600', 'string', 'system')`,
     );
+    const st = counted(raw);
     const stats = new StatsJob({
-      pool: raw,
+      pool: st.pool,
       log,
       enabled: true,
       intervalSeconds: 60,
@@ -167,6 +188,7 @@ async function main(): Promise<void> {
     const t3 = performance.now();
     const statsCounts = await stats.run();
     const statsS = (performance.now() - t3) / 1000;
+    st.top('stats');
 
     console.log(
       `\n### Maintenance passes (${EVENTS.toLocaleString('en')} events, ${DIRS.toLocaleString('en')} directories, ${LOGS.toLocaleString('en')} Logs rows)\n`,
