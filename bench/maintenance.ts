@@ -3,7 +3,8 @@
 //     sizes, on 50 monitors over 90 days; plus 1% of them unclosed, 1% Frames of deleted events,
 //     and drifted Event_Summaries/Storage figures);
 //   - one audit filesystem pass over a Medium tree of D event directories (10% orphans);
-//   - one stats pass over L Logs rows with a row-count limit that prunes 90% of them.
+//   - one stats pass over L Logs rows with a row-count limit that prunes 90% of them, then the
+//     same pruning by the previous method (repeated DELETE … ORDER BY TimeKey LIMIT) to compare.
 // Prints seconds, peak RSS, statements per event and the longest single delete statement.
 //
 //   npx tsx bench/maintenance.ts [--events N] [--dirs D] [--logs L]
@@ -20,6 +21,7 @@ import { AuditDb } from '../src/features/maintenance/audit-db.js';
 import { AuditFilesystem } from '../src/features/maintenance/audit-fs.js';
 import { HostSampler } from '../src/features/maintenance/host-sample.js';
 import { StatsJob } from '../src/features/maintenance/stats-job.js';
+import { deleteInBatches, emptyBatchStats } from '../src/features/maintenance/batched.js';
 import { createLogger } from '../src/log.js';
 import { EventDeletion } from '../src/features/events/event-deletion.js';
 import { generateEvents } from './_generate-events.js';
@@ -43,7 +45,10 @@ function counted(pool: DbPool): { pool: DbPool; count: () => number; top: (label
       if (prop === 'query' || prop === 'execute')
         return async (...a: unknown[]) => {
           n += 1;
-          const shape = String(a[0]).replace(/\s+/g, ' ').replace(/\?(, ?\?)+/g, '?…').slice(0, 90);
+          const shape = String(a[0])
+            .replace(/\s+/g, ' ')
+            .replace(/\?(, ?\?)+/g, '?…')
+            .slice(0, 90);
           const t0 = performance.now();
           try {
             return await (v as (...x: unknown[]) => Promise<unknown>).apply(target, a);
@@ -190,6 +195,21 @@ async function main(): Promise<void> {
     const statsS = (performance.now() - t3) / 1000;
     st.top('stats');
 
+    // The same Logs pruning the way it was done before (and the way zmstats.pl does it): a
+    // repeated `DELETE … ORDER BY TimeKey LIMIT 1000` from the start of the index, on the same
+    // number of rows, in the same run (the machine's load changes between runs).
+    await q('TRUNCATE TABLE Logs');
+    await q(
+      `INSERT INTO Logs (TimeKey, Component, Pid, Level, Code, Message, File, Line) SELECT UNIX_TIMESTAMP() - ${LOGS} + seq, 'zmc_m1', 1, 0, 'INF', 'a log line of typical length for a capture daemon', NULL, 0 FROM seq_1_to_${LOGS}`,
+    );
+    const old = emptyBatchStats();
+    const t4 = performance.now();
+    const oldPruned = await deleteInBatches(raw, 'DELETE FROM Logs ORDER BY TimeKey', [], {
+      maxRows: LOGS - Math.floor(LOGS / 10),
+      stats: old,
+    });
+    const oldS = (performance.now() - t4) / 1000;
+
     console.log(
       `\n### Maintenance passes (${EVENTS.toLocaleString('en')} events, ${DIRS.toLocaleString('en')} directories, ${LOGS.toLocaleString('en')} Logs rows)\n`,
     );
@@ -225,12 +245,24 @@ async function main(): Promise<void> {
         stats.lastLongestMs.toFixed(0),
         `logs pruned ${statsCounts.logs_pruned}`,
       ],
+      [
+        'Logs, ORDER BY LIMIT',
+        `${LOGS} Logs rows`,
+        oldS.toFixed(1),
+        '—',
+        String(old.statements),
+        '—',
+        old.longestMs.toFixed(0),
+        `logs pruned ${oldPruned} (the previous method, for comparison)`,
+      ],
     ]);
     report(
       { measure: `audit DB pass, ${EVENTS} events`, unit: 's', value: auditS, decimals: 1 },
       { measure: `audit FS pass, ${DIRS} dirs`, unit: 's', value: fsS, decimals: 1 },
       { measure: `stats pass, ${LOGS} Logs rows`, unit: 's', value: statsS, decimals: 1 },
       { measure: 'stats: longest delete statement', unit: 'ms', value: stats.lastLongestMs, decimals: 0 },
+      { measure: `Logs by ORDER BY … LIMIT, ${LOGS} rows`, unit: 's', value: oldS, decimals: 1 },
+      { measure: 'Logs by ORDER BY … LIMIT: longest delete', unit: 'ms', value: old.longestMs, decimals: 0 },
     );
     await raw.end();
     await prisma.$disconnect();
