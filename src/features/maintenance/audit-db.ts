@@ -144,26 +144,27 @@ export class AuditDb {
     // 1.36's Monitor_Status has no UpdatedOn: without a heartbeat, the frames' age decides alone
     // (a live zmc writes a Frames row at least every ZM_BULK_FRAME_INTERVAL frames).
     const heartbeat = await hasColumn(this.o.pool, 'Monitor_Status', 'UpdatedOn');
-    // First the open events alone: `EndDateTime IS NULL` on its own is a lookup in the index that
-    // starts with EndDateTime. With the other conditions in the same statement the optimizer
-    // chose the StartDateTime range (nearly every event) and evaluated the per-event subqueries
-    // row by row: 35 s over 1,000,000 events (bench/maintenance.ts).
-    const open = await this.o.pool.query<Array<{ Id: number }>>('SELECT Id FROM Events WHERE EndDateTime IS NULL');
-    const candidates: Array<{ Id: number; MonitorId: number; superseded: number; alive: number | null }> = [];
-    for (let i = 0; i < open.length; i += ID_CHUNK) {
-      const chunk = open.slice(i, i + ID_CHUNK).map((r) => r.Id);
-      candidates.push(
-        ...(await this.o.pool.query<typeof candidates>(
-          `SELECT e.Id, e.MonitorId,
-                  EXISTS (SELECT 1 FROM Events n WHERE n.MonitorId = e.MonitorId AND n.Id > e.Id) AS superseded,
-                  ${heartbeat ? "(SELECT s.Status IN ('Connected', 'Running') AND s.UpdatedOn >= NOW() - INTERVAL ? SECOND FROM Monitor_Status s WHERE s.MonitorId = e.MonitorId)" : '(SELECT 0 FROM DUAL WHERE ? IS NOT NULL)'} AS alive
-             FROM Events e
-            WHERE e.Id IN (${chunk.map(() => '?').join(',')})
-              AND e.EndDateTime IS NULL AND e.Archived = 0 AND e.StartDateTime < NOW() - INTERVAL ? SECOND
-              AND COALESCE((SELECT MAX(f.TimeStamp) FROM Frames f WHERE f.EventId = e.Id), e.StartDateTime) < NOW() - INTERVAL ? SECOND`,
-          [MONITOR_STATUS_STALE_SECONDS, ...chunk, this.o.minAgeSeconds, this.o.minAgeSeconds],
-        )),
-      );
+    const candidates = await this.o.pool.query<Array<{ Id: number; MonitorId: number; alive: number | null }>>(
+      `SELECT e.Id, e.MonitorId,
+              ${heartbeat ? "(SELECT s.Status IN ('Connected', 'Running') AND s.UpdatedOn >= NOW() - INTERVAL ? SECOND FROM Monitor_Status s WHERE s.MonitorId = e.MonitorId)" : '(SELECT 0 FROM DUAL WHERE ? IS NOT NULL)'} AS alive
+         FROM Events e
+        WHERE e.EndDateTime IS NULL AND e.Archived = 0 AND e.StartDateTime < NOW() - INTERVAL ? SECOND
+          AND COALESCE((SELECT MAX(f.TimeStamp) FROM Frames f WHERE f.EventId = e.Id), e.StartDateTime) < NOW() - INTERVAL ? SECOND`,
+      [MONITOR_STATUS_STALE_SECONDS, this.o.minAgeSeconds, this.o.minAgeSeconds],
+    );
+    // Superseded: the monitor has a newer event, from one grouped read of the newest id per
+    // monitor. A correlated EXISTS (… n.MonitorId = e.MonitorId AND n.Id > e.Id) per candidate
+    // took 20-35 s for 10,000 open events among 1,000,000 (bench/maintenance.ts): 1.39's index
+    // on MonitorId is (MonitorId, StartDateTime), which cannot seek to an Id.
+    const monitors = [...new Set(candidates.map((c) => Number(c.MonitorId)))];
+    const newest = new Map<number, number>();
+    for (let i = 0; i < monitors.length; i += ID_CHUNK) {
+      const chunk = monitors.slice(i, i + ID_CHUNK);
+      for (const r of await this.o.pool.query<Array<{ MonitorId: number; maxId: number }>>(
+        `SELECT MonitorId, MAX(Id) AS maxId FROM Events WHERE MonitorId IN (${chunk.map(() => '?').join(',')}) GROUP BY MonitorId`,
+        chunk,
+      ))
+        newest.set(Number(r.MonitorId), Number(r.maxId));
     }
     counts.unclosed_recovered = 0;
     counts.unclosed_left_live = 0;
@@ -172,7 +173,8 @@ export class AuditDb {
     const hasMaxScoreFrameId = await hasColumn(this.o.pool, 'Events', 'MaxScoreFrameId');
     const abandoned: Array<{ Id: number; MonitorId: number }> = [];
     for (const c of candidates) {
-      if (!Number(c.superseded) && Number(c.alive)) {
+      const superseded = (newest.get(Number(c.MonitorId)) ?? 0) > Number(c.Id);
+      if (!superseded && Number(c.alive)) {
         counts.unclosed_left_live += 1;
         continue;
       }

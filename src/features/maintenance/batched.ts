@@ -86,13 +86,14 @@ export async function deleteKeysInBatches(
 
 /**
  * Deletes the oldest rows of `table` matching `where`, oldest first by (`order`, `id`), in
- * batches that never scan the same index range twice: each batch reads the next `batch` keys
+ * batches that never read the same index range twice: each batch reads the next `batch` keys
  * after a cursor (a plain consistent read, no locks), then deletes exactly those rows by
- * primary key in its own autocommitted statement. A `DELETE … ORDER BY … LIMIT n` repeated
- * from the start of the index instead walks over every entry the previous statements
- * delete-marked and the purge has not yet removed, so its statements grow longer as the pass
- * goes on. Stops at `maxRows`, or when no matching row is left. Only for tables without
- * delete triggers (the affected-row count is the count of rows deleted).
+ * primary key in its own autocommitted statement (record locks on those rows only). A repeated
+ * `DELETE … ORDER BY … LIMIT n` (zmstats.pl's way) starts every statement at the head of the
+ * index and steps over the entries earlier statements delete-marked and the purge has not yet
+ * removed, which it cannot while any other transaction keeps an old read view open (a backup).
+ * bench/README.md has the measurements. Stops at `maxRows`, or when no matching row is left.
+ * Only for tables without delete triggers (the affected-row count is the count of rows deleted).
  */
 export async function deleteOldestInBatches(
   pool: DbPool,
