@@ -9,6 +9,7 @@ import { insertEvent, insertMonitor, sql, summary } from '../helpers/events.js';
 import { capturedLogger, poolFor, setZmConfig } from '../helpers/maintenance.js';
 import type { FreshDatabase } from '../helpers/mariadb.js';
 import { zmDatabase } from '../helpers/zmdb.js';
+import { database136 } from '../helpers/zm136.js';
 
 const MEMINFO =
   'MemTotal:        8000000 kB\nMemFree:          100000 kB\nMemAvailable:    3000000 kB\nSwapTotal:       1000000 kB\nSwapFree:         250000 kB\n';
@@ -120,6 +121,28 @@ test('multi-server: the sample is mirrored onto the Servers row named after this
   t.is(Number(b.FreeMem), 3_072_000_000);
   const [stat] = await sql(db, 'SELECT ServerId FROM Server_Stats');
   t.is(Number(stat.ServerId), 2);
+});
+
+test('1.36 schema: no Server_Stats table, Servers without CPU percentages: load and memory mirrored, the pass succeeds', async (t) => {
+  const db = await database136('stats_136');
+  const pool = poolFor(db);
+  t.teardown(() => pool.end());
+  const { log } = capturedLogger();
+  const job = new StatsJob({
+    pool,
+    log,
+    enabled: true,
+    intervalSeconds: 60,
+    sampler: sampler([STAT_A, STAT_B]),
+    hostName: 'nvr-b',
+  });
+  await sql(db, "INSERT INTO Servers (Id, Name, Hostname, Status) VALUES (2, 'nvr-b', 'b.local', 'Unknown')");
+  const counts = await job.run();
+  t.is(counts.servers_row_updated, 1);
+  t.false('server_stats_written' in counts);
+  t.false('errors' in counts);
+  const [b] = await sql(db, 'SELECT Status, CpuLoad, FreeMem FROM Servers');
+  t.deepEqual([b.Status, Number(b.CpuLoad), Number(b.FreeMem)], ['Running', 1.3, 3_072_000_000]);
 });
 
 test('the second pass measures CPU between the two passes (no extra read)', async (t) => {
