@@ -416,22 +416,32 @@ export class AuditFilesystem implements FilesystemHalf {
   ): Promise<void> {
     const f = this.storageFilter(root);
     let after = 0;
+    let reported = 0;
     for (;;) {
       const rows = await this.o.pool.query<EventLocation[]>(
         `SELECT Id, MonitorId, StorageId, StartDateTime, Scheme FROM Events WHERE ${f.sql} AND Id > ? AND EndDateTime IS NOT NULL AND Archived = 0 AND EndDateTime < NOW() - INTERVAL ? SECOND ORDER BY Id LIMIT 5000`,
         [...f.params, after, this.o.minAgeSeconds],
       );
-      if (!rows.length) return;
+      if (!rows.length) {
+        if (reported > 20)
+          this.o.log.info(
+            { job: 'audit', root: root.path, rows: reported },
+            `${reported} event rows without media in this storage (the first 20 are logged above)`,
+          );
+        return;
+      }
       after = Number(rows[rows.length - 1].Id);
       for (const e of rows) {
         const dir = eventDirOf(e, storages, this.o.dirEvents);
         if (!dir || found.has(dir) || existsSync(dir)) continue;
         counts.rows_without_media += 1;
         if (!this.o.removeRowsWithoutMedia || this.o.dryRun) {
-          this.o.log.info(
-            { job: 'audit', event_id: Number(e.Id), dir },
-            'event row without media (its directory is missing)',
-          );
+          // The first 20 by name, then one count: a lost disk must not log a line per event per pass.
+          if (++reported <= 20)
+            this.o.log.info(
+              { job: 'audit', event_id: Number(e.Id), dir },
+              'event row without media (its directory is missing)',
+            );
           continue;
         }
         try {
