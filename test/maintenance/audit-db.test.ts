@@ -134,9 +134,12 @@ test.serial(
     // Monitor 5: archived: never touched.
     await insertMonitor(f.db, 5);
     const archived = await insertEvent(f.db, { monitorId: 5, start, end: null, archived: 1 });
+    // Monitor 6: no frame at all, no heartbeat: closed at its start, with zero totals.
+    await insertMonitor(f.db, 6);
+    const frameless = await insertEvent(f.db, { monitorId: 6, start, end: null, name: 'New Event' });
 
     const counts = await f.audit().run();
-    t.is(counts.unclosed_recovered, 2);
+    t.is(counts.unclosed_recovered, 3);
     t.is(counts.unclosed_left_live, 1);
 
     const [expected] = await sql(
@@ -170,6 +173,26 @@ test.serial(
       const [row] = await sql(f.db, 'SELECT EndDateTime FROM Events WHERE Id = ?', [id]);
       t.is(row.EndDateTime, null, `event ${id} stays open`);
     }
+    const [z] = await sql(
+      f.db,
+      'SELECT Name, EndDateTime = StartDateTime AS atStart, Length, Frames, AlarmFrames, TotScore, AvgScore, MaxScore, MaxScoreFrameId FROM Events WHERE Id = ?',
+      [frameless],
+    );
+    t.deepEqual(
+      { ...z, Length: Number(z.Length) },
+      {
+        Name: `Event-${frameless}(r)`,
+        atStart: 1,
+        Length: 0,
+        Frames: 0,
+        AlarmFrames: 0,
+        TotScore: 0,
+        AvgScore: 0,
+        MaxScore: 0,
+        MaxScoreFrameId: null,
+      },
+      'recovered, and not deleted as empty in the same pass',
+    );
     // Recovered events keep their media; the closed event got its DiskSpace from the files.
     const [{ DiskSpace }] = await sql(f.db, 'SELECT DiskSpace FROM Events WHERE Id = ?', [superseded]);
     t.true(Number(DiskSpace) > 0);

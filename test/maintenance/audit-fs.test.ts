@@ -338,6 +338,23 @@ test.serial('rows without media are reported, and deleted only with remove_rows_
   const kept = await insertEvent(report.db, { monitorId: 1, scheme: 'Shallow', storageId: 3, start: START, end: END });
   t.like(await report.fs.run(), { rows_without_media: 1, rows_without_media_deleted: 0 });
   t.is((await sql(report.db, 'SELECT Id FROM Events WHERE Id = ?', [kept])).length, 1);
+
+  // Many older rows without media (the newest rows have theirs, so the canary agrees): the first
+  // 20 by name, then one count, not a line per row.
+  for (let i = 0; i < 24; i++)
+    await insertEvent(report.db, { monitorId: 1, scheme: 'Shallow', storageId: 3, start: START, end: END });
+  for (let i = 0; i < 20; i++)
+    await insertMediaEvent(report.db, report.roots, {
+      monitorId: 1,
+      scheme: 'Shallow',
+      start: START,
+      end: END,
+      files: captures([1]),
+    });
+  report.records.length = 0;
+  t.like(await report.fs.run(), { rows_without_media: 25 });
+  t.is(report.records.filter((r) => r.msg === 'event row without media (its directory is missing)').length, 20);
+  t.true(report.records.some((r) => r.rows === 25 && /25 event rows without media/.test(r.msg)));
 });
 
 test.serial(

@@ -3,12 +3,13 @@
 // ageing with Event_Summaries resync, Logs and Sessions pruning, and failures per step.
 import test from 'ava';
 import { HostSampler, cpuPercent, parseMeminfo, parseProcStat } from '../../src/features/maintenance/host-sample.js';
-import { StatsJob } from '../../src/features/maintenance/stats-job.js';
+import { AUDIT_LEVEL, StatsJob } from '../../src/features/maintenance/stats-job.js';
 import { parseIntervalProduct, parseLogLimit } from '../../src/features/maintenance/zm-settings.js';
 import { insertEvent, insertMonitor, sql, summary } from '../helpers/events.js';
 import { capturedLogger, poolFor, setZmConfig } from '../helpers/maintenance.js';
 import type { FreshDatabase } from '../helpers/mariadb.js';
 import { zmDatabase } from '../helpers/zmdb.js';
+import { database136 } from '../helpers/zm136.js';
 
 const MEMINFO =
   'MemTotal:        8000000 kB\nMemFree:          100000 kB\nMemAvailable:    3000000 kB\nSwapTotal:       1000000 kB\nSwapFree:         250000 kB\n';
@@ -122,6 +123,28 @@ test('multi-server: the sample is mirrored onto the Servers row named after this
   t.is(Number(stat.ServerId), 2);
 });
 
+test('1.36 schema: no Server_Stats table, Servers without CPU percentages: load and memory mirrored, the pass succeeds', async (t) => {
+  const db = await database136('stats_136');
+  const pool = poolFor(db);
+  t.teardown(() => pool.end());
+  const { log } = capturedLogger();
+  const job = new StatsJob({
+    pool,
+    log,
+    enabled: true,
+    intervalSeconds: 60,
+    sampler: sampler([STAT_A, STAT_B]),
+    hostName: 'nvr-b',
+  });
+  await sql(db, "INSERT INTO Servers (Id, Name, Hostname, Status) VALUES (2, 'nvr-b', 'b.local', 'Unknown')");
+  const counts = await job.run();
+  t.is(counts.servers_row_updated, 1);
+  t.false('server_stats_written' in counts);
+  t.false('errors' in counts);
+  const [b] = await sql(db, 'SELECT Status, CpuLoad, FreeMem FROM Servers');
+  t.deepEqual([b.Status, Number(b.CpuLoad), Number(b.FreeMem)], ['Running', 1.3, 3_072_000_000]);
+});
+
 test('the second pass measures CPU between the two passes (no extra read)', async (t) => {
   const STAT_C = 'cpu  1200 150 600 11500 300 75 75 0 0 0\n'; // all idle since STAT_B
   const { db, pool, job } = await setup('stats_cpu2', { reads: [STAT_A, STAT_B, STAT_C] });
@@ -194,15 +217,24 @@ test('bucket rows age out of their windows and the window counters are resynced 
   t.is(Number((await sql(db, 'SELECT COUNT(*) AS n FROM Events_Month'))[0].n), 4);
 });
 
-async function insertLogs(db: FreshDatabase, ages: number[]) {
+async function insertLogs(db: FreshDatabase, ages: number[], level = 0, prefix = 'message') {
   for (const [i, age] of ages.entries()) {
     await sql(
       db,
-      'INSERT INTO Logs (TimeKey, Component, Pid, Level, Code, Message, File, Line) VALUES (UNIX_TIMESTAMP(NOW() - INTERVAL ? SECOND), ?, 1, 0, ?, ?, NULL, 0)',
-      [age, 'zmc_m1', 'INF', `message ${i}`],
+      'INSERT INTO Logs (TimeKey, Component, Pid, Level, Code, Message, File, Line) VALUES (UNIX_TIMESTAMP(NOW() - INTERVAL ? SECOND), ?, 1, ?, ?, ?, NULL, 0)',
+      [
+        age,
+        level === AUDIT_LEVEL ? 'web_php' : 'zmc_m1',
+        level,
+        level === AUDIT_LEVEL ? 'AUD' : 'INF',
+        `${prefix} ${i}`,
+      ],
     );
   }
 }
+
+const messages = async (db: FreshDatabase) =>
+  (await sql(db, 'SELECT Message FROM Logs ORDER BY TimeKey, Id')).map((r) => r.Message as string);
 
 test('Logs: a row-count limit keeps exactly the newest rows, in batches', async (t) => {
   const { db, pool, job } = await setup('stats_logs_rows');
@@ -248,6 +280,67 @@ test('Logs: an unparseable limit disables that pruning and says why; the rest of
     ),
   );
   t.is(counts.server_stats_written, 1);
+});
+
+test('Logs with ZM_LOG_AUDIT_DATABASE_LIMIT (1.39): audit rows are outside the general limit and pruned under their own interval', async (t) => {
+  const { db, pool, job } = await setup('stats_logs_audit_interval');
+  t.teardown(() => pool.end());
+  // Ordinary rows 10..1 days old; audit rows 400, 200 and 1.5 days old.
+  await insertLogs(
+    db,
+    Array.from({ length: 10 }, (_, i) => (10 - i) * 86400),
+  );
+  await insertLogs(db, [400 * 86400, 200 * 86400, 1.5 * 86400], AUDIT_LEVEL, 'audit');
+  await setZmConfig(db, 'ZM_LOG_DATABASE_LIMIT', '3');
+  await setZmConfig(db, 'ZM_LOG_AUDIT_DATABASE_LIMIT', '1 year');
+  const counts = await job.run();
+  t.is(counts.logs_pruned, 7, 'the row count covers the 10 ordinary rows only');
+  t.is(counts.audit_logs_pruned, 1);
+  t.deepEqual(await messages(db), ['audit 1', 'message 7', 'message 8', 'audit 2', 'message 9']);
+});
+
+test('Logs with ZM_LOG_AUDIT_DATABASE_LIMIT: a row count keeps the newest audit rows; empty keeps them all', async (t) => {
+  const { db, pool, job } = await setup('stats_logs_audit_rows');
+  t.teardown(() => pool.end());
+  await insertLogs(db, [30 * 86400, 20 * 86400, 10 * 86400], 0);
+  await insertLogs(db, [900 * 86400, 500 * 86400, 25 * 86400, 5 * 86400], AUDIT_LEVEL, 'audit');
+  await setZmConfig(db, 'ZM_LOG_DATABASE_LIMIT', '7 day');
+  await setZmConfig(db, 'ZM_LOG_AUDIT_DATABASE_LIMIT', '2');
+  let counts = await job.run();
+  t.is(counts.logs_pruned, 3, 'the interval prunes every ordinary row older than 7 days, no audit row');
+  t.is(counts.audit_logs_pruned, 2);
+  t.deepEqual(await messages(db), ['audit 2', 'audit 3']);
+
+  await insertLogs(db, [800 * 86400], AUDIT_LEVEL, 'kept');
+  await setZmConfig(db, 'ZM_LOG_AUDIT_DATABASE_LIMIT', '');
+  counts = await job.run();
+  t.false('audit_logs_pruned' in counts, 'empty: audit rows are kept indefinitely');
+  t.deepEqual(await messages(db), ['kept 0', 'audit 2', 'audit 3']);
+});
+
+test('Logs without ZM_LOG_AUDIT_DATABASE_LIMIT (1.36): the one limit covers every level; a bad audit limit only stops audit pruning', async (t) => {
+  const { db, pool, job, records } = await setup('stats_logs_audit_none');
+  t.teardown(() => pool.end());
+  await insertLogs(db, [9 * 86400], AUDIT_LEVEL, 'old');
+  await insertLogs(db, [8 * 86400, 60]);
+  await setZmConfig(db, 'ZM_LOG_DATABASE_LIMIT', '7 day');
+  let counts = await job.run();
+  t.is(counts.logs_pruned, 2);
+  t.false('audit_logs_pruned' in counts);
+  t.deepEqual(await messages(db), ['message 1']);
+
+  await insertLogs(db, [9 * 86400], AUDIT_LEVEL, 'old');
+  await insertLogs(db, [8 * 86400]);
+  await setZmConfig(db, 'ZM_LOG_AUDIT_DATABASE_LIMIT', '1 aeon');
+  counts = await job.run();
+  t.is(counts.logs_pruned, 1);
+  t.is(counts.audit_logs_limit_invalid, 1);
+  t.deepEqual(await messages(db), ['old 0', 'message 1']);
+  t.true(
+    records.some(
+      (r) => r.level === 40 && /ZM_LOG_AUDIT_DATABASE_LIMIT/.test(r.msg) && r.ZM_LOG_AUDIT_DATABASE_LIMIT === '1 aeon',
+    ),
+  );
 });
 
 test('Sessions older than ZM_COOKIE_LIFETIME are pruned', async (t) => {

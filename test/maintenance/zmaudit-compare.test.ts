@@ -5,11 +5,10 @@
 // docs/zoneminder/derived-tables.md (window counters of a monitor with no bucket rows).
 //
 // zmaudit.pl reads /etc/zm/zm.conf through ZoneMinder::Config, a path compiled into the module;
-// the test runs it with a copy of that module that reads a zm.conf of its own (perl -I), so the
-// machine's configuration is neither read nor changed.
+// the test runs it with a copy of that module that reads a zm.conf of its own (test/helpers/
+// zm-perl.ts), so the machine's configuration is neither read nor changed.
 import test from 'ava';
-import { spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { AuditDb } from '../../src/features/maintenance/audit-db.js';
@@ -19,10 +18,10 @@ import { prismaFor, sql } from '../helpers/events.js';
 import { capturedLogger, poolFor } from '../helpers/maintenance.js';
 import type { FreshDatabase } from '../helpers/mariadb.js';
 import { fixture } from '../helpers/playback.js';
+import { runZmPerl } from '../helpers/zm-perl.js';
 import { database136 } from '../helpers/zm136.js';
 
 const ZMAUDIT = '/usr/bin/zmaudit.pl';
-const CONFIG_PM = '/usr/share/perl5/ZoneMinder/Config.pm';
 
 /** The same events, frames and drift in `db`, with their directories under `root`. */
 async function seed(db: FreshDatabase, root: string, video: string): Promise<void> {
@@ -101,43 +100,9 @@ async function derived(db: FreshDatabase): Promise<Record<string, unknown>> {
 
 /** Runs zmaudit.pl once against `db`, with a zm.conf of its own. */
 function runZmaudit(db: FreshDatabase, root: string): string {
-  const dir = mkdtempSync(path.join(tmpdir(), 'zmgate-zmaudit-'));
-  const lib = path.join(dir, 'lib', 'ZoneMinder');
-  mkdirSync(lib, { recursive: true });
-  mkdirSync(path.join(dir, 'conf.d'));
-  mkdirSync(path.join(dir, 'logs'));
-  const conf = path.join(dir, 'zm.conf');
-  writeFileSync(
-    path.join(lib, 'Config.pm'),
-    readFileSync(CONFIG_PM, 'utf8')
-      .replace("'/etc/zm/zm.conf'", `'${conf}'`)
-      .replace("'/etc/zm/conf.d'", `'${path.join(dir, 'conf.d')}'`),
-  );
-  writeFileSync(
-    conf,
-    [
-      `ZM_DB_HOST=${db.db.host}:${db.db.port}`,
-      `ZM_DB_NAME=${db.name}`,
-      `ZM_DB_USER=${db.user}`,
-      `ZM_DB_PASS=${db.password}`,
-      `ZM_DIR_EVENTS=${root}`,
-      `ZM_PATH_LOGS=${path.join(dir, 'logs')}`,
-      `ZM_PATH_SWAP=${path.join(dir, 'logs')}`,
-      `ZM_PATH_SOCKS=${path.join(dir, 'logs')}`,
-      `ZM_PATH_MAP=${path.join(dir, 'logs')}`,
-      'ZM_PATH_DATA=/usr/share/zoneminder',
-      'ZM_PATH_BIN=/usr/bin',
-      'ZM_PATH_WEB=/usr/share/zoneminder/www',
-      '',
-    ].join('\n'),
-  );
-  const r = spawnSync('perl', ['-wT', `-I${path.join(dir, 'lib')}`, ZMAUDIT, '--force'], {
-    encoding: 'utf8',
-    timeout: 120_000,
-  });
-  if (r.status !== 0)
-    throw new Error(`zmaudit.pl failed (${r.error?.message ?? `exit ${r.status}`}): ${r.stdout}\n${r.stderr}`);
-  return `${r.stdout}${r.stderr}`;
+  const r = runZmPerl(db, ZMAUDIT, { args: ['--force'], eventsDir: root });
+  if (r.status !== 0) throw new Error(`zmaudit.pl failed (exit ${r.status}): ${r.output}`);
+  return r.output;
 }
 
 test("zmaudit.pl 1.36.33 and zmgate's audit leave the same derived tables (one documented difference)", async (t) => {

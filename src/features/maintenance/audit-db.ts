@@ -69,6 +69,8 @@ export async function loadStorages(pool: DbPool): Promise<Map<number, StorageRow
 }
 
 const ID_CHUNK = 500;
+/** Abandoned events closed per statement. */
+const RECOVER_CHUNK = 50;
 
 export class AuditDb {
   private readonly deletion: EventDeletion;
@@ -85,8 +87,9 @@ export class AuditDb {
     const counts: JobCounts = { dry_run: this.o.dryRun ? 1 : 0 };
     const storages = await loadStorages(this.o.pool);
     await this.orphanRows(counts);
-    await this.recoverUnclosed(counts);
-    await this.deleteEmpty(counts, storages);
+    // A recovered event is never deleted as empty in the same pass (it may have no frame).
+    const recovered = await this.recoverUnclosed(counts);
+    await this.deleteEmpty(counts, storages, recovered);
     await this.fillDiskSpace(counts, storages);
     counts.summaries_updated = await this.recomputeSummaries();
     counts.storage_updated = await this.recomputeStorage();
@@ -137,30 +140,45 @@ export class AuditDb {
    * and its capture daemon is gone: a newer event of the same monitor exists (zmc records one
    * event at a time), or the monitor's Monitor_Status heartbeat is stale or absent.
    */
-  private async recoverUnclosed(counts: JobCounts): Promise<void> {
+  private async recoverUnclosed(counts: JobCounts): Promise<Set<number>> {
     // 1.36's Monitor_Status has no UpdatedOn: without a heartbeat, the frames' age decides alone
     // (a live zmc writes a Frames row at least every ZM_BULK_FRAME_INTERVAL frames).
     const heartbeat = await hasColumn(this.o.pool, 'Monitor_Status', 'UpdatedOn');
-    const candidates = await this.o.pool.query<
-      Array<{ Id: number; MonitorId: number; superseded: number; alive: number | null }>
-    >(
+    const candidates = await this.o.pool.query<Array<{ Id: number; MonitorId: number; alive: number | null }>>(
       `SELECT e.Id, e.MonitorId,
-              EXISTS (SELECT 1 FROM Events n WHERE n.MonitorId = e.MonitorId AND n.Id > e.Id) AS superseded,
               ${heartbeat ? "(SELECT s.Status IN ('Connected', 'Running') AND s.UpdatedOn >= NOW() - INTERVAL ? SECOND FROM Monitor_Status s WHERE s.MonitorId = e.MonitorId)" : '(SELECT 0 FROM DUAL WHERE ? IS NOT NULL)'} AS alive
          FROM Events e
         WHERE e.EndDateTime IS NULL AND e.Archived = 0 AND e.StartDateTime < NOW() - INTERVAL ? SECOND
           AND COALESCE((SELECT MAX(f.TimeStamp) FROM Frames f WHERE f.EventId = e.Id), e.StartDateTime) < NOW() - INTERVAL ? SECOND`,
       [MONITOR_STATUS_STALE_SECONDS, this.o.minAgeSeconds, this.o.minAgeSeconds],
     );
+    // Superseded: the monitor has a newer event, from one grouped read of the newest id per
+    // monitor. A correlated EXISTS (… n.MonitorId = e.MonitorId AND n.Id > e.Id) per candidate
+    // took 20-35 s for 10,000 open events among 1,000,000 (bench/maintenance.ts): 1.39's index
+    // on MonitorId is (MonitorId, StartDateTime), which cannot seek to an Id.
+    const monitors = [...new Set(candidates.map((c) => Number(c.MonitorId)))];
+    const newest = new Map<number, number>();
+    for (let i = 0; i < monitors.length; i += ID_CHUNK) {
+      const chunk = monitors.slice(i, i + ID_CHUNK);
+      for (const r of await this.o.pool.query<Array<{ MonitorId: number; maxId: number }>>(
+        `SELECT MonitorId, MAX(Id) AS maxId FROM Events WHERE MonitorId IN (${chunk.map(() => '?').join(',')}) GROUP BY MonitorId`,
+        chunk,
+      ))
+        newest.set(Number(r.MonitorId), Number(r.maxId));
+    }
     counts.unclosed_recovered = 0;
     counts.unclosed_left_live = 0;
-    if (!candidates.length) return;
+    const touched = new Set<number>();
+    if (!candidates.length) return touched;
     const hasMaxScoreFrameId = await hasColumn(this.o.pool, 'Events', 'MaxScoreFrameId');
+    const abandoned: Array<{ Id: number; MonitorId: number }> = [];
     for (const c of candidates) {
-      if (!Number(c.superseded) && Number(c.alive)) {
+      const superseded = (newest.get(Number(c.MonitorId)) ?? 0) > Number(c.Id);
+      if (!superseded && Number(c.alive)) {
         counts.unclosed_left_live += 1;
         continue;
       }
+      touched.add(Number(c.Id));
       if (this.o.dryRun) {
         counts.unclosed_recovered += 1;
         this.o.log.info(
@@ -169,38 +187,49 @@ export class AuditDb {
         );
         continue;
       }
+      abandoned.push(c);
+    }
+    // RECOVER_CHUNK events per statement: one UPDATE per event was most of a pass's statements
+    // (bench/maintenance.ts); a chunk's frames are aggregated in one grouped read.
+    for (let i = 0; i < abandoned.length; i += RECOVER_CHUNK) {
+      const chunk = abandoned.slice(i, i + RECOVER_CHUNK);
+      const ids = chunk.map((c) => c.Id);
+      const marks = ids.map(() => '?').join(',');
       const res = await this.o.pool.query<{ affectedRows: number }>(
         `UPDATE Events e
-           JOIN (SELECT MAX(TimeStamp) AS endTime, MAX(FrameId) AS frames, COUNT(IF(Score > 0, 1, NULL)) AS alarmFrames,
-                        SUM(Score) AS totScore, MAX(Score) AS maxScore,
-                        (SELECT FrameId FROM Frames WHERE EventId = ? ORDER BY Score DESC, FrameId LIMIT 1) AS maxScoreFrameId
-                   FROM Frames WHERE EventId = ?) f
+           LEFT JOIN (SELECT EventId, MAX(TimeStamp) AS endTime, MAX(FrameId) AS frames,
+                             COUNT(IF(Score > 0, 1, NULL)) AS alarmFrames, SUM(Score) AS totScore, MAX(Score) AS maxScore
+                        FROM Frames WHERE EventId IN (${marks}) GROUP BY EventId) f ON f.EventId = e.Id
            LEFT JOIN Monitors m ON m.Id = e.MonitorId
             SET e.EndDateTime = COALESCE(f.endTime, e.StartDateTime),
                 e.Length = GREATEST(0, TIMESTAMPDIFF(MICROSECOND, e.StartDateTime, COALESCE(f.endTime, e.StartDateTime)) / 1000000),
                 e.Frames = COALESCE(f.frames, 0),
-                e.AlarmFrames = f.alarmFrames,
+                e.AlarmFrames = COALESCE(f.alarmFrames, 0),
                 e.TotScore = COALESCE(f.totScore, 0),
                 e.AvgScore = IF(f.alarmFrames > 0, FLOOR(f.totScore / f.alarmFrames), 0),
                 e.MaxScore = COALESCE(f.maxScore, 0),
-                ${hasMaxScoreFrameId ? 'e.MaxScoreFrameId = f.maxScoreFrameId,' : ''}
+                ${hasMaxScoreFrameId ? 'e.MaxScoreFrameId = (SELECT fr.FrameId FROM Frames fr WHERE fr.EventId = e.Id ORDER BY fr.Score DESC, fr.FrameId LIMIT 1),' : ''}
                 e.Name = IF(e.Name = 'New Event', CONCAT(COALESCE(m.EventPrefix, 'Event-'), e.Id, '(r)'), e.Name),
                 e.Notes = CONCAT_WS(' ', NULLIF(e.Notes, ''), 'Recovered.')
-          WHERE e.Id = ? AND e.EndDateTime IS NULL AND e.Archived = 0`,
-        [c.Id, c.Id, c.Id],
+          WHERE e.Id IN (${marks}) AND e.EndDateTime IS NULL AND e.Archived = 0`,
+        [...ids, ...ids],
       );
-      if (res.affectedRows) {
-        counts.unclosed_recovered += 1;
-        this.o.log.warn(
-          { job: 'audit', event_id: Number(c.Id), monitor_id: c.MonitorId },
-          'closed an unclosed event whose capture daemon stopped writing (marked Recovered)',
-        );
-      }
+      if (!res.affectedRows) continue;
+      counts.unclosed_recovered += res.affectedRows;
+      this.o.log.warn(
+        { job: 'audit', event_ids: ids.map(Number), recovered: res.affectedRows },
+        'closed unclosed events whose capture daemon stopped writing (marked Recovered)',
+      );
     }
+    return touched;
   }
 
   /** 3. Closed events without a single frame, older than min_age_seconds. */
-  private async deleteEmpty(counts: JobCounts, storages: Map<number, StorageRow>): Promise<void> {
+  private async deleteEmpty(
+    counts: JobCounts,
+    storages: Map<number, StorageRow>,
+    recovered: Set<number>,
+  ): Promise<void> {
     const rows = await this.o.pool.query<EventLocation[]>(
       `SELECT e.Id, e.MonitorId, e.StorageId, e.StartDateTime, e.Scheme FROM Events e
         WHERE e.EndDateTime IS NOT NULL AND e.Archived = 0 AND e.EndDateTime < NOW() - INTERVAL ? SECOND
@@ -211,6 +240,7 @@ export class AuditDb {
     counts.empty_kept_with_media = 0;
     counts.empty_refused = 0;
     for (const e of rows) {
+      if (recovered.has(Number(e.Id))) continue;
       const dir = eventDirOf(e, storages, this.o.dirEvents);
       // No Frames rows but a recording on disk (Frames lost, not the event): keep it.
       if (dir && (await dirFacts(dir)).hasMedia) {

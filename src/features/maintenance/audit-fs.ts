@@ -209,10 +209,11 @@ export class AuditFilesystem implements FilesystemHalf {
   private async walk(root: string): Promise<Walk> {
     const walk: Walk = { found: [], unidentified: [], vanished: 0 };
     const deepLinks = new Map<string, { id: number; link: string }>();
+    const list = slots(WALK_CONCURRENCY);
     const visit = async (dir: string, monitorDir: string): Promise<void> => {
       let entries;
       try {
-        entries = await readdir(dir, { withFileTypes: true });
+        entries = await list(() => readdir(dir, { withFileTypes: true }));
       } catch (err) {
         if (errno(err) === 'ENOENT' || errno(err) === 'ENOTDIR') {
           walk.vanished += 1;
@@ -261,7 +262,9 @@ export class AuditFilesystem implements FilesystemHalf {
         walk.unidentified.push(dir);
         return;
       }
-      for (const s of subdirs) await visit(path.join(dir, s.name), monitorDir);
+      // Siblings are read concurrently (a parent is always read before its children, so a Deep
+      // link is known before the directory it points at is visited).
+      await Promise.all(subdirs.map((s) => visit(path.join(dir, s.name), monitorDir)));
     };
     for (const e of await readdir(root, { withFileTypes: true })) {
       if (e.isDirectory() && /^\d+$/.test(e.name)) {
@@ -269,7 +272,7 @@ export class AuditFilesystem implements FilesystemHalf {
         const subdirs = (await readdir(monitorDir, { withFileTypes: true }).catch(() => [])).filter(
           (s) => s.isDirectory() && !s.name.startsWith('.'),
         );
-        for (const s of subdirs) await visit(path.join(monitorDir, s.name), monitorDir);
+        await Promise.all(subdirs.map((s) => visit(path.join(monitorDir, s.name), monitorDir)));
       }
     }
     return walk;
@@ -413,22 +416,32 @@ export class AuditFilesystem implements FilesystemHalf {
   ): Promise<void> {
     const f = this.storageFilter(root);
     let after = 0;
+    let reported = 0;
     for (;;) {
       const rows = await this.o.pool.query<EventLocation[]>(
         `SELECT Id, MonitorId, StorageId, StartDateTime, Scheme FROM Events WHERE ${f.sql} AND Id > ? AND EndDateTime IS NOT NULL AND Archived = 0 AND EndDateTime < NOW() - INTERVAL ? SECOND ORDER BY Id LIMIT 5000`,
         [...f.params, after, this.o.minAgeSeconds],
       );
-      if (!rows.length) return;
+      if (!rows.length) {
+        if (reported > 20)
+          this.o.log.info(
+            { job: 'audit', root: root.path, rows: reported },
+            `${reported} event rows without media in this storage (the first 20 are logged above)`,
+          );
+        return;
+      }
       after = Number(rows[rows.length - 1].Id);
       for (const e of rows) {
         const dir = eventDirOf(e, storages, this.o.dirEvents);
         if (!dir || found.has(dir) || existsSync(dir)) continue;
         counts.rows_without_media += 1;
         if (!this.o.removeRowsWithoutMedia || this.o.dryRun) {
-          this.o.log.info(
-            { job: 'audit', event_id: Number(e.Id), dir },
-            'event row without media (its directory is missing)',
-          );
+          // The first 20 by name, then one count: a lost disk must not log a line per event per pass.
+          if (++reported <= 20)
+            this.o.log.info(
+              { job: 'audit', event_id: Number(e.Id), dir },
+              'event row without media (its directory is missing)',
+            );
           continue;
         }
         try {
@@ -443,4 +456,29 @@ export class AuditFilesystem implements FilesystemHalf {
       }
     }
   }
+}
+
+/**
+ * Directory reads in flight at once during the walk. One at a time, a 100,000-directory tree took
+ * most of a pass waiting on each readdir in turn (bench/maintenance.ts); a few in flight keep the
+ * disk (and libuv's four threads) busy without flooding them.
+ */
+const WALK_CONCURRENCY = 8;
+
+/** Runs at most `n` of the given tasks at a time. */
+function slots(n: number): <T>(task: () => Promise<T>) => Promise<T> {
+  let active = 0;
+  const waiting: Array<() => void> = [];
+  return async <T>(task: () => Promise<T>): Promise<T> => {
+    // A finished task hands its slot straight to the next waiting one.
+    if (active >= n) await new Promise<void>((resolve) => waiting.push(resolve));
+    else active += 1;
+    try {
+      return await task();
+    } finally {
+      const next = waiting.shift();
+      if (next) next();
+      else active -= 1;
+    }
+  };
 }

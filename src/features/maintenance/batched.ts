@@ -83,3 +83,52 @@ export async function deleteKeysInBatches(
   }
   return deleted;
 }
+
+/**
+ * Deletes the oldest rows of `table` matching `where`, oldest first by (`order`, `id`), in
+ * batches that never read the same index range twice: each batch reads the next `batch` keys
+ * after a cursor (a plain consistent read, no locks), then deletes exactly those rows by
+ * primary key in its own autocommitted statement (record locks on those rows only). A repeated
+ * `DELETE … ORDER BY … LIMIT n` (zmstats.pl's way) starts every statement at the head of the
+ * index and steps over the entries earlier statements delete-marked and the purge has not yet
+ * removed, which it cannot while any other transaction keeps an old read view open (a backup).
+ * bench/README.md has the measurements. Stops at `maxRows`, or when no matching row is left.
+ * Only for tables without delete triggers (the affected-row count is the count of rows deleted).
+ */
+export async function deleteOldestInBatches(
+  pool: DbPool,
+  target: { table: string; order: string; id: string },
+  where: string,
+  params: unknown[],
+  options: { batch?: number; maxRows?: number; stats?: BatchStats } = {},
+): Promise<number> {
+  const { table, order, id } = target;
+  const batch = options.batch ?? DEFAULT_BATCH;
+  const stats = options.stats ?? emptyBatchStats();
+  let deleted = 0;
+  let remaining = options.maxRows ?? Number.POSITIVE_INFINITY;
+  let cursor: { o: unknown; k: unknown } | null = null;
+  while (remaining > 0) {
+    const limit = Math.min(batch, remaining);
+    const after: string = cursor ? ` AND (${order} > ? OR (${order} = ? AND ${id} > ?))` : '';
+    const rows: Array<{ k: unknown; o: unknown }> = await pool.query<Array<{ k: unknown; o: unknown }>>(
+      `SELECT ${id} AS k, ${order} AS o FROM ${table} WHERE (${where})${after} ORDER BY ${order}, ${id} LIMIT ${limit}`,
+      cursor ? [...params, cursor.o, cursor.o, cursor.k] : params,
+    );
+    stats.statements += 1;
+    if (!rows.length) break;
+    const t0 = performance.now();
+    const res = await pool.query<{ affectedRows: number }>(
+      `DELETE FROM ${table} WHERE ${id} IN (${rows.map(() => '?').join(',')}) AND (${where})`,
+      [...rows.map((r) => r.k), ...params],
+    );
+    stats.longestMs = Math.max(stats.longestMs, performance.now() - t0);
+    stats.statements += 1;
+    stats.rows += res.affectedRows;
+    deleted += res.affectedRows;
+    remaining -= res.affectedRows;
+    cursor = rows[rows.length - 1];
+    if (rows.length < limit) break;
+  }
+  return deleted;
+}

@@ -4,19 +4,28 @@
 //   - evicts Monitor_Status rows whose heartbeat stopped (zmc refreshes them every few seconds);
 //   - ages events out of Events_Hour/Day/Week/Month (the bucket delete triggers take them off
 //     Event_Summaries) and resyncs the four window counters from the buckets;
-//   - prunes Logs under ZM_LOG_DATABASE_LIMIT and Sessions under ZM_COOKIE_LIFETIME.
+//   - prunes Logs under ZM_LOG_DATABASE_LIMIT (audit-level rows under ZM_LOG_AUDIT_DATABASE_LIMIT
+//     where it exists) and Sessions under ZM_COOKIE_LIFETIME.
 // Every delete is batched (batched.ts). Each step fails on its own: one failing step is logged
 // and counted, the others still run.
 import os from 'node:os';
 import type { DbPool } from '../../db/pool.js';
 import type { Logger } from '../../log.js';
-import { deleteInBatches, deleteKeysInBatches, emptyBatchStats, type BatchStats } from './batched.js';
+import {
+  deleteInBatches,
+  deleteKeysInBatches,
+  deleteOldestInBatches,
+  emptyBatchStats,
+  type BatchStats,
+} from './batched.js';
 import { HostSampler } from './host-sample.js';
 import type { JobCounts, MaintenanceJob } from './scheduler.js';
-import { hasColumn, parseLogLimit, parseSeconds, readZmSettings } from './zm-settings.js';
+import { hasColumn, hasTable, parseLogLimit, parseSeconds, readZmSettings } from './zm-settings.js';
 
 /** Monitor_Status rows older than this are evicted, as zmstats does. */
 export const MONITOR_STATUS_STALE_SECONDS = 60;
+/** ZoneMinder's audit log level (1.39: administrative changes), kept under its own limit. */
+export const AUDIT_LEVEL = -5;
 export const BUCKETS = [
   ['Events_Hour', 'Hour', '1 HOUR'],
   ['Events_Day', 'Day', '1 DAY'],
@@ -84,13 +93,15 @@ export class StatsJob implements MaintenanceJob {
       );
     });
     await step('buckets', () => this.ageBuckets(counts, batches));
-    const settings = await readZmSettings(this.o.pool, ['ZM_LOG_DATABASE_LIMIT', 'ZM_COOKIE_LIFETIME']).catch(
-      (err: Error) => {
-        errors.push(`settings: ${err.message}`);
-        return new Map<string, string>();
-      },
-    );
-    await step('logs', () => this.pruneLogs(settings.get('ZM_LOG_DATABASE_LIMIT'), counts, batches));
+    const settings = await readZmSettings(this.o.pool, [
+      'ZM_LOG_DATABASE_LIMIT',
+      'ZM_LOG_AUDIT_DATABASE_LIMIT',
+      'ZM_COOKIE_LIFETIME',
+    ]).catch((err: Error) => {
+      errors.push(`settings: ${err.message}`);
+      return new Map<string, string>();
+    });
+    await step('logs', () => this.pruneLogs(settings, counts, batches));
     await step('sessions', () => this.pruneSessions(settings.get('ZM_COOKIE_LIFETIME'), counts, batches));
     counts.delete_statements = batches.statements;
     this.lastLongestMs = batches.longestMs;
@@ -108,27 +119,34 @@ export class StatsJob implements MaintenanceJob {
     const server = servers.length
       ? (servers.find((r) => r.Name === host) ?? servers.find((r) => r.Hostname === host) ?? null)
       : null;
-    const values = [
-      s.cpuLoad,
-      s.cpuUserPercent,
-      s.cpuNicePercent,
-      s.cpuSystemPercent,
-      s.cpuIdlePercent,
-      s.cpuUsagePercent,
-      s.totalMem,
-      s.freeMem,
-      s.totalSwap,
-      s.freeSwap,
-    ];
-    await this.o.pool.query(
-      'INSERT INTO Server_Stats (ServerId, TimeStamp, CpuLoad, CpuUserPercent, CpuNicePercent, CpuSystemPercent, CpuIdlePercent, CpuUsagePercent, TotalMem, FreeMem, TotalSwap, FreeSwap) VALUES (?, NOW(), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
-      [server?.Id ?? null, ...values],
-    );
-    counts.server_stats_written = 1;
-    if (server) {
+    const cpu = {
+      CpuLoad: s.cpuLoad,
+      CpuUserPercent: s.cpuUserPercent,
+      CpuNicePercent: s.cpuNicePercent,
+      CpuSystemPercent: s.cpuSystemPercent,
+      CpuIdlePercent: s.cpuIdlePercent,
+      CpuUsagePercent: s.cpuUsagePercent,
+      TotalMem: s.totalMem,
+      FreeMem: s.freeMem,
+      TotalSwap: s.totalSwap,
+      FreeSwap: s.freeSwap,
+    };
+    // ZoneMinder 1.36 has no Server_Stats table (and no CPU percentages on Servers).
+    const hasServerStats = await hasTable(this.o.pool, 'Server_Stats');
+    if (hasServerStats) {
+      const cols = Object.keys(cpu);
       await this.o.pool.query(
-        "UPDATE Servers SET Status = 'Running', CpuLoad = ?, CpuUserPercent = ?, CpuNicePercent = ?, CpuSystemPercent = ?, CpuIdlePercent = ?, CpuUsagePercent = ?, TotalMem = ?, FreeMem = ?, TotalSwap = ?, FreeSwap = ? WHERE Id = ?",
-        [...values, server.Id],
+        `INSERT INTO Server_Stats (ServerId, TimeStamp, ${cols.join(', ')}) VALUES (?, NOW(), ${cols.map(() => '?').join(', ')})`,
+        [server?.Id ?? null, ...Object.values(cpu)],
+      );
+      counts.server_stats_written = 1;
+    }
+    if (server) {
+      const withPercent = await hasColumn(this.o.pool, 'Servers', 'CpuUsagePercent');
+      const set = Object.entries(cpu).filter(([c]) => withPercent || !c.endsWith('Percent'));
+      await this.o.pool.query(
+        `UPDATE Servers SET Status = 'Running', ${set.map(([c]) => `${c} = ?`).join(', ')} WHERE Id = ?`,
+        [...set.map(([, v]) => v), server.Id],
       );
       counts.servers_row_updated = 1;
     } else if (servers.length) {
@@ -137,6 +155,7 @@ export class StatsJob implements MaintenanceJob {
         'multi-server install but no Servers row is named after this host; the sample is not mirrored',
       );
     }
+    if (!hasServerStats) return;
     counts.server_stats_trimmed = await deleteInBatches(
       this.o.pool,
       'DELETE FROM Server_Stats WHERE TimeStamp < NOW() - INTERVAL 1 DAY',
@@ -166,40 +185,62 @@ export class StatsJob implements MaintenanceJob {
     counts.summaries_resynced = await resyncWindowCounters(this.o.pool);
   }
 
-  private async pruneLogs(raw: string | undefined, counts: JobCounts, batches: BatchStats): Promise<void> {
+  /**
+   * ZM_LOG_DATABASE_LIMIT prunes Logs. Where ZoneMinder has ZM_LOG_AUDIT_DATABASE_LIMIT (1.39),
+   * audit-level rows (Level -5) are kept out of that limit and pruned under their own; an empty
+   * audit limit keeps them forever. Without that option (1.36), one limit covers every row.
+   */
+  private async pruneLogs(settings: Map<string, string>, counts: JobCounts, batches: BatchStats): Promise<void> {
+    const split = settings.has('ZM_LOG_AUDIT_DATABASE_LIMIT');
+    const general = await this.pruneLogLevel(
+      'ZM_LOG_DATABASE_LIMIT',
+      settings.get('ZM_LOG_DATABASE_LIMIT'),
+      split ? `Level <> ${AUDIT_LEVEL}` : '1 = 1',
+      counts,
+      batches,
+    );
+    if (general !== null) counts.logs_pruned = general;
+    if (!split) return;
+    const audit = await this.pruneLogLevel(
+      'ZM_LOG_AUDIT_DATABASE_LIMIT',
+      settings.get('ZM_LOG_AUDIT_DATABASE_LIMIT'),
+      `Level = ${AUDIT_LEVEL}`,
+      counts,
+      batches,
+    );
+    if (audit !== null) counts.audit_logs_pruned = audit;
+  }
+
+  /** Prunes the Logs rows matching `which` under one limit; the rows deleted, null when off. */
+  private async pruneLogLevel(
+    option: 'ZM_LOG_DATABASE_LIMIT' | 'ZM_LOG_AUDIT_DATABASE_LIMIT',
+    raw: string | undefined,
+    which: string,
+    counts: JobCounts,
+    batches: BatchStats,
+  ): Promise<number | null> {
     const limit = parseLogLimit(raw);
     if (limit.kind === 'invalid') {
-      counts.logs_limit_invalid = 1;
+      counts[option === 'ZM_LOG_DATABASE_LIMIT' ? 'logs_limit_invalid' : 'audit_logs_limit_invalid'] = 1;
       this.o.log.warn(
-        { job: 'stats', ZM_LOG_DATABASE_LIMIT: limit.value.slice(0, 64) },
-        'ZM_LOG_DATABASE_LIMIT is neither a row count nor an interval such as "7 day"; Logs are not pruned',
+        { job: 'stats', [option]: limit.value.slice(0, 64) },
+        `${option} is neither a row count nor an interval such as "7 day"; these Logs rows are not pruned`,
       );
-      return;
+      return null;
     }
-    if (limit.kind === 'none') return;
+    if (limit.kind === 'none') return null;
+    const logs = { table: 'Logs', order: 'TimeKey', id: 'Id' };
+    const options = { batch: this.o.batch, stats: batches };
     if (limit.kind === 'rows') {
-      const [{ n }] = await this.o.pool.query<Array<{ n: number }>>('SELECT COUNT(*) AS n FROM Logs');
+      const [{ n }] = await this.o.pool.query<Array<{ n: number }>>(`SELECT COUNT(*) AS n FROM Logs WHERE ${which}`);
       const excess = Number(n) - limit.rows;
-      counts.logs_pruned =
-        excess > 0
-          ? await deleteInBatches(this.o.pool, 'DELETE FROM Logs ORDER BY TimeKey', [], {
-              batch: this.o.batch,
-              maxRows: excess,
-              stats: batches,
-            })
-          : 0;
-      return;
+      return excess > 0 ? deleteOldestInBatches(this.o.pool, logs, which, [], { ...options, maxRows: excess }) : 0;
     }
     // The unit is one of a fixed list (parseLogLimit), the amount a number: safe to inline.
     const [{ cutoff }] = await this.o.pool.query<Array<{ cutoff: string }>>(
       `SELECT UNIX_TIMESTAMP(NOW() - INTERVAL ${limit.amount} ${limit.unit}) AS cutoff`,
     );
-    counts.logs_pruned = await deleteInBatches(
-      this.o.pool,
-      'DELETE FROM Logs WHERE TimeKey < ? ORDER BY TimeKey',
-      [cutoff],
-      { batch: this.o.batch, stats: batches },
-    );
+    return deleteOldestInBatches(this.o.pool, logs, `${which} AND TimeKey < ?`, [cutoff], options);
   }
 
   private async pruneSessions(raw: string | undefined, counts: JobCounts, batches: BatchStats): Promise<void> {

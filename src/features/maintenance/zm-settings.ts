@@ -63,3 +63,12 @@ export async function hasColumn(pool: DbPool, table: string, column: string): Pr
   );
   return rows.length > 0;
 }
+
+/** Whether the connected schema has `table` (Server_Stats is not in 1.36). */
+export async function hasTable(pool: DbPool, table: string): Promise<boolean> {
+  const rows = await pool.query(
+    'SELECT 1 FROM information_schema.TABLES WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = ?',
+    [table],
+  );
+  return rows.length > 0;
+}
