@@ -30,7 +30,7 @@ test('up creates a missing database it may create, reports it, and fills it', as
     'SELECT COUNT(*) AS n FROM information_schema.TABLES WHERE TABLE_SCHEMA = ?',
     [name],
   );
-  t.is(Number(tables!.n), 57);
+  t.is(Number(tables!.n), 58);
   const [charset] = await server.query<{ c: string }>(
     'SELECT DEFAULT_CHARACTER_SET_NAME AS c FROM information_schema.SCHEMATA WHERE SCHEMA_NAME = ?',
     [name],
