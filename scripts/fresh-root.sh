@@ -75,6 +75,10 @@ bind() { # $1 = source on this machine, $2 = path inside the root
   mounted="$target/$2 $mounted"
 }
 mount_all() {
+  # The root itself is a mount point, as in a container: `unshare --mount --propagation private`
+  # (the tests that run ZoneMinder's daemons with their own conf.d) needs / to be one.
+  mount --bind "$target" "$target"
+  mounted="$target"
   for m in proc sys dev dev/pts dev/shm; do bind "/$m" "$m"; done
   # Downloads only: apt's .debs and npm's cache live outside the root between runs.
   bind "$cache/apt-archives" var/cache/apt/archives
@@ -83,14 +87,14 @@ mount_all() {
 umount_all() {
   for m in $mounted; do umount "$m" 2>/dev/null || umount -l "$m" 2>/dev/null || true; done
   # Anything the tests mounted inside and left behind.
-  grep -o " $target/[^ ]*" /proc/mounts | sort -r | while read -r m; do umount -l "$m" 2>/dev/null || true; done
+  grep -oE " $target(/[^ ]*)? " /proc/mounts | sort -r | while read -r m; do umount -l "$m" 2>/dev/null || true; done
   mounted=""
 }
 cleanup() {
   stop_in_root
   umount_all
   # Never remove while anything is still mounted inside (that would delete this machine's files).
-  if [ "$keep" = 0 ] && ! grep -q " $target/" /proc/mounts; then rm -rf "$target"; fi
+  if [ "$keep" = 0 ] && ! grep -qE " $target(/| )" /proc/mounts; then rm -rf "$target"; fi
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
@@ -139,7 +143,7 @@ else
   chmod 755 "$target/usr/local/bin/npm" "$target/usr/local/bin/npx"
   in_root node --version >/dev/null || fatal "node does not run in the fresh root"
   umount_all
-  if grep -q " $target/" /proc/mounts; then fatal "something is still mounted in $target"; fi
+  if grep -qE " $target(/| )" /proc/mounts; then fatal "something is still mounted in $target"; fi
   rm -rf "$target/var/lib/apt/lists/"* "$target/root/.npm" "$target/tmp/"*
   tar cf "$base.$$.tmp" -C "$target" . && mv "$base.$$.tmp" "$base" || { rm -f "$base.$$.tmp"; echo "# fresh-root: could not cache the root in $base" >&2; }
   echo "# fresh-root: Node 20, npm, g++ and cmake installed, root cached in $base; took $(since "$start")"
