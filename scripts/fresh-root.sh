@@ -44,6 +44,9 @@ keep=1
 if [ -z "$target" ]; then target=$(mktemp -d /var/tmp/zmgate-fresh-root.XXXXXX); keep=0; fi
 mkdir -p "$target"
 target=$(cd "$target" && pwd -P)
+# The root's / as on any machine: mktemp's 0700 would keep every other user (the tests that drop
+# to nobody) out of the whole root.
+chmod 755 "$target"
 [ "$target" != / ] || fatal "ROOT_DIR must not be /"
 t0=$(date +%s)
 since() { echo "$(($(date +%s) - $1))s"; }
@@ -119,6 +122,7 @@ if [ -x "$target/usr/bin/apt-get" ] && [ -x "$target/usr/local/bin/node" ]; then
   echo "# fresh-root: reusing the Debian root in $target (as given)"
 elif [ -f "$base" ] && [ -n "$(find "$base" -mtime "-$max_days")" ]; then
   tar xf "$base" -C "$target" || fatal "unpacking $base failed"
+  chmod 755 "$target"
   echo "# fresh-root: Debian $suite root with Node 20, npm, g++ and cmake from $base (made $(date -u -r "$base" +%F)); took $(since "$start")"
 else
   echo "# fresh-root: debootstrap $suite ($arch, minbase) from this machine's apt mirror into $target"
