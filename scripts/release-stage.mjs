@@ -1,6 +1,8 @@
 // Stages the npm package that `npm pack` turns into the release tarball: the built JavaScript
 // (dist/), the launchers (bin/), the packaged configuration (config/), the simulated camera's clip
-// (assets/sim/, for zmgate-sim) and the prebuilt addons (prebuilds/linux-x64, prebuilds/linux-arm64).
+// (assets/sim/, for zmgate-sim), the demo page's files (assets/demo/, web.demo_page), the push
+// messages' schema the OpenAPI document is built from at start (docs/push-messages.schema.json)
+// and the prebuilt addons (prebuilds/linux-x64, prebuilds/linux-arm64).
 // Its package.json has no lifecycle scripts: an installed copy loads a prebuild (node-gyp-build)
 // and never builds, so `npm install -g zmgate-<version>.tgz` needs no compiler and no apt.
 //
@@ -51,6 +53,8 @@ for (const file of Object.values(bin)) copy(file);
 copy('dist', (src) => !src.endsWith('.map'));
 copy('config');
 copy('assets/sim');
+copy('assets/demo');
+copy('docs/push-messages.schema.json');
 copy('README.md');
 for (const arch of ['x64', 'arm64']) copy(`prebuilds/linux-${arch}/zmgate.node`);
 console.log(`release-stage: ${stage} (${pkg.name} ${pkg.version}, bins: ${Object.keys(bin).join(', ')})`);
