@@ -4,7 +4,7 @@
 // Per mode: connections/s over all rounds and the per-connection p50/p99 at the given concurrency.
 //
 //   npx tsx bench/tls-alpn-peek.ts [--rounds R] [--per-round N] [--concurrency C]
-import { execFileSync } from 'node:child_process';
+import { selfSignedCert } from '../test/helpers/tls.js';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
@@ -28,30 +28,8 @@ const NAME = 'bench.zmgate.test';
 
 function certificate(): { key: Buffer; cert: Buffer } {
   const dir = mkdtempSync(join(tmpdir(), 'zmgate-bench-tls-'));
-  execFileSync(
-    'openssl',
-    [
-      'req',
-      '-x509',
-      '-newkey',
-      'ec',
-      '-pkeyopt',
-      'ec_paramgen_curve:P-256',
-      '-nodes',
-      '-days',
-      '1',
-      '-subj',
-      `/CN=${NAME}`,
-      '-addext',
-      `subjectAltName=DNS:${NAME}`,
-      '-keyout',
-      join(dir, 'key.pem'),
-      '-out',
-      join(dir, 'cert.pem'),
-    ],
-    { stdio: 'ignore' },
-  );
-  return { key: readFileSync(join(dir, 'key.pem')), cert: readFileSync(join(dir, 'cert.pem')) };
+  const files = selfSignedCert(dir, 'server', NAME, `DNS:${NAME}`);
+  return { key: readFileSync(files.key), cert: readFileSync(files.cert) };
 }
 
 async function listen(creds: { key: Buffer; cert: Buffer }, routed: boolean): Promise<[https.Server, number]> {

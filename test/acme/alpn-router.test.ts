@@ -1,7 +1,7 @@
 // tls-alpn-01 routing on an HTTPS listener: connections offering acme-tls/1 get the challenge
 // certificate, everything else (HTTP/1.1 and h2 clients, no SNI, plain HTTP, half a ClientHello,
 // a hello in pieces) goes to the listener's own TLS as before.
-import { execFileSync } from 'node:child_process';
+import { selfSignedCert } from '../helpers/tls.js';
 import crypto from 'node:crypto';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import https from 'node:https';
@@ -29,39 +29,16 @@ interface Fixture {
 
 async function fixture(): Promise<Fixture> {
   const dir = mkdtempSync(join(tmpdir(), 'zmgate-alpn-'));
-  execFileSync(
-    'openssl',
-    [
-      'req',
-      '-x509',
-      '-newkey',
-      'ec',
-      '-pkeyopt',
-      'ec_paramgen_curve:P-256',
-      '-nodes',
-      '-days',
-      '2',
-      '-subj',
-      `/CN=${NAME}`,
-      '-addext',
-      `subjectAltName=DNS:${NAME}`,
-      '-keyout',
-      join(dir, 'key.pem'),
-      '-out',
-      join(dir, 'cert.pem'),
-    ],
-    { stdio: 'ignore' },
-  );
-  const cert = readFileSync(join(dir, 'cert.pem'));
+  const files = selfSignedCert(dir, 'server', NAME, `DNS:${NAME}`);
+  const cert = readFileSync(files.cert);
   const [alpnKey, alpnCert] = await acme.crypto.createAlpnCertificate(
     { identifier: { type: 'dns', value: NAME } } as acme.Authorization,
     KEY_AUTH,
     await acme.crypto.createPrivateEcdsaKey(),
   );
   const challenge = tls.createSecureContext({ key: alpnKey, cert: alpnCert });
-  const server = https.createServer(
-    { key: readFileSync(join(dir, 'key.pem')), cert, ALPNProtocols: ['http/1.1'] },
-    (req, res) => res.end(`normal ${req.url}`),
+  const server = https.createServer({ key: readFileSync(files.key), cert, ALPNProtocols: ['http/1.1'] }, (req, res) =>
+    res.end(`normal ${req.url}`),
   );
   const unroute = routeAcmeTlsAlpn(server, {
     challengeContext: (name) => (name === NAME ? challenge : null),

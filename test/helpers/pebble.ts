@@ -2,7 +2,8 @@
 // every name), started on loopback for one test. The CA validates challenges on the ports it is
 // given, so the test picks zmgate's ports first. The CA's own HTTPS certificate is made here and
 // trusted by acme-client through its axios instance.
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { selfSignedCert } from './tls.js';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import https from 'node:https';
 import net from 'node:net';
@@ -40,29 +41,7 @@ export async function startPebble(ports: { tlsPort: number; httpPort: number }):
   const dir = mkdtempSync(join(tmpdir(), 'zmgate-pebble-'));
   const cert = join(dir, 'ca.crt');
   const key = join(dir, 'ca.key');
-  execFileSync(
-    'openssl',
-    [
-      'req',
-      '-x509',
-      '-newkey',
-      'ec',
-      '-pkeyopt',
-      'ec_paramgen_curve:P-256',
-      '-nodes',
-      '-days',
-      '2',
-      '-subj',
-      '/CN=pebble',
-      '-addext',
-      'subjectAltName=IP:127.0.0.1,DNS:localhost',
-      '-keyout',
-      key,
-      '-out',
-      cert,
-    ],
-    { stdio: 'ignore' },
-  );
+  selfSignedCert(dir, 'ca', 'pebble', 'IP:127.0.0.1,DNS:localhost');
   const [acmePort, mgmtPort, dnsPort, dnsMgmtPort] = [
     await freePort(),
     await freePort(),

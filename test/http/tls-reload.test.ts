@@ -1,6 +1,6 @@
 // Static TLS (server.tls.*) re-reads its certificate files on SIGHUP: new handshakes get the new
 // certificate, a connection opened before keeps working, and a broken file keeps the old one.
-import { execFileSync } from 'node:child_process';
+import { selfSignedCert } from '../helpers/tls.js';
 import { copyFileSync, mkdtempSync, writeFileSync } from 'node:fs';
 import https from 'node:https';
 import { tmpdir } from 'node:os';
@@ -13,30 +13,7 @@ import test from 'ava';
 import { startTestApp } from '../helpers/app.js';
 
 function selfSigned(dir: string, cn: string): { cert: string; key: string } {
-  const cert = join(dir, `${cn}.crt`);
-  const key = join(dir, `${cn}.key`);
-  execFileSync(
-    'openssl',
-    [
-      'req',
-      '-x509',
-      '-newkey',
-      'ec',
-      '-pkeyopt',
-      'ec_paramgen_curve:P-256',
-      '-nodes',
-      '-days',
-      '2',
-      '-subj',
-      `/CN=${cn}`,
-      '-keyout',
-      key,
-      '-out',
-      cert,
-    ],
-    { stdio: 'ignore' },
-  );
-  return { cert, key };
+  return selfSignedCert(dir, cn, cn);
 }
 
 interface Answer {
