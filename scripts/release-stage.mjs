@@ -39,6 +39,8 @@ const release = {
   license: pkg.license,
   type: pkg.type,
   engines: pkg.engines,
+  // How the service is started (flags and environment): read by the Debian launcher and unit.
+  zmgateRuntime: pkg.zmgateRuntime,
   os: ['linux'],
   cpu: ['x64', 'arm64'],
   bin,

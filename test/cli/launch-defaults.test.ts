@@ -31,4 +31,7 @@ test('the systemd unit sets the malloc arenas and the Debian launcher takes the 
   const build = readFileSync(`${root}packaging/deb/build-deb.sh`, 'utf8');
   t.regex(build, /zmgateRuntime\.nodeFlags/);
   t.regex(build, /zmgateRuntime\.env\.MALLOC_ARENA_MAX/);
+  // The launcher reads the staged package.json, so the release stage must carry the field.
+  const stage = readFileSync(`${root}scripts/release-stage.mjs`, 'utf8');
+  t.regex(stage, /zmgateRuntime: pkg\.zmgateRuntime/);
 });
