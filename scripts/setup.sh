@@ -108,6 +108,9 @@ group "the ACME tests: Debian's pebble test CA and its mock DNS, on loopback"
 want pebble pebble
 group "the multi-server push tests (socket.io's Redis adapter; the test starts its own redis-server on loopback)"
 want redis-server redis-server
+group "the multi-server network-namespace test (ip netns, veth; HTTP from inside a namespace with curl)"
+want iproute2 ip
+want curl curl
 group "the linters the tests run (clang-format for the addon's C++)"
 want clang-format clang-format
 
