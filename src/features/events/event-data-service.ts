@@ -8,7 +8,7 @@ import { toLocalDateTimeString } from '../../db/datetime.js';
 import type { PrismaClient } from '../../db/prisma.js';
 import type { Event_Data } from '../../generated/prisma/client.js';
 import { pageOf, pageRequest, type Page, listPage } from '../../api/pagination.js';
-import { EventVisibility, inList } from './event-visibility.js';
+import { EventVisibility } from './event-visibility.js';
 import { parseLocalTimestamp } from './frames-service.js';
 import type { Services } from '../../registry.js';
 
@@ -118,22 +118,15 @@ export class EventDataService {
       return pageOf([], 0, req);
     }
     if (eventId === undefined && visible) {
-      const scope = inList(visible);
-      const from = `FROM Event_Data d LEFT JOIN Events e ON e.Id = d.EventId WHERE COALESCE(d.MonitorId, e.MonitorId) IN ${scope.sql}`;
-      const [ids, count] = await Promise.all([
-        this.prisma.$queryRawUnsafe<Array<{ Id: bigint }>>(
-          `SELECT d.Id ${from} ORDER BY d.Id LIMIT ? OFFSET ?`,
-          ...scope.params,
-          req.take,
-          req.skip,
-        ),
-        this.prisma.$queryRawUnsafe<Array<{ n: bigint | number }>>(`SELECT COUNT(*) AS n ${from}`, ...scope.params),
-      ]);
-      const rows = await this.prisma.event_Data.findMany({
-        where: { Id: { in: ids.map((r) => BigInt(r.Id)) } },
-        orderBy: { Id: 'asc' },
-      });
-      return pageOf(rows.map(toResponse), Number(count[0]?.n ?? 0), req);
+      const { ids, total } = await this.visibility.idsPage(
+        'd.Id',
+        (monitors) =>
+          `FROM Event_Data d LEFT JOIN Events e ON e.Id = d.EventId WHERE COALESCE(d.MonitorId, e.MonitorId) IN ${monitors}`,
+        visible,
+        req,
+      );
+      const rows = await this.prisma.event_Data.findMany({ where: { Id: { in: ids } }, orderBy: { Id: 'asc' } });
+      return pageOf(rows.map(toResponse), total, req);
     }
     const where = eventId === undefined ? {} : { EventId: BigInt(eventId) };
     return listPage(

@@ -36,6 +36,32 @@ export class EventVisibility {
     return eventId !== null && (await this.eventMonitor(user, eventId, scope)) !== null;
   }
 
+  /**
+   * One page of ids of the rows `from` (a FROM … WHERE clause naming `?` placeholders for the
+   * visible monitors, e.g. `FROM Frames f JOIN Events e … WHERE e.MonitorId IN (…)`), and their
+   * total: the rows of a restricted caller's list, read by id first because Prisma cannot
+   * join to the event's monitor.
+   */
+  async idsPage(
+    column: string,
+    from: (monitors: string) => string,
+    visible: Set<number>,
+    page: { skip: number; take: number },
+  ): Promise<{ ids: bigint[]; total: number }> {
+    const scope = inList(visible);
+    const sql = from(scope.sql);
+    const [ids, count] = await Promise.all([
+      this.prisma.$queryRawUnsafe<Array<{ Id: bigint }>>(
+        `SELECT ${column} AS Id ${sql} ORDER BY ${column} LIMIT ? OFFSET ?`,
+        ...scope.params,
+        page.take,
+        page.skip,
+      ),
+      this.prisma.$queryRawUnsafe<Array<{ n: bigint | number }>>(`SELECT COUNT(*) AS n ${sql}`, ...scope.params),
+    ]);
+    return { ids: ids.map((r) => BigInt(r.Id)), total: Number(count[0]?.n ?? 0) };
+  }
+
   /** True when the monitor exists and the caller may see it. */
   async monitorVisible(user: AuthUser, monitorId: number, visible?: Set<number> | null): Promise<boolean> {
     const scope = visible === undefined ? await this.visible(user) : visible;

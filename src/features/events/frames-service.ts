@@ -10,7 +10,7 @@ import type { PrismaClient } from '../../db/prisma.js';
 import type { Frames } from '../../generated/prisma/client.js';
 import type { LocalDateTime } from '../../api/envelopes.js';
 import { pageOf, pageRequest, type Page, listPage } from '../../api/pagination.js';
-import { EventVisibility, inList } from './event-visibility.js';
+import { EventVisibility } from './event-visibility.js';
 import type { Services } from '../../registry.js';
 
 export type FrameType = 'Normal' | 'Bulk' | 'Alarm';
@@ -132,22 +132,14 @@ export class FramesService {
       where = { EventId: BigInt(eventId) };
     } else if (visible) {
       if (!visible.size) return pageOf([], 0, req);
-      const scope = inList(visible);
-      const from = `FROM Frames f JOIN Events e ON e.Id = f.EventId WHERE e.MonitorId IN ${scope.sql}`;
-      const [ids, count] = await Promise.all([
-        this.prisma.$queryRawUnsafe<Array<{ Id: bigint }>>(
-          `SELECT f.Id ${from} ORDER BY f.Id LIMIT ? OFFSET ?`,
-          ...scope.params,
-          req.take,
-          req.skip,
-        ),
-        this.prisma.$queryRawUnsafe<Array<{ n: bigint | number }>>(`SELECT COUNT(*) AS n ${from}`, ...scope.params),
-      ]);
-      const rows = await this.prisma.frames.findMany({
-        where: { Id: { in: ids.map((r) => BigInt(r.Id)) } },
-        orderBy: { Id: 'asc' },
-      });
-      return pageOf(rows.map(toResponse), Number(count[0]?.n ?? 0), req);
+      const { ids, total } = await this.visibility.idsPage(
+        'f.Id',
+        (monitors) => `FROM Frames f JOIN Events e ON e.Id = f.EventId WHERE e.MonitorId IN ${monitors}`,
+        visible,
+        req,
+      );
+      const rows = await this.prisma.frames.findMany({ where: { Id: { in: ids } }, orderBy: { Id: 'asc' } });
+      return pageOf(rows.map(toResponse), total, req);
     }
     return listPage(
       req,
