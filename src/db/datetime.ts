@@ -43,6 +43,18 @@ export function fromLocalDateTimeString(s: string | null | undefined): Date | nu
 }
 
 /**
+ * fromLocalDateTimeString for a client's input to a DATETIME column: also refuses years outside
+ * 1000 to 9999 (MariaDB's DATETIME range). The driver cannot read earlier years back, so storing
+ * one would make every later read of the row fail.
+ */
+export function fromLocalDateTimeInput(s: string): Date {
+  const date = fromLocalDateTimeString(s);
+  const year = date.getUTCFullYear();
+  if (year < 1000 || year > 9999) throw new RangeError(`year out of range 1000-9999: ${JSON.stringify(s)}`);
+  return date;
+}
+
+/**
  * The wall-clock Date for an instant as seen in `timeZone` (an IANA name; default: this
  * process's zone). Use it to write "now" the way ZoneMinder does: toWallClock(new Date(), tz).
  */

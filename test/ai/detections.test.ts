@@ -234,6 +234,7 @@ test.serial('detections: validation and references', async (t) => {
     [{ ...base, bounding_box_x: -5 }, ['bounding_box_x']],
     [{ ...base, detected_at: 'yesterday' }, ['detected_at']],
     [{ ...base, detected_at: '2026-02-30T10:00:00' }, ['detected_at']],
+    [{ ...base, detected_at: '0029-05-02T14:29:13' }, ['detected_at']], // MariaDB's range starts at year 1000
     [{ ...base, event_id: 999999, object_class_id: 999999 }, ['event_id', 'object_class_id']],
     [{ ...base, frame_id: ids.f3 }, ['frame_id']],
   ];

@@ -5,7 +5,7 @@
 import type { AuthUser } from '../../auth/auth-service.js';
 import { canSee, type MonitorAcl } from '../../auth/monitor-acl.js';
 import type { PrismaClient } from '../../db/prisma.js';
-import { fromLocalDateTimeString, toLocalDateTimeString } from '../../db/datetime.js';
+import { fromLocalDateTimeInput, toLocalDateTimeString } from '../../db/datetime.js';
 import { bigintToJson, decimalToString } from '../../db/prisma-json.js';
 import { InvalidInputError, notFound } from '../../errors.js';
 import { pageRequest, type Page, listPage } from '../../api/pagination.js';
@@ -160,7 +160,7 @@ function toData(body: CreateAiDetectionRequest | UpdateAiDetectionRequest): Reco
   if (body.frame_id !== undefined) data.FrameId = body.frame_id === null ? null : BigInt(body.frame_id);
   if (body.detected_at != null) {
     try {
-      data.DetectedAt = fromLocalDateTimeString(body.detected_at);
+      data.DetectedAt = fromLocalDateTimeInput(body.detected_at);
     } catch {
       throw new InvalidInputError('Invalid input', [['detected_at', 'not a valid local date-time']]);
     }

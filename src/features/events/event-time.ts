@@ -25,9 +25,18 @@ const ISO_8601 =
 
 /**
  * Parses an ISO 8601 date-time into a ZoneMinder wall-clock Date (see the header). Returns
- * null when the text is not a valid calendar date-time; callers turn that into a 400.
+ * null when the text is not a valid calendar date-time, or falls outside years 1000 to 9999
+ * (MariaDB's DATETIME range; the driver cannot read earlier years back, so storing one would
+ * break every later read of the row); callers turn that into a 400.
  */
 export function parseEventTime(text: string, clock: ZoneClock): Date | null {
+  const wall = parseIsoToWall(text, clock);
+  if (!wall || Number.isNaN(wall.getTime())) return null;
+  const year = wall.getUTCFullYear();
+  return year < 1000 || year > 9999 ? null : wall;
+}
+
+function parseIsoToWall(text: string, clock: ZoneClock): Date | null {
   const m = ISO_8601.exec(text.trim());
   if (!m) return null;
   const [y, mo, d, h = 0, mi = 0, s = 0] = m.slice(1, 7).map((part) => Number(part ?? 0));

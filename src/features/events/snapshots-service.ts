@@ -3,7 +3,7 @@
 // monitor is; hidden rows behave exactly like missing ones.
 import type { AuthUser } from '../../auth/auth-service.js';
 import type { MonitorAcl } from '../../auth/monitor-acl.js';
-import { fromLocalDateTimeString, toLocalDateTimeString } from '../../db/datetime.js';
+import { fromLocalDateTimeInput, toLocalDateTimeString } from '../../db/datetime.js';
 import type { PrismaClient } from '../../db/prisma.js';
 import { InvalidInputError, notFound } from '../../errors.js';
 import type { Prisma, Snapshots, Snapshots_Events } from '../../generated/prisma/client.js';
@@ -105,7 +105,7 @@ export interface CreateSnapshotEventRequest {
 /** A local date-time input, as a 400 naming the field when malformed. */
 function localDateTime(field: string, text: string): Date {
   try {
-    return fromLocalDateTimeString(text);
+    return fromLocalDateTimeInput(text);
   } catch {
     throw new InvalidInputError('Invalid input', [
       [field, 'must be a local date-time YYYY-MM-DDTHH:MM:SS (no offset)'],

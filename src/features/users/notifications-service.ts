@@ -5,7 +5,7 @@
 import type { AuthUser } from '../../auth/auth-service.js';
 import { allows } from '../../auth/permissions.js';
 import type { PrismaClient } from '../../db/prisma.js';
-import { fromLocalDateTimeString, toLocalDateTimeString, toWallClock } from '../../db/datetime.js';
+import { fromLocalDateTimeInput, toLocalDateTimeString, toWallClock } from '../../db/datetime.js';
 import { InvalidInputError, PermissionDeniedError, notFound } from '../../errors.js';
 import type { LocalDateTime } from '../../api/envelopes.js';
 import { pageRequest, type Page, listPage } from '../../api/pagination.js';
@@ -143,7 +143,7 @@ function toData(body: CreateNotificationRequest | UpdateNotificationRequest): Re
   if (body.badge_count != null) data.BadgeCount = body.badge_count;
   if ('last_notified_at' in body && body.last_notified_at !== undefined) {
     try {
-      data.LastNotifiedAt = fromLocalDateTimeString(body.last_notified_at);
+      data.LastNotifiedAt = body.last_notified_at === null ? null : fromLocalDateTimeInput(body.last_notified_at);
     } catch {
       throw new InvalidInputError('Invalid input', [['last_notified_at', 'not a valid local date-time']]);
     }
