@@ -130,6 +130,31 @@ export function openRequestSchemas(doc) {
   }
 }
 
+/** The parameter aliases of src/api/params.ts, inlined into each parameter as tsoa writes a
+ * parameter declared `number` with its own JSDoc validators; the alias's description becomes the
+ * parameter's when the route gives none. */
+export const PARAMETER_ALIASES = ['Id', 'PageNumber', 'PageSize'];
+export function inlineParameterAliases(doc) {
+  const schemas = doc.components?.schemas ?? {};
+  for (const item of Object.values(doc.paths ?? {})) {
+    for (const method of METHODS) {
+      for (const param of item[method]?.parameters ?? []) {
+        const name = param.schema?.$ref?.replace('#/components/schemas/', '');
+        if (!PARAMETER_ALIASES.includes(name)) continue;
+        const { description, format, type, ...rest } = schemas[name];
+        if (description && !param.description) {
+          const { in: where, name: pname, required, schema, ...others } = param;
+          Object.keys(param).forEach((k) => delete param[k]);
+          Object.assign(param, { description, in: where, name: pname, required, schema, ...others });
+        }
+        param.schema = { ...(format && { format }), type, ...rest };
+      }
+    }
+  }
+  const used = JSON.stringify(doc);
+  for (const name of PARAMETER_ALIASES) if (!used.includes(`"#/components/schemas/${name}"`)) delete schemas[name];
+}
+
 /** Adds `paths` to the tsoa document; a path+method tsoa already has is an error. */
 export function mergePaths(doc, paths) {
   const problems = [];
@@ -147,6 +172,7 @@ export function mergePaths(doc, paths) {
 /** `mediaPaths`: the route table's OpenAPI path items (mediaOpenapiPaths()). */
 export async function finalize(tsoaDoc, mediaPaths = {}) {
   const merged = structuredClone(tsoaDoc);
+  inlineParameterAliases(merged);
   const mergeProblems = mergePaths(merged, mediaPaths);
   const doc = upgrade({ ...normaliseNullable(merged), openapi: '3.0.3' }, '3.1');
   doc.openapi = '3.1.0';

@@ -14,6 +14,7 @@ import {
   Tags,
 } from '@tsoa/runtime';
 import type { AppResponseError } from '../../api/envelopes.js';
+import type { Id, PageNumber, PageSize } from '../../api/params.js';
 import type { Page } from '../../api/pagination.js';
 import { FeatureController } from '../feature-controller.js';
 import {
@@ -35,18 +36,10 @@ export class AiDatasetsController extends FeatureController {
 
   /**
    * Lists AI datasets. `page`/`page_size` are accepted as on every other list.
-   * @param page 1-based page number (default 1).
-   * @param page_size Rows per page, at most 1000 (default 25).
-   * @isLong page
-   * @minimum page 0
-   * @maximum page 9007199254740991
-   * @isLong page_size
-   * @minimum page_size 0
-   * @maximum page_size 1000
    */
   @Get()
   @OperationId('list_datasets')
-  public async list(@Query() page?: number, @Query() page_size?: number): Promise<PaginatedAiDatasetsResponse> {
+  public async list(@Query() page?: PageNumber, @Query() page_size?: PageSize): Promise<PaginatedAiDatasetsResponse> {
     return this.datasets.list(page, page_size);
   }
 
@@ -58,39 +51,26 @@ export class AiDatasetsController extends FeatureController {
     return this.datasets.create(body);
   }
 
-  /**
-   * @isInt id must be an integer >= 0
-   * @minimum id 0
-   * @maximum id 2147483647
-   */
   @Get('{id}')
   @OperationId('get_dataset')
-  public async get(@Path() id: number): Promise<AiDatasetResponse> {
+  public async get(@Path() id: Id): Promise<AiDatasetResponse> {
     return this.datasets.get(id);
   }
 
-  /**
-   * @isInt id must be an integer >= 0
-   * @minimum id 0
-   * @maximum id 2147483647
-   */
   @Patch('{id}')
   @OperationId('update_dataset')
   @Response<AppResponseError>(409, 'A dataset with this name exists')
-  public async update(@Path() id: number, @Body() body: UpdateAiDatasetRequest): Promise<AiDatasetResponse> {
+  public async update(@Path() id: Id, @Body() body: UpdateAiDatasetRequest): Promise<AiDatasetResponse> {
     return this.datasets.update(id, body);
   }
 
   /**
    * Deletes the dataset and its object classes; models that used it keep no dataset.
-   * @isInt id must be an integer >= 0
-   * @minimum id 0
-   * @maximum id 2147483647
    */
   @Delete('{id}')
   @OperationId('delete_dataset')
   @SuccessResponse(204, 'Deleted')
-  public async remove(@Path() id: number): Promise<void> {
+  public async remove(@Path() id: Id): Promise<void> {
     await this.datasets.remove(id);
   }
 }

@@ -16,6 +16,7 @@ import {
 } from '@tsoa/runtime';
 import type { Request as ExRequest } from 'express';
 import type { AppResponseError } from '../../api/envelopes.js';
+import type { Id, PageNumber, PageSize } from '../../api/params.js';
 import type { Page } from '../../api/pagination.js';
 import { FeatureController } from '../feature-controller.js';
 import {
@@ -44,29 +45,18 @@ export class AiDetectionsController extends FeatureController {
    * Lists AI detections of the events the caller may see.
    * @param event_id Only detections of this event.
    * @param object_class_id Only detections of this object class.
-   * @param page 1-based page number (default 1).
-   * @param page_size Rows per page, at most 1000 (default 25).
    * @isLong event_id must be an integer >= 0
    * @minimum event_id 0
    * @maximum event_id 9007199254740991
-   * @isInt object_class_id must be an integer >= 0
-   * @minimum object_class_id 0
-   * @maximum object_class_id 2147483647
-   * @isLong page
-   * @minimum page 0
-   * @maximum page 9007199254740991
-   * @isLong page_size
-   * @minimum page_size 0
-   * @maximum page_size 1000
    */
   @Get()
   @OperationId('list_ai_detections')
   public async list(
     @Request() req: ExRequest,
     @Query() event_id?: number,
-    @Query() object_class_id?: number,
-    @Query() page?: number,
-    @Query() page_size?: number,
+    @Query() object_class_id?: Id,
+    @Query() page?: PageNumber,
+    @Query() page_size?: PageSize,
   ): Promise<PaginatedAiDetectionsResponse> {
     return this.service.list(user(req), event_id, object_class_id, page, page_size);
   }

@@ -14,6 +14,7 @@ import {
   Tags,
 } from '@tsoa/runtime';
 import type { AppResponseError } from '../../api/envelopes.js';
+import type { Id, PageNumber, PageSize } from '../../api/params.js';
 import type { Page } from '../../api/pagination.js';
 import { FeatureController } from '../feature-controller.js';
 import {
@@ -35,18 +36,10 @@ export class AiModelsController extends FeatureController {
 
   /**
    * Lists AI models with their dataset name resolved.
-   * @param page 1-based page number (default 1).
-   * @param page_size Rows per page, at most 1000 (default 25).
-   * @isLong page
-   * @minimum page 0
-   * @maximum page 9007199254740991
-   * @isLong page_size
-   * @minimum page_size 0
-   * @maximum page_size 1000
    */
   @Get()
   @OperationId('list_ai_models')
-  public async list(@Query() page?: number, @Query() page_size?: number): Promise<PaginatedAiModelsResponse> {
+  public async list(@Query() page?: PageNumber, @Query() page_size?: PageSize): Promise<PaginatedAiModelsResponse> {
     return this.models.list(page, page_size);
   }
 
@@ -59,38 +52,23 @@ export class AiModelsController extends FeatureController {
     return this.models.create(body);
   }
 
-  /**
-   * @isInt id must be an integer >= 0
-   * @minimum id 0
-   * @maximum id 2147483647
-   */
   @Get('{id}')
   @OperationId('get_ai_model')
-  public async get(@Path() id: number): Promise<AiModelResponse> {
+  public async get(@Path() id: Id): Promise<AiModelResponse> {
     return this.models.get(id);
   }
 
-  /**
-   * @isInt id must be an integer >= 0
-   * @minimum id 0
-   * @maximum id 2147483647
-   */
   @Patch('{id}')
   @OperationId('update_ai_model')
   @Response<AppResponseError>(409, 'A model with this name exists')
-  public async update(@Path() id: number, @Body() body: UpdateAiModelRequest): Promise<AiModelResponse> {
+  public async update(@Path() id: Id, @Body() body: UpdateAiModelRequest): Promise<AiModelResponse> {
     return this.models.update(id, body);
   }
 
-  /**
-   * @isInt id must be an integer >= 0
-   * @minimum id 0
-   * @maximum id 2147483647
-   */
   @Delete('{id}')
   @OperationId('delete_ai_model')
   @SuccessResponse(204, 'Deleted')
-  public async remove(@Path() id: number): Promise<void> {
+  public async remove(@Path() id: Id): Promise<void> {
     await this.models.remove(id);
   }
 }

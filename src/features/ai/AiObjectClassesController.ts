@@ -14,6 +14,7 @@ import {
   Tags,
 } from '@tsoa/runtime';
 import type { AppResponseError } from '../../api/envelopes.js';
+import type { Id, PageNumber, PageSize } from '../../api/params.js';
 import type { Page } from '../../api/pagination.js';
 import { FeatureController } from '../feature-controller.js';
 import {
@@ -36,24 +37,13 @@ export class AiObjectClassesController extends FeatureController {
   /**
    * Lists object classes, optionally only those of one dataset.
    * @param dataset_id Only classes of this dataset.
-   * @param page 1-based page number (default 1).
-   * @param page_size Rows per page, at most 1000 (default 25).
-   * @isInt dataset_id must be an integer >= 0
-   * @minimum dataset_id 0
-   * @maximum dataset_id 2147483647
-   * @isLong page
-   * @minimum page 0
-   * @maximum page 9007199254740991
-   * @isLong page_size
-   * @minimum page_size 0
-   * @maximum page_size 1000
    */
   @Get()
   @OperationId('list_classes')
   public async list(
-    @Query() dataset_id?: number,
-    @Query() page?: number,
-    @Query() page_size?: number,
+    @Query() dataset_id?: Id,
+    @Query() page?: PageNumber,
+    @Query() page_size?: PageSize,
   ): Promise<PaginatedAiObjectClassesResponse> {
     return this.classes.list(dataset_id, page, page_size);
   }
@@ -67,38 +57,23 @@ export class AiObjectClassesController extends FeatureController {
     return this.classes.create(body);
   }
 
-  /**
-   * @isInt id must be an integer >= 0
-   * @minimum id 0
-   * @maximum id 2147483647
-   */
   @Get('{id}')
   @OperationId('get_class')
-  public async get(@Path() id: number): Promise<AiObjectClassResponse> {
+  public async get(@Path() id: Id): Promise<AiObjectClassResponse> {
     return this.classes.get(id);
   }
 
-  /**
-   * @isInt id must be an integer >= 0
-   * @minimum id 0
-   * @maximum id 2147483647
-   */
   @Patch('{id}')
   @OperationId('update_class')
   @Response<AppResponseError>(409, 'The dataset already has a class with this name')
-  public async update(@Path() id: number, @Body() body: UpdateAiObjectClassRequest): Promise<AiObjectClassResponse> {
+  public async update(@Path() id: Id, @Body() body: UpdateAiObjectClassRequest): Promise<AiObjectClassResponse> {
     return this.classes.update(id, body);
   }
 
-  /**
-   * @isInt id must be an integer >= 0
-   * @minimum id 0
-   * @maximum id 2147483647
-   */
   @Delete('{id}')
   @OperationId('delete_class')
   @SuccessResponse(204, 'Deleted')
-  public async remove(@Path() id: number): Promise<void> {
+  public async remove(@Path() id: Id): Promise<void> {
     await this.classes.remove(id);
   }
 }

@@ -16,6 +16,7 @@ import {
 } from '@tsoa/runtime';
 import type { Request as ExRequest } from 'express';
 import type { AppResponseError } from '../../api/envelopes.js';
+import type { PageNumber, PageSize } from '../../api/params.js';
 import { FeatureController } from '../feature-controller.js';
 import {
   EventDataService,
@@ -38,25 +39,17 @@ export class EventDataController extends FeatureController {
    * Lists event data rows in Id order; with `event_id`, the rows of that event (none when the
    * event is missing or hidden). Gated by the Events feature.
    * @param event_id Only rows of this event.
-   * @param page 1-based page number (default 1).
-   * @param page_size Rows per page, at most 1000 (default 25).
    * @isLong event_id must be an integer >= 0
    * @minimum event_id 0
    * @maximum event_id 9007199254740991
-   * @isLong page
-   * @minimum page 0
-   * @maximum page 9007199254740991
-   * @isLong page_size
-   * @minimum page_size 0
-   * @maximum page_size 1000
    */
   @Get()
   @OperationId('list_event_data')
   public async list(
     @Request() req: ExRequest,
     @Query() event_id?: number,
-    @Query() page?: number,
-    @Query() page_size?: number,
+    @Query() page?: PageNumber,
+    @Query() page_size?: PageSize,
   ): Promise<PaginatedEventDataResponse> {
     return this.eventData.list(currentUser(req), event_id, page, page_size);
   }

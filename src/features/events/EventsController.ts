@@ -16,6 +16,7 @@ import {
 } from '@tsoa/runtime';
 import type { Request as ExRequest } from 'express';
 import type { AppResponseError } from '../../api/envelopes.js';
+import type { Id, PageNumber, PageSize } from '../../api/params.js';
 import { FeatureController } from '../feature-controller.js';
 import {
   EventsService,
@@ -39,8 +40,6 @@ export class EventsController extends FeatureController {
    * Lists events of the monitors the caller may see, newest first by default. Event start/end
    * times are UTC with `Z`; `start_time`/`end_time` take ISO 8601 (with `Z`/offset: an instant;
    * without: ZoneMinder local time).
-   * @param page 1-based page number (default 1).
-   * @param page_size Rows per page, at most 1000 (default 25).
    * @param monitor_id Only events of this monitor.
    * @param start_time Events that started at or after this time.
    * @param end_time Events that ended at or before this time (open events never match).
@@ -53,41 +52,26 @@ export class EventsController extends FeatureController {
    * @param notes Case-insensitive substring of the notes.
    * @param tag_id Comma-separated tag ids: events carrying any of them.
    * @param storage_id Only events on this storage (0: the default storage).
-   * @isLong page
-   * @minimum page 0
-   * @maximum page 9007199254740991
-   * @isLong page_size
-   * @minimum page_size 0
-   * @maximum page_size 1000
-   * @isInt monitor_id must be an integer >= 0
-   * @minimum monitor_id 0
-   * @maximum monitor_id 2147483647
-   * @isInt alarm_frames_min must be an integer >= 0
-   * @minimum alarm_frames_min 0
-   * @maximum alarm_frames_min 2147483647
-   * @isInt storage_id must be an integer >= 0
-   * @minimum storage_id 0
-   * @maximum storage_id 2147483647
    */
   @Get()
   @OperationId('listEvents')
   @Response<AppResponseError>(400, 'Invalid filter, sort or paging value')
   public async list(
     @Request() req: ExRequest,
-    @Query() page?: number,
-    @Query() page_size?: number,
-    @Query() monitor_id?: number,
+    @Query() page?: PageNumber,
+    @Query() page_size?: PageSize,
+    @Query() monitor_id?: Id,
     @Query() start_time?: string,
     @Query() end_time?: string,
     @Query() sort?: string,
     @Query() direction?: string,
-    @Query() alarm_frames_min?: number,
+    @Query() alarm_frames_min?: Id,
     @Query() archived?: boolean,
     @Query() cause?: string,
     @Query() name?: string,
     @Query() notes?: string,
     @Query() tag_id?: string,
-    @Query() storage_id?: number,
+    @Query() storage_id?: Id,
   ): Promise<PaginatedEventsResponse> {
     return this.events.list(currentUser(req), {
       page,

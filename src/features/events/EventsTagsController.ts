@@ -15,6 +15,7 @@ import {
 } from '@tsoa/runtime';
 import type { Request as ExRequest } from 'express';
 import type { AppResponseError } from '../../api/envelopes.js';
+import type { PageSize } from '../../api/params.js';
 import type { Page } from '../../api/pagination.js';
 import { FeatureController } from '../feature-controller.js';
 import { EventsTagsService, type CreateEventTagRequest, type EventTagResponse } from './events-tags-service.js';
@@ -35,16 +36,12 @@ export class EventsTagsController extends FeatureController {
    * @param event_id Only assignments of this event.
    * @param tag_id Only assignments of this tag.
    * @param page 1-based page number (default 1).
-   * @param page_size Rows per page, at most 1000 (default 25).
    * @isLong event_id must be an integer >= 0
    * @minimum event_id 0
    * @isLong tag_id must be an integer >= 0
    * @minimum tag_id 0
    * @isLong page
    * @minimum page 0
-   * @isLong page_size
-   * @minimum page_size 0
-   * @maximum page_size 1000
    */
   @Get()
   @OperationId('list_events_tags')
@@ -53,7 +50,7 @@ export class EventsTagsController extends FeatureController {
     @Query() event_id?: number,
     @Query() tag_id?: number,
     @Query() page?: number,
-    @Query() page_size?: number,
+    @Query() page_size?: PageSize,
   ): Promise<PaginatedEventsTagsResponse> {
     return this.eventsTags.list(currentUser(req), { event_id, tag_id, page, page_size });
   }

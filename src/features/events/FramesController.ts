@@ -16,6 +16,7 @@ import {
 } from '@tsoa/runtime';
 import type { Request as ExRequest } from 'express';
 import type { AppResponseError } from '../../api/envelopes.js';
+import type { PageNumber, PageSize } from '../../api/params.js';
 import { FeatureController } from '../feature-controller.js';
 import {
   FramesService,
@@ -38,25 +39,17 @@ export class FramesController extends FeatureController {
    * Lists frames in Id order; with `event_id`, the frames of that event (none when the event
    * is missing or hidden).
    * @param event_id Only frames of this event.
-   * @param page 1-based page number (default 1).
-   * @param page_size Rows per page, at most 1000 (default 25).
    * @isLong event_id must be an integer >= 0
    * @minimum event_id 0
    * @maximum event_id 9007199254740991
-   * @isLong page
-   * @minimum page 0
-   * @maximum page 9007199254740991
-   * @isLong page_size
-   * @minimum page_size 0
-   * @maximum page_size 1000
    */
   @Get()
   @OperationId('list_frames')
   public async list(
     @Request() req: ExRequest,
     @Query() event_id?: number,
-    @Query() page?: number,
-    @Query() page_size?: number,
+    @Query() page?: PageNumber,
+    @Query() page_size?: PageSize,
   ): Promise<PaginatedFramesResponse> {
     return this.frames.list(currentUser(req), event_id, page, page_size);
   }

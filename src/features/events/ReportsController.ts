@@ -16,6 +16,7 @@ import {
 } from '@tsoa/runtime';
 import type { Request as ExRequest } from 'express';
 import type { AppResponseError } from '../../api/envelopes.js';
+import type { PageSize } from '../../api/params.js';
 import type { Page } from '../../api/pagination.js';
 import { FeatureController } from '../feature-controller.js';
 import {
@@ -38,17 +39,13 @@ export class ReportsController extends FeatureController {
   /**
    * Lists reports in Id order.
    * @param page 1-based page number (default 1).
-   * @param page_size Rows per page, at most 1000 (default 25).
    * @isLong page
    * @minimum page 0
-   * @isLong page_size
-   * @minimum page_size 0
-   * @maximum page_size 1000
    */
   @Get()
   @OperationId('list_reports')
   @Response<AppResponseError>(400, 'Invalid paging value')
-  public async list(@Query() page?: number, @Query() page_size?: number): Promise<PaginatedReportsResponse> {
+  public async list(@Query() page?: number, @Query() page_size?: PageSize): Promise<PaginatedReportsResponse> {
     return this.reports.list(page, page_size);
   }
 

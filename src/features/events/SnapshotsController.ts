@@ -16,6 +16,7 @@ import {
 } from '@tsoa/runtime';
 import type { Request as ExRequest } from 'express';
 import type { AppResponseError } from '../../api/envelopes.js';
+import type { PageSize } from '../../api/params.js';
 import type { Page } from '../../api/pagination.js';
 import { FeatureController } from '../feature-controller.js';
 import {
@@ -39,16 +40,12 @@ export class SnapshotsController extends FeatureController {
   /**
    * Lists snapshots in Id order.
    * @param page 1-based page number (default 1).
-   * @param page_size Rows per page, at most 1000 (default 25).
    * @isLong page
    * @minimum page 0
-   * @isLong page_size
-   * @minimum page_size 0
-   * @maximum page_size 1000
    */
   @Get()
   @OperationId('list_snapshots')
-  public async list(@Query() page?: number, @Query() page_size?: number): Promise<PaginatedSnapshotsResponse> {
+  public async list(@Query() page?: number, @Query() page_size?: PageSize): Promise<PaginatedSnapshotsResponse> {
     return this.snapshots.list(page, page_size);
   }
 

@@ -15,6 +15,7 @@ import {
 } from '@tsoa/runtime';
 import type { Request as ExRequest } from 'express';
 import type { AppResponseError } from '../../api/envelopes.js';
+import type { PageSize } from '../../api/params.js';
 import type { Page } from '../../api/pagination.js';
 import { FeatureController } from '../feature-controller.js';
 import {
@@ -38,21 +39,17 @@ export class SnapshotsEventsController extends FeatureController {
    * Lists the events of snapshots, only events of monitors the caller may see, in Id order.
    * @param snapshot_id Only the events of this snapshot.
    * @param page 1-based page number (default 1).
-   * @param page_size Rows per page, at most 1000 (default 25).
    * @isInt snapshot_id must be an integer >= 0
    * @minimum snapshot_id 0
    * @isLong page
    * @minimum page 0
-   * @isLong page_size
-   * @minimum page_size 0
-   * @maximum page_size 1000
    */
   @Get()
   @OperationId('list_snapshot_events')
   public async list(
     @Request() req: ExRequest,
     @Query() page?: number,
-    @Query() page_size?: number,
+    @Query() page_size?: PageSize,
     @Query() snapshot_id?: number,
   ): Promise<PaginatedSnapshotEventsResponse> {
     return this.snapshotEvents.list(currentUser(req), { snapshot_id, page, page_size });

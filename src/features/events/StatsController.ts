@@ -16,6 +16,7 @@ import {
 } from '@tsoa/runtime';
 import type { Request as ExRequest } from 'express';
 import type { AppResponseError } from '../../api/envelopes.js';
+import type { Id, PageNumber, PageSize } from '../../api/params.js';
 import type { Page } from '../../api/pagination.js';
 import { FeatureController } from '../feature-controller.js';
 import { StatsService, type CreateStatRequest, type StatResponse, type UpdateStatRequest } from './stats-service.js';
@@ -33,21 +34,13 @@ export class StatsController extends FeatureController {
 
   /**
    * Lists zone alarm statistics of the monitors the caller may see.
-   * @param page 1-based page number (default 1).
-   * @param page_size Rows per page, at most 1000 (default 25).
-   * @isLong page
-   * @minimum page 0
-   * @maximum page 9007199254740991
-   * @isLong page_size
-   * @minimum page_size 0
-   * @maximum page_size 1000
    */
   @Get()
   @OperationId('list_stats')
   public async list(
     @Request() req: ExRequest,
-    @Query() page?: number,
-    @Query() page_size?: number,
+    @Query() page?: PageNumber,
+    @Query() page_size?: PageSize,
   ): Promise<PaginatedStatsResponse> {
     return this.stats.list(currentUser(req), page, page_size);
   }
@@ -59,44 +52,29 @@ export class StatsController extends FeatureController {
     return this.stats.create(currentUser(req), body);
   }
 
-  /**
-   * @isInt id must be an integer >= 0
-   * @minimum id 0
-   * @maximum id 2147483647
-   */
   @Get('{id}')
   @OperationId('get_stat')
   @Response<AppResponseError>(404, 'Not found, or the monitor is hidden')
-  public async get(@Request() req: ExRequest, @Path() id: number): Promise<StatResponse> {
+  public async get(@Request() req: ExRequest, @Path() id: Id): Promise<StatResponse> {
     return this.stats.get(currentUser(req), id);
   }
 
-  /**
-   * @isInt id must be an integer >= 0
-   * @minimum id 0
-   * @maximum id 2147483647
-   */
   @Patch('{id}')
   @OperationId('update_stat')
   @Response<AppResponseError>(404, 'Not found, or the monitor is hidden')
   public async update(
     @Request() req: ExRequest,
-    @Path() id: number,
+    @Path() id: Id,
     @Body() body: UpdateStatRequest,
   ): Promise<StatResponse> {
     return this.stats.update(currentUser(req), id, body);
   }
 
-  /**
-   * @isInt id must be an integer >= 0
-   * @minimum id 0
-   * @maximum id 2147483647
-   */
   @Delete('{id}')
   @OperationId('delete_stat')
   @SuccessResponse(204, 'Deleted')
   @Response<AppResponseError>(404, 'Not found, or the monitor is hidden')
-  public async remove(@Request() req: ExRequest, @Path() id: number): Promise<void> {
+  public async remove(@Request() req: ExRequest, @Path() id: Id): Promise<void> {
     await this.stats.remove(currentUser(req), id);
   }
 }

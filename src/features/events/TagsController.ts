@@ -16,6 +16,7 @@ import {
 } from '@tsoa/runtime';
 import type { Request as ExRequest } from 'express';
 import type { AppResponseError } from '../../api/envelopes.js';
+import type { PageSize } from '../../api/params.js';
 import type { Page } from '../../api/pagination.js';
 import { FeatureController } from '../feature-controller.js';
 import {
@@ -40,19 +41,15 @@ export class TagsController extends FeatureController {
   /**
    * Lists tags in Id order; `event_count` counts only events of monitors the caller may see.
    * @param page 1-based page number (default 1).
-   * @param page_size Rows per page, at most 1000 (default 25).
    * @isLong page
    * @minimum page 0
-   * @isLong page_size
-   * @minimum page_size 0
-   * @maximum page_size 1000
    */
   @Get()
   @OperationId('list_tags')
   public async list(
     @Request() req: ExRequest,
     @Query() page?: number,
-    @Query() page_size?: number,
+    @Query() page_size?: PageSize,
   ): Promise<PaginatedTagsResponse> {
     return this.tags.list(currentUser(req), page, page_size);
   }
@@ -74,9 +71,6 @@ export class TagsController extends FeatureController {
    * @minimum id 0
    * @isLong page
    * @minimum page 0
-   * @isLong page_size
-   * @minimum page_size 0
-   * @maximum page_size 1000
    */
   @Get('{id}')
   @OperationId('get_tag')
@@ -84,7 +78,7 @@ export class TagsController extends FeatureController {
     @Request() req: ExRequest,
     @Path() id: number,
     @Query() page?: number,
-    @Query() page_size?: number,
+    @Query() page_size?: PageSize,
   ): Promise<TagDetailResponse> {
     return this.tags.get(currentUser(req), id, page, page_size);
   }

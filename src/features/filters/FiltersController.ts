@@ -17,6 +17,7 @@ import {
 } from '@tsoa/runtime';
 import type { Request as ExRequest } from 'express';
 import type { AppResponseError } from '../../api/envelopes.js';
+import type { PageSize } from '../../api/params.js';
 import { filterShape } from './filter-shape.js';
 import type { Page } from '../../api/pagination.js';
 import { FeatureController } from '../feature-controller.js';
@@ -43,16 +44,12 @@ export class FiltersController extends FeatureController {
   /**
    * Lists saved filters in Id order.
    * @param page 1-based page number (default 1).
-   * @param page_size Rows per page, at most 1000 (default 25).
    * @isLong page
    * @minimum page 0
-   * @isLong page_size
-   * @minimum page_size 0
-   * @maximum page_size 1000
    */
   @Get()
   @OperationId('list_filters')
-  public async list(@Query() page?: number, @Query() page_size?: number): Promise<PaginatedFiltersResponse> {
+  public async list(@Query() page?: number, @Query() page_size?: PageSize): Promise<PaginatedFiltersResponse> {
     return this.filters.list(page, page_size);
   }
 
@@ -74,12 +71,8 @@ export class FiltersController extends FeatureController {
    * The events a condition matches, of the monitors the caller may see, paginated like the event
    * list. Needs Events View only (it reads). Fields, operators and relative times: see FilterExpr.
    * @param page 1-based page number (default 1).
-   * @param page_size Rows per page, at most 1000 (default 25).
    * @isLong page
    * @minimum page 0
-   * @isLong page_size
-   * @minimum page_size 0
-   * @maximum page_size 1000
    */
   @Post('preview')
   @OperationId('preview_filter')
@@ -89,7 +82,7 @@ export class FiltersController extends FeatureController {
     @Request() req: ExRequest,
     @Body() body: FilterQuery,
     @Query() page?: number,
-    @Query() page_size?: number,
+    @Query() page_size?: PageSize,
   ): Promise<PaginatedEventsResponse> {
     return this.filters.preview(currentUser(req), body, page, page_size);
   }

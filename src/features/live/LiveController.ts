@@ -14,6 +14,7 @@ import {
 } from '@tsoa/runtime';
 import type { Request as ExRequest } from 'express';
 import type { AppResponseError } from '../../api/envelopes.js';
+import type { Id } from '../../api/params.js';
 import {
   LiveService,
   type LiveSourcesResponse,
@@ -58,9 +59,6 @@ export class LiveController extends FeatureController {
   /**
    * Starts the monitor's HLS session (LL-HLS packaging from its stream socket). `enable_webrtc`
    * only adds `webrtc_signaling` to the answer: the WebSocket needs no session.
-   * @isInt monitor_id must be an integer >= 0
-   * @minimum monitor_id 0
-   * @maximum monitor_id 2147483647
    */
   @Post('{monitor_id}/start')
   @OperationId('startLiveStream')
@@ -72,7 +70,7 @@ export class LiveController extends FeatureController {
   @Response<AppResponseError>(409, 'A session exists already (whatever its status)')
   public async start(
     @Request() req: ExRequest,
-    @Path() monitor_id: number,
+    @Path() monitor_id: Id,
     @Body() body?: StartLiveRequest,
   ): Promise<StartLiveResponse> {
     return this.live.start(user(req), monitor_id, body ?? {});
@@ -80,25 +78,19 @@ export class LiveController extends FeatureController {
 
   /**
    * Stops the monitor's HLS session; 204 whether or not one existed.
-   * @isInt monitor_id must be an integer >= 0
-   * @minimum monitor_id 0
-   * @maximum monitor_id 2147483647
    */
   @Delete('{monitor_id}/stop')
   @OperationId('stopLiveStream')
   @SuccessResponse(204, 'Stopped (or there was nothing to stop)')
   @Response<AppResponseError>(400, 'Invalid monitor id')
   @Response<AppResponseError>(404, 'Monitor hidden from this account')
-  public async stop(@Request() req: ExRequest, @Path() monitor_id: number): Promise<void> {
+  public async stop(@Request() req: ExRequest, @Path() monitor_id: Id): Promise<void> {
     await this.live.stop(user(req), monitor_id);
   }
 
   /**
    * The HLS session's status and counters; 404 without a session. Accepts the token as
    * `?token=` too (a player page may poll it with the URL it plays).
-   * @isInt monitor_id must be an integer >= 0
-   * @minimum monitor_id 0
-   * @maximum monitor_id 2147483647
    */
   @Get('{monitor_id}/stats')
   @OperationId('getLiveStats')
@@ -107,7 +99,7 @@ export class LiveController extends FeatureController {
     404,
     'No HLS session (SESSION_NOT_FOUND), or the monitor is hidden or missing (MONITOR_NOT_FOUND)',
   )
-  public async stats(@Request() req: ExRequest, @Path() monitor_id: number): Promise<LiveStatsResponse> {
+  public async stats(@Request() req: ExRequest, @Path() monitor_id: Id): Promise<LiveStatsResponse> {
     return this.live.stats(user(req), monitor_id);
   }
 }

@@ -14,6 +14,7 @@ import {
   Tags,
 } from '@tsoa/runtime';
 import type { AppResponseError } from '../../api/envelopes.js';
+import type { Id, PageNumber, PageSize } from '../../api/params.js';
 import type { Page } from '../../api/pagination.js';
 import { FeatureController } from '../feature-controller.js';
 import {
@@ -37,21 +38,13 @@ export class EncoderTemplatesController extends FeatureController {
   /**
    * Lists encoder templates.
    * @param encoder Only templates of this encoder (exact match).
-   * @param page 1-based page number (default 1).
-   * @param page_size Rows per page, at most 1000 (default 25).
-   * @isLong page
-   * @minimum page 0
-   * @maximum page 9007199254740991
-   * @isLong page_size
-   * @minimum page_size 0
-   * @maximum page_size 1000
    */
   @Get()
   @OperationId('list_encoder_templates')
   public async list(
     @Query() encoder?: string,
-    @Query() page?: number,
-    @Query() page_size?: number,
+    @Query() page?: PageNumber,
+    @Query() page_size?: PageSize,
   ): Promise<PaginatedEncoderTemplatesResponse> {
     return this.service.list(encoder, page, page_size);
   }
@@ -64,41 +57,23 @@ export class EncoderTemplatesController extends FeatureController {
     return this.service.create(body);
   }
 
-  /**
-   * @isInt id must be an integer >= 0
-   * @minimum id 0
-   * @maximum id 2147483647
-   */
   @Get('{id}')
   @OperationId('get_encoder_template')
-  public async get(@Path() id: number): Promise<EncoderTemplateResponse> {
+  public async get(@Path() id: Id): Promise<EncoderTemplateResponse> {
     return this.service.get(id);
   }
 
-  /**
-   * @isInt id must be an integer >= 0
-   * @minimum id 0
-   * @maximum id 2147483647
-   */
   @Patch('{id}')
   @OperationId('update_encoder_template')
   @Response<AppResponseError>(409, 'This encoder already has a template with this name')
-  public async update(
-    @Path() id: number,
-    @Body() body: UpdateEncoderTemplateRequest,
-  ): Promise<EncoderTemplateResponse> {
+  public async update(@Path() id: Id, @Body() body: UpdateEncoderTemplateRequest): Promise<EncoderTemplateResponse> {
     return this.service.update(id, body);
   }
 
-  /**
-   * @isInt id must be an integer >= 0
-   * @minimum id 0
-   * @maximum id 2147483647
-   */
   @Delete('{id}')
   @OperationId('delete_encoder_template')
   @SuccessResponse(204, 'Deleted')
-  public async remove(@Path() id: number): Promise<void> {
+  public async remove(@Path() id: Id): Promise<void> {
     await this.service.remove(id);
   }
 }

@@ -14,6 +14,7 @@ import {
   Tags,
 } from '@tsoa/runtime';
 import type { AppResponseError } from '../../api/envelopes.js';
+import type { Id, PageNumber, PageSize } from '../../api/params.js';
 import type { Page } from '../../api/pagination.js';
 import { FeatureController } from '../feature-controller.js';
 import {
@@ -36,24 +37,13 @@ export class ModelsController extends FeatureController {
   /**
    * Lists camera models.
    * @param manufacturer_id Only models of this manufacturer.
-   * @param page 1-based page number (default 1).
-   * @param page_size Rows per page, at most 1000 (default 25).
-   * @isInt manufacturer_id must be an integer >= 0
-   * @minimum manufacturer_id 0
-   * @maximum manufacturer_id 2147483647
-   * @isLong page
-   * @minimum page 0
-   * @maximum page 9007199254740991
-   * @isLong page_size
-   * @minimum page_size 0
-   * @maximum page_size 1000
    */
   @Get()
   @OperationId('list_models')
   public async list(
-    @Query() manufacturer_id?: number,
-    @Query() page?: number,
-    @Query() page_size?: number,
+    @Query() manufacturer_id?: Id,
+    @Query() page?: PageNumber,
+    @Query() page_size?: PageSize,
   ): Promise<PaginatedModelsResponse> {
     return this.models.list(manufacturer_id, page, page_size);
   }
@@ -66,39 +56,24 @@ export class ModelsController extends FeatureController {
     return this.models.create(body);
   }
 
-  /**
-   * @isInt id must be an integer >= 0
-   * @minimum id 0
-   * @maximum id 2147483647
-   */
   @Get('{id}')
   @OperationId('get_model')
-  public async get(@Path() id: number): Promise<ModelResponse> {
+  public async get(@Path() id: Id): Promise<ModelResponse> {
     return this.models.get(id);
   }
 
-  /**
-   * @isInt id must be an integer >= 0
-   * @minimum id 0
-   * @maximum id 2147483647
-   */
   @Patch('{id}')
   @OperationId('update_model')
   @Response<AppResponseError>(409, 'The manufacturer already has a model with this name')
-  public async update(@Path() id: number, @Body() body: UpdateModelRequest): Promise<ModelResponse> {
+  public async update(@Path() id: Id, @Body() body: UpdateModelRequest): Promise<ModelResponse> {
     return this.models.update(id, body);
   }
 
-  /**
-   * @isInt id must be an integer >= 0
-   * @minimum id 0
-   * @maximum id 2147483647
-   */
   @Delete('{id}')
   @OperationId('delete_model')
   @SuccessResponse(204, 'Deleted')
   @Response<AppResponseError>(409, 'Monitors or monitor presets still use this model')
-  public async remove(@Path() id: number): Promise<void> {
+  public async remove(@Path() id: Id): Promise<void> {
     await this.models.remove(id);
   }
 }

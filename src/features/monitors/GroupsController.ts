@@ -16,6 +16,7 @@ import {
 } from '@tsoa/runtime';
 import type { Request as ExRequest } from 'express';
 import type { AppResponseError } from '../../api/envelopes.js';
+import type { Id, PageNumber, PageSize } from '../../api/params.js';
 import type { Page } from '../../api/pagination.js';
 import { FeatureController } from '../feature-controller.js';
 import {
@@ -38,21 +39,13 @@ export class GroupsController extends FeatureController {
 
   /**
    * Lists the groups the caller may see.
-   * @param page 1-based page number (default 1).
-   * @param page_size Rows per page, at most 1000 (default 25).
-   * @isLong page
-   * @minimum page 0
-   * @maximum page 9007199254740991
-   * @isLong page_size
-   * @minimum page_size 0
-   * @maximum page_size 1000
    */
   @Get()
   @OperationId('list_groups')
   public async list(
     @Request() req: ExRequest,
-    @Query() page?: number,
-    @Query() page_size?: number,
+    @Query() page?: PageNumber,
+    @Query() page_size?: PageSize,
   ): Promise<PaginatedGroupsResponse> {
     return this.groups.list(currentUser(req), page, page_size);
   }
@@ -64,30 +57,22 @@ export class GroupsController extends FeatureController {
     return this.groups.create(currentUser(req), body);
   }
 
-  /**
-   * @isInt id must be an integer >= 0
-   * @minimum id 0
-   * @maximum id 2147483647
-   */
   @Get('{id}')
   @OperationId('get_group')
   @Response<AppResponseError>(404, 'Not found or hidden by the row-level ACL')
-  public async get(@Request() req: ExRequest, @Path() id: number): Promise<GroupResponse> {
+  public async get(@Request() req: ExRequest, @Path() id: Id): Promise<GroupResponse> {
     return this.groups.get(currentUser(req), id);
   }
 
   /**
    * Partial update: `parent_id` omitted keeps the parent, null makes the group top level.
-   * @isInt id must be an integer >= 0
-   * @minimum id 0
-   * @maximum id 2147483647
    */
   @Put('{id}')
   @OperationId('update_group')
   @Response<AppResponseError>(404, 'Not found or hidden by the row-level ACL')
   public async update(
     @Request() req: ExRequest,
-    @Path() id: number,
+    @Path() id: Id,
     @Body() body: UpdateGroupRequest,
   ): Promise<GroupResponse> {
     return this.groups.update(currentUser(req), id, body);
@@ -95,15 +80,12 @@ export class GroupsController extends FeatureController {
 
   /**
    * Deletes the group with its subgroups and memberships (monitors stay).
-   * @isInt id must be an integer >= 0
-   * @minimum id 0
-   * @maximum id 2147483647
    */
   @Delete('{id}')
   @OperationId('delete_group')
   @SuccessResponse(204, 'Deleted')
   @Response<AppResponseError>(404, 'Not found or hidden by the row-level ACL')
-  public async remove(@Request() req: ExRequest, @Path() id: number): Promise<void> {
+  public async remove(@Request() req: ExRequest, @Path() id: Id): Promise<void> {
     await this.groups.remove(currentUser(req), id);
   }
 }

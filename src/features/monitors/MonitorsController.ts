@@ -16,6 +16,7 @@ import {
 } from '@tsoa/runtime';
 import type { Request as ExRequest } from 'express';
 import type { AppResponseError } from '../../api/envelopes.js';
+import type { Id, PageNumber, PageSize } from '../../api/params.js';
 import type { Page } from '../../api/pagination.js';
 import { FeatureController } from '../feature-controller.js';
 import {
@@ -41,21 +42,13 @@ export class MonitorsController extends FeatureController {
 
   /**
    * Lists the monitors the caller may see (row-level ACL applied).
-   * @param page 1-based page number (default 1).
-   * @param page_size Rows per page, at most 1000 (default 25).
-   * @isLong page
-   * @minimum page 0
-   * @maximum page 9007199254740991
-   * @isLong page_size
-   * @minimum page_size 0
-   * @maximum page_size 1000
    */
   @Get()
   @OperationId('list_monitors')
   public async list(
     @Request() req: ExRequest,
-    @Query() page?: number,
-    @Query() page_size?: number,
+    @Query() page?: PageNumber,
+    @Query() page_size?: PageSize,
   ): Promise<PaginatedMonitorsResponse> {
     return this.monitors.list(currentUser(req), page, page_size);
   }
@@ -68,30 +61,22 @@ export class MonitorsController extends FeatureController {
     return this.monitors.create(currentUser(req), body);
   }
 
-  /**
-   * @isInt id must be an integer >= 0
-   * @minimum id 0
-   * @maximum id 2147483647
-   */
   @Get('{id}')
   @OperationId('get_monitor')
   @Response<AppResponseError>(404, 'Not found or hidden by the row-level ACL (MONITOR_NOT_FOUND_ERROR)')
-  public async get(@Request() req: ExRequest, @Path() id: number): Promise<MonitorResponse> {
+  public async get(@Request() req: ExRequest, @Path() id: Id): Promise<MonitorResponse> {
     return this.monitors.get(currentUser(req), id);
   }
 
   /**
    * Partial update: only supplied fields change.
-   * @isInt id must be an integer >= 0
-   * @minimum id 0
-   * @maximum id 2147483647
    */
   @Patch('{id}')
   @OperationId('update_monitor')
   @Response<AppResponseError>(404, 'Not found or hidden by the row-level ACL (MONITOR_NOT_FOUND_ERROR)')
   public async update(
     @Request() req: ExRequest,
-    @Path() id: number,
+    @Path() id: Id,
     @Body() body: UpdateMonitorRequest,
   ): Promise<MonitorResponse> {
     return this.monitors.update(currentUser(req), id, body);
@@ -99,24 +84,18 @@ export class MonitorsController extends FeatureController {
 
   /**
    * Deletes the monitor with its zones, group memberships and permission rows (events stay).
-   * @isInt id must be an integer >= 0
-   * @minimum id 0
-   * @maximum id 2147483647
    */
   @Delete('{id}')
   @OperationId('delete_monitor')
   @SuccessResponse(204, 'Deleted')
   @Response<AppResponseError>(404, 'Not found or hidden by the row-level ACL (MONITOR_NOT_FOUND_ERROR)')
-  public async remove(@Request() req: ExRequest, @Path() id: number): Promise<void> {
+  public async remove(@Request() req: ExRequest, @Path() id: Id): Promise<void> {
     await this.monitors.remove(currentUser(req), id);
   }
 
   /**
    * Start, stop or restart the monitor's capture daemon (takeover mode). In passive mode it
    * answers 503 after validation and the access checks; a daemon that cannot start is a 503 naming why.
-   * @isInt id must be an integer >= 0
-   * @minimum id 0
-   * @maximum id 2147483647
    */
   @Patch('{id}/state')
   @OperationId('update_monitor_state')
@@ -127,7 +106,7 @@ export class MonitorsController extends FeatureController {
   )
   public async changeState(
     @Request() req: ExRequest,
-    @Path() id: number,
+    @Path() id: Id,
     @Body() body: UpdateMonitorStateRequest,
   ): Promise<MonitorResponse> {
     return this.monitors.changeState(currentUser(req), id, body);
@@ -136,9 +115,6 @@ export class MonitorsController extends FeatureController {
   /**
    * Force (`on`), suppress (`off`), cancel or query (`status`) an alarm through the capture
    * daemon's shared memory. Answers the monitor; 503 when the monitor is not capturing.
-   * @isInt id must be an integer >= 0
-   * @minimum id 0
-   * @maximum id 2147483647
    */
   @Patch('{id}/alarm')
   @OperationId('alarm_control')
@@ -149,7 +125,7 @@ export class MonitorsController extends FeatureController {
   )
   public async alarm(
     @Request() req: ExRequest,
-    @Path() id: number,
+    @Path() id: Id,
     @Body() body: AlarmControlRequest,
   ): Promise<MonitorResponse> {
     return this.monitors.alarm(currentUser(req), id, body);

@@ -16,6 +16,7 @@ import {
 } from '@tsoa/runtime';
 import type { Request as ExRequest } from 'express';
 import type { AppResponseError } from '../../api/envelopes.js';
+import type { Id, PageNumber, PageSize } from '../../api/params.js';
 import type { Page } from '../../api/pagination.js';
 import { FeatureController } from '../feature-controller.js';
 import {
@@ -38,21 +39,13 @@ export class TriggersX10Controller extends FeatureController {
 
   /**
    * Lists X10 triggers of the monitors the caller may see.
-   * @param page 1-based page number (default 1).
-   * @param page_size Rows per page, at most 1000 (default 25).
-   * @isLong page
-   * @minimum page 0
-   * @maximum page 9007199254740991
-   * @isLong page_size
-   * @minimum page_size 0
-   * @maximum page_size 1000
    */
   @Get()
   @OperationId('list_triggers_x10')
   public async list(
     @Request() req: ExRequest,
-    @Query() page?: number,
-    @Query() page_size?: number,
+    @Query() page?: PageNumber,
+    @Query() page_size?: PageSize,
   ): Promise<PaginatedTriggersX10Response> {
     return this.triggers.list(currentUser(req), page, page_size);
   }
@@ -65,44 +58,29 @@ export class TriggersX10Controller extends FeatureController {
     return this.triggers.create(currentUser(req), body);
   }
 
-  /**
-   * @isInt monitor_id must be an integer >= 0
-   * @minimum monitor_id 0
-   * @maximum monitor_id 2147483647
-   */
   @Get('{monitor_id}')
   @OperationId('get_trigger_x10')
   @Response<AppResponseError>(404, 'No trigger for this monitor, or the monitor is hidden')
-  public async get(@Request() req: ExRequest, @Path() monitor_id: number): Promise<TriggerX10Response> {
+  public async get(@Request() req: ExRequest, @Path() monitor_id: Id): Promise<TriggerX10Response> {
     return this.triggers.get(currentUser(req), monitor_id);
   }
 
-  /**
-   * @isInt monitor_id must be an integer >= 0
-   * @minimum monitor_id 0
-   * @maximum monitor_id 2147483647
-   */
   @Patch('{monitor_id}')
   @OperationId('update_trigger_x10')
   @Response<AppResponseError>(404, 'No trigger for this monitor, or the monitor is hidden')
   public async update(
     @Request() req: ExRequest,
-    @Path() monitor_id: number,
+    @Path() monitor_id: Id,
     @Body() body: UpdateTriggerX10Request,
   ): Promise<TriggerX10Response> {
     return this.triggers.update(currentUser(req), monitor_id, body);
   }
 
-  /**
-   * @isInt monitor_id must be an integer >= 0
-   * @minimum monitor_id 0
-   * @maximum monitor_id 2147483647
-   */
   @Delete('{monitor_id}')
   @OperationId('delete_trigger_x10')
   @SuccessResponse(204, 'Deleted')
   @Response<AppResponseError>(404, 'No trigger for this monitor, or the monitor is hidden')
-  public async remove(@Request() req: ExRequest, @Path() monitor_id: number): Promise<void> {
+  public async remove(@Request() req: ExRequest, @Path() monitor_id: Id): Promise<void> {
     await this.triggers.remove(currentUser(req), monitor_id);
   }
 }

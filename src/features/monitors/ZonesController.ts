@@ -16,6 +16,7 @@ import {
 } from '@tsoa/runtime';
 import type { Request as ExRequest } from 'express';
 import type { AppResponseError } from '../../api/envelopes.js';
+import type { Id, PageNumber, PageSize } from '../../api/params.js';
 import type { Page } from '../../api/pagination.js';
 import { FeatureController } from '../feature-controller.js';
 import { ZonesService, type CreateZoneRequest, type UpdateZoneRequest, type ZoneResponse } from './zones-service.js';
@@ -35,26 +36,15 @@ export class ZonesController extends FeatureController {
   /**
    * The zones of a monitor.
    * @param id Monitor id.
-   * @param page 1-based page number (default 1).
-   * @param page_size Rows per page, at most 1000 (default 25).
-   * @isInt id must be an integer >= 0
-   * @minimum id 0
-   * @maximum id 2147483647
-   * @isLong page
-   * @minimum page 0
-   * @maximum page 9007199254740991
-   * @isLong page_size
-   * @minimum page_size 0
-   * @maximum page_size 1000
    */
   @Get('monitors/{id}/zones')
   @OperationId('list_by_monitor')
   @Response<AppResponseError>(404, 'Monitor not found or hidden (MONITOR_NOT_FOUND_ERROR)')
   public async listByMonitor(
     @Request() req: ExRequest,
-    @Path() id: number,
-    @Query() page?: number,
-    @Query() page_size?: number,
+    @Path() id: Id,
+    @Query() page?: PageNumber,
+    @Query() page_size?: PageSize,
   ): Promise<PaginatedZonesResponse> {
     return this.zones.listByMonitor(currentUser(req), id, page, page_size);
   }
@@ -62,9 +52,6 @@ export class ZonesController extends FeatureController {
   /**
    * Adds a zone; Area and NumCoords are derived from `coords`.
    * @param id Monitor id.
-   * @isInt id must be an integer >= 0
-   * @minimum id 0
-   * @maximum id 2147483647
    */
   @Post('monitors/{id}/zones')
   @OperationId('create')
@@ -72,51 +59,38 @@ export class ZonesController extends FeatureController {
   @Response<AppResponseError>(404, 'Monitor not found or hidden (MONITOR_NOT_FOUND_ERROR)')
   public async create(
     @Request() req: ExRequest,
-    @Path() id: number,
+    @Path() id: Id,
     @Body() body: CreateZoneRequest,
   ): Promise<ZoneResponse> {
     return this.zones.create(currentUser(req), id, body);
   }
 
-  /**
-   * @isInt id must be an integer >= 0
-   * @minimum id 0
-   * @maximum id 2147483647
-   */
   @Get('zones/{id}')
   @OperationId('get')
   @Response<AppResponseError>(404, 'Zone not found, or its monitor is hidden')
-  public async get(@Request() req: ExRequest, @Path() id: number): Promise<ZoneResponse> {
+  public async get(@Request() req: ExRequest, @Path() id: Id): Promise<ZoneResponse> {
     return this.zones.get(currentUser(req), id);
   }
 
   /**
    * Partial update (only supplied fields change); a new polygon recomputes Area and NumCoords.
-   * @isInt id must be an integer >= 0
-   * @minimum id 0
-   * @maximum id 2147483647
    */
   @Put('zones/{id}')
   @OperationId('update')
   @Response<AppResponseError>(404, 'Zone not found, or its monitor is hidden')
   public async update(
     @Request() req: ExRequest,
-    @Path() id: number,
+    @Path() id: Id,
     @Body() body: UpdateZoneRequest,
   ): Promise<ZoneResponse> {
     return this.zones.update(currentUser(req), id, body);
   }
 
-  /**
-   * @isInt id must be an integer >= 0
-   * @minimum id 0
-   * @maximum id 2147483647
-   */
   @Delete('zones/{id}')
   @OperationId('delete')
   @SuccessResponse(204, 'Deleted')
   @Response<AppResponseError>(404, 'Zone not found, or its monitor is hidden')
-  public async remove(@Request() req: ExRequest, @Path() id: number): Promise<void> {
+  public async remove(@Request() req: ExRequest, @Path() id: Id): Promise<void> {
     await this.zones.remove(currentUser(req), id);
   }
 }

@@ -16,6 +16,7 @@ import {
 } from '@tsoa/runtime';
 import type { Request as ExRequest } from 'express';
 import type { AppResponseError } from '../../api/envelopes.js';
+import type { Id, PageNumber, PageSize } from '../../api/params.js';
 import type { Page } from '../../api/pagination.js';
 import { FeatureController } from '../feature-controller.js';
 import {
@@ -39,25 +40,14 @@ export class ControlPresetsController extends FeatureController {
   /**
    * Lists PTZ presets of the monitors the caller may see.
    * @param monitor_id Only presets of this monitor.
-   * @param page 1-based page number (default 1).
-   * @param page_size Rows per page, at most 1000 (default 25).
-   * @isInt monitor_id must be an integer >= 0
-   * @minimum monitor_id 0
-   * @maximum monitor_id 2147483647
-   * @isLong page
-   * @minimum page 0
-   * @maximum page 9007199254740991
-   * @isLong page_size
-   * @minimum page_size 0
-   * @maximum page_size 1000
    */
   @Get()
   @OperationId('list_control_presets')
   public async list(
     @Request() req: ExRequest,
-    @Query() monitor_id?: number,
-    @Query() page?: number,
-    @Query() page_size?: number,
+    @Query() monitor_id?: Id,
+    @Query() page?: PageNumber,
+    @Query() page_size?: PageSize,
   ): Promise<PaginatedControlPresetsResponse> {
     return this.presets.list(currentUser(req), monitor_id, page, page_size);
   }
@@ -73,58 +63,34 @@ export class ControlPresetsController extends FeatureController {
     return this.presets.create(currentUser(req), body);
   }
 
-  /**
-   * @isInt monitor_id must be an integer >= 0
-   * @minimum monitor_id 0
-   * @maximum monitor_id 2147483647
-   * @isInt preset must be an integer >= 0
-   * @minimum preset 0
-   * @maximum preset 2147483647
-   */
   @Get('{monitor_id}/{preset}')
   @OperationId('get_control_preset')
   @Response<AppResponseError>(404, 'Not found, or the monitor is hidden')
   public async get(
     @Request() req: ExRequest,
-    @Path() monitor_id: number,
-    @Path() preset: number,
+    @Path() monitor_id: Id,
+    @Path() preset: Id,
   ): Promise<ControlPresetResponse> {
     return this.presets.get(currentUser(req), monitor_id, preset);
   }
 
-  /**
-   * @isInt monitor_id must be an integer >= 0
-   * @minimum monitor_id 0
-   * @maximum monitor_id 2147483647
-   * @isInt preset must be an integer >= 0
-   * @minimum preset 0
-   * @maximum preset 2147483647
-   */
   @Patch('{monitor_id}/{preset}')
   @OperationId('update_control_preset')
   @Response<AppResponseError>(404, 'Not found, or the monitor is hidden')
   public async update(
     @Request() req: ExRequest,
-    @Path() monitor_id: number,
-    @Path() preset: number,
+    @Path() monitor_id: Id,
+    @Path() preset: Id,
     @Body() body: UpdateControlPresetRequest,
   ): Promise<ControlPresetResponse> {
     return this.presets.update(currentUser(req), monitor_id, preset, body);
   }
 
-  /**
-   * @isInt monitor_id must be an integer >= 0
-   * @minimum monitor_id 0
-   * @maximum monitor_id 2147483647
-   * @isInt preset must be an integer >= 0
-   * @minimum preset 0
-   * @maximum preset 2147483647
-   */
   @Delete('{monitor_id}/{preset}')
   @OperationId('delete_control_preset')
   @SuccessResponse(204, 'Deleted')
   @Response<AppResponseError>(404, 'Not found, or the monitor is hidden')
-  public async remove(@Request() req: ExRequest, @Path() monitor_id: number, @Path() preset: number): Promise<void> {
+  public async remove(@Request() req: ExRequest, @Path() monitor_id: Id, @Path() preset: Id): Promise<void> {
     await this.presets.remove(currentUser(req), monitor_id, preset);
   }
 }

@@ -14,6 +14,7 @@ import {
   Tags,
 } from '@tsoa/runtime';
 import type { AppResponseError } from '../../api/envelopes.js';
+import type { Id, PageNumber, PageSize } from '../../api/params.js';
 import type { Page } from '../../api/pagination.js';
 import { FeatureController } from '../feature-controller.js';
 import {
@@ -36,18 +37,10 @@ export class ControlsController extends FeatureController {
 
   /**
    * Lists control profiles.
-   * @param page 1-based page number (default 1).
-   * @param page_size Rows per page, at most 1000 (default 25).
-   * @isLong page
-   * @minimum page 0
-   * @maximum page 9007199254740991
-   * @isLong page_size
-   * @minimum page_size 0
-   * @maximum page_size 1000
    */
   @Get()
   @OperationId('list_controls')
-  public async list(@Query() page?: number, @Query() page_size?: number): Promise<PaginatedControlsResponse> {
+  public async list(@Query() page?: PageNumber, @Query() page_size?: PageSize): Promise<PaginatedControlsResponse> {
     return this.controls.list(page, page_size);
   }
 
@@ -59,39 +52,26 @@ export class ControlsController extends FeatureController {
     return this.controls.create(body);
   }
 
-  /**
-   * @isInt id must be an integer >= 0
-   * @minimum id 0
-   * @maximum id 2147483647
-   */
   @Get('{id}')
   @OperationId('get_control')
-  public async get(@Path() id: number): Promise<ControlResponse> {
+  public async get(@Path() id: Id): Promise<ControlResponse> {
     return this.controls.get(id);
   }
 
-  /**
-   * @isInt id must be an integer >= 0
-   * @minimum id 0
-   * @maximum id 2147483647
-   */
   @Patch('{id}')
   @OperationId('update_control')
-  public async update(@Path() id: number, @Body() body: UpdateControlRequest): Promise<ControlResponse> {
+  public async update(@Path() id: Id, @Body() body: UpdateControlRequest): Promise<ControlResponse> {
     return this.controls.update(id, body);
   }
 
   /**
    * Deletes a profile that no monitor uses.
-   * @isInt id must be an integer >= 0
-   * @minimum id 0
-   * @maximum id 2147483647
    */
   @Delete('{id}')
   @OperationId('delete_control')
   @SuccessResponse(204, 'Deleted')
   @Response<AppResponseError>(409, 'Monitors still use this profile')
-  public async remove(@Path() id: number): Promise<void> {
+  public async remove(@Path() id: Id): Promise<void> {
     await this.controls.remove(id);
   }
 }

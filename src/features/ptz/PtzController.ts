@@ -1,6 +1,7 @@
 import { Body, Delete, Get, OperationId, Path, Post, Request, Response, Route, Security, Tags } from '@tsoa/runtime';
 import type { Request as ExRequest } from 'express';
 import type { AppResponseError } from '../../api/envelopes.js';
+import type { Id } from '../../api/params.js';
 import { FeatureController } from '../feature-controller.js';
 import type { PtzCapabilitiesResponse } from './ptz-capabilities.js';
 import {
@@ -44,39 +45,30 @@ export class PtzController extends FeatureController {
 
   /**
    * What the monitor's camera can do, from its control profile.
-   * @isInt id must be an integer >= 0
-   * @minimum id 0
-   * @maximum id 2147483647
    */
   @Get('monitors/{id}/capabilities')
   @OperationId('getPtzCapabilities')
-  public async capabilities(@Request() req: ExRequest, @Path() id: number): Promise<PtzCapabilitiesResponse> {
+  public async capabilities(@Request() req: ExRequest, @Path() id: Id): Promise<PtzCapabilitiesResponse> {
     return this.ptz.capabilities(user(req), id);
   }
 
   /**
    * Capabilities and whether zmcontrol.pl is reachable for the monitor.
-   * @isInt id must be an integer >= 0
-   * @minimum id 0
-   * @maximum id 2147483647
    */
   @Get('monitors/{id}/status')
   @OperationId('getPtzStatus')
-  public async status(@Request() req: ExRequest, @Path() id: number): Promise<PtzStatusResponse> {
+  public async status(@Request() req: ExRequest, @Path() id: Id): Promise<PtzStatusResponse> {
     return this.ptz.status(user(req), id);
   }
 
   /**
    * Moves the camera up (continuous when the profile can, else one step).
-   * @isInt id must be an integer >= 0
-   * @minimum id 0
-   * @maximum id 2147483647
    */
   @Post('monitors/{id}/move/up')
   @OperationId('ptzMoveUp')
   public async moveUp(
     @Request() req: ExRequest,
-    @Path() id: number,
+    @Path() id: Id,
     @Body() body?: PtzMoveRequest,
   ): Promise<PtzCommandResponse> {
     return this.ptz.move(user(req), id, 'up', body);
@@ -84,15 +76,12 @@ export class PtzController extends FeatureController {
 
   /**
    * Moves the camera down (continuous when the profile can, else one step).
-   * @isInt id must be an integer >= 0
-   * @minimum id 0
-   * @maximum id 2147483647
    */
   @Post('monitors/{id}/move/down')
   @OperationId('ptzMoveDown')
   public async moveDown(
     @Request() req: ExRequest,
-    @Path() id: number,
+    @Path() id: Id,
     @Body() body?: PtzMoveRequest,
   ): Promise<PtzCommandResponse> {
     return this.ptz.move(user(req), id, 'down', body);
@@ -100,15 +89,12 @@ export class PtzController extends FeatureController {
 
   /**
    * Moves the camera left (continuous when the profile can, else one step).
-   * @isInt id must be an integer >= 0
-   * @minimum id 0
-   * @maximum id 2147483647
    */
   @Post('monitors/{id}/move/left')
   @OperationId('ptzMoveLeft')
   public async moveLeft(
     @Request() req: ExRequest,
-    @Path() id: number,
+    @Path() id: Id,
     @Body() body?: PtzMoveRequest,
   ): Promise<PtzCommandResponse> {
     return this.ptz.move(user(req), id, 'left', body);
@@ -116,15 +102,12 @@ export class PtzController extends FeatureController {
 
   /**
    * Moves the camera right (continuous when the profile can, else one step).
-   * @isInt id must be an integer >= 0
-   * @minimum id 0
-   * @maximum id 2147483647
    */
   @Post('monitors/{id}/move/right')
   @OperationId('ptzMoveRight')
   public async moveRight(
     @Request() req: ExRequest,
-    @Path() id: number,
+    @Path() id: Id,
     @Body() body?: PtzMoveRequest,
   ): Promise<PtzCommandResponse> {
     return this.ptz.move(user(req), id, 'right', body);
@@ -132,15 +115,12 @@ export class PtzController extends FeatureController {
 
   /**
    * Moves the camera up and left (continuous when the profile can, else one step).
-   * @isInt id must be an integer >= 0
-   * @minimum id 0
-   * @maximum id 2147483647
    */
   @Post('monitors/{id}/move/up-left')
   @OperationId('ptzMoveUpLeft')
   public async moveUpLeft(
     @Request() req: ExRequest,
-    @Path() id: number,
+    @Path() id: Id,
     @Body() body?: PtzMoveRequest,
   ): Promise<PtzCommandResponse> {
     return this.ptz.move(user(req), id, 'up-left', body);
@@ -148,15 +128,12 @@ export class PtzController extends FeatureController {
 
   /**
    * Moves the camera up and right (continuous when the profile can, else one step).
-   * @isInt id must be an integer >= 0
-   * @minimum id 0
-   * @maximum id 2147483647
    */
   @Post('monitors/{id}/move/up-right')
   @OperationId('ptzMoveUpRight')
   public async moveUpRight(
     @Request() req: ExRequest,
-    @Path() id: number,
+    @Path() id: Id,
     @Body() body?: PtzMoveRequest,
   ): Promise<PtzCommandResponse> {
     return this.ptz.move(user(req), id, 'up-right', body);
@@ -164,15 +141,12 @@ export class PtzController extends FeatureController {
 
   /**
    * Moves the camera down and left (continuous when the profile can, else one step).
-   * @isInt id must be an integer >= 0
-   * @minimum id 0
-   * @maximum id 2147483647
    */
   @Post('monitors/{id}/move/down-left')
   @OperationId('ptzMoveDownLeft')
   public async moveDownLeft(
     @Request() req: ExRequest,
-    @Path() id: number,
+    @Path() id: Id,
     @Body() body?: PtzMoveRequest,
   ): Promise<PtzCommandResponse> {
     return this.ptz.move(user(req), id, 'down-left', body);
@@ -180,15 +154,12 @@ export class PtzController extends FeatureController {
 
   /**
    * Moves the camera down and right (continuous when the profile can, else one step).
-   * @isInt id must be an integer >= 0
-   * @minimum id 0
-   * @maximum id 2147483647
    */
   @Post('monitors/{id}/move/down-right')
   @OperationId('ptzMoveDownRight')
   public async moveDownRight(
     @Request() req: ExRequest,
-    @Path() id: number,
+    @Path() id: Id,
     @Body() body?: PtzMoveRequest,
   ): Promise<PtzCommandResponse> {
     return this.ptz.move(user(req), id, 'down-right', body);
@@ -196,27 +167,21 @@ export class PtzController extends FeatureController {
 
   /**
    * Stops pan and tilt.
-   * @isInt id must be an integer >= 0
-   * @minimum id 0
-   * @maximum id 2147483647
    */
   @Post('monitors/{id}/move/stop')
   @OperationId('ptzMoveStop')
-  public async moveStop(@Request() req: ExRequest, @Path() id: number): Promise<PtzCommandResponse> {
+  public async moveStop(@Request() req: ExRequest, @Path() id: Id): Promise<PtzCommandResponse> {
     return this.ptz.moveStop(user(req), id);
   }
 
   /**
    * Zooms in.
-   * @isInt id must be an integer >= 0
-   * @minimum id 0
-   * @maximum id 2147483647
    */
   @Post('monitors/{id}/zoom/in')
   @OperationId('ptzZoomIn')
   public async zoomIn(
     @Request() req: ExRequest,
-    @Path() id: number,
+    @Path() id: Id,
     @Body() body?: PtzZoomRequest,
   ): Promise<PtzCommandResponse> {
     return this.ptz.zoom(user(req), id, 'in', body);
@@ -224,15 +189,12 @@ export class PtzController extends FeatureController {
 
   /**
    * Zooms out.
-   * @isInt id must be an integer >= 0
-   * @minimum id 0
-   * @maximum id 2147483647
    */
   @Post('monitors/{id}/zoom/out')
   @OperationId('ptzZoomOut')
   public async zoomOut(
     @Request() req: ExRequest,
-    @Path() id: number,
+    @Path() id: Id,
     @Body() body?: PtzZoomRequest,
   ): Promise<PtzCommandResponse> {
     return this.ptz.zoom(user(req), id, 'out', body);
@@ -240,27 +202,21 @@ export class PtzController extends FeatureController {
 
   /**
    * Stops zooming.
-   * @isInt id must be an integer >= 0
-   * @minimum id 0
-   * @maximum id 2147483647
    */
   @Post('monitors/{id}/zoom/stop')
   @OperationId('ptzZoomStop')
-  public async zoomStop(@Request() req: ExRequest, @Path() id: number): Promise<PtzCommandResponse> {
+  public async zoomStop(@Request() req: ExRequest, @Path() id: Id): Promise<PtzCommandResponse> {
     return this.ptz.lensStop(user(req), id, 'Zoom');
   }
 
   /**
    * Focuses nearer.
-   * @isInt id must be an integer >= 0
-   * @minimum id 0
-   * @maximum id 2147483647
    */
   @Post('monitors/{id}/focus/near')
   @OperationId('ptzFocusNear')
   public async focusNear(
     @Request() req: ExRequest,
-    @Path() id: number,
+    @Path() id: Id,
     @Body() body?: PtzFocusRequest,
   ): Promise<PtzCommandResponse> {
     return this.ptz.focus(user(req), id, 'near', body);
@@ -268,15 +224,12 @@ export class PtzController extends FeatureController {
 
   /**
    * Focuses farther.
-   * @isInt id must be an integer >= 0
-   * @minimum id 0
-   * @maximum id 2147483647
    */
   @Post('monitors/{id}/focus/far')
   @OperationId('ptzFocusFar')
   public async focusFar(
     @Request() req: ExRequest,
-    @Path() id: number,
+    @Path() id: Id,
     @Body() body?: PtzFocusRequest,
   ): Promise<PtzCommandResponse> {
     return this.ptz.focus(user(req), id, 'far', body);
@@ -284,170 +237,125 @@ export class PtzController extends FeatureController {
 
   /**
    * Switches to auto focus.
-   * @isInt id must be an integer >= 0
-   * @minimum id 0
-   * @maximum id 2147483647
    */
   @Post('monitors/{id}/focus/auto')
   @OperationId('ptzFocusAuto')
-  public async focusAuto(@Request() req: ExRequest, @Path() id: number): Promise<PtzCommandResponse> {
+  public async focusAuto(@Request() req: ExRequest, @Path() id: Id): Promise<PtzCommandResponse> {
     return this.ptz.lensAuto(user(req), id, 'Focus');
   }
 
   /**
    * Stops focusing.
-   * @isInt id must be an integer >= 0
-   * @minimum id 0
-   * @maximum id 2147483647
    */
   @Post('monitors/{id}/focus/stop')
   @OperationId('ptzFocusStop')
-  public async focusStop(@Request() req: ExRequest, @Path() id: number): Promise<PtzCommandResponse> {
+  public async focusStop(@Request() req: ExRequest, @Path() id: Id): Promise<PtzCommandResponse> {
     return this.ptz.lensStop(user(req), id, 'Focus');
   }
 
   /**
    * Opens the iris.
-   * @isInt id must be an integer >= 0
-   * @minimum id 0
-   * @maximum id 2147483647
    */
   @Post('monitors/{id}/iris/open')
   @OperationId('ptzIrisOpen')
-  public async irisOpen(@Request() req: ExRequest, @Path() id: number): Promise<PtzCommandResponse> {
+  public async irisOpen(@Request() req: ExRequest, @Path() id: Id): Promise<PtzCommandResponse> {
     return this.ptz.iris(user(req), id, 'open');
   }
 
   /**
    * Closes the iris.
-   * @isInt id must be an integer >= 0
-   * @minimum id 0
-   * @maximum id 2147483647
    */
   @Post('monitors/{id}/iris/close')
   @OperationId('ptzIrisClose')
-  public async irisClose(@Request() req: ExRequest, @Path() id: number): Promise<PtzCommandResponse> {
+  public async irisClose(@Request() req: ExRequest, @Path() id: Id): Promise<PtzCommandResponse> {
     return this.ptz.iris(user(req), id, 'close');
   }
 
   /**
    * Switches to auto iris.
-   * @isInt id must be an integer >= 0
-   * @minimum id 0
-   * @maximum id 2147483647
    */
   @Post('monitors/{id}/iris/auto')
   @OperationId('ptzIrisAuto')
-  public async irisAuto(@Request() req: ExRequest, @Path() id: number): Promise<PtzCommandResponse> {
+  public async irisAuto(@Request() req: ExRequest, @Path() id: Id): Promise<PtzCommandResponse> {
     return this.ptz.lensAuto(user(req), id, 'Iris');
   }
 
   /**
    * Stops the iris.
-   * @isInt id must be an integer >= 0
-   * @minimum id 0
-   * @maximum id 2147483647
    */
   @Post('monitors/{id}/iris/stop')
   @OperationId('ptzIrisStop')
-  public async irisStop(@Request() req: ExRequest, @Path() id: number): Promise<PtzCommandResponse> {
+  public async irisStop(@Request() req: ExRequest, @Path() id: Id): Promise<PtzCommandResponse> {
     return this.ptz.lensStop(user(req), id, 'Iris');
   }
 
   /**
    * Sends wake to the camera.
-   * @isInt id must be an integer >= 0
-   * @minimum id 0
-   * @maximum id 2147483647
    */
   @Post('monitors/{id}/power/wake')
   @OperationId('ptzPowerWake')
-  public async powerWake(@Request() req: ExRequest, @Path() id: number): Promise<PtzCommandResponse> {
+  public async powerWake(@Request() req: ExRequest, @Path() id: Id): Promise<PtzCommandResponse> {
     return this.ptz.power(user(req), id, 'wake');
   }
 
   /**
    * Sends sleep to the camera.
-   * @isInt id must be an integer >= 0
-   * @minimum id 0
-   * @maximum id 2147483647
    */
   @Post('monitors/{id}/power/sleep')
   @OperationId('ptzPowerSleep')
-  public async powerSleep(@Request() req: ExRequest, @Path() id: number): Promise<PtzCommandResponse> {
+  public async powerSleep(@Request() req: ExRequest, @Path() id: Id): Promise<PtzCommandResponse> {
     return this.ptz.power(user(req), id, 'sleep');
   }
 
   /**
    * Sends reset to the camera.
-   * @isInt id must be an integer >= 0
-   * @minimum id 0
-   * @maximum id 2147483647
    */
   @Post('monitors/{id}/power/reset')
   @OperationId('ptzPowerReset')
-  public async powerReset(@Request() req: ExRequest, @Path() id: number): Promise<PtzCommandResponse> {
+  public async powerReset(@Request() req: ExRequest, @Path() id: Id): Promise<PtzCommandResponse> {
     return this.ptz.power(user(req), id, 'reset');
   }
 
   /**
    * Sends reboot to the camera.
-   * @isInt id must be an integer >= 0
-   * @minimum id 0
-   * @maximum id 2147483647
    */
   @Post('monitors/{id}/power/reboot')
   @OperationId('ptzPowerReboot')
-  public async powerReboot(@Request() req: ExRequest, @Path() id: number): Promise<PtzCommandResponse> {
+  public async powerReboot(@Request() req: ExRequest, @Path() id: Id): Promise<PtzCommandResponse> {
     return this.ptz.power(user(req), id, 'reboot');
   }
 
   /**
    * Moves to the home position.
-   * @isInt id must be an integer >= 0
-   * @minimum id 0
-   * @maximum id 2147483647
    */
   @Post('monitors/{id}/home')
   @OperationId('ptzGotoHome')
-  public async home(@Request() req: ExRequest, @Path() id: number): Promise<PtzCommandResponse> {
+  public async home(@Request() req: ExRequest, @Path() id: Id): Promise<PtzCommandResponse> {
     return this.ptz.home(user(req), id);
   }
 
   /**
    * Moves to a stored preset (numbered from 1).
-   * @isInt id must be an integer >= 0
-   * @minimum id 0
-   * @maximum id 2147483647
-   * @isInt preset_id must be an integer >= 0
-   * @minimum preset_id 0
-   * @maximum preset_id 2147483647
    */
   @Post('monitors/{id}/presets/{preset_id}/goto')
   @OperationId('ptzGotoPreset')
   public async gotoPreset(
     @Request() req: ExRequest,
-    @Path() id: number,
-    @Path() preset_id: number,
+    @Path() id: Id,
+    @Path() preset_id: Id,
   ): Promise<PtzCommandResponse> {
     return this.ptz.presetGoto(user(req), id, preset_id);
   }
 
   /**
    * Stores the current position as a preset; `name` sets its ControlPresets label.
-   * @isInt id must be an integer >= 0
-   * @minimum id 0
-   * @maximum id 2147483647
-   * @isInt preset_id must be an integer >= 0
-   * @minimum preset_id 0
-   * @maximum preset_id 2147483647
    */
   @Post('monitors/{id}/presets/{preset_id}/set')
   @OperationId('ptzSetPreset')
   public async setPreset(
     @Request() req: ExRequest,
-    @Path() id: number,
-    @Path() preset_id: number,
+    @Path() id: Id,
+    @Path() preset_id: Id,
     @Body() body?: PtzPresetRequest,
   ): Promise<PtzCommandResponse> {
     return this.ptz.presetSet(user(req), id, preset_id, body);
@@ -455,34 +363,25 @@ export class PtzController extends FeatureController {
 
   /**
    * Clears a preset in the camera and removes its label.
-   * @isInt id must be an integer >= 0
-   * @minimum id 0
-   * @maximum id 2147483647
-   * @isInt preset_id must be an integer >= 0
-   * @minimum preset_id 0
-   * @maximum preset_id 2147483647
    */
   @Delete('monitors/{id}/presets/{preset_id}')
   @OperationId('ptzClearPreset')
   public async clearPreset(
     @Request() req: ExRequest,
-    @Path() id: number,
-    @Path() preset_id: number,
+    @Path() id: Id,
+    @Path() preset_id: Id,
   ): Promise<PtzCommandResponse> {
     return this.ptz.presetClear(user(req), id, preset_id);
   }
 
   /**
    * Relative steps in the profile's units (moveRel*, zoomRel*).
-   * @isInt id must be an integer >= 0
-   * @minimum id 0
-   * @maximum id 2147483647
    */
   @Post('monitors/{id}/relative')
   @OperationId('ptzMoveRelative')
   public async relative(
     @Request() req: ExRequest,
-    @Path() id: number,
+    @Path() id: Id,
     @Body() body: PtzRelativeRequest,
   ): Promise<PtzCommandResponse> {
     return this.ptz.relative(user(req), id, body);
@@ -490,15 +389,12 @@ export class PtzController extends FeatureController {
 
   /**
    * An absolute pan/tilt position through zmcontrol.pl's moveMap.
-   * @isInt id must be an integer >= 0
-   * @minimum id 0
-   * @maximum id 2147483647
    */
   @Post('monitors/{id}/absolute')
   @OperationId('ptzMoveAbsolute')
   public async absolute(
     @Request() req: ExRequest,
-    @Path() id: number,
+    @Path() id: Id,
     @Body() body: PtzAbsoluteRequest,
   ): Promise<PtzCommandResponse> {
     return this.ptz.absolute(user(req), id, body);

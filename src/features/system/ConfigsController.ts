@@ -1,5 +1,6 @@
 import { Body, Get, OperationId, Path, Put, Query, Response, Route, Security, Tags } from '@tsoa/runtime';
 import type { AppResponseError } from '../../api/envelopes.js';
+import type { PageNumber, PageSize } from '../../api/params.js';
 import type { Page } from '../../api/pagination.js';
 import { FeatureController } from '../feature-controller.js';
 import {
@@ -22,22 +23,14 @@ export class ConfigsController extends FeatureController {
 
   /**
    * Lists configuration entries; private values are masked.
-   * @param page 1-based page number (default 1).
-   * @param page_size Rows per page, at most 1000 (default 25).
    * @param category Only entries of this category (exact match).
    * @param search Only entries whose name contains this text.
-   * @isLong page
-   * @minimum page 0
-   * @maximum page 9007199254740991
-   * @isLong page_size
-   * @minimum page_size 0
-   * @maximum page_size 1000
    */
   @Get()
   @OperationId('list_configs')
   public async list(
-    @Query() page?: number,
-    @Query() page_size?: number,
+    @Query() page?: PageNumber,
+    @Query() page_size?: PageSize,
     @Query() category?: string,
     @Query() search?: string,
   ): Promise<PaginatedConfigsResponse> {

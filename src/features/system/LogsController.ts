@@ -1,5 +1,6 @@
 import { Delete, Get, OperationId, Path, Query, Response, Route, Security, Tags } from '@tsoa/runtime';
 import type { AppResponseError, MessageResponse } from '../../api/envelopes.js';
+import type { PageSize } from '../../api/params.js';
 import type { Page } from '../../api/pagination.js';
 import { FeatureController } from '../feature-controller.js';
 import { LogsService, type LogResponse } from './logs-service.js';
@@ -16,7 +17,6 @@ export class LogsController extends FeatureController {
   /**
    * Lists ZoneMinder's log entries, newest first by default.
    * @param page 1-based page number (default 1).
-   * @param page_size Rows per page, at most 1000 (default 25).
    * @param component Only this component (e.g. zmc_m1, web_php).
    * @param min_level This level and more severe: panic, fatal, error, warning, info or debug.
    * @param level Only this level (PANIC -4 … DEBUG 9).
@@ -27,9 +27,6 @@ export class LogsController extends FeatureController {
    * @param server_id Only entries of this server.
    * @isLong page
    * @minimum page 0
-   * @isLong page_size
-   * @minimum page_size 0
-   * @maximum page_size 1000
    * @isInt level must be an integer
    * @isDouble start must be a number
    * @isDouble end must be a number
@@ -41,7 +38,7 @@ export class LogsController extends FeatureController {
   @Response<AppResponseError>(400, 'Invalid filter, sort or paging value')
   public async list(
     @Query() page?: number,
-    @Query() page_size?: number,
+    @Query() page_size?: PageSize,
     @Query() component?: string,
     @Query() min_level?: string,
     @Query() level?: number,

@@ -13,6 +13,7 @@ import {
   Tags,
 } from '@tsoa/runtime';
 import type { AppResponseError } from '../../api/envelopes.js';
+import type { Id, PageNumber, PageSize } from '../../api/params.js';
 import type { Page } from '../../api/pagination.js';
 import { FeatureController } from '../feature-controller.js';
 import { ServerStatsService, type CreateServerStatRequest, type ServerStatResponse } from './server-stats-service.js';
@@ -29,18 +30,10 @@ export class ServerStatsController extends FeatureController {
 
   /**
    * Lists host load samples, oldest first.
-   * @param page 1-based page number (default 1).
-   * @param page_size Rows per page, at most 1000 (default 25).
-   * @isLong page
-   * @minimum page 0
-   * @maximum page 9007199254740991
-   * @isLong page_size
-   * @minimum page_size 0
-   * @maximum page_size 1000
    */
   @Get()
   @OperationId('list_server_stats')
-  public async list(@Query() page?: number, @Query() page_size?: number): Promise<PaginatedServerStatsResponse> {
+  public async list(@Query() page?: PageNumber, @Query() page_size?: PageSize): Promise<PaginatedServerStatsResponse> {
     return this.stats.list(page, page_size);
   }
 
@@ -51,26 +44,16 @@ export class ServerStatsController extends FeatureController {
     return this.stats.create(body);
   }
 
-  /**
-   * @isInt id must be an integer >= 0
-   * @minimum id 0
-   * @maximum id 2147483647
-   */
   @Get('{id}')
   @OperationId('get_server_stat')
-  public async get(@Path() id: number): Promise<ServerStatResponse> {
+  public async get(@Path() id: Id): Promise<ServerStatResponse> {
     return this.stats.get(id);
   }
 
-  /**
-   * @isInt id must be an integer >= 0
-   * @minimum id 0
-   * @maximum id 2147483647
-   */
   @Delete('{id}')
   @OperationId('delete_server_stat')
   @SuccessResponse(204, 'Deleted')
-  public async remove(@Path() id: number): Promise<void> {
+  public async remove(@Path() id: Id): Promise<void> {
     await this.stats.remove(id);
   }
 }

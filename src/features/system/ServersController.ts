@@ -14,6 +14,7 @@ import {
   Tags,
 } from '@tsoa/runtime';
 import type { AppResponseError } from '../../api/envelopes.js';
+import type { Id, PageNumber, PageSize } from '../../api/params.js';
 import type { Page } from '../../api/pagination.js';
 import { FeatureController } from '../feature-controller.js';
 import {
@@ -35,18 +36,10 @@ export class ServersController extends FeatureController {
 
   /**
    * Lists servers.
-   * @param page 1-based page number (default 1).
-   * @param page_size Rows per page, at most 1000 (default 25).
-   * @isLong page
-   * @minimum page 0
-   * @maximum page 9007199254740991
-   * @isLong page_size
-   * @minimum page_size 0
-   * @maximum page_size 1000
    */
   @Get()
   @OperationId('list_servers')
-  public async list(@Query() page?: number, @Query() page_size?: number): Promise<PaginatedServersResponse> {
+  public async list(@Query() page?: PageNumber, @Query() page_size?: PageSize): Promise<PaginatedServersResponse> {
     return this.servers.list(page, page_size);
   }
 
@@ -58,39 +51,26 @@ export class ServersController extends FeatureController {
     return this.servers.create(body);
   }
 
-  /**
-   * @isInt id must be an integer >= 0
-   * @minimum id 0
-   * @maximum id 2147483647
-   */
   @Get('{id}')
   @OperationId('get_server')
-  public async get(@Path() id: number): Promise<ServerResponse> {
+  public async get(@Path() id: Id): Promise<ServerResponse> {
     return this.servers.get(id);
   }
 
-  /**
-   * @isInt id must be an integer >= 0
-   * @minimum id 0
-   * @maximum id 2147483647
-   */
   @Patch('{id}')
   @OperationId('update_server')
-  public async update(@Path() id: number, @Body() body: UpdateServerRequest): Promise<ServerResponse> {
+  public async update(@Path() id: Id, @Body() body: UpdateServerRequest): Promise<ServerResponse> {
     return this.servers.update(id, body);
   }
 
   /**
    * Deletes a server no monitor or storage area is assigned to.
-   * @isInt id must be an integer >= 0
-   * @minimum id 0
-   * @maximum id 2147483647
    */
   @Delete('{id}')
   @OperationId('delete_server')
   @SuccessResponse(204, 'Deleted')
   @Response<AppResponseError>(409, 'Monitors or storage areas still use this server')
-  public async remove(@Path() id: number): Promise<void> {
+  public async remove(@Path() id: Id): Promise<void> {
     await this.servers.remove(id);
   }
 }

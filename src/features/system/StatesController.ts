@@ -14,6 +14,7 @@ import {
   Tags,
 } from '@tsoa/runtime';
 import type { AppResponseError } from '../../api/envelopes.js';
+import type { Id, PageNumber, PageSize } from '../../api/params.js';
 import type { Page } from '../../api/pagination.js';
 import { FeatureController } from '../feature-controller.js';
 import {
@@ -35,18 +36,10 @@ export class StatesController extends FeatureController {
 
   /**
    * Lists run states.
-   * @param page 1-based page number (default 1).
-   * @param page_size Rows per page, at most 1000 (default 25).
-   * @isLong page
-   * @minimum page 0
-   * @maximum page 9007199254740991
-   * @isLong page_size
-   * @minimum page_size 0
-   * @maximum page_size 1000
    */
   @Get()
   @OperationId('list_states')
-  public async list(@Query() page?: number, @Query() page_size?: number): Promise<PaginatedStatesResponse> {
+  public async list(@Query() page?: PageNumber, @Query() page_size?: PageSize): Promise<PaginatedStatesResponse> {
     return this.states.list(page, page_size);
   }
 
@@ -58,39 +51,24 @@ export class StatesController extends FeatureController {
     return this.states.create(body);
   }
 
-  /**
-   * @isInt id must be an integer >= 0
-   * @minimum id 0
-   * @maximum id 2147483647
-   */
   @Get('{id}')
   @OperationId('get_state')
-  public async get(@Path() id: number): Promise<StateResponse> {
+  public async get(@Path() id: Id): Promise<StateResponse> {
     return this.states.get(id);
   }
 
-  /**
-   * @isInt id must be an integer >= 0
-   * @minimum id 0
-   * @maximum id 2147483647
-   */
   @Patch('{id}')
   // Renamed from the reference's `update_state`, which /monitors/{id}/state also used (spec Versioning 4).
   @OperationId('update_state_preset')
   @Response<AppResponseError>(409, 'A state with this name exists')
-  public async update(@Path() id: number, @Body() body: UpdateStateRequest): Promise<StateResponse> {
+  public async update(@Path() id: Id, @Body() body: UpdateStateRequest): Promise<StateResponse> {
     return this.states.update(id, body);
   }
 
-  /**
-   * @isInt id must be an integer >= 0
-   * @minimum id 0
-   * @maximum id 2147483647
-   */
   @Delete('{id}')
   @OperationId('delete_state')
   @SuccessResponse(204, 'Deleted')
-  public async remove(@Path() id: number): Promise<void> {
+  public async remove(@Path() id: Id): Promise<void> {
     await this.states.remove(id);
   }
 }

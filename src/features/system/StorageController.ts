@@ -14,6 +14,7 @@ import {
   Tags,
 } from '@tsoa/runtime';
 import type { AppResponseError } from '../../api/envelopes.js';
+import type { Id, PageNumber, PageSize } from '../../api/params.js';
 import type { Page } from '../../api/pagination.js';
 import { FeatureController } from '../feature-controller.js';
 import {
@@ -35,18 +36,10 @@ export class StorageController extends FeatureController {
 
   /**
    * Lists storage areas.
-   * @param page 1-based page number (default 1).
-   * @param page_size Rows per page, at most 1000 (default 25).
-   * @isLong page
-   * @minimum page 0
-   * @maximum page 9007199254740991
-   * @isLong page_size
-   * @minimum page_size 0
-   * @maximum page_size 1000
    */
   @Get()
   @OperationId('list_storage')
-  public async list(@Query() page?: number, @Query() page_size?: number): Promise<PaginatedStorageResponse> {
+  public async list(@Query() page?: PageNumber, @Query() page_size?: PageSize): Promise<PaginatedStorageResponse> {
     return this.storage.list(page, page_size);
   }
 
@@ -58,39 +51,26 @@ export class StorageController extends FeatureController {
     return this.storage.create(body);
   }
 
-  /**
-   * @isInt id must be an integer >= 0
-   * @minimum id 0
-   * @maximum id 2147483647
-   */
   @Get('{id}')
   @OperationId('get_storage')
-  public async get(@Path() id: number): Promise<StorageResponse> {
+  public async get(@Path() id: Id): Promise<StorageResponse> {
     return this.storage.get(id);
   }
 
-  /**
-   * @isInt id must be an integer >= 0
-   * @minimum id 0
-   * @maximum id 2147483647
-   */
   @Patch('{id}')
   @OperationId('update_storage')
-  public async update(@Path() id: number, @Body() body: UpdateStorageRequest): Promise<StorageResponse> {
+  public async update(@Path() id: Id, @Body() body: UpdateStorageRequest): Promise<StorageResponse> {
     return this.storage.update(id, body);
   }
 
   /**
    * Deletes a storage area no monitor or event uses.
-   * @isInt id must be an integer >= 0
-   * @minimum id 0
-   * @maximum id 2147483647
    */
   @Delete('{id}')
   @OperationId('delete_storage')
   @SuccessResponse(204, 'Deleted')
   @Response<AppResponseError>(409, 'Monitors or events still use this storage')
-  public async remove(@Path() id: number): Promise<void> {
+  public async remove(@Path() id: Id): Promise<void> {
     await this.storage.remove(id);
   }
 }

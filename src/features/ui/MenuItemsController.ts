@@ -14,6 +14,7 @@ import {
   Tags,
 } from '@tsoa/runtime';
 import type { AppResponseError } from '../../api/envelopes.js';
+import type { Id, PageNumber, PageSize } from '../../api/params.js';
 import type { Page } from '../../api/pagination.js';
 import { FeatureController } from '../feature-controller.js';
 import {
@@ -36,18 +37,10 @@ export class MenuItemsController extends FeatureController {
 
   /**
    * Lists menu entries in menu order (sort_order, then id).
-   * @param page 1-based page number (default 1).
-   * @param page_size Rows per page, at most 1000 (default 25).
-   * @isLong page
-   * @minimum page 0
-   * @maximum page 9007199254740991
-   * @isLong page_size
-   * @minimum page_size 0
-   * @maximum page_size 1000
    */
   @Get()
   @OperationId('list_menu_items')
-  public async list(@Query() page?: number, @Query() page_size?: number): Promise<PaginatedMenuItemsResponse> {
+  public async list(@Query() page?: PageNumber, @Query() page_size?: PageSize): Promise<PaginatedMenuItemsResponse> {
     return this.service.list(page, page_size);
   }
 
@@ -59,38 +52,23 @@ export class MenuItemsController extends FeatureController {
     return this.service.create(body);
   }
 
-  /**
-   * @isInt id must be an integer >= 0
-   * @minimum id 0
-   * @maximum id 2147483647
-   */
   @Get('{id}')
   @OperationId('get_menu_item')
-  public async get(@Path() id: number): Promise<MenuItemResponse> {
+  public async get(@Path() id: Id): Promise<MenuItemResponse> {
     return this.service.get(id);
   }
 
-  /**
-   * @isInt id must be an integer >= 0
-   * @minimum id 0
-   * @maximum id 2147483647
-   */
   @Patch('{id}')
   @OperationId('update_menu_item')
   @Response<AppResponseError>(409, 'An entry with this menu_key exists')
-  public async update(@Path() id: number, @Body() body: UpdateMenuItemRequest): Promise<MenuItemResponse> {
+  public async update(@Path() id: Id, @Body() body: UpdateMenuItemRequest): Promise<MenuItemResponse> {
     return this.service.update(id, body);
   }
 
-  /**
-   * @isInt id must be an integer >= 0
-   * @minimum id 0
-   * @maximum id 2147483647
-   */
   @Delete('{id}')
   @OperationId('delete_menu_item')
   @SuccessResponse(204, 'Deleted')
-  public async remove(@Path() id: number): Promise<void> {
+  public async remove(@Path() id: Id): Promise<void> {
     await this.service.remove(id);
   }
 }

@@ -14,6 +14,7 @@ import {
   Tags,
 } from '@tsoa/runtime';
 import type { AppResponseError } from '../../api/envelopes.js';
+import type { Id, PageNumber, PageSize } from '../../api/params.js';
 import type { Page } from '../../api/pagination.js';
 import { FeatureController } from '../feature-controller.js';
 import {
@@ -36,18 +37,13 @@ export class GroupsPermissionsController extends FeatureController {
 
   /**
    * Lists group permission rows.
-   * @param page 1-based page number (default 1).
-   * @param page_size Rows per page, at most 1000 (default 25).
-   * @isLong page
-   * @minimum page 0
-   * @maximum page 9007199254740991
-   * @isLong page_size
-   * @minimum page_size 0
-   * @maximum page_size 1000
    */
   @Get()
   @OperationId('list_groups_permissions')
-  public async list(@Query() page?: number, @Query() page_size?: number): Promise<PaginatedGroupPermissionsResponse> {
+  public async list(
+    @Query() page?: PageNumber,
+    @Query() page_size?: PageSize,
+  ): Promise<PaginatedGroupPermissionsResponse> {
     return this.permissions.listGroup(page, page_size);
   }
 
@@ -59,40 +55,22 @@ export class GroupsPermissionsController extends FeatureController {
     return this.permissions.createGroup(body);
   }
 
-  /**
-   * @isInt id must be an integer >= 0
-   * @minimum id 0
-   * @maximum id 2147483647
-   */
   @Get('{id}')
   @OperationId('get_group_permission')
-  public async get(@Path() id: number): Promise<GroupPermissionResponse> {
+  public async get(@Path() id: Id): Promise<GroupPermissionResponse> {
     return this.permissions.getGroup(id);
   }
 
-  /**
-   * @isInt id must be an integer >= 0
-   * @minimum id 0
-   * @maximum id 2147483647
-   */
   @Patch('{id}')
   @OperationId('update_group_permission')
-  public async update(
-    @Path() id: number,
-    @Body() body: UpdateGroupPermissionRequest,
-  ): Promise<GroupPermissionResponse> {
+  public async update(@Path() id: Id, @Body() body: UpdateGroupPermissionRequest): Promise<GroupPermissionResponse> {
     return this.permissions.updateGroup(id, body);
   }
 
-  /**
-   * @isInt id must be an integer >= 0
-   * @minimum id 0
-   * @maximum id 2147483647
-   */
   @Delete('{id}')
   @OperationId('delete_group_permission')
   @SuccessResponse(204, 'Deleted')
-  public async remove(@Path() id: number): Promise<void> {
+  public async remove(@Path() id: Id): Promise<void> {
     await this.permissions.removeGroup(id);
   }
 }

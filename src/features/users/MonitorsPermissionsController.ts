@@ -14,6 +14,7 @@ import {
   Tags,
 } from '@tsoa/runtime';
 import type { AppResponseError } from '../../api/envelopes.js';
+import type { Id, PageNumber, PageSize } from '../../api/params.js';
 import type { Page } from '../../api/pagination.js';
 import { FeatureController } from '../feature-controller.js';
 import {
@@ -36,18 +37,13 @@ export class MonitorsPermissionsController extends FeatureController {
 
   /**
    * Lists monitor permission rows.
-   * @param page 1-based page number (default 1).
-   * @param page_size Rows per page, at most 1000 (default 25).
-   * @isLong page
-   * @minimum page 0
-   * @maximum page 9007199254740991
-   * @isLong page_size
-   * @minimum page_size 0
-   * @maximum page_size 1000
    */
   @Get()
   @OperationId('list_monitors_permissions')
-  public async list(@Query() page?: number, @Query() page_size?: number): Promise<PaginatedMonitorPermissionsResponse> {
+  public async list(
+    @Query() page?: PageNumber,
+    @Query() page_size?: PageSize,
+  ): Promise<PaginatedMonitorPermissionsResponse> {
     return this.permissions.listMonitor(page, page_size);
   }
 
@@ -59,40 +55,25 @@ export class MonitorsPermissionsController extends FeatureController {
     return this.permissions.createMonitor(body);
   }
 
-  /**
-   * @isInt id must be an integer >= 0
-   * @minimum id 0
-   * @maximum id 2147483647
-   */
   @Get('{id}')
   @OperationId('get_monitor_permission')
-  public async get(@Path() id: number): Promise<MonitorPermissionResponse> {
+  public async get(@Path() id: Id): Promise<MonitorPermissionResponse> {
     return this.permissions.getMonitor(id);
   }
 
-  /**
-   * @isInt id must be an integer >= 0
-   * @minimum id 0
-   * @maximum id 2147483647
-   */
   @Patch('{id}')
   @OperationId('update_monitor_permission')
   public async update(
-    @Path() id: number,
+    @Path() id: Id,
     @Body() body: UpdateMonitorPermissionRequest,
   ): Promise<MonitorPermissionResponse> {
     return this.permissions.updateMonitor(id, body);
   }
 
-  /**
-   * @isInt id must be an integer >= 0
-   * @minimum id 0
-   * @maximum id 2147483647
-   */
   @Delete('{id}')
   @OperationId('delete_monitor_permission')
   @SuccessResponse(204, 'Deleted')
-  public async remove(@Path() id: number): Promise<void> {
+  public async remove(@Path() id: Id): Promise<void> {
     await this.permissions.removeMonitor(id);
   }
 }

@@ -16,6 +16,7 @@ import {
 } from '@tsoa/runtime';
 import type { Request as ExRequest } from 'express';
 import type { AppResponseError } from '../../api/envelopes.js';
+import type { Id, PageNumber, PageSize } from '../../api/params.js';
 import type { Page } from '../../api/pagination.js';
 import { FeatureController } from '../feature-controller.js';
 import {
@@ -43,25 +44,14 @@ export class NotificationsController extends FeatureController {
   /**
    * Lists push registrations: the caller's own, or everyone's with System View.
    * @param user_id Only rows of this user (others' rows need System View).
-   * @param page 1-based page number (default 1).
-   * @param page_size Rows per page, at most 1000 (default 25).
-   * @isInt user_id must be an integer >= 0
-   * @minimum user_id 0
-   * @maximum user_id 2147483647
-   * @isLong page
-   * @minimum page 0
-   * @maximum page 9007199254740991
-   * @isLong page_size
-   * @minimum page_size 0
-   * @maximum page_size 1000
    */
   @Get()
   @OperationId('list_notifications')
   public async list(
     @Request() req: ExRequest,
-    @Query() user_id?: number,
-    @Query() page?: number,
-    @Query() page_size?: number,
+    @Query() user_id?: Id,
+    @Query() page?: PageNumber,
+    @Query() page_size?: PageSize,
   ): Promise<PaginatedNotificationsResponse> {
     return this.service.list(user(req), user_id, page, page_size);
   }
@@ -77,45 +67,30 @@ export class NotificationsController extends FeatureController {
     return this.service.create(user(req), body);
   }
 
-  /**
-   * @isInt id must be an integer >= 0
-   * @minimum id 0
-   * @maximum id 2147483647
-   */
   @Get('{id}')
   @OperationId('get_notification')
   @Response<AppResponseError>(404, 'Not found, or owned by another user (without System View)')
-  public async get(@Request() req: ExRequest, @Path() id: number): Promise<NotificationResponse> {
+  public async get(@Request() req: ExRequest, @Path() id: Id): Promise<NotificationResponse> {
     return this.service.get(user(req), id);
   }
 
-  /**
-   * @isInt id must be an integer >= 0
-   * @minimum id 0
-   * @maximum id 2147483647
-   */
   @Patch('{id}')
   @OperationId('update_notification')
   @Response<AppResponseError>(404, 'Not found, or owned by another user (without System View)')
   @Response<AppResponseError>(409, 'This push token is already registered')
   public async update(
     @Request() req: ExRequest,
-    @Path() id: number,
+    @Path() id: Id,
     @Body() body: UpdateNotificationRequest,
   ): Promise<NotificationResponse> {
     return this.service.update(user(req), id, body);
   }
 
-  /**
-   * @isInt id must be an integer >= 0
-   * @minimum id 0
-   * @maximum id 2147483647
-   */
   @Delete('{id}')
   @OperationId('delete_notification')
   @SuccessResponse(204, 'Deleted')
   @Response<AppResponseError>(404, 'Not found, or owned by another user (without System View)')
-  public async remove(@Request() req: ExRequest, @Path() id: number): Promise<void> {
+  public async remove(@Request() req: ExRequest, @Path() id: Id): Promise<void> {
     await this.service.remove(user(req), id);
   }
 }

@@ -14,6 +14,7 @@ import {
   Tags,
 } from '@tsoa/runtime';
 import type { AppResponseError } from '../../api/envelopes.js';
+import type { Id, PageNumber, PageSize } from '../../api/params.js';
 import type { Page } from '../../api/pagination.js';
 import { FeatureController } from '../feature-controller.js';
 import {
@@ -37,24 +38,13 @@ export class RoleMonitorsPermissionsController extends FeatureController {
   /**
    * Lists role monitor permission rows.
    * @param role_id Only rows of this role.
-   * @param page 1-based page number (default 1).
-   * @param page_size Rows per page, at most 1000 (default 25).
-   * @isInt role_id must be an integer >= 0
-   * @minimum role_id 0
-   * @maximum role_id 2147483647
-   * @isLong page
-   * @minimum page 0
-   * @maximum page 9007199254740991
-   * @isLong page_size
-   * @minimum page_size 0
-   * @maximum page_size 1000
    */
   @Get()
   @OperationId('list_role_monitors_permissions')
   public async list(
-    @Query() role_id?: number,
-    @Query() page?: number,
-    @Query() page_size?: number,
+    @Query() role_id?: Id,
+    @Query() page?: PageNumber,
+    @Query() page_size?: PageSize,
   ): Promise<PaginatedRoleMonitorPermissionsResponse> {
     return this.service.listMonitor(role_id, page, page_size);
   }
@@ -67,41 +57,26 @@ export class RoleMonitorsPermissionsController extends FeatureController {
     return this.service.createMonitor(body);
   }
 
-  /**
-   * @isInt id must be an integer >= 0
-   * @minimum id 0
-   * @maximum id 2147483647
-   */
   @Get('{id}')
   @OperationId('get_role_monitor_permission')
-  public async get(@Path() id: number): Promise<RoleMonitorPermissionResponse> {
+  public async get(@Path() id: Id): Promise<RoleMonitorPermissionResponse> {
     return this.service.getMonitor(id);
   }
 
-  /**
-   * @isInt id must be an integer >= 0
-   * @minimum id 0
-   * @maximum id 2147483647
-   */
   @Patch('{id}')
   @OperationId('update_role_monitor_permission')
   @Response<AppResponseError>(409, 'The role already has a row for this monitor')
   public async update(
-    @Path() id: number,
+    @Path() id: Id,
     @Body() body: UpdateRoleMonitorPermissionRequest,
   ): Promise<RoleMonitorPermissionResponse> {
     return this.service.updateMonitor(id, body);
   }
 
-  /**
-   * @isInt id must be an integer >= 0
-   * @minimum id 0
-   * @maximum id 2147483647
-   */
   @Delete('{id}')
   @OperationId('delete_role_monitor_permission')
   @SuccessResponse(204, 'Deleted')
-  public async remove(@Path() id: number): Promise<void> {
+  public async remove(@Path() id: Id): Promise<void> {
     await this.service.removeMonitor(id);
   }
 }

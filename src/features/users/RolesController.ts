@@ -14,6 +14,7 @@ import {
   Tags,
 } from '@tsoa/runtime';
 import type { AppResponseError } from '../../api/envelopes.js';
+import type { Id, PageNumber, PageSize } from '../../api/params.js';
 import type { Page } from '../../api/pagination.js';
 import { FeatureController } from '../feature-controller.js';
 import { RolesService, type CreateRoleRequest, type RoleResponse, type UpdateRoleRequest } from './roles-service.js';
@@ -32,18 +33,10 @@ export class RolesController extends FeatureController {
 
   /**
    * Lists user roles.
-   * @param page 1-based page number (default 1).
-   * @param page_size Rows per page, at most 1000 (default 25).
-   * @isLong page
-   * @minimum page 0
-   * @maximum page 9007199254740991
-   * @isLong page_size
-   * @minimum page_size 0
-   * @maximum page_size 1000
    */
   @Get()
   @OperationId('list_roles')
-  public async list(@Query() page?: number, @Query() page_size?: number): Promise<PaginatedRolesResponse> {
+  public async list(@Query() page?: PageNumber, @Query() page_size?: PageSize): Promise<PaginatedRolesResponse> {
     return this.service.list(page, page_size);
   }
 
@@ -55,38 +48,23 @@ export class RolesController extends FeatureController {
     return this.service.create(body);
   }
 
-  /**
-   * @isInt id must be an integer >= 0
-   * @minimum id 0
-   * @maximum id 2147483647
-   */
   @Get('{id}')
   @OperationId('get_role')
-  public async get(@Path() id: number): Promise<RoleResponse> {
+  public async get(@Path() id: Id): Promise<RoleResponse> {
     return this.service.get(id);
   }
 
-  /**
-   * @isInt id must be an integer >= 0
-   * @minimum id 0
-   * @maximum id 2147483647
-   */
   @Patch('{id}')
   @OperationId('update_role')
   @Response<AppResponseError>(409, 'A role with this name exists')
-  public async update(@Path() id: number, @Body() body: UpdateRoleRequest): Promise<RoleResponse> {
+  public async update(@Path() id: Id, @Body() body: UpdateRoleRequest): Promise<RoleResponse> {
     return this.service.update(id, body);
   }
 
-  /**
-   * @isInt id must be an integer >= 0
-   * @minimum id 0
-   * @maximum id 2147483647
-   */
   @Delete('{id}')
   @OperationId('delete_role')
   @SuccessResponse(204, 'Deleted')
-  public async remove(@Path() id: number): Promise<void> {
+  public async remove(@Path() id: Id): Promise<void> {
     await this.service.remove(id);
   }
 }

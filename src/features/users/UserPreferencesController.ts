@@ -16,6 +16,7 @@ import {
 } from '@tsoa/runtime';
 import type { Request as ExRequest } from 'express';
 import type { AppResponseError } from '../../api/envelopes.js';
+import type { Id, PageNumber, PageSize } from '../../api/params.js';
 import type { Page } from '../../api/pagination.js';
 import { FeatureController } from '../feature-controller.js';
 import {
@@ -38,21 +39,13 @@ export class UserPreferencesController extends FeatureController {
 
   /**
    * Lists the caller's own preferences; with System Edit, every user's.
-   * @param page 1-based page number (default 1).
-   * @param page_size Rows per page, at most 1000 (default 25).
-   * @isLong page
-   * @minimum page 0
-   * @maximum page 9007199254740991
-   * @isLong page_size
-   * @minimum page_size 0
-   * @maximum page_size 1000
    */
   @Get()
   @OperationId('list_user_preferences')
   public async list(
     @Request() req: ExRequest,
-    @Query() page?: number,
-    @Query() page_size?: number,
+    @Query() page?: PageNumber,
+    @Query() page_size?: PageSize,
   ): Promise<PaginatedUserPreferencesResponse> {
     return this.preferences.list(currentUser(req), page, page_size);
   }
@@ -68,45 +61,30 @@ export class UserPreferencesController extends FeatureController {
     return this.preferences.create(currentUser(req), body);
   }
 
-  /**
-   * @isInt id must be an integer >= 0
-   * @minimum id 0
-   * @maximum id 2147483647
-   */
   @Get('{id}')
   @OperationId('get_user_preference')
   @Response<AppResponseError>(404, 'Not found, or owned by another user and the caller lacks System Edit')
-  public async get(@Request() req: ExRequest, @Path() id: number): Promise<UserPreferenceResponse> {
+  public async get(@Request() req: ExRequest, @Path() id: Id): Promise<UserPreferenceResponse> {
     return this.preferences.get(currentUser(req), id);
   }
 
-  /**
-   * @isInt id must be an integer >= 0
-   * @minimum id 0
-   * @maximum id 2147483647
-   */
   @Patch('{id}')
   @OperationId('update_user_preference')
   @Response<AppResponseError>(404, 'Not found, or owned by another user and the caller lacks System Edit')
   @Response<AppResponseError>(409, 'The user already has a preference with this name')
   public async update(
     @Request() req: ExRequest,
-    @Path() id: number,
+    @Path() id: Id,
     @Body() body: UpdateUserPreferenceRequest,
   ): Promise<UserPreferenceResponse> {
     return this.preferences.update(currentUser(req), id, body);
   }
 
-  /**
-   * @isInt id must be an integer >= 0
-   * @minimum id 0
-   * @maximum id 2147483647
-   */
   @Delete('{id}')
   @OperationId('delete_user_preference')
   @SuccessResponse(204, 'Deleted')
   @Response<AppResponseError>(404, 'Not found, or owned by another user and the caller lacks System Edit')
-  public async remove(@Request() req: ExRequest, @Path() id: number): Promise<void> {
+  public async remove(@Request() req: ExRequest, @Path() id: Id): Promise<void> {
     await this.preferences.remove(currentUser(req), id);
   }
 }

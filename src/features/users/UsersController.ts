@@ -15,6 +15,7 @@ import {
 } from '@tsoa/runtime';
 import type { UserResponse } from '../../auth/user-response.js';
 import type { AppResponseError } from '../../api/envelopes.js';
+import type { Id, PageNumber, PageSize } from '../../api/params.js';
 import type { Page } from '../../api/pagination.js';
 import { FeatureController } from '../feature-controller.js';
 import { UsersService, type CreateUserRequest, type UpdateUserRequest } from './users-service.js';
@@ -32,18 +33,10 @@ export class UsersController extends FeatureController {
 
   /**
    * Lists accounts. Passwords are never returned.
-   * @param page 1-based page number (default 1).
-   * @param page_size Rows per page, at most 1000 (default 25).
-   * @isLong page
-   * @minimum page 0
-   * @maximum page 9007199254740991
-   * @isLong page_size
-   * @minimum page_size 0
-   * @maximum page_size 1000
    */
   @Get()
   @OperationId('list_users')
-  public async list(@Query() page?: number, @Query() page_size?: number): Promise<PaginatedUsersResponse> {
+  public async list(@Query() page?: PageNumber, @Query() page_size?: PageSize): Promise<PaginatedUsersResponse> {
     return this.users.list(page, page_size);
   }
 
@@ -56,41 +49,30 @@ export class UsersController extends FeatureController {
     return this.users.create(body);
   }
 
-  /**
-   * @isInt id must be an integer >= 0
-   * @minimum id 0
-   * @maximum id 2147483647
-   */
   @Get('{id}')
   @OperationId('get_user')
-  public async get(@Path() id: number): Promise<UserResponse> {
+  public async get(@Path() id: Id): Promise<UserResponse> {
     return this.users.get(id);
   }
 
   /**
    * Partial update. A new password, or disabling the account or its API access, revokes all of
    * the account's tokens.
-   * @isInt id must be an integer >= 0
-   * @minimum id 0
-   * @maximum id 2147483647
    */
   @Put('{id}')
   @OperationId('update_user')
   @Response<AppResponseError>(409, 'The user name is taken')
-  public async update(@Path() id: number, @Body() body: UpdateUserRequest): Promise<UserResponse> {
+  public async update(@Path() id: Id, @Body() body: UpdateUserRequest): Promise<UserResponse> {
     return this.users.update(id, body);
   }
 
   /**
    * Deletes the account (and its preferences); its tokens stop working at once.
-   * @isInt id must be an integer >= 0
-   * @minimum id 0
-   * @maximum id 2147483647
    */
   @Delete('{id}')
   @OperationId('delete_user')
   @SuccessResponse(204, 'Deleted')
-  public async remove(@Path() id: number): Promise<void> {
+  public async remove(@Path() id: Id): Promise<void> {
     await this.users.remove(id);
   }
 }
