@@ -133,7 +133,7 @@ export function openRequestSchemas(doc) {
 /** The parameter aliases of src/api/params.ts, inlined into each parameter as tsoa writes a
  * parameter declared `number` with its own JSDoc validators; the alias's description becomes the
  * parameter's when the route gives none. */
-export const PARAMETER_ALIASES = ['Id', 'PageNumber', 'PageSize'];
+export const PARAMETER_ALIASES = ['Id', 'BigId', 'PageNumber', 'PageSize'];
 export function inlineParameterAliases(doc) {
   const schemas = doc.components?.schemas ?? {};
   for (const item of Object.values(doc.paths ?? {})) {

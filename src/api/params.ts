@@ -10,6 +10,14 @@
  */
 export type Id = number;
 
+// A BIGINT row id (Events, Frames and the rows that point at them).
+/**
+ * @isLong must be an integer >= 0
+ * @minimum 0
+ * @maximum 9007199254740991
+ */
+export type BigId = number;
+
 /**
  * 1-based page number (default 1).
  * @isLong

@@ -16,7 +16,7 @@ import {
 } from '@tsoa/runtime';
 import type { Request as ExRequest } from 'express';
 import type { AppResponseError } from '../../api/envelopes.js';
-import type { Id, PageNumber, PageSize } from '../../api/params.js';
+import type { BigId, Id, PageNumber, PageSize } from '../../api/params.js';
 import type { Page } from '../../api/pagination.js';
 import { FeatureController } from '../feature-controller.js';
 import {
@@ -45,15 +45,12 @@ export class AiDetectionsController extends FeatureController {
    * Lists AI detections of the events the caller may see.
    * @param event_id Only detections of this event.
    * @param object_class_id Only detections of this object class.
-   * @isLong event_id must be an integer >= 0
-   * @minimum event_id 0
-   * @maximum event_id 9007199254740991
    */
   @Get()
   @OperationId('list_ai_detections')
   public async list(
     @Request() req: ExRequest,
-    @Query() event_id?: number,
+    @Query() event_id?: BigId,
     @Query() object_class_id?: Id,
     @Query() page?: PageNumber,
     @Query() page_size?: PageSize,
@@ -68,44 +65,29 @@ export class AiDetectionsController extends FeatureController {
     return this.service.create(user(req), body);
   }
 
-  /**
-   * @isLong id must be an integer >= 0
-   * @minimum id 0
-   * @maximum id 9007199254740991
-   */
   @Get('{id}')
   @OperationId('get_ai_detection')
   @Response<AppResponseError>(404, 'Not found, or the monitor of the event is hidden')
-  public async get(@Request() req: ExRequest, @Path() id: number): Promise<AiDetectionResponse> {
+  public async get(@Request() req: ExRequest, @Path() id: BigId): Promise<AiDetectionResponse> {
     return this.service.get(user(req), id);
   }
 
-  /**
-   * @isLong id must be an integer >= 0
-   * @minimum id 0
-   * @maximum id 9007199254740991
-   */
   @Patch('{id}')
   @OperationId('update_ai_detection')
   @Response<AppResponseError>(404, 'Not found, or the monitor of the event is hidden')
   public async update(
     @Request() req: ExRequest,
-    @Path() id: number,
+    @Path() id: BigId,
     @Body() body: UpdateAiDetectionRequest,
   ): Promise<AiDetectionResponse> {
     return this.service.update(user(req), id, body);
   }
 
-  /**
-   * @isLong id must be an integer >= 0
-   * @minimum id 0
-   * @maximum id 9007199254740991
-   */
   @Delete('{id}')
   @OperationId('delete_ai_detection')
   @SuccessResponse(204, 'Deleted')
   @Response<AppResponseError>(404, 'Not found, or the monitor of the event is hidden')
-  public async remove(@Request() req: ExRequest, @Path() id: number): Promise<void> {
+  public async remove(@Request() req: ExRequest, @Path() id: BigId): Promise<void> {
     await this.service.remove(user(req), id);
   }
 }

@@ -16,7 +16,7 @@ import {
 } from '@tsoa/runtime';
 import type { Request as ExRequest } from 'express';
 import type { AppResponseError } from '../../api/envelopes.js';
-import type { PageNumber, PageSize } from '../../api/params.js';
+import type { BigId, PageNumber, PageSize } from '../../api/params.js';
 import { FeatureController } from '../feature-controller.js';
 import {
   EventDataService,
@@ -39,15 +39,12 @@ export class EventDataController extends FeatureController {
    * Lists event data rows in Id order; with `event_id`, the rows of that event (none when the
    * event is missing or hidden). Gated by the Events feature.
    * @param event_id Only rows of this event.
-   * @isLong event_id must be an integer >= 0
-   * @minimum event_id 0
-   * @maximum event_id 9007199254740991
    */
   @Get()
   @OperationId('list_event_data')
   public async list(
     @Request() req: ExRequest,
-    @Query() event_id?: number,
+    @Query() event_id?: BigId,
     @Query() page?: PageNumber,
     @Query() page_size?: PageSize,
   ): Promise<PaginatedEventDataResponse> {
@@ -61,44 +58,29 @@ export class EventDataController extends FeatureController {
     return this.eventData.create(currentUser(req), body);
   }
 
-  /**
-   * @isLong id must be an integer >= 0
-   * @minimum id 0
-   * @maximum id 9007199254740991
-   */
   @Get('{id}')
   @OperationId('get_event_data')
   @Response<AppResponseError>(404, 'No such row, or its monitor is hidden')
-  public async get(@Request() req: ExRequest, @Path() id: number): Promise<EventDataResponse> {
+  public async get(@Request() req: ExRequest, @Path() id: BigId): Promise<EventDataResponse> {
     return this.eventData.get(currentUser(req), id);
   }
 
-  /**
-   * @isLong id must be an integer >= 0
-   * @minimum id 0
-   * @maximum id 9007199254740991
-   */
   @Patch('{id}')
   @OperationId('update_event_data')
   @Response<AppResponseError>(404, 'No such row, or its monitor is hidden')
   public async update(
     @Request() req: ExRequest,
-    @Path() id: number,
+    @Path() id: BigId,
     @Body() body: UpdateEventDataRequest,
   ): Promise<EventDataResponse> {
     return this.eventData.update(currentUser(req), id, body);
   }
 
-  /**
-   * @isLong id must be an integer >= 0
-   * @minimum id 0
-   * @maximum id 9007199254740991
-   */
   @Delete('{id}')
   @OperationId('delete_event_data')
   @SuccessResponse(204, 'Deleted')
   @Response<AppResponseError>(404, 'No such row, or its monitor is hidden')
-  public async remove(@Request() req: ExRequest, @Path() id: number): Promise<void> {
+  public async remove(@Request() req: ExRequest, @Path() id: BigId): Promise<void> {
     await this.eventData.remove(currentUser(req), id);
   }
 }

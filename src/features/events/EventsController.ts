@@ -16,7 +16,7 @@ import {
 } from '@tsoa/runtime';
 import type { Request as ExRequest } from 'express';
 import type { AppResponseError } from '../../api/envelopes.js';
-import type { Id, PageNumber, PageSize } from '../../api/params.js';
+import type { BigId, Id, PageNumber, PageSize } from '../../api/params.js';
 import { FeatureController } from '../feature-controller.js';
 import {
   EventsService,
@@ -125,24 +125,16 @@ export class EventsController extends FeatureController {
     return this.events.countsByMonitor(currentUser(req), hours);
   }
 
-  /**
-   * @isLong id must be an integer >= 0
-   * @minimum id 0
-   * @maximum id 9007199254740991
-   */
   @Get('{id}')
   @OperationId('getEvent')
   @Response<AppResponseError>(400, 'Invalid id')
   @Response<AppResponseError>(404, 'No such event, or its monitor is hidden')
-  public async get(@Request() req: ExRequest, @Path() id: number): Promise<EventResponse> {
+  public async get(@Request() req: ExRequest, @Path() id: BigId): Promise<EventResponse> {
     return this.events.get(currentUser(req), id);
   }
 
   /**
    * Partial update; null clears cause and notes and leaves the other fields unchanged.
-   * @isLong id must be an integer >= 0
-   * @minimum id 0
-   * @maximum id 9007199254740991
    */
   @Patch('{id}')
   @OperationId('updateEvent')
@@ -150,7 +142,7 @@ export class EventsController extends FeatureController {
   @Response<AppResponseError>(404, 'No such event, or its monitor is hidden')
   public async update(
     @Request() req: ExRequest,
-    @Path() id: number,
+    @Path() id: BigId,
     @Body() body: EventUpdateRequest,
   ): Promise<EventResponse> {
     return this.events.update(currentUser(req), id, body);
@@ -159,9 +151,6 @@ export class EventsController extends FeatureController {
   /**
    * Deletes the event's rows and, when its Storage has DoDelete=1, its directory. Open, archived
    * and locked events are refused with 409.
-   * @isLong id must be an integer >= 0
-   * @minimum id 0
-   * @maximum id 9007199254740991
    */
   @Delete('{id}')
   @OperationId('deleteEvent')
@@ -169,7 +158,7 @@ export class EventsController extends FeatureController {
   @Response<AppResponseError>(400, 'Invalid id')
   @Response<AppResponseError>(404, 'No such event, or its monitor is hidden')
   @Response<AppResponseError>(409, 'The event is still being recorded, archived or locked')
-  public async remove(@Request() req: ExRequest, @Path() id: number): Promise<void> {
+  public async remove(@Request() req: ExRequest, @Path() id: BigId): Promise<void> {
     await this.events.remove(currentUser(req), id);
   }
 }

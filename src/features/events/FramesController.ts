@@ -16,7 +16,7 @@ import {
 } from '@tsoa/runtime';
 import type { Request as ExRequest } from 'express';
 import type { AppResponseError } from '../../api/envelopes.js';
-import type { PageNumber, PageSize } from '../../api/params.js';
+import type { BigId, PageNumber, PageSize } from '../../api/params.js';
 import { FeatureController } from '../feature-controller.js';
 import {
   FramesService,
@@ -39,15 +39,12 @@ export class FramesController extends FeatureController {
    * Lists frames in Id order; with `event_id`, the frames of that event (none when the event
    * is missing or hidden).
    * @param event_id Only frames of this event.
-   * @isLong event_id must be an integer >= 0
-   * @minimum event_id 0
-   * @maximum event_id 9007199254740991
    */
   @Get()
   @OperationId('list_frames')
   public async list(
     @Request() req: ExRequest,
-    @Query() event_id?: number,
+    @Query() event_id?: BigId,
     @Query() page?: PageNumber,
     @Query() page_size?: PageSize,
   ): Promise<PaginatedFramesResponse> {
@@ -61,44 +58,29 @@ export class FramesController extends FeatureController {
     return this.frames.create(currentUser(req), body);
   }
 
-  /**
-   * @isLong id must be an integer >= 0
-   * @minimum id 0
-   * @maximum id 9007199254740991
-   */
   @Get('{id}')
   @OperationId('get_frame')
   @Response<AppResponseError>(404, 'No such frame, or its event is hidden')
-  public async get(@Request() req: ExRequest, @Path() id: number): Promise<FrameResponse> {
+  public async get(@Request() req: ExRequest, @Path() id: BigId): Promise<FrameResponse> {
     return this.frames.get(currentUser(req), id);
   }
 
-  /**
-   * @isLong id must be an integer >= 0
-   * @minimum id 0
-   * @maximum id 9007199254740991
-   */
   @Patch('{id}')
   @OperationId('update_frame')
   @Response<AppResponseError>(404, 'No such frame, or its event is hidden')
   public async update(
     @Request() req: ExRequest,
-    @Path() id: number,
+    @Path() id: BigId,
     @Body() body: UpdateFrameRequest,
   ): Promise<FrameResponse> {
     return this.frames.update(currentUser(req), id, body);
   }
 
-  /**
-   * @isLong id must be an integer >= 0
-   * @minimum id 0
-   * @maximum id 9007199254740991
-   */
   @Delete('{id}')
   @OperationId('delete_frame')
   @SuccessResponse(204, 'Deleted')
   @Response<AppResponseError>(404, 'No such frame, or its event is hidden')
-  public async remove(@Request() req: ExRequest, @Path() id: number): Promise<void> {
+  public async remove(@Request() req: ExRequest, @Path() id: BigId): Promise<void> {
     await this.frames.remove(currentUser(req), id);
   }
 }
