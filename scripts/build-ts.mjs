@@ -11,6 +11,8 @@ const run = (cmd, args) => execFileSync(cmd, args, { cwd: root, stdio: 'inherit'
 run(process.execPath, [join(root, 'scripts', 'prisma-generate.mjs')]);
 // The wide tables' request/response interfaces, from their field tables (tsoa reads them next).
 run(process.execPath, ['--import', 'tsx', join(root, 'scripts', 'generate-dtos.mjs')]);
+// The plain controllers, from their route tables (src/features/**/*.api.ts).
+run(process.execPath, ['--import', 'tsx', join(root, 'scripts', 'generate-controllers.mjs')]);
 run(bin('tsoa'), ['spec-and-routes']);
 // tsx: the OpenAPI pass loads the route table's TypeScript (src/http/media-table.ts).
 run(process.execPath, ['--import', 'tsx', join(root, 'scripts', 'openapi-post.mjs')]);

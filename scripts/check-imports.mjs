@@ -15,7 +15,7 @@ const LAYERS = [
   ['cli', 'server.ts', 'devdb', 'sim'],
   ['app'],
   ['http', 'generated/routes.ts'],
-  ['features'],
+  ['features', 'generated/controllers'],
   ['auth', 'db', 'media', 'live', 'native', 'openapi'],
   ['api', 'errors.ts', 'config', 'log.ts', 'paths.ts', 'version.ts', 'generated'],
 ];

@@ -155,6 +155,14 @@ export function inlineParameterAliases(doc) {
   for (const name of PARAMETER_ALIASES) if (!used.includes(`"#/components/schemas/${name}"`)) delete schemas[name];
 }
 
+/** Paths and component schemas in name order: the document does not depend on where tsoa found
+ * each controller (hand-written in src/features, generated in src/generated/controllers). */
+export function sortPathsAndSchemas(doc) {
+  const byKey = (obj) => Object.fromEntries(Object.entries(obj).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+  doc.paths = byKey(doc.paths ?? {});
+  if (doc.components?.schemas) doc.components.schemas = byKey(doc.components.schemas);
+}
+
 /** Adds `paths` to the tsoa document; a path+method tsoa already has is an error. */
 export function mergePaths(doc, paths) {
   const problems = [];
@@ -178,6 +186,7 @@ export async function finalize(tsoaDoc, mediaPaths = {}) {
   doc.openapi = '3.1.0';
   documentCommonResponses(doc);
   openRequestSchemas(doc);
+  sortPathsAndSchemas(doc);
   const problems = [...mergeProblems, ...ruleViolations(doc)];
   const result = await new Validator().validate(structuredClone(doc));
   if (!result.valid) problems.push(`not a valid OpenAPI 3.1 document: ${JSON.stringify(result.errors).slice(0, 2000)}`);

@@ -1,0 +1,51 @@
+// The route tables of the plain tsoa controllers: a controller whose every operation hands its
+// parameters to one service method is described as data in `<name>.api.ts` beside its service,
+// and scripts/generate-controllers.mjs writes the decorated class tsoa reads into
+// src/generated/controllers/ (not committed, like the DTOs and tsoa's routes). Controllers that do
+// more than that (auth, /me, PTZ, events, monitors, filters) stay hand-written `*Controller.ts`.
+//
+// An operation is [verb, path, operationId, call, options]. `call` reads like the method it
+// becomes: `service.get(user, id: Id): MapResponse` declares the parameters in order and calls
+// `this.service.get(currentUser(req), id)`. A parameter named in the path is a path parameter,
+// `body` the request body, `user` the caller (from the request), `req` the express request,
+// anything else a query parameter; without a return type the method answers no body.
+
+export type Verb = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+export interface OperationOptions {
+  /** JSDoc lines of the method: the summary, `@param name text` descriptions. */
+  doc?: string[];
+  /** The success status and its description, when not 200. */
+  status?: [number, string];
+  /** Error responses of this operation: status → description. */
+  responses?: Record<number, string>;
+}
+
+export type Operation =
+  | [verb: Verb, path: string, operationId: string, call: string]
+  | [verb: Verb, path: string, operationId: string, call: string, options: OperationOptions];
+
+export interface ControllerSpec {
+  /** The class name, `<Something>Controller`. */
+  name: string;
+  /** A comment above the class: what it serves and why it is gated so. */
+  comment?: string[];
+  route: string;
+  tag: string;
+  /** The permission scopes of the `jwt` security scheme. */
+  security: string[];
+  /** Error responses every operation shares: status → description. */
+  responses?: Record<number, string>;
+  /** Imports by module (relative to the spec's folder): the services and the types used. */
+  imports: Record<string, string[]>;
+  /** The controller's fields: field name → service class (built by the registry). */
+  services: Record<string, string>;
+  /** Paginated response interfaces to declare: name → item type. */
+  pages?: Record<string, string>;
+  operations: Operation[];
+}
+
+/** Types a spec; the generator reads its default export. */
+export function controller(spec: ControllerSpec): ControllerSpec {
+  return spec;
+}
