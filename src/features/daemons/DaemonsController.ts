@@ -1,6 +1,14 @@
-import { Body, Get, OperationId, Path, Post, Response, Route, Security, Tags } from '@tsoa/runtime';
+import { Body, Get, OperationId, Path, Post, Query, Request, Response, Route, Security, Tags } from '@tsoa/runtime';
+import type { Request as ExRequest } from 'express';
 import type { AppResponseError } from '../../api/envelopes.js';
 import { FeatureController } from '../feature-controller.js';
+import {
+  clusterParts,
+  INCOMPLETE_HEADER,
+  incompleteHeader,
+  wantsCluster,
+  type ListScope,
+} from '../cluster/cluster-lists.js';
 import {
   DaemonsService,
   type DaemonActionResponse,
@@ -21,11 +29,27 @@ import {
 export class DaemonsController extends FeatureController {
   private readonly daemons = this.services.get(DaemonsService);
 
-  /** Every daemon the supervisor knows, with its state. */
+  /**
+   * Every daemon the supervisor knows, with its state.
+   * @param scope `cluster` (multi-server): the daemons of every host, each with `server_id` and
+   * `server_name`, and `servers` saying which hosts answered (a passive host, 503, or one that
+   * failed is listed there and in the `X-Zmgate-Cluster-Incomplete` header; it does not fail the
+   * list). Each host is asked with the caller's token. On a single server the same as `local`.
+   */
   @Get()
   @OperationId('list_daemons')
-  public async list(): Promise<DaemonListResponse> {
-    return this.daemons.list();
+  public async list(@Request() req: ExRequest, @Query() scope?: ListScope): Promise<DaemonListResponse> {
+    const local = () => this.daemons.list();
+    const parts = wantsCluster(req, scope) ? await clusterParts(this.services, req, '/daemons', local) : null;
+    if (!parts) return local();
+    const missing = incompleteHeader(parts);
+    if (missing) this.setHeader(INCOMPLETE_HEADER, missing);
+    return {
+      daemons: parts.flatMap(({ server, body }) =>
+        (body?.daemons ?? []).map((d) => ({ ...d, server_id: server.server_id, server_name: server.server_name })),
+      ),
+      servers: parts.map((p) => p.server),
+    };
   }
 
   @Get('{id}')
