@@ -11,7 +11,7 @@ import { promisify } from 'node:util';
 import test from 'ava';
 import { sharedMemoryPath } from '../../src/native/index.js';
 import type { TestApp } from '../helpers/app.js';
-import { insertServers, startHost } from '../helpers/cluster.js';
+import { insertServers, startHost, until } from '../helpers/cluster.js';
 import { insertMonitor, sql } from '../helpers/events.js';
 import { isEnvelope, request } from '../helpers/http.js';
 import { liveEnv, liveFixture, type LiveFixture } from '../helpers/live.js';
@@ -233,9 +233,15 @@ test('WebRTC signalling for B’s camera is forwarded by A: B’s offer, and B a
     await client.next('pong', 20_000, from);
     t.pass();
   } finally {
-    client.close();
+    // Gone without a closing handshake (a tab killed, a network drop): only A's socket closes.
+    client.ws.terminate();
   }
   await client.waitClosed();
+  // That ends B's session at once (not at B's 60 s answer timeout, code 1011).
+  await until(
+    async () => b.logs.some((l) => l.msg === 'webrtc session closed' && l.code === 1000),
+    'B’s WebRTC session closed by the client leaving',
+  );
 });
 
 test('WebRTC signalling: B’s refusal comes back through A, an unreachable or silent owner is 502/504', async (t) => {
