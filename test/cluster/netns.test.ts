@@ -7,7 +7,8 @@
 // and as a snapshot, C's camera as MJPEG, B's recording with a byte range; a token from A used on
 // B and C, and logout on A revoking it on B; an alarm on B reaching a socket.io client of A. B
 // stopped: A answers B's monitor with 504, then B killed: 502, both with the envelope naming B,
-// while A serves its own monitor and C's. Namespaces, processes and directories are removed on
+// while A serves its own monitor and C's. WebRTC signalling with B's camera through A, and the
+// cluster-wide source list through A (B reported missing while stopped). Namespaces, processes and directories are removed on
 // every exit.
 import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -301,6 +302,61 @@ maybe('through host A: the third host’s camera (MJPEG, snapshot) and A’s tok
   t.is(me.status, 200);
 });
 
+// A WebRTC signalling client inside A's namespace: prints the upgrade's Via, then each message
+// type; answers the offer with a ping and closes at the pong.
+const SIGNAL_CLIENT = `
+const { WebSocket } = require('ws');
+const ws = new WebSocket(process.argv[1]);
+ws.on('upgrade', (res) => console.log('VIA ' + res.headers.via));
+ws.on('unexpected-response', (req, res) => { console.log('REFUSED ' + res.statusCode); process.exit(1); });
+ws.on('message', (data) => {
+  const m = JSON.parse(data.toString());
+  console.log('MSG ' + m.type);
+  if (m.type === 'offer') ws.send(JSON.stringify({ type: 'ping' }));
+  if (m.type === 'pong') ws.close();
+});
+ws.on('close', () => process.exit(0));
+ws.on('error', (e) => { console.log('ERROR ' + e.message); process.exit(1); });
+`;
+
+maybe('through host A: WebRTC signalling with B’s camera, and the cluster-wide source list', async (t) => {
+  const token = await loginA();
+  const out = await inNs(NS.a, process.execPath, [
+    '-e',
+    SIGNAL_CLIENT,
+    `ws://${ADDR.a}:${PORT}/api/v3/live/2/webrtc/ws?token=${token}`,
+  ]);
+  t.regex(out, /^VIA .*zmgate-1/m);
+  t.regex(out, /^MSG offer$/m);
+  t.regex(out, /^MSG pong$/m);
+
+  const list = await curlA(`http://${ADDR.a}:${PORT}/api/v3/live/sources?scope=cluster`, [
+    '-H',
+    `authorization: Bearer ${token}`,
+  ]);
+  t.is(list.status, 200, list.body);
+  const body = JSON.parse(list.body) as {
+    sources: Array<{ monitor_id: number; server_name: string }>;
+    servers: Array<{ server_name: string; status: string }>;
+  };
+  t.deepEqual(
+    body.sources.map((s) => [s.monitor_id, s.server_name]),
+    [
+      [1, 'alpha'],
+      [2, 'bravo'],
+      [3, 'charlie'],
+    ],
+  );
+  t.deepEqual(
+    body.servers.map((s) => [s.server_name, s.status]),
+    [
+      ['alpha', 'ok'],
+      ['bravo', 'ok'],
+      ['charlie', 'ok'],
+    ],
+  );
+});
+
 maybe('logout on host A revokes the token on host B', async (t) => {
   const token = await loginA();
   const onB = () => curlA(`http://${ADDR.b}:${PORT}/api/v3/me`, ['-H', `authorization: Bearer ${token}`]);
@@ -384,6 +440,17 @@ maybe(
       t.regex(silent.body, /bravo/);
       t.is((await curlA(a('/monitors/1/snapshot'))).status, 200);
       t.is((await curlA(a('/monitors/3/snapshot'))).status, 200);
+      // The cluster-wide list still answers, with B reported missing.
+      const list = await curlA(`http://${ADDR.a}:${PORT}/api/v3/live/sources?scope=cluster`, [
+        '-H',
+        `authorization: Bearer ${token}`,
+      ]);
+      t.is(list.status, 200);
+      t.regex(list.head, /x-zmgate-cluster-incomplete: 2 bravo timeout/);
+      t.deepEqual(
+        (JSON.parse(list.body) as { sources: Array<{ monitor_id: number }> }).sources.map((s) => s.monitor_id),
+        [1, 3],
+      );
     } finally {
       hostB!.kill('SIGKILL');
     }
