@@ -8,8 +8,9 @@ import { writeFileSync } from 'node:fs';
 import net from 'node:net';
 import { join } from 'node:path';
 import test from 'ava';
-import type { TestApp } from '../helpers/app.js';
+import { startTestApp, type TestApp } from '../helpers/app.js';
 import { insertServers, startHost, until } from '../helpers/cluster.js';
+import { servedDocument } from '../helpers/coverage.js';
 import { RUNS, standInBin } from '../helpers/daemon-standins.js';
 import { sql } from '../helpers/events.js';
 import { request } from '../helpers/http.js';
@@ -171,4 +172,45 @@ test('/daemons?scope=cluster: A’s daemons with their server; passive B reporte
 test('scope is validated: an unknown scope is 400', async (t) => {
   const res = await admin('GET', '/live/sources?scope=everywhere');
   t.is(res.status, 400);
+});
+
+test('on a single server scope=cluster answers the local list unchanged', async (t) => {
+  const single = await startTestApp({ db, env: liveEnv(fxB) });
+  try {
+    const call = caller(single, await login(single, 'admin'));
+    const local = await call('GET', '/live/sources');
+    const all = await call('GET', '/live/sources?scope=cluster');
+    t.is(all.status, 200);
+    t.deepEqual(all.body, local.body);
+    t.false('servers' in all.body);
+    t.is(all.headers.get(INCOMPLETE), null);
+  } finally {
+    await single.close();
+  }
+});
+
+test('OpenAPI: the lists document scope, the per-item server and the servers list; WebRTC may be 502/504', async (t) => {
+  const doc = await servedDocument(a.url);
+  for (const [path, id] of [
+    ['/api/v3/live/sessions', 'listLiveSessions'],
+    ['/api/v3/live/sources', 'getLiveSources'],
+    ['/api/v3/daemons', 'list_daemons'],
+  ]) {
+    const op = doc.paths[path].get;
+    t.is(op.operationId, id);
+    const scope = op.parameters.find((p: any) => p.name === 'scope');
+    t.like(scope, { in: 'query', required: false }, path);
+    t.deepEqual(scope.schema.enum ?? doc.components.schemas[scope.schema.$ref?.split('/').pop()]?.enum, [
+      'local',
+      'cluster',
+    ]);
+  }
+  const schemas = doc.components.schemas;
+  t.truthy(schemas.LiveSource.properties.server_id);
+  t.truthy(schemas.LiveSourcesResponse.properties.servers);
+  t.truthy(schemas.DaemonStatusResponse.properties.server_id);
+  t.truthy(schemas.DaemonListResponse.properties.servers);
+  const webrtc = doc.paths['/api/v3/live/{monitor_id}/webrtc/ws'].get.responses;
+  t.truthy(webrtc['502']);
+  t.truthy(webrtc['504']);
 });
