@@ -359,7 +359,6 @@ export function forwardUpgrade(
       const out = responseHeaders(ures.headers);
       out.connection = 'close';
       out.via = [ures.headers.via, `1.1 zmgate-${o.selfId}`].filter(Boolean).join(', ');
-      if (out['content-length'] === undefined) delete out['content-length'];
       socket.write(rawHead(ures.statusCode ?? 502, ures.statusMessage, out));
       pipeline(ures, socket, () => resolve());
     });
