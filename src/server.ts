@@ -21,6 +21,7 @@ import { RetentionService } from './features/retention/retention-service.js';
 import { PushService } from './features/push/push-service.js';
 import type { AcmeManager } from './features/acme/acme-manager.js';
 import { ClusterService } from './features/cluster/cluster-service.js';
+import { forwardOwnedUpgrade } from './features/cluster/cluster-proxy.js';
 
 export interface RunningServer {
   url: string;
@@ -117,6 +118,8 @@ export async function startServer(config: AppConfig, log: Logger): Promise<Runni
           feeds: services.live,
           streamingEnabled: () => config.streaming.enabled,
           http: app,
+          // Multi-server: signalling for another host's monitor goes to that host.
+          forward: (monitorId, req, socket, head) => forwardOwnedUpgrade(services, monitorId, req, socket, head),
         }),
     ));
   server.on('upgrade', (req, socket, head) => {

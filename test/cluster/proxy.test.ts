@@ -11,7 +11,7 @@ import { promisify } from 'node:util';
 import test from 'ava';
 import { sharedMemoryPath } from '../../src/native/index.js';
 import type { TestApp } from '../helpers/app.js';
-import { insertServers, startHost } from '../helpers/cluster.js';
+import { insertServers, startHost, until } from '../helpers/cluster.js';
 import { insertMonitor, sql } from '../helpers/events.js';
 import { isEnvelope, request } from '../helpers/http.js';
 import { liveEnv, liveFixture, type LiveFixture } from '../helpers/live.js';
@@ -19,6 +19,7 @@ import type { FreshDatabase } from '../helpers/mariadb.js';
 import { insertMediaEvent, makeStorages, type MediaEvent } from '../helpers/playback.js';
 import { addUser, login } from '../helpers/rest.js';
 import { writeShmFixture } from '../helpers/shm-fixture.js';
+import { refusedUpgrade, SignalClient } from '../helpers/ws-client.js';
 import { zmDatabase } from '../helpers/zmdb.js';
 
 const run = promisify(execFile);
@@ -47,6 +48,7 @@ test.before(async () => {
     [2, 2],
     [3, 3],
     [4, 4],
+    [5, 2],
   ]) {
     await insertMonitor(db, id, `Cam ${id}`, { ServerId: server, Width: 320, Height: 240, ImageBufferCount: 3 });
   }
@@ -213,4 +215,55 @@ test('control routes of B’s monitor (alarm, live session start and stats) are 
   // A's own monitor stays on A.
   const own = await fetch(a.api('/live/1/stats'), { headers });
   t.false(viaB(own));
+});
+
+const wsUrl = (app: TestApp, monitorId: number) =>
+  `${app.url.replace(/^http/, 'ws')}/api/v3/live/${monitorId}/webrtc/ws?token=${token}`;
+
+test('WebRTC signalling for B’s camera is forwarded by A: B’s offer, and B answers a ping', async (t) => {
+  // A has no stream socket for monitor 2: served there, the upgrade would be refused with 404.
+  const client = await SignalClient.connect(wsUrl(a, 2));
+  try {
+    t.regex(String(client.upgradeHeaders.via), /zmgate-1/);
+    const offer = await client.next('offer', 30_000);
+    t.regex(offer.sdp, /^v=0/);
+    t.regex(offer.sdp, /a=ice-options:.*trickle/);
+    const from = client.messages.length;
+    client.send({ type: 'ping' });
+    await client.next('pong', 20_000, from);
+    t.pass();
+  } finally {
+    // Gone without a closing handshake (a tab killed, a network drop): only A's socket closes.
+    client.ws.terminate();
+  }
+  await client.waitClosed();
+  // That ends B's session at once (not at B's 60 s answer timeout, code 1011).
+  await until(
+    async () => b.logs.some((l) => l.msg === 'webrtc session closed' && l.code === 1000),
+    'B’s WebRTC session closed by the client leaving',
+  );
+});
+
+test('WebRTC signalling: B’s refusal comes back through A, an unreachable or silent owner is 502/504', async (t) => {
+  // Monitor 5 is B's and has no camera there: B's own 404, passed on by A.
+  const missing = await refusedUpgrade(wsUrl(a, 5));
+  t.is(missing.status, 404);
+  t.regex(String(missing.headers.via), /zmgate-1/);
+  t.true(isEnvelope(missing.body));
+  t.deepEqual(missing.body.details, [
+    ['monitor_id', '5'],
+    ['reason', 'stream socket not available'],
+  ]);
+  const refused = await refusedUpgrade(wsUrl(a, 3));
+  t.is(refused.status, 502);
+  t.is(refused.body.kind, 'BAD_GATEWAY_ERROR');
+  t.regex(refused.body.error_message, /charlie/);
+  const silentPeer = await refusedUpgrade(wsUrl(a, 4));
+  t.is(silentPeer.status, 504);
+  t.is(silentPeer.body.kind, 'GATEWAY_TIMEOUT_ERROR');
+  t.regex(silentPeer.body.error_message, /delta/);
+  // A checks the caller first: no token, no forwarding.
+  const anonymous = await refusedUpgrade(wsUrl(a, 2).replace(/\?token=.*/, ''));
+  t.is(anonymous.status, 401);
+  t.is(anonymous.headers.via, undefined);
 });

@@ -1,15 +1,17 @@
 // Multi-server push: with cluster.redis_url set, socket.io's Redis adapter carries every host's
 // messages to every host's clients, and exactly one host (the monitor's owner) speaks for each
 // monitor. A redis-server started here on a loopback port, two hosts on one database, a
-// simulated camera on host B only; the client is connected to host A.
+// simulated camera on host B only; the client is connected to host A. Last, Redis is stopped and
+// started again while both hosts run.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import test from 'ava';
 import { SimCamera } from '../../src/sim/camera.js';
 import type { TestApp } from '../helpers/app.js';
-import { insertServers, startHost } from '../helpers/cluster.js';
+import { insertServers, startHost, until } from '../helpers/cluster.js';
 import { insertEvent, insertMonitor } from '../helpers/events.js';
+import { request } from '../helpers/http.js';
 import type { FreshDatabase } from '../helpers/mariadb.js';
 import { PushClient } from '../helpers/push-client.js';
 import { startRedis, type TestRedis } from '../helpers/redis.js';
@@ -56,6 +58,8 @@ test.after.always(async () => {
   for (const d of dirs) rmSync(d, { recursive: true, force: true });
 });
 
+const auth = (token: string) => ({ authorization: `Bearer ${token}` });
+
 async function subscriber(app: TestApp): Promise<PushClient> {
   const client = new PushClient(app.url, { token: await login(app, 'viewer') });
   clients.push(client);
@@ -94,3 +98,43 @@ test.serial('events are announced once, by the monitor’s owner, to clients of 
     t.is(c.of('event_start').filter((m) => m.event.id === local).length, 1, 'no duplicates');
   }
 });
+
+test.serial(
+  'Redis down: both hosts serve and push locally; Redis back: push crosses hosts again, no restart',
+  async (t) => {
+    const onA = await subscriber(a);
+    const onB = await subscriber(b);
+    const call = caller(b, await login(b, 'operator'));
+    const ends = () => onB.of('alarm').filter((m) => m.monitor_id === 2 && m.phase === 'end').length;
+    const alarm = async (cause: string) => {
+      const endsBefore = ends();
+      t.is((await call('PATCH', '/monitors/2/alarm', { action: 'on', cause, score: 9 })).status, 200);
+      await onB.waitFor('alarm', (m) => m.monitor_id === 2 && m.phase === 'start' && m.cause === cause, 30_000);
+      t.is((await call('PATCH', '/monitors/2/alarm', { action: 'cancel' })).status, 200);
+      await until(async () => ends() > endsBefore, `the end of the alarm "${cause}" on B’s client`, 30_000);
+    };
+    // Each host's adapter holds one pattern subscription: two such Redis clients, both hosts attached.
+    const attached = async () =>
+      (await redis.cli('CLIENT', 'LIST').catch(() => '')).split('\n').filter((l) => / psub=1 /.test(l)).length;
+    t.is(await attached(), 2);
+
+    await redis.stop();
+    const warned = (app: TestApp) => app.logs.some((l) => /Redis unreachable/.test(String(l.msg)));
+    await until(async () => warned(a) && warned(b), 'both hosts noticing Redis gone', 30_000);
+    // Both keep answering, and B's clients still get B's alarms (published locally).
+    for (const app of [a, b])
+      t.is((await request(app.api('/me'), { headers: auth(await login(app, 'viewer')) })).status, 200);
+    await alarm('During the outage');
+
+    await redis.restart();
+    // Both hosts reconnect by themselves and subscribe again.
+    await until(async () => (await attached()) === 2, 'both hosts back on Redis', 60_000);
+    await alarm('After the outage');
+    const back = await onA.waitFor(
+      'alarm',
+      (m) => m.monitor_id === 2 && m.phase === 'start' && m.cause === 'After the outage',
+      30_000,
+    );
+    t.like(back, { type: 'alarm', score: 9 });
+  },
+);

@@ -5,6 +5,7 @@ import { WebSocket } from 'ws';
 export interface Refusal {
   status: number;
   contentType: string | undefined;
+  headers: Record<string, string | string[] | undefined>;
   body: any;
 }
 
@@ -25,7 +26,7 @@ export function refusedUpgrade(url: string, headers: Record<string, string> = {}
         } catch {
           body = text;
         }
-        resolve({ status: res.statusCode ?? 0, contentType: res.headers['content-type'], body });
+        resolve({ status: res.statusCode ?? 0, contentType: res.headers['content-type'], headers: res.headers, body });
       });
     });
     ws.on('open', () => {
@@ -41,8 +42,11 @@ export class SignalClient {
   readonly messages: any[] = [];
   readonly #waiters: Array<() => void> = [];
   closed: { code: number; reason: string } | null = null;
+  /** The headers of the server's 101 answer. */
+  upgradeHeaders: Record<string, string | string[] | undefined> = {};
 
   private constructor(readonly ws: WebSocket) {
+    ws.once('upgrade', (res) => (this.upgradeHeaders = res.headers));
     ws.on('message', (data, isBinary) => {
       if (isBinary) return;
       this.messages.push(JSON.parse(data.toString()));

@@ -10,9 +10,12 @@
 //   connection is 502, both with the error envelope naming the peer;
 // - a request already forwarded once is always served where it lands (no loops when two hosts
 //   disagree about the owner for a moment).
-import http, { type IncomingHttpHeaders, type OutgoingHttpHeaders } from 'node:http';
+// The WebRTC signalling WebSocket is forwarded the same way at the upgrade: the handshake goes to
+// the owner with the caller's credentials, its answer (101, or a refusal with its envelope) comes
+// back as it was sent, and after a 101 the two sockets are joined byte for byte both ways.
+import http, { type IncomingHttpHeaders, type IncomingMessage, type OutgoingHttpHeaders } from 'node:http';
 import https from 'node:https';
-import { pipeline } from 'node:stream';
+import { pipeline, type Duplex } from 'node:stream';
 import type { Request, RequestHandler, Response } from 'express';
 import { BadGatewayError, GatewayTimeoutError, type ErrorDetails } from '../../errors.js';
 import type { Logger } from '../../log.js';
@@ -55,7 +58,7 @@ function peerDetails(peer: Peer): ErrorDetails {
   ];
 }
 
-function requestHeaders(req: Request, selfId: number, target: URL): OutgoingHttpHeaders {
+function requestHeaders(req: IncomingMessage, selfId: number, target: URL, proto: string): OutgoingHttpHeaders {
   const out: OutgoingHttpHeaders = {};
   const connectionListed = String(req.headers.connection ?? '')
     .toLowerCase()
@@ -71,7 +74,7 @@ function requestHeaders(req: Request, selfId: number, target: URL): OutgoingHttp
     ? `${String(prior)}, ${req.socket.remoteAddress ?? ''}`
     : (req.socket.remoteAddress ?? '');
   out['x-forwarded-host'] = req.headers.host ?? '';
-  out['x-forwarded-proto'] = req.protocol;
+  out['x-forwarded-proto'] = proto;
   out[FORWARDED_HEADER] = String(selfId);
   return out;
 }
@@ -107,7 +110,7 @@ export function forward(
     let answered = false;
     const upstream = lib.request(target, {
       method: req.method,
-      headers: requestHeaders(req, o.selfId, target),
+      headers: requestHeaders(req, o.selfId, target, req.protocol),
       agent: target.protocol === 'https:' ? agents.https : agents.http,
     });
     const timer = setTimeout(() => {
@@ -236,4 +239,154 @@ export function forwardOwnedControl(services: Services): RequestHandler {
       (err: unknown) => next(err),
     );
   };
+}
+
+/** The status line and headers of an answer, as raw HTTP/1.1 text (for a socket taken over at an upgrade). */
+function rawHead(status: number, message: string | undefined, headers: OutgoingHttpHeaders): string {
+  let head = `HTTP/1.1 ${status} ${message ?? http.STATUS_CODES[status] ?? ''}\r\n`;
+  for (const [name, value] of Object.entries(headers)) {
+    if (value === undefined) continue;
+    for (const v of Array.isArray(value) ? value : [value]) head += `${name}: ${String(v)}\r\n`;
+  }
+  return head + '\r\n';
+}
+
+/**
+ * Forwards a WebSocket upgrade to the peer. Resolves once the peer's answer is on its way to the
+ * client (a 101 and the joined sockets, or the peer's refusal); rejects with 502/504 before
+ * anything was written, so the caller answers with its own envelope.
+ */
+export function forwardUpgrade(
+  peer: Peer,
+  req: IncomingMessage,
+  socket: Duplex,
+  head: Buffer,
+  o: { selfId: number; timeoutMs: number; log: Logger; secure: boolean },
+): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    if (!peer.url) {
+      reject(
+        new BadGatewayError(
+          `Server "${peer.name}" (id ${peer.id}) owns this and has no address: it published no URL and its Servers row has no Hostname`,
+          peerDetails(peer),
+        ),
+      );
+      return;
+    }
+    const target = new URL(peer.url.replace(/\/+$/, '') + (req.url ?? '/').slice(API_PREFIX.length));
+    const lib = target.protocol === 'https:' ? https : http;
+    const headers = requestHeaders(req, o.selfId, target, o.secure ? 'https' : 'http');
+    headers.connection = 'Upgrade';
+    headers.upgrade = String(req.headers.upgrade ?? 'websocket');
+    let settled = false;
+    // A socket taken over by an upgrade is not given back to a pool: no agent.
+    const upstream = lib.request(target, { method: 'GET', headers, agent: false });
+    const fail = (err: Error) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      upstream.destroy();
+      reject(err);
+    };
+    const timer = setTimeout(
+      () =>
+        fail(
+          new GatewayTimeoutError(
+            `Server "${peer.name}" (id ${peer.id}) owns this and did not answer within ${Math.round(o.timeoutMs / 1000)} s`,
+            peerDetails(peer),
+          ),
+        ),
+      o.timeoutMs,
+    );
+    // The client left before the peer answered: drop the upstream handshake.
+    const onClientClose = () => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      upstream.destroy();
+      resolve();
+    };
+    socket.once('close', onClientClose);
+    upstream.once('error', (err: NodeJS.ErrnoException) => {
+      if (settled) return;
+      o.log.warn(
+        { server_id: peer.id, url: target.origin, err: { message: err.message, code: err.code } },
+        'multi-server: peer unreachable',
+      );
+      fail(
+        new BadGatewayError(
+          `Server "${peer.name}" (id ${peer.id}) owns this and cannot be reached (${err.code ?? 'connection failed'})`,
+          peerDetails(peer),
+        ),
+      );
+    });
+    upstream.once('upgrade', (ures: IncomingMessage, usocket: Duplex, uhead: Buffer) => {
+      if (settled) {
+        usocket.destroy();
+        return;
+      }
+      settled = true;
+      clearTimeout(timer);
+      socket.off('close', onClientClose);
+      const out: OutgoingHttpHeaders = {};
+      for (const [name, value] of Object.entries(ures.headers)) if (value !== undefined) out[name] = value;
+      out.via = [ures.headers.via, `1.1 zmgate-${o.selfId}`].filter(Boolean).join(', ');
+      socket.write(rawHead(ures.statusCode ?? 101, ures.statusMessage, out));
+      if (uhead.length > 0) socket.write(uhead);
+      if (head.length > 0) usocket.write(head);
+      // Either side closing or failing ends both.
+      const end = () => {
+        socket.destroy();
+        usocket.destroy();
+      };
+      socket.on('error', end);
+      usocket.on('error', end);
+      socket.once('close', end);
+      usocket.once('close', end);
+      socket.pipe(usocket);
+      usocket.pipe(socket);
+      resolve();
+    });
+    // The peer refused the upgrade (its envelope) or answered without one: pass it on and close.
+    upstream.once('response', (ures: IncomingMessage) => {
+      if (settled) {
+        ures.destroy();
+        return;
+      }
+      settled = true;
+      clearTimeout(timer);
+      socket.off('close', onClientClose);
+      const out = responseHeaders(ures.headers);
+      out.connection = 'close';
+      out.via = [ures.headers.via, `1.1 zmgate-${o.selfId}`].filter(Boolean).join(', ');
+      socket.write(rawHead(ures.statusCode ?? 502, ures.statusMessage, out));
+      pipeline(ures, socket, () => resolve());
+    });
+    upstream.end();
+  });
+}
+
+/**
+ * The WebRTC signalling upgrade of a monitor owned by another host (after this host checked the
+ * caller): forwarded there and true returned; false means serve it here.
+ */
+export async function forwardOwnedUpgrade(
+  services: Services,
+  monitorId: number,
+  req: IncomingMessage,
+  socket: Duplex,
+  head: Buffer,
+): Promise<boolean> {
+  if (req.headers[FORWARDED_HEADER] !== undefined) return false;
+  const cluster = services.get(ClusterService);
+  if (!cluster.configured) return false;
+  const peer = await cluster.ownerPeer('monitor', monitorId);
+  if (!peer) return false;
+  await forwardUpgrade(peer, req, socket, head, {
+    selfId: cluster.self?.Id ?? 0,
+    timeoutMs: services.config.cluster.proxy_timeout_secs * 1000,
+    log: services.log,
+    secure: 'encrypted' in socket && Boolean((socket as { encrypted?: boolean }).encrypted),
+  });
+  return true;
 }

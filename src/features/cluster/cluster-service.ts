@@ -94,6 +94,15 @@ export class ClusterService {
     return [...this.#peers.values()];
   }
 
+  /** The other hosts, read again first when the last read is older than `refresh_secs`. */
+  async currentPeers(): Promise<Peer[]> {
+    if (this.configured && this.#now() - this.#loadedAt > this.#o.config.cluster.refresh_secs * 1000)
+      await this.refresh().catch((err: Error) =>
+        this.#o.log.warn({ err: { message: err.message } }, 'multi-server: cannot re-read the Servers rows'),
+      );
+    return this.peers();
+  }
+
   /**
    * Start-up, once the listener is up: resolve this host's Servers row, publish its token keys
    * and URL, read the peers. Never throws: a failure is one warning and the host serves alone

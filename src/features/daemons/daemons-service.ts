@@ -1,6 +1,7 @@
 // The REST side of daemon supervision: daemon listing and actions, the /system routes and
 // PATCH /monitors/{id}/state. Thin over DaemonManager; in passive mode (no manager) every
 // supervision route is a 503 "daemon manager not available".
+import type { ClusterServerStatus } from '../cluster/cluster-lists.js';
 import { InvalidInputError, NotFoundError, ServiceUnavailableError } from '../../errors.js';
 import { badArgument, daemonId, parseDaemonKey, type DaemonId } from './daemon-ids.js';
 import { type DaemonManager, Daemons } from './daemon-manager.js';
@@ -11,6 +12,8 @@ export type { DaemonStatusResponse } from './supervisor.js';
 
 export interface DaemonListResponse {
   daemons: DaemonStatusResponse[];
+  /** `scope=cluster` only: every host asked, and whether its daemons are in the list. */
+  servers?: ClusterServerStatus[];
 }
 
 export interface DaemonActionResponse {

@@ -34,6 +34,10 @@ export interface DaemonStatusResponse {
   restart_count: number;
   /** The monitor a zmc, zmcontrol.pl or zmtrack.pl serves. @isInt @minimum 0 */
   monitor_id?: number;
+  /** `GET /daemons?scope=cluster` only: Servers.Id of the host running it. @isInt @minimum 0 */
+  server_id?: number;
+  /** `GET /daemons?scope=cluster` only: that host's Servers.Name. */
+  server_name?: string;
 }
 
 /** A daemon started, exited (with zmdc's wording of the cause) or waits for its back-off restart. */

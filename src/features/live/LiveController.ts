@@ -5,6 +5,7 @@ import {
   OperationId,
   Path,
   Post,
+  Query,
   Request,
   Response,
   Route,
@@ -23,6 +24,13 @@ import {
   type StartLiveResponse,
 } from './live-service.js';
 import { FeatureController } from '../feature-controller.js';
+import {
+  clusterParts,
+  INCOMPLETE_HEADER,
+  incompleteHeader,
+  wantsCluster,
+  type ListScope,
+} from '../cluster/cluster-lists.js';
 import { currentUser } from '../../auth/request-user.js';
 
 const user = (req: ExRequest) => currentUser(req);
@@ -38,22 +46,53 @@ const user = (req: ExRequest) => currentUser(req);
 export class LiveController extends FeatureController {
   private readonly live = this.services.get(LiveService);
 
-  /** Monitor ids that have an HLS session (those the caller may see). */
+  /**
+   * Monitor ids that have an HLS session (those the caller may see).
+   * @param scope `cluster` (multi-server): the ids of every host, each host asked with the
+   * caller's token; hosts that failed are named in the `X-Zmgate-Cluster-Incomplete` header
+   * (`<server id> <name> <unreachable|timeout|error>`, comma-separated) and leave the list
+   * otherwise complete. On a single server the same as `local` (the default).
+   */
   @Get('sessions')
   @OperationId('listLiveSessions')
-  public async sessions(@Request() req: ExRequest): Promise<number[]> {
-    return this.live.sessions(user(req));
+  public async sessions(@Request() req: ExRequest, @Query() scope?: ListScope): Promise<number[]> {
+    const local = () => this.live.sessions(user(req));
+    const parts = wantsCluster(req, scope) ? await clusterParts(this.services, req, '/live/sessions', local) : null;
+    if (!parts) return local();
+    this.markIncomplete(incompleteHeader(parts));
+    return [...new Set(parts.flatMap((p) => p.body ?? []))].sort((x, y) => x - y);
   }
 
   /**
    * The live sources the caller may see: monitors with a stream socket (codec, whether a reader
    * is connected, viewers, `hls` and `webrtc` URLs), and monitors without one whose shared memory
    * exists (stock ZoneMinder), offered as MJPEG (`codec: "MJPEG"`, `mjpeg` URL).
+   * @param scope `cluster` (multi-server): the sources of every host, each with `server_id` and
+   * `server_name`, `active_sources` summed, and `servers` saying which hosts answered (a host that
+   * failed is listed there and in the `X-Zmgate-Cluster-Incomplete` header, it does not fail the
+   * list). Each host is asked with the caller's token. On a single server the same as `local`.
    */
   @Get('sources')
   @OperationId('getLiveSources')
-  public async sources(@Request() req: ExRequest): Promise<LiveSourcesResponse> {
-    return this.live.sources(user(req));
+  public async sources(@Request() req: ExRequest, @Query() scope?: ListScope): Promise<LiveSourcesResponse> {
+    const local = () => this.live.sources(user(req));
+    const parts = wantsCluster(req, scope) ? await clusterParts(this.services, req, '/live/sources', local) : null;
+    if (!parts) return local();
+    this.markIncomplete(incompleteHeader(parts));
+    const sources = parts
+      .flatMap(({ server, body }) =>
+        (body?.sources ?? []).map((s) => ({ ...s, server_id: server.server_id, server_name: server.server_name })),
+      )
+      .sort((x, y) => x.monitor_id - y.monitor_id || x.server_id - y.server_id);
+    return {
+      active_sources: parts.reduce((n, p) => n + (p.body?.active_sources ?? 0), 0),
+      sources,
+      servers: parts.map((p) => p.server),
+    };
+  }
+
+  private markIncomplete(value: string | undefined): void {
+    if (value) this.setHeader(INCOMPLETE_HEADER, value);
   }
 
   /**

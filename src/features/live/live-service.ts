@@ -1,6 +1,7 @@
 // The live session routes (docs/contract/clients.md) over the live hub: start/stop/stats of a monitor's
 // HLS session, the session list and the source list. Every route needs Stream View (the
 // controller's policy); a monitor hidden by the row ACL, or missing, is 404 MONITOR_NOT_FOUND.
+import type { ClusterServerStatus } from '../cluster/cluster-lists.js';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AuthUser } from '../../auth/auth-service.js';
@@ -129,6 +130,14 @@ export interface LiveSource {
   webrtc?: string;
   /** multipart MJPEG stream (shared-memory sources). */
   mjpeg?: string;
+  /**
+   * `scope=cluster` only: Servers.Id of the host this source is on (its URLs work through any host).
+   * @isInt
+   * @minimum 0
+   */
+  server_id?: number;
+  /** `scope=cluster` only: that host's Servers.Name. */
+  server_name?: string;
 }
 
 export interface LiveSourcesResponse {
@@ -138,6 +147,8 @@ export interface LiveSourcesResponse {
    */
   active_sources: number;
   sources: LiveSource[];
+  /** `scope=cluster` only: every host asked, and whether its sources are in the list. */
+  servers?: ClusterServerStatus[];
 }
 
 const base = (id: number) => `/api/v3/live/${id}`;

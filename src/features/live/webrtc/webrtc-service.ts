@@ -43,6 +43,12 @@ export interface WebRtcServiceOptions extends UpgradeAuth {
    * (`curl --http2` sends `Upgrade: h2c`) are answered here as ordinary HTTP, as before.
    */
   http?: (req: IncomingMessage, res: ServerResponse) => void;
+  /**
+   * Multi-server: after the caller is checked, hands the upgrade of a monitor owned by another
+   * host to that host (resolves true; rejects with 502/504 when it cannot be reached); false:
+   * served here.
+   */
+  forward?: (monitorId: number, req: IncomingMessage, socket: Duplex, head: Buffer) => Promise<boolean>;
 }
 
 const DEFAULT_MAX_SESSIONS = 256;
@@ -92,6 +98,7 @@ export class WebRtcService {
       const bad = handshakeProblem(req);
       if (bad) throw bad;
       const { monitorId } = await authoriseUpgrade(target, this.#o);
+      if (this.#o.forward && (await this.#o.forward(monitorId, req, socket, head))) return;
       if (this.#o.streamingEnabled && !this.#o.streamingEnabled()) {
         throw new ServiceUnavailableError('Live streaming is disabled', [['setting', 'streaming.enabled']]);
       }

@@ -1,0 +1,13 @@
+import type { ControllerSpec } from '../src/features/controller-spec.js';
+
+export interface ParsedArg {
+  name: string;
+  optional: boolean;
+  type?: string;
+}
+export function parseCall(
+  call: string,
+  where: string,
+): { field: string; method: string; args: Array<ParsedArg | { group: ParsedArg[] }>; returns?: string };
+export function render(spec: ControllerSpec, specPath: string, outPath: string): string;
+export function generateControllers(): Promise<string[]>;
