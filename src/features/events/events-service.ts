@@ -412,7 +412,8 @@ export async function eventTagsOf(
 
 function parseInputTime(field: string, text: string, clock: ZoneClock): Date {
   const wall = parseEventTime(text, clock);
-  if (!wall) throw new InvalidInputError('Invalid input', [[field, 'must be an ISO 8601 date-time in years 1000 to 9999']]);
+  if (!wall)
+    throw new InvalidInputError('Invalid input', [[field, 'must be an ISO 8601 date-time in years 1000 to 9999']]);
   return wall;
 }
 
