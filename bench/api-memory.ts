@@ -39,6 +39,18 @@ const VARIANTS: Variant[] = [
   // As shipped: package.json's zmgateRuntime (npm start, /usr/bin/zmgate, the systemd unit).
   { name: 'as shipped', env: launch.env, execArgv: launch.nodeFlags },
   { name: 'as shipped + optimize-for-size', env: launch.env, execArgv: [...launch.nodeFlags, '--optimize-for-size'] },
+  // V8 lets the heap grow up to 4x what survived the last full GC when the old space may reach
+  // 2 GB or more, ~1.3-2x below that: the shipped 1 GB cap against V8's default (4 GB here).
+  {
+    name: 'as shipped without the old-space cap',
+    env: launch.env,
+    execArgv: launch.nodeFlags.filter((f) => !f.startsWith('--max-old-space-size=')),
+  },
+  {
+    name: 'as shipped + old space 512 MB',
+    env: launch.env,
+    execArgv: [...launch.nodeFlags, '--max-old-space-size=512'],
+  },
   {
     name: 'as shipped + old space 128 MB',
     env: launch.env,

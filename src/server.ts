@@ -7,7 +7,7 @@ import { loadConfig } from './config/index.js';
 import type { AppConfig, ConfigNotice } from './config/types.js';
 import { createLogger, type Logger } from './log.js';
 import { createPool, type DbPool } from './db/pool.js';
-import { createPrismaClient } from './db/prisma.js';
+import { lazyPrismaClient } from './db/lazy-prisma.js';
 import { DbGate } from './db/bounded.js';
 import { runStartupMigrations } from './db/startup-migrations.js';
 import { createServices, type Services } from './app/services.js';
@@ -73,7 +73,8 @@ export async function startServer(config: AppConfig, log: Logger): Promise<Runni
   // One gate for both pools: a database found not answering fails every statement at once.
   const gate = new DbGate();
   const pool: DbPool = createPool(config.db, gate);
-  const prisma = createPrismaClient(config.db, {}, gate);
+  // Built on the first route that needs it (the polled set reads through the pool).
+  const prisma = lazyPrismaClient(config.db, gate);
   const services = createServices(config, log, pool, prisma);
   const app = createApp(services);
   // One listener: HTTPS or HTTP, never both.

@@ -4,7 +4,7 @@
 // - Decimal: serialised as a string already, but with trailing zeros dropped ("0" for 0.00).
 // A JSON.stringify replacer cannot fix the last two: toJSON() runs before the replacer sees
 // the value. So values are converted up front, recursively.
-import { Decimal } from '@prisma/client/runtime/client';
+import { Decimal } from '@prisma/client-runtime-utils';
 import { toLocalDateTimeString } from './datetime.js';
 
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };

@@ -15,7 +15,7 @@ import { integerRanges, jsonDepthLimit } from './middleware/request-shape.js';
 import { explorerRouter } from './explorer.js';
 import { registerDemoPage } from '../features/ui/demo-page.js';
 import { registerWebUi } from '../features/ui/web-ui.js';
-import { openapiDocument } from '../openapi/document.js';
+import { openapiDocument, readOpenapiDocument } from '../openapi/document.js';
 import { jsonBodyOf } from '../features/read-cache/json-text.js';
 import { ReadCaches } from '../features/read-cache/read-caches.js';
 
@@ -97,10 +97,10 @@ export function createApp(services: Services): Express {
   );
   app.use('/api', jsonDepthLimit());
 
-  const spec = openapiDocument();
-  app.use(integerRanges(JSON.parse(spec.toString('utf8'))));
+  app.use(integerRanges(JSON.parse(readOpenapiDocument().toString('utf8'))));
+  // The 1.7 MB document is kept in memory from its first request on, not from start-up.
   app.get(OPENAPI_PATH, (_req, res) => {
-    res.type('application/json').setHeader('Cache-Control', 'no-cache').send(spec);
+    res.type('application/json').setHeader('Cache-Control', 'no-cache').send(openapiDocument());
   });
   const explorer = config.server.explorer_path.replace(/\/+$/, '');
   // Relative asset URLs in the explorer page need the trailing slash.

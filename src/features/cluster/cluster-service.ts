@@ -7,8 +7,8 @@ import type { TokenKeys } from '../../auth/keys.js';
 import type { AppConfig } from '../../config/types.js';
 import type { Logger } from '../../log.js';
 import type { Services } from '../../registry.js';
-import { createAdapter } from '@socket.io/redis-adapter';
-import { createClient } from 'redis';
+import type { createAdapter } from '@socket.io/redis-adapter';
+import type { createClient } from 'redis';
 import { ClusterQueries, type ServerRow } from './cluster-queries.js';
 
 /** Another host: its Servers row and the API base URL it is reached at (no trailing slash). */
@@ -206,15 +206,26 @@ export class ClusterService {
     return self.Id === Math.min(...this.#serverIds);
   }
 
+  /** True when push is shared between hosts through Redis (`cluster.redis_url` and an identity). */
+  get sharesPush(): boolean {
+    return this.#o.config.cluster.redis_url !== '' && this.configured;
+  }
+
   /**
-   * socket.io's Redis adapter when `cluster.redis_url` is set and this host has an identity
-   * (null otherwise): push messages published on any host reach the clients of every host. The
-   * clients connect in the background and reconnect by themselves; failures are logged.
+   * socket.io's Redis adapter when push is shared (sharesPush; null otherwise): push messages
+   * published on any host reach the clients of every host. The Redis client and the adapter load
+   * only then. The clients connect in the background and reconnect by themselves; failures are
+   * logged.
    */
-  pushAdapter(): ReturnType<typeof createAdapter> | null {
+  async pushAdapter(): Promise<ReturnType<typeof createAdapter> | null> {
     if (this.#adapter !== undefined) return this.#adapter;
+    if (!this.sharesPush) return (this.#adapter = null);
     const url = this.#o.config.cluster.redis_url;
-    if (!url || !this.configured) return (this.#adapter = null);
+    const [{ createAdapter }, { createClient }] = await Promise.all([
+      import('@socket.io/redis-adapter'),
+      import('redis'),
+    ]);
+    if (this.#adapter !== undefined) return this.#adapter;
     const pub = createClient({ url, socket: { reconnectStrategy: (retries) => Math.min(100 * 2 ** retries, 5000) } });
     const sub = pub.duplicate();
     this.#redis = [pub, sub];

@@ -1,6 +1,6 @@
 // Events rows (as read by the raw list/get queries) -> EventResponse, and the input spellings
 // of enums. Field names and types follow the reference EventResponse exactly.
-import { Decimal } from '@prisma/client/runtime/client';
+import { Decimal } from '@prisma/client-runtime-utils';
 import { bigintToJson } from '../../db/prisma-json.js';
 import type { DateTimeWrapper, DecimalWrapper, Orientation, SchemeWrapper } from '../../api/wrappers.js';
 import type { ZoneClock } from './event-time.js';

@@ -1,7 +1,7 @@
 // Events: list (filters, sort, row ACL), get, create, patch, delete, and the two count routes.
 // Time handling is in event-time.ts, the list SQL in event-list-query.ts, deletion in
 // event-deletion.ts (shared with retention).
-import { Decimal } from '@prisma/client/runtime/client';
+import { Decimal } from '@prisma/client-runtime-utils';
 import type { AuthUser } from '../../auth/auth-service.js';
 import type { MonitorAcl } from '../../auth/monitor-acl.js';
 import { InvalidInputError, NotFoundError } from '../../errors.js';

@@ -12,7 +12,7 @@ import { decimalToString } from '../../db/prisma-json.js';
 import type { PrismaClient } from '../../db/prisma.js';
 import { NotFoundError } from '../../errors.js';
 import type { Monitor_Status } from '../../generated/prisma/client.js';
-import { Decimal } from '@prisma/client/runtime/client';
+import { Decimal } from '@prisma/client-runtime-utils';
 import type { DbPool } from '../../db/pool.js';
 import { isValidDateText } from '../../db/prisma-zero-dates.js';
 import type { LocalDateTime } from '../../api/envelopes.js';

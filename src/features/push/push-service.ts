@@ -3,7 +3,9 @@
 // Decisions:
 // - socket.io runs detached from the listener (its engine is bound to a server that never
 //   listens); server.ts hands it exactly the requests and upgrades under PUSH_PATH, so the
-//   WebRTC WebSocket handler keeps every other upgrade.
+//   WebRTC WebSocket handler keeps every other upgrade. socket.io itself (and the Redis adapter)
+//   loads on the first push request, so a service nobody subscribes to does not hold it; with
+//   Redis sharing push between hosts it loads at start (other hosts' clients may listen).
 // - Authentication: the access token in the handshake (`auth.token`, or `?token=`). A `?token=`
 //   is checked before the engine sees the request, so a bad one is the API's own 401 envelope
 //   (HTTP or refused upgrade), not an engine error. Tokens that cannot be JWTs, and tokens
@@ -22,7 +24,7 @@
 //   bounded and nobody waits for it.
 import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { Server, type Socket } from 'socket.io';
+import type { Server, Socket } from 'socket.io';
 import type { AuthService, AuthUser } from '../../auth/auth-service.js';
 import { canSee, type MonitorAcl, type MonitorScope } from '../../auth/monitor-acl.js';
 import { allows, type Permissions } from '../../auth/permissions.js';
@@ -64,7 +66,7 @@ export interface PushServiceOptions {
   db: Queryable;
   clock: () => Promise<ZoneClock>;
   /** Multi-server (src/features/cluster/): the Redis adapter, and which monitors this host announces. */
-  cluster?: Pick<ClusterService, 'pushAdapter' | 'publishes'>;
+  cluster?: Pick<ClusterService, 'pushAdapter' | 'publishes' | 'sharesPush'>;
 }
 
 /** Why a connection was ended by the server (the `session_ended` message). */
@@ -131,7 +133,6 @@ export class PushService {
     });
   }
 
-  readonly io: Server;
   readonly monitors: MonitorWatcher;
   readonly events: EventWatcher;
   readonly #o: PushServiceOptions;
@@ -145,31 +146,16 @@ export class PushService {
   #rechecking = false;
   #started = false;
   /** Published through the Redis adapter: other hosts' clients may be in the room. */
-  #shared = false;
+  readonly #shared: boolean;
+  /** The socket.io server once loaded (#server()); null before the first push request. */
+  #io: Server | null = null;
+  #ioLoading: Promise<Server> | null = null;
 
   constructor(options: PushServiceOptions) {
     this.#o = options;
     const push = options.config.push;
-    this.io = new Server({
-      path: PUSH_PATH,
-      serveClient: false,
-      // Client messages are tiny; a big frame is refused by the engine before it is buffered.
-      maxHttpBufferSize: 16 * 1024,
-      connectTimeout: 10_000,
-    });
     // Multi-server: messages go through Redis to the clients of every host (off without redis_url).
-    const adapter = options.cluster?.pushAdapter();
-    if (adapter) this.io.adapter(adapter);
-    this.#shared = adapter != null;
-    this.io.attach(this.#engineHost);
-    this.io.use(
-      (socket, next) =>
-        void this.#authenticateSocket(socket).then(
-          () => next(),
-          (err) => next(this.#connectError(err)),
-        ),
-    );
-    this.io.on('connection', (socket) => this.#onConnection(socket));
+    this.#shared = options.cluster?.sharesPush ?? false;
     const publish = (m: PushMessage) => this.publish(m);
     this.monitors = new MonitorWatcher({
       db: options.db,
@@ -203,10 +189,45 @@ export class PushService {
     return this.#clients.size;
   }
 
+  /**
+   * The socket.io server, loaded and built on first use (the first push request; at start when
+   * Redis shares push between hosts).
+   */
+  #server(): Promise<Server> {
+    this.#ioLoading ??= (async () => {
+      const { Server } = await import('socket.io');
+      const io = new Server({
+        path: PUSH_PATH,
+        serveClient: false,
+        // Client messages are tiny; a big frame is refused by the engine before it is buffered.
+        maxHttpBufferSize: 16 * 1024,
+        connectTimeout: 10_000,
+      });
+      const adapter = this.#shared ? await this.#o.cluster?.pushAdapter() : null;
+      if (adapter) io.adapter(adapter);
+      io.attach(this.#engineHost);
+      io.use(
+        (socket, next) =>
+          void this.#authenticateSocket(socket).then(
+            () => next(),
+            (err) => next(this.#connectError(err)),
+          ),
+      );
+      io.on('connection', (socket) => this.#onConnection(socket));
+      this.#io = io;
+      return io;
+    })();
+    return this.#ioLoading;
+  }
+
   /** Starts the detectors and the periodic re-check (nothing runs before). */
   start(): void {
     if (this.#started || !this.enabled) return;
     this.#started = true;
+    if (this.#shared)
+      this.#server().catch((err: Error) =>
+        this.#o.log.error({ err: { message: err.message } }, 'push: socket.io could not be loaded'),
+      );
     void this.monitors.start();
     this.events.start();
     this.#recheck = setInterval(() => void this.recheckAll(), this.#o.config.push.recheck_secs * 1000);
@@ -233,25 +254,39 @@ export class PushService {
 
   handleRequest(req: IncomingMessage, res: ServerResponse): void {
     const gate = this.#gate(req);
-    if (gate === null) {
-      this.io.engine.handleRequest(req as never, res);
+    if (gate === null && this.#io) {
+      this.#io.engine.handleRequest(req as never, res);
       return;
     }
-    void gate.then((refusal) =>
-      refusal ? refuseRequest(res, refusal) : this.io.engine.handleRequest(req as never, res),
+    void this.#afterGate(gate).then((passed) =>
+      passed instanceof ApiError ? refuseRequest(res, passed) : passed.engine.handleRequest(req as never, res),
     );
   }
 
   handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
     socket.on('error', () => socket.destroy());
     const gate = this.#gate(req);
-    if (gate === null) {
-      this.io.engine.handleUpgrade(req as never, socket, head);
+    if (gate === null && this.#io) {
+      this.#io.engine.handleUpgrade(req as never, socket, head);
       return;
     }
-    void gate.then((refusal) =>
-      refusal ? refuseUpgrade(socket, refusal) : this.io.engine.handleUpgrade(req as never, socket, head),
+    void this.#afterGate(gate).then((passed) =>
+      passed instanceof ApiError
+        ? refuseUpgrade(socket, passed)
+        : passed.engine.handleUpgrade(req as never, socket, head),
     );
+  }
+
+  /** The gate's refusal, or the socket.io server (loaded now if this is the first push request). */
+  async #afterGate(gate: Promise<ApiError | null> | null): Promise<ApiError | Server> {
+    const refusal = await gate;
+    if (refusal) return refusal;
+    try {
+      return await this.#server();
+    } catch (err) {
+      this.#o.log.error({ err: { message: (err as Error).message } }, 'push: socket.io could not be loaded');
+      return new ServiceUnavailableError('Live push is unavailable, try again');
+    }
   }
 
   /** The request handler for the listener: push requests here, everything else to `app`. */
@@ -269,7 +304,10 @@ export class PushService {
     const room = monitor === null ? topic : `${topic}:${monitor}`;
     // Multi-server: one host speaks for each monitor (its owner), the others stay silent about it.
     if (monitor !== null && this.#o.cluster && !this.#o.cluster.publishes(monitor)) return;
-    const members = this.io.sockets.adapter.rooms.get(room);
+    // Not loaded: no push client has connected yet (with Redis it loads at start).
+    const io = this.#io;
+    if (!io) return;
+    const members = io.sockets.adapter.rooms.get(room);
     if (!this.#shared && (!members || members.size === 0)) return;
     // A burst published in one tick queues for every client alike, the fast ones too; only a
     // queue several times the limit is dropped here, the sweep judges the rest once drained.
@@ -278,7 +316,7 @@ export class PushService {
       const client = this.#clients.get(id);
       if (client && queued(client.socket) >= hard) this.#end(client, 'slow_consumer');
     }
-    this.io.to(room).emit(message.type, message);
+    io.to(room).emit(message.type, message);
   }
 
   /** The hook for the daemon supervisor (takeover mode): a daemon started, exited or is restarting. */
@@ -323,7 +361,8 @@ export class PushService {
     if (this.#recheck) clearInterval(this.#recheck);
     if (this.#sweep) clearInterval(this.#sweep);
     for (const c of [...this.#clients.values()]) this.#end(c, 'shutdown');
-    await new Promise<void>((resolve) => this.io.close(() => resolve()));
+    const io = await this.#ioLoading?.catch(() => null);
+    if (io) await new Promise<void>((resolve) => io.close(() => resolve()));
   }
 
   // ------------------------------------------------------------------------------------------
@@ -345,7 +384,7 @@ export class PushService {
     }
     if (query.has('sid')) return null;
     const max = this.#o.config.push.max_clients;
-    if (this.io.engine.clientsCount >= max)
+    if ((this.#io?.engine.clientsCount ?? 0) >= max)
       return Promise.resolve(
         new ServiceUnavailableError('Too many push connections', [['push.max_clients', String(max)]], 5),
       );

@@ -9,7 +9,7 @@
 // parameters this route does not know, such as `per_page`) can never wipe the log; clearing
 // everything is one explicit opt-in. Rows go in batches, so zmc and the other daemons that keep
 // writing log rows are never blocked behind one huge delete.
-import { Decimal } from '@prisma/client/runtime/client';
+import { Decimal } from '@prisma/client-runtime-utils';
 import type { PrismaClient } from '../../db/prisma.js';
 import { InvalidInputError, notFound } from '../../errors.js';
 import type { Logs } from '../../generated/prisma/client.js';
