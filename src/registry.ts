@@ -10,9 +10,18 @@ import type { UserDirectory } from './auth/user-directory.js';
 import type { MonitorAcl } from './auth/monitor-acl.js';
 import type { LiveHub } from './live/hub.js';
 
-/** A domain service class that knows how to build itself from the app's infrastructure. */
+/** A domain service class (or key object) that knows how to build itself from the app's infrastructure. */
 export interface ServiceClass<T> {
   from(services: Services): T;
+}
+
+/**
+ * A service class whose instance type is read from the class itself (`prototype`), so that a
+ * `from` inherited from a base class (src/features/db-service.ts) serves every subclass.
+ */
+export interface InheritedServiceClass<T> {
+  prototype: T;
+  from(services: Services): NoInfer<T>;
 }
 
 /** Shared infrastructure, and the registry of domain services (one instance each per app). */
@@ -32,7 +41,9 @@ export interface Services {
    */
   live: LiveHub;
   /** The app's one instance of a domain service, built on first use. */
+  get<T>(service: InheritedServiceClass<T>): T;
   get<T>(service: ServiceClass<T>): T;
   /** Puts an instance in the registry before first use (tests substitute parts this way). */
+  provide<T>(service: InheritedServiceClass<T>, instance: T): void;
   provide<T>(service: ServiceClass<T>, instance: T): void;
 }

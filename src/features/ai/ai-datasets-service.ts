@@ -3,7 +3,7 @@ import { InvalidInputError, notFound } from '../../errors.js';
 import type { PrismaClient } from '../../db/prisma.js';
 import { pageRequest, type Page, listPage } from '../../api/pagination.js';
 import type { AI_Datasets } from '../../generated/prisma/client.js';
-import type { Services } from '../../registry.js';
+import { DbService } from '../db-service.js';
 
 export interface AiDatasetResponse {
   /**
@@ -94,14 +94,7 @@ export async function requireDataset(prisma: PrismaClient, id: number | null | u
     throw new InvalidInputError(`AI dataset ${id} does not exist`, [['dataset_id', `no dataset with id ${id}`]]);
 }
 
-export class AiDatasetsService {
-  /** Built once per app by the registry (Services.get). */
-  static from(s: Services): AiDatasetsService {
-    return new AiDatasetsService(s.prisma);
-  }
-
-  constructor(private readonly prisma: PrismaClient) {}
-
+export class AiDatasetsService extends DbService {
   async list(page?: number, pageSize?: number): Promise<Page<AiDatasetResponse>> {
     const req = pageRequest(page, pageSize);
     return listPage(

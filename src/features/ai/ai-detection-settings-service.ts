@@ -5,13 +5,12 @@
 // id); writing a monitor's row needs the monitor editable (403); the site-wide rows apply to
 // every monitor, so writing them needs an unrestricted scope (403).
 import type { AuthUser } from '../../auth/auth-service.js';
-import { canEdit, canSee, isUnrestricted, type MonitorAcl, type MonitorScope } from '../../auth/monitor-acl.js';
-import type { PrismaClient } from '../../db/prisma.js';
+import { canEdit, canSee, isUnrestricted, type MonitorScope } from '../../auth/monitor-acl.js';
 import { ConflictError, InvalidInputError, PermissionDeniedError, notFound } from '../../errors.js';
 import { pageRequest, type Page, listPage } from '../../api/pagination.js';
 import type { AI_Detection_Settings, Prisma } from '../../generated/prisma/client.js';
 import { toBit, type ZeroOrOne, type ZeroOrOneFlag } from '../../db/row-flags.js';
-import type { Services } from '../../registry.js';
+import { AclDbService } from '../db-service.js';
 
 export interface AiDetectionSettingResponse {
   /**
@@ -102,17 +101,7 @@ function toData(body: SettingFields): Record<string, unknown> {
   return data;
 }
 
-export class AiDetectionSettingsService {
-  /** Built once per app by the registry (Services.get). */
-  static from(s: Services): AiDetectionSettingsService {
-    return new AiDetectionSettingsService(s.prisma, s.acl);
-  }
-
-  constructor(
-    private readonly prisma: PrismaClient,
-    private readonly acl: MonitorAcl,
-  ) {}
-
+export class AiDetectionSettingsService extends AclDbService {
   async list(
     user: AuthUser,
     monitorId: number | undefined,

@@ -3,14 +3,13 @@
 // ACL applies through the event's monitor: detections of hidden monitors are filtered from lists
 // and answer 404 by id, and an event the caller cannot see is "unknown" on create (400).
 import type { AuthUser } from '../../auth/auth-service.js';
-import { canSee, type MonitorAcl } from '../../auth/monitor-acl.js';
-import type { PrismaClient } from '../../db/prisma.js';
+import { canSee } from '../../auth/monitor-acl.js';
 import { fromLocalDateTimeInput, toLocalDateTimeString } from '../../db/datetime.js';
 import { bigintToJson, decimalToString } from '../../db/prisma-json.js';
 import { InvalidInputError, notFound } from '../../errors.js';
 import { pageRequest, type Page, listPage } from '../../api/pagination.js';
 import type { AI_Detections, Prisma } from '../../generated/prisma/client.js';
-import type { Services } from '../../registry.js';
+import { AclDbService } from '../db-service.js';
 
 /**
  * A local wall-clock timestamp; DetectedAt is TIMESTAMP(3), so milliseconds appear when non-zero.
@@ -168,17 +167,7 @@ function toData(body: CreateAiDetectionRequest | UpdateAiDetectionRequest): Reco
   return data;
 }
 
-export class AiDetectionsService {
-  /** Built once per app by the registry (Services.get). */
-  static from(s: Services): AiDetectionsService {
-    return new AiDetectionsService(s.prisma, s.acl);
-  }
-
-  constructor(
-    private readonly prisma: PrismaClient,
-    private readonly acl: MonitorAcl,
-  ) {}
-
+export class AiDetectionsService extends AclDbService {
   async list(
     user: AuthUser,
     eventId: number | undefined,

@@ -1,10 +1,9 @@
 // AI models (AI_Models): a model file, its framework and the dataset whose labels it emits.
 import { notFound } from '../../errors.js';
 import { requireDataset } from './ai-datasets-service.js';
-import type { PrismaClient } from '../../db/prisma.js';
 import { pageRequest, type Page, listPage } from '../../api/pagination.js';
 import type { AI_Models } from '../../generated/prisma/client.js';
-import type { Services } from '../../registry.js';
+import { DbService } from '../db-service.js';
 
 /** AI_Models.Framework as stored. */
 export type Framework = 'TensorFlow' | 'PyTorch' | 'ONNX' | 'OpenVINO' | 'TensorRT' | 'Other';
@@ -133,14 +132,7 @@ function toResponse(row: ModelRow): AiModelResponse {
   };
 }
 
-export class AiModelsService {
-  /** Built once per app by the registry (Services.get). */
-  static from(s: Services): AiModelsService {
-    return new AiModelsService(s.prisma);
-  }
-
-  constructor(private readonly prisma: PrismaClient) {}
-
+export class AiModelsService extends DbService {
   async list(page?: number, pageSize?: number): Promise<Page<AiModelResponse>> {
     const req = pageRequest(page, pageSize);
     return listPage(

@@ -1,10 +1,9 @@
 // AI object classes (AI_Object_Classes): the labels of a dataset, unique per (dataset, name).
 import { notFound } from '../../errors.js';
 import { requireDataset } from './ai-datasets-service.js';
-import type { PrismaClient } from '../../db/prisma.js';
 import { pageRequest, type Page, listPage } from '../../api/pagination.js';
 import type { AI_Object_Classes } from '../../generated/prisma/client.js';
-import type { Services } from '../../registry.js';
+import { DbService } from '../db-service.js';
 
 export interface AiObjectClassResponse {
   /**
@@ -92,14 +91,7 @@ function toResponse(row: AI_Object_Classes): AiObjectClassResponse {
   };
 }
 
-export class AiObjectClassesService {
-  /** Built once per app by the registry (Services.get). */
-  static from(s: Services): AiObjectClassesService {
-    return new AiObjectClassesService(s.prisma);
-  }
-
-  constructor(private readonly prisma: PrismaClient) {}
-
+export class AiObjectClassesService extends DbService {
   /** Ordered by dataset, then by class index (the model's output order). */
   async list(datasetId?: number, page?: number, pageSize?: number): Promise<Page<AiObjectClassResponse>> {
     const req = pageRequest(page, pageSize);

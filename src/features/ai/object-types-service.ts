@@ -3,10 +3,9 @@
 // null clears either. Ids are signed in this table and in the reference, so negative path ids
 // are valid input (and simply not found).
 import { notFound } from '../../errors.js';
-import type { PrismaClient } from '../../db/prisma.js';
 import { pageRequest, type Page, listPage } from '../../api/pagination.js';
 import type { Object_Types } from '../../generated/prisma/client.js';
-import type { Services } from '../../registry.js';
+import { DbService } from '../db-service.js';
 
 export interface ObjectTypeResponse {
   /** Object_Types.Id. @isInt */
@@ -33,14 +32,7 @@ export interface UpdateObjectTypeRequest {
 
 const toResponse = (row: Object_Types): ObjectTypeResponse => ({ id: row.Id, name: row.Name, human: row.Human });
 
-export class ObjectTypesService {
-  /** Built once per app by the registry (Services.get). */
-  static from(s: Services): ObjectTypesService {
-    return new ObjectTypesService(s.prisma);
-  }
-
-  constructor(private readonly prisma: PrismaClient) {}
-
+export class ObjectTypesService extends DbService {
   async list(page?: number, pageSize?: number): Promise<Page<ObjectTypeResponse>> {
     const req = pageRequest(page, pageSize);
     return listPage(

@@ -3,12 +3,10 @@
 // caller may see is listed (soft-deleted monitors excluded); a monitor with no summary row yet
 // reads as zeros. Feature gate: Events (docs/contract/clients.md).
 import type { AuthUser } from '../../auth/auth-service.js';
-import type { MonitorAcl } from '../../auth/monitor-acl.js';
 import { NotFoundError } from '../../errors.js';
-import type { PrismaClient } from '../../db/prisma.js';
 import type { Event_Summaries } from '../../generated/prisma/client.js';
 import { pageOf, pageRequest, type Page } from '../../api/pagination.js';
-import type { Services } from '../../registry.js';
+import { AclDbService } from '../db-service.js';
 
 export interface EventSummaryResponse {
   /**
@@ -64,17 +62,7 @@ function toResponse(monitorId: number, row: Event_Summaries | null | undefined):
   };
 }
 
-export class EventSummariesService {
-  /** Built once per app by the registry (Services.get). */
-  static from(s: Services): EventSummariesService {
-    return new EventSummariesService(s.prisma, s.acl);
-  }
-
-  constructor(
-    private readonly prisma: PrismaClient,
-    private readonly acl: MonitorAcl,
-  ) {}
-
+export class EventSummariesService extends AclDbService {
   async list(user: AuthUser, page?: number, pageSize?: number): Promise<PaginatedEventSummariesResponse> {
     const req = pageRequest(page, pageSize);
     const { visible } = await this.acl.scope(user);

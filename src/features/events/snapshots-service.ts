@@ -2,7 +2,6 @@
 // creator is taken from the token. A snapshot's event rows are visible when the event's
 // monitor is; hidden rows behave exactly like missing ones.
 import type { AuthUser } from '../../auth/auth-service.js';
-import type { MonitorAcl } from '../../auth/monitor-acl.js';
 import { fromLocalDateTimeInput, toLocalDateTimeString } from '../../db/datetime.js';
 import type { PrismaClient } from '../../db/prisma.js';
 import { InvalidInputError, notFound } from '../../errors.js';
@@ -11,6 +10,7 @@ import type { LocalDateTime } from '../../api/envelopes.js';
 import { pageRequest, type Page, listPage } from '../../api/pagination.js';
 import { ZoneMinderClock, type ZoneClock } from './event-time.js';
 import type { Services } from '../../registry.js';
+import { AclDbService } from '../db-service.js';
 
 export interface SnapshotResponse {
   /**
@@ -193,17 +193,7 @@ export class SnapshotsService {
   }
 }
 
-export class SnapshotEventsService {
-  /** Built once per app by the registry (Services.get). */
-  static from(s: Services): SnapshotEventsService {
-    return new SnapshotEventsService(s.prisma, s.acl);
-  }
-
-  constructor(
-    private readonly prisma: PrismaClient,
-    private readonly acl: MonitorAcl,
-  ) {}
-
+export class SnapshotEventsService extends AclDbService {
   async list(
     user: AuthUser,
     filters: { snapshot_id?: number; page?: number; page_size?: number },

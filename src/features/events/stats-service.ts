@@ -5,15 +5,14 @@
 // real, as zmc's do: the monitor must exist and be visible, the zone must be one of its zones and
 // the event one of its events (400 naming the field otherwise).
 import type { AuthUser } from '../../auth/auth-service.js';
-import { canSee, requireEditableMonitor, type MonitorAcl, type MonitorScope } from '../../auth/monitor-acl.js';
+import { canSee, requireEditableMonitor, type MonitorScope } from '../../auth/monitor-acl.js';
 import { InvalidInputError, notFound } from '../../errors.js';
-import type { PrismaClient } from '../../db/prisma.js';
 import { pageRequest, type Page, listPage } from '../../api/pagination.js';
 import type { Prisma, Stats } from '../../generated/prisma/client.js';
-import type { Services } from '../../registry.js';
 import type { CreateStatRequest, StatResponse, UpdateStatRequest } from '../../generated/dto/stats.js';
 import { jsonToColumns, rowToJson } from '../field-table.js';
 import { STAT_FIELDS } from './stat-fields.js';
+import { AclDbService } from '../db-service.js';
 
 // StatResponse, CreateStatRequest and UpdateStatRequest are generated from stat-fields.ts.
 export type { CreateStatRequest, StatResponse, UpdateStatRequest };
@@ -27,17 +26,7 @@ function toData(body: CreateStatRequest | UpdateStatRequest): Prisma.StatsUnchec
   return jsonToColumns(STAT_FIELDS, body);
 }
 
-export class StatsService {
-  /** Built once per app by the registry (Services.get). */
-  static from(s: Services): StatsService {
-    return new StatsService(s.prisma, s.acl);
-  }
-
-  constructor(
-    private readonly prisma: PrismaClient,
-    private readonly acl: MonitorAcl,
-  ) {}
-
+export class StatsService extends AclDbService {
   async list(user: AuthUser, page?: number, pageSize?: number): Promise<Page<StatResponse>> {
     const req = pageRequest(page, pageSize);
     const scope = await this.acl.scope(user);

@@ -1,11 +1,10 @@
 // Encoder parameter templates (EncoderTemplates, ZoneMinder 1.39.9): named sets of encoder
 // options the monitor editor copies into Monitors.EncoderParameters. They are monitor
 // configuration, so gated on Monitors (not per monitor: a template belongs to no camera).
-import type { PrismaClient } from '../../db/prisma.js';
 import { notFound } from '../../errors.js';
 import { pageRequest, type Page, listPage } from '../../api/pagination.js';
 import type { EncoderTemplates, Prisma } from '../../generated/prisma/client.js';
-import type { Services } from '../../registry.js';
+import { DbService } from '../db-service.js';
 
 export interface EncoderTemplateResponse {
   /**
@@ -84,14 +83,7 @@ function toData(body: CreateEncoderTemplateRequest | UpdateEncoderTemplateReques
   return data;
 }
 
-export class EncoderTemplatesService {
-  /** Built once per app by the registry (Services.get). */
-  static from(s: Services): EncoderTemplatesService {
-    return new EncoderTemplatesService(s.prisma);
-  }
-
-  constructor(private readonly prisma: PrismaClient) {}
-
+export class EncoderTemplatesService extends DbService {
   async list(encoder: string | undefined, page?: number, pageSize?: number): Promise<Page<EncoderTemplateResponse>> {
     const req = pageRequest(page, pageSize);
     const where = encoder === undefined ? {} : { Encoder: encoder };

@@ -2,10 +2,9 @@
 // unique (409 on a duplicate). A manufacturer still named by models or monitors is not deleted
 // (409): Models.ManufacturerId has no foreign key, so deleting would leave orphans silently.
 import { ConflictError, notFound } from '../../errors.js';
-import type { PrismaClient } from '../../db/prisma.js';
 import { pageRequest, type Page, listPage } from '../../api/pagination.js';
 import type { Manufacturers } from '../../generated/prisma/client.js';
-import type { Services } from '../../registry.js';
+import { DbService } from '../db-service.js';
 
 export interface ManufacturerResponse {
   /**
@@ -38,14 +37,7 @@ export interface UpdateManufacturerRequest {
 
 const toResponse = (row: Manufacturers): ManufacturerResponse => ({ id: row.Id, name: row.Name });
 
-export class ManufacturersService {
-  /** Built once per app by the registry (Services.get). */
-  static from(s: Services): ManufacturersService {
-    return new ManufacturersService(s.prisma);
-  }
-
-  constructor(private readonly prisma: PrismaClient) {}
-
+export class ManufacturersService extends DbService {
   async list(page?: number, pageSize?: number): Promise<Page<ManufacturerResponse>> {
     const req = pageRequest(page, pageSize);
     return listPage(

@@ -2,10 +2,9 @@
 // exist (400 otherwise: Models.ManufacturerId has no foreign key to catch it); a name is unique
 // per manufacturer (409). A model still used by monitors or monitor presets is not deleted (409).
 import { ConflictError, InvalidInputError, notFound } from '../../errors.js';
-import type { PrismaClient } from '../../db/prisma.js';
 import { pageRequest, type Page, listPage } from '../../api/pagination.js';
 import type { Models, Prisma } from '../../generated/prisma/client.js';
-import type { Services } from '../../registry.js';
+import { DbService } from '../db-service.js';
 
 export interface ModelResponse {
   /**
@@ -61,14 +60,7 @@ const toResponse = (row: Models): ModelResponse => ({
   manufacturer_id: row.ManufacturerId,
 });
 
-export class ModelsService {
-  /** Built once per app by the registry (Services.get). */
-  static from(s: Services): ModelsService {
-    return new ModelsService(s.prisma);
-  }
-
-  constructor(private readonly prisma: PrismaClient) {}
-
+export class ModelsService extends DbService {
   async list(manufacturerId: number | undefined, page?: number, pageSize?: number): Promise<Page<ModelResponse>> {
     const req = pageRequest(page, pageSize);
     const where: Prisma.ModelsWhereInput = manufacturerId === undefined ? {} : { ManufacturerId: manufacturerId };

@@ -4,11 +4,10 @@
 // by a JSON null; NOT NULL columns (name, type, controllable, default_rate, default_scale) keep
 // their value when sent null.
 import { InvalidInputError, notFound } from '../../errors.js';
-import type { PrismaClient } from '../../db/prisma.js';
 import type { MonitorPresets, MonitorPresets_Type, Prisma } from '../../generated/prisma/client.js';
 import { pageRequest, type Page, listPage } from '../../api/pagination.js';
 import { enumToPrisma } from '../monitors/monitor-fields.js';
-import type { Services } from '../../registry.js';
+import { DbService } from '../db-service.js';
 
 /** MonitorPresets.Type as stored. */
 export type MonitorPresetType =
@@ -180,14 +179,7 @@ function toData(
   };
 }
 
-export class MonitorPresetsService {
-  /** Built once per app by the registry (Services.get). */
-  static from(s: Services): MonitorPresetsService {
-    return new MonitorPresetsService(s.prisma);
-  }
-
-  constructor(private readonly prisma: PrismaClient) {}
-
+export class MonitorPresetsService extends DbService {
   async list(page?: number, pageSize?: number): Promise<Page<MonitorPresetResponse>> {
     const req = pageRequest(page, pageSize);
     return listPage(

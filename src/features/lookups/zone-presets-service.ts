@@ -1,5 +1,4 @@
 // Zone presets (ZonePresets): named motion-detection settings a zone editor can apply.
-import type { PrismaClient } from '../../db/prisma.js';
 import { notFound } from '../../errors.js';
 import type { Prisma, ZonePresets } from '../../generated/prisma/client.js';
 import { pageRequest, type Page, listPage } from '../../api/pagination.js';
@@ -11,7 +10,7 @@ import {
   type ZoneType,
   type ZoneUnitsValue,
 } from '../monitors/zone-fields.js';
-import type { Services } from '../../registry.js';
+import { DbService } from '../db-service.js';
 
 /** The reference fields (id, name, type, units, check_method) plus the preset's motion settings. */
 export interface ZonePresetResponse extends ZoneMotionFields {
@@ -44,14 +43,7 @@ function toResponse(row: ZonePresets): ZonePresetResponse {
   return { id: row.Id, name: row.Name, type: row.Type, units: row.Units, ...motionToJson(row) };
 }
 
-export class ZonePresetsService {
-  /** Built once per app by the registry (Services.get). */
-  static from(s: Services): ZonePresetsService {
-    return new ZonePresetsService(s.prisma);
-  }
-
-  constructor(private readonly prisma: PrismaClient) {}
-
+export class ZonePresetsService extends DbService {
   async list(page?: number, pageSize?: number): Promise<Page<ZonePresetResponse>> {
     const req = pageRequest(page, pageSize);
     return listPage(

@@ -1,9 +1,8 @@
 // Devices (X10 and similar switchable devices): the Devices table.
 import { notFound } from '../../errors.js';
-import type { PrismaClient } from '../../db/prisma.js';
 import { pageRequest, type Page, listPage } from '../../api/pagination.js';
 import type { Devices } from '../../generated/prisma/client.js';
-import type { Services } from '../../registry.js';
+import { DbService } from '../db-service.js';
 
 export type DeviceType = 'X10';
 
@@ -38,14 +37,7 @@ function toResponse(row: Devices): DeviceResponse {
   return { id: row.Id, name: row.Name, type: row.Type, key_string: row.KeyString };
 }
 
-export class DevicesService {
-  /** Built once per app by the registry (Services.get). */
-  static from(s: Services): DevicesService {
-    return new DevicesService(s.prisma);
-  }
-
-  constructor(private readonly prisma: PrismaClient) {}
-
+export class DevicesService extends DbService {
   async list(page?: number, pageSize?: number): Promise<Page<DeviceResponse>> {
     const req = pageRequest(page, pageSize);
     return listPage(

@@ -2,13 +2,12 @@
 // changing membership needs an editable group and a visible monitor. Unknown or hidden
 // references in a body are a 400 naming the field (a hidden one is never distinguishable).
 import type { AuthUser } from '../../auth/auth-service.js';
-import { canSee, type MonitorAcl } from '../../auth/monitor-acl.js';
-import type { PrismaClient } from '../../db/prisma.js';
+import { canSee } from '../../auth/monitor-acl.js';
 import { ConflictError, InvalidInputError, NotFoundError } from '../../errors.js';
 import type { Groups_Monitors, Prisma } from '../../generated/prisma/client.js';
 import { pageRequest, type Page, listPage } from '../../api/pagination.js';
 import { requireEditableGroup } from './groups-service.js';
-import type { Services } from '../../registry.js';
+import { AclDbService } from '../db-service.js';
 
 export interface GroupMonitorResponse {
   /** @isInt @minimum 0 */
@@ -33,17 +32,7 @@ const toResponse = (row: Groups_Monitors): GroupMonitorResponse => ({
 });
 const notFound = (id: number) => new NotFoundError(`Group membership ${id} not found`, [['id', String(id)]]);
 
-export class GroupsMonitorsService {
-  /** Built once per app by the registry (Services.get). */
-  static from(s: Services): GroupsMonitorsService {
-    return new GroupsMonitorsService(s.prisma, s.acl);
-  }
-
-  constructor(
-    private readonly prisma: PrismaClient,
-    private readonly acl: MonitorAcl,
-  ) {}
-
+export class GroupsMonitorsService extends AclDbService {
   async list(user: AuthUser, page?: number, pageSize?: number): Promise<Page<GroupMonitorResponse>> {
     const req = pageRequest(page, pageSize);
     const [monitors, groups] = await Promise.all([this.acl.scope(user), this.acl.groupScope(user)]);

@@ -3,12 +3,11 @@
 // exist. Deleting a group deletes its subgroups (the schema's ParentId ON DELETE CASCADE) and
 // their memberships; monitors are untouched.
 import type { AuthUser } from '../../auth/auth-service.js';
-import { canEdit, canSee, type GroupScope, type MonitorAcl } from '../../auth/monitor-acl.js';
-import type { PrismaClient } from '../../db/prisma.js';
+import { canEdit, canSee, type GroupScope } from '../../auth/monitor-acl.js';
 import { InvalidInputError, NotFoundError, PermissionDeniedError } from '../../errors.js';
 import type { Groups, Prisma } from '../../generated/prisma/client.js';
 import { pageRequest, type Page, listPage } from '../../api/pagination.js';
-import type { Services } from '../../registry.js';
+import { AclDbService } from '../db-service.js';
 
 export interface GroupResponse {
   /** @isInt @minimum 0 */
@@ -42,17 +41,7 @@ export function requireEditableGroup(scope: GroupScope, id: number): void {
     throw new PermissionDeniedError(`Group ${id} is view-only for this account`, [['group_id', String(id)]]);
 }
 
-export class GroupsService {
-  /** Built once per app by the registry (Services.get). */
-  static from(s: Services): GroupsService {
-    return new GroupsService(s.prisma, s.acl);
-  }
-
-  constructor(
-    private readonly prisma: PrismaClient,
-    private readonly acl: MonitorAcl,
-  ) {}
-
+export class GroupsService extends AclDbService {
   async list(user: AuthUser, page?: number, pageSize?: number): Promise<Page<GroupResponse>> {
     const req = pageRequest(page, pageSize);
     const scope = await this.acl.groupScope(user);

@@ -5,12 +5,11 @@
 // (400) without a trigger yet (409). zmx10.pl only acts when the monitor's Triggers set also
 // holds X10; that column belongs to the monitor and is left to PATCH /monitors/{id}.
 import type { AuthUser } from '../../auth/auth-service.js';
-import { canSee, requireEditableMonitor, type MonitorAcl, type MonitorScope } from '../../auth/monitor-acl.js';
+import { canSee, requireEditableMonitor, type MonitorScope } from '../../auth/monitor-acl.js';
 import { InvalidInputError, NotFoundError } from '../../errors.js';
-import type { PrismaClient } from '../../db/prisma.js';
 import { pageRequest, type Page, listPage } from '../../api/pagination.js';
 import type { Prisma, TriggersX10 } from '../../generated/prisma/client.js';
-import type { Services } from '../../registry.js';
+import { AclDbService } from '../db-service.js';
 
 export interface TriggerX10Response {
   /** The monitor (one trigger per monitor). @isInt @minimum 0 */
@@ -52,17 +51,7 @@ const toData = (body: TriggerX10Fields) => ({
   AlarmOutput: body.alarm_output,
 });
 
-export class TriggersX10Service {
-  /** Built once per app by the registry (Services.get). */
-  static from(s: Services): TriggersX10Service {
-    return new TriggersX10Service(s.prisma, s.acl);
-  }
-
-  constructor(
-    private readonly prisma: PrismaClient,
-    private readonly acl: MonitorAcl,
-  ) {}
-
+export class TriggersX10Service extends AclDbService {
   async list(user: AuthUser, page?: number, pageSize?: number): Promise<Page<TriggerX10Response>> {
     const req = pageRequest(page, pageSize);
     const scope = await this.acl.scope(user);

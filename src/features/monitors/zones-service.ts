@@ -8,9 +8,7 @@ import {
   monitorNotFound,
   requireEditableMonitor,
   requireVisibleMonitor,
-  type MonitorAcl,
 } from '../../auth/monitor-acl.js';
-import type { PrismaClient } from '../../db/prisma.js';
 import { InvalidInputError, NotFoundError, PermissionDeniedError } from '../../errors.js';
 import type { Prisma, Zones } from '../../generated/prisma/client.js';
 import { pageRequest, type Page, listPage } from '../../api/pagination.js';
@@ -23,7 +21,7 @@ import {
   type ZoneUnitsValue,
 } from './zone-fields.js';
 import { parsePolygon, type FrameSize } from './zone-geometry.js';
-import type { Services } from '../../registry.js';
+import { AclDbService } from '../db-service.js';
 
 export interface ZoneResponse extends ZoneMotionFields {
   /** @isInt @minimum 0 */
@@ -94,17 +92,7 @@ function toResponse(row: Zones): ZoneResponse {
 
 const zoneNotFound = (id: number) => new NotFoundError(`Zone ${id} not found`, [['id', String(id)]]);
 
-export class ZonesService {
-  /** Built once per app by the registry (Services.get). */
-  static from(s: Services): ZonesService {
-    return new ZonesService(s.prisma, s.acl);
-  }
-
-  constructor(
-    private readonly prisma: PrismaClient,
-    private readonly acl: MonitorAcl,
-  ) {}
-
+export class ZonesService extends AclDbService {
   private async monitorFrame(id: number): Promise<FrameSize> {
     const monitor = await this.prisma.monitors.findUnique({ where: { Id: id }, select: { Width: true, Height: true } });
     if (!monitor) throw monitorNotFound(id);

@@ -2,12 +2,11 @@
 // so the monitor row ACL applies: presets of a hidden monitor are filtered from lists and read as
 // 404 by address; writing needs the monitor to be editable (403 when only visible).
 import { InvalidInputError, NotFoundError, PermissionDeniedError } from '../../errors.js';
-import type { PrismaClient } from '../../db/prisma.js';
 import type { AuthUser } from '../../auth/auth-service.js';
-import type { MonitorAcl, MonitorScope } from '../../auth/monitor-acl.js';
+import type { MonitorScope } from '../../auth/monitor-acl.js';
 import { pageRequest, type Page, listPage } from '../../api/pagination.js';
 import type { ControlPresets } from '../../generated/prisma/client.js';
-import type { Services } from '../../registry.js';
+import { AclDbService } from '../db-service.js';
 
 export interface ControlPresetResponse {
   /**
@@ -61,17 +60,7 @@ const visible = (scope: MonitorScope, monitorId: number) => scope.visible === nu
 const editable = (scope: MonitorScope, monitorId: number) =>
   visible(scope, monitorId) && (scope.editable === null || scope.editable.has(monitorId));
 
-export class ControlPresetsService {
-  /** Built once per app by the registry (Services.get). */
-  static from(s: Services): ControlPresetsService {
-    return new ControlPresetsService(s.prisma, s.acl);
-  }
-
-  constructor(
-    private readonly prisma: PrismaClient,
-    private readonly acl: MonitorAcl,
-  ) {}
-
+export class ControlPresetsService extends AclDbService {
   async list(
     user: AuthUser,
     monitorId: number | undefined,

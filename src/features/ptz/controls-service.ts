@@ -2,13 +2,12 @@
 // flags and numeric ranges, described once in control-fields.ts (the mapping both ways and the
 // generated ControlCapabilities/ControlFields).
 import { ConflictError, notFound } from '../../errors.js';
-import type { PrismaClient } from '../../db/prisma.js';
 import { pageRequest, type Page, listPage } from '../../api/pagination.js';
 import type { Controls, Prisma } from '../../generated/prisma/client.js';
-import type { Services } from '../../registry.js';
 import type { ControlCapabilities, ControlFields } from '../../generated/dto/controls.js';
 import { jsonToColumns, rowToJson } from '../field-table.js';
 import { CONTROL_FIELDS } from './control-fields.js';
+import { DbService } from '../db-service.js';
 
 /** Controls.Type as stored (ZoneMinder's monitor source types). */
 export type ControlType = 'Local' | 'Remote' | 'File' | 'Ffmpeg' | 'Libvlc' | 'cURL' | 'WebSite' | 'NVSocket' | 'VNC';
@@ -84,14 +83,7 @@ function toData(body: CreateControlRequest | UpdateControlRequest): Record<strin
   return data;
 }
 
-export class ControlsService {
-  /** Built once per app by the registry (Services.get). */
-  static from(s: Services): ControlsService {
-    return new ControlsService(s.prisma);
-  }
-
-  constructor(private readonly prisma: PrismaClient) {}
-
+export class ControlsService extends DbService {
   async list(page?: number, pageSize?: number): Promise<Page<ControlResponse>> {
     const req = pageRequest(page, pageSize);
     return listPage(

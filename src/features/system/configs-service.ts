@@ -1,10 +1,9 @@
 // ZoneMinder options (the Config table), addressed by Name. Rows are created by ZoneMinder's
 // own installer (zmupdate.pl), so the API reads and updates them but never creates or deletes.
 import { InvalidInputError, NotFoundError, PermissionDeniedError } from '../../errors.js';
-import type { PrismaClient } from '../../db/prisma.js';
 import { pageRequest, type Page, listPage } from '../../api/pagination.js';
 import type { Config } from '../../generated/prisma/client.js';
-import type { Services } from '../../registry.js';
+import { DbService } from '../db-service.js';
 
 export interface ConfigResponse {
   /**
@@ -127,14 +126,7 @@ export function escapeLike(text: string): string {
   return text.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
 
-export class ConfigsService {
-  /** Built once per app by the registry (Services.get). */
-  static from(s: Services): ConfigsService {
-    return new ConfigsService(s.prisma);
-  }
-
-  constructor(private readonly prisma: PrismaClient) {}
-
+export class ConfigsService extends DbService {
   /** `category` matches Category exactly; `search` is a substring of Name. */
   async list(query: {
     page?: number;

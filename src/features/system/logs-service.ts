@@ -10,12 +10,11 @@
 // everything is one explicit opt-in. Rows go in batches, so zmc and the other daemons that keep
 // writing log rows are never blocked behind one huge delete.
 import { Decimal } from '@prisma/client-runtime-utils';
-import type { PrismaClient } from '../../db/prisma.js';
 import { InvalidInputError, notFound } from '../../errors.js';
 import type { Logs } from '../../generated/prisma/client.js';
 import type { MessageResponse } from '../../api/envelopes.js';
 import { pageOf, pageRequest, type Page } from '../../api/pagination.js';
-import type { Services } from '../../registry.js';
+import { DbService } from '../db-service.js';
 
 export interface LogResponse {
   /**
@@ -150,14 +149,7 @@ function toResponse(row: Logs): LogResponse {
   };
 }
 
-export class LogsService {
-  /** Built once per app by the registry (Services.get). */
-  static from(s: Services): LogsService {
-    return new LogsService(s.prisma);
-  }
-
-  constructor(private readonly prisma: PrismaClient) {}
-
+export class LogsService extends DbService {
   async list(query: LogListQuery): Promise<Page<LogResponse>> {
     const req = pageRequest(query.page, query.page_size);
     const sort = (query.sort ?? 'desc').toLowerCase();

@@ -4,13 +4,12 @@
 // the database on insert and emitted as the local wall-clock time it shows (no offset).
 // The reference has no update route: samples are facts, created and deleted only.
 import { InvalidInputError, notFound } from '../../errors.js';
-import type { PrismaClient } from '../../db/prisma.js';
 import { toLocalDateTimeString } from '../../db/datetime.js';
 import { decimalToString } from '../../db/prisma-json.js';
 import type { LocalDateTime } from '../../api/envelopes.js';
 import { pageRequest, type Page, listPage } from '../../api/pagination.js';
 import type { Prisma, Server_Stats } from '../../generated/prisma/client.js';
-import type { Services } from '../../registry.js';
+import { DbService } from '../db-service.js';
 
 export interface ServerStatResponse {
   /** Server_Stats.Id. @isInt @minimum 0 */
@@ -94,14 +93,7 @@ function toResponse(row: Server_Stats): ServerStatResponse {
   };
 }
 
-export class ServerStatsService {
-  /** Built once per app by the registry (Services.get). */
-  static from(s: Services): ServerStatsService {
-    return new ServerStatsService(s.prisma);
-  }
-
-  constructor(private readonly prisma: PrismaClient) {}
-
+export class ServerStatsService extends DbService {
   async list(page?: number, pageSize?: number): Promise<Page<ServerStatResponse>> {
     const req = pageRequest(page, pageSize);
     return listPage(

@@ -2,10 +2,9 @@
 // ServerResponse is accepted on create and update, not only name/hostname/port/status. The CPU
 // and memory columns are written by the stats job, not through this API.
 import { ConflictError, notFound } from '../../errors.js';
-import type { PrismaClient } from '../../db/prisma.js';
 import { pageRequest, type Page, listPage } from '../../api/pagination.js';
 import type { Prisma, Servers } from '../../generated/prisma/client.js';
-import type { Services } from '../../registry.js';
+import { DbService } from '../db-service.js';
 
 /** Servers.Status as stored. */
 export type ServerStatus = 'Unknown' | 'NotRunning' | 'Running';
@@ -189,14 +188,7 @@ function toData(body: CreateServerRequest | UpdateServerRequest): Prisma.Servers
   };
 }
 
-export class ServersService {
-  /** Built once per app by the registry (Services.get). */
-  static from(s: Services): ServersService {
-    return new ServersService(s.prisma);
-  }
-
-  constructor(private readonly prisma: PrismaClient) {}
-
+export class ServersService extends DbService {
   async list(page?: number, pageSize?: number): Promise<Page<ServerResponse>> {
     const req = pageRequest(page, pageSize);
     return listPage(

@@ -6,10 +6,9 @@
 // An empty definition (no monitors) is allowed. At most one state is active, as zmpkg.pl keeps
 // it: marking one active clears the flag on the others in the same transaction.
 import { InvalidInputError, notFound } from '../../errors.js';
-import type { PrismaClient } from '../../db/prisma.js';
 import { pageRequest, type Page, listPage } from '../../api/pagination.js';
 import type { States } from '../../generated/prisma/client.js';
-import type { Services } from '../../registry.js';
+import { DbService } from '../db-service.js';
 
 export interface StateResponse {
   /** States.Id. @isInt @minimum 0 */
@@ -73,14 +72,7 @@ const toResponse = (row: States): StateResponse => ({
   is_active: row.IsActive,
 });
 
-export class StatesService {
-  /** Built once per app by the registry (Services.get). */
-  static from(s: Services): StatesService {
-    return new StatesService(s.prisma);
-  }
-
-  constructor(private readonly prisma: PrismaClient) {}
-
+export class StatesService extends DbService {
   async list(page?: number, pageSize?: number): Promise<Page<StateResponse>> {
     const req = pageRequest(page, pageSize);
     return listPage(

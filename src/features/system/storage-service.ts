@@ -1,10 +1,9 @@
 // Storage areas (the Storage table): where events are written. DoDelete defaults to 1 and is
 // settable on create and update (0: deleting an event removes its rows but leaves its files).
 import { ConflictError, InvalidInputError, notFound } from '../../errors.js';
-import type { PrismaClient } from '../../db/prisma.js';
 import { pageRequest, type Page, listPage } from '../../api/pagination.js';
 import type { Prisma, Storage } from '../../generated/prisma/client.js';
-import type { Services } from '../../registry.js';
+import { DbService } from '../db-service.js';
 
 /** Storage.Type as stored. */
 export type StorageType = 'local' | 's3fs';
@@ -148,14 +147,7 @@ function toData(body: CreateStorageRequest | UpdateStorageRequest): Prisma.Stora
   };
 }
 
-export class StorageService {
-  /** Built once per app by the registry (Services.get). */
-  static from(s: Services): StorageService {
-    return new StorageService(s.prisma);
-  }
-
-  constructor(private readonly prisma: PrismaClient) {}
-
+export class StorageService extends DbService {
   async list(page?: number, pageSize?: number): Promise<Page<StorageResponse>> {
     const req = pageRequest(page, pageSize);
     return listPage(

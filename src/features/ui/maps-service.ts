@@ -2,11 +2,10 @@
 // coordinates and an optional parent map, for placing cameras. Site-wide configuration, so
 // System-gated. NumCoords is derived from Coords (as Zones are); a map cannot be its own parent
 // nor be moved under one of its descendants.
-import type { PrismaClient } from '../../db/prisma.js';
 import { InvalidInputError, notFound } from '../../errors.js';
 import { pageRequest, type Page, listPage } from '../../api/pagination.js';
 import type { Maps } from '../../generated/prisma/client.js';
-import type { Services } from '../../registry.js';
+import { DbService } from '../db-service.js';
 
 export interface MapResponse {
   /**
@@ -95,14 +94,7 @@ const toResponse = (row: Maps): MapResponse => ({
 
 const countPoints = (coords: string) => (coords.trim() === '' ? 0 : coords.trim().split(/\s+/).length);
 
-export class MapsService {
-  /** Built once per app by the registry (Services.get). */
-  static from(s: Services): MapsService {
-    return new MapsService(s.prisma);
-  }
-
-  constructor(private readonly prisma: PrismaClient) {}
-
+export class MapsService extends DbService {
   async list(parentId: number | undefined, page?: number, pageSize?: number): Promise<Page<MapResponse>> {
     const req = pageRequest(page, pageSize);
     const where = parentId === undefined ? {} : { ParentId: parentId };

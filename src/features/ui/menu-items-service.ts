@@ -1,11 +1,10 @@
 // The web UI's navigation menu (Menu_Items, ZoneMinder 1.39.3): which entries show, their labels,
 // icons and order. Site-wide UI configuration, so System-gated. Listed in menu order.
-import type { PrismaClient } from '../../db/prisma.js';
 import { notFound } from '../../errors.js';
 import { pageRequest, type Page, listPage } from '../../api/pagination.js';
 import type { Menu_Items, Prisma } from '../../generated/prisma/client.js';
 import { toBit, type ZeroOrOne, type ZeroOrOneFlag } from '../../db/row-flags.js';
-import type { Services } from '../../registry.js';
+import { DbService } from '../db-service.js';
 
 export type MenuIconType = 'material' | 'fontawesome' | 'image' | 'none';
 
@@ -98,14 +97,7 @@ function toData(body: CreateMenuItemRequest | UpdateMenuItemRequest): Record<str
   return data;
 }
 
-export class MenuItemsService {
-  /** Built once per app by the registry (Services.get). */
-  static from(s: Services): MenuItemsService {
-    return new MenuItemsService(s.prisma);
-  }
-
-  constructor(private readonly prisma: PrismaClient) {}
-
+export class MenuItemsService extends DbService {
   async list(page?: number, pageSize?: number): Promise<Page<MenuItemResponse>> {
     const req = pageRequest(page, pageSize);
     return listPage(

@@ -4,10 +4,9 @@
 // everyone (ZoneMinder's default); any other value must be an existing user (400 otherwise).
 // Layouts are not secret: every caller with System View lists all of them.
 import { InvalidInputError, notFound } from '../../errors.js';
-import type { PrismaClient } from '../../db/prisma.js';
 import { pageRequest, type Page, listPage } from '../../api/pagination.js';
 import type { MontageLayouts } from '../../generated/prisma/client.js';
-import type { Services } from '../../registry.js';
+import { DbService } from '../db-service.js';
 
 export interface MontageLayoutResponse {
   /** MontageLayouts.Id. @isInt @minimum 0 */
@@ -54,14 +53,7 @@ function checkPositions(positions: string | null | undefined): void {
   }
 }
 
-export class MontageLayoutsService {
-  /** Built once per app by the registry (Services.get). */
-  static from(s: Services): MontageLayoutsService {
-    return new MontageLayoutsService(s.prisma);
-  }
-
-  constructor(private readonly prisma: PrismaClient) {}
-
+export class MontageLayoutsService extends DbService {
   async list(page?: number, pageSize?: number): Promise<Page<MontageLayoutResponse>> {
     const req = pageRequest(page, pageSize);
     return listPage(

@@ -4,13 +4,12 @@
 // other users or for none. Rows the caller may not see answer 404 like missing ones.
 import type { AuthUser } from '../../auth/auth-service.js';
 import { allows } from '../../auth/permissions.js';
-import type { PrismaClient } from '../../db/prisma.js';
 import { fromLocalDateTimeInput, toLocalDateTimeString, toWallClock } from '../../db/datetime.js';
 import { InvalidInputError, PermissionDeniedError, notFound } from '../../errors.js';
 import type { LocalDateTime } from '../../api/envelopes.js';
 import { pageRequest, type Page, listPage } from '../../api/pagination.js';
 import type { Notifications, Prisma } from '../../generated/prisma/client.js';
-import type { Services } from '../../registry.js';
+import { DbService } from '../db-service.js';
 
 export type NotificationPlatform = 'android' | 'ios' | 'web';
 export type NotificationPushState = 'enabled' | 'disabled';
@@ -154,14 +153,7 @@ function toData(body: CreateNotificationRequest | UpdateNotificationRequest): Re
 const seesAll = (user: AuthUser) => allows(user.perms, 'system', 'View');
 const editsAll = (user: AuthUser) => allows(user.perms, 'system', 'Edit');
 
-export class NotificationsService {
-  /** Built once per app by the registry (Services.get). */
-  static from(s: Services): NotificationsService {
-    return new NotificationsService(s.prisma);
-  }
-
-  constructor(private readonly prisma: PrismaClient) {}
-
+export class NotificationsService extends DbService {
   async list(
     user: AuthUser,
     userId: number | undefined,

@@ -1,11 +1,9 @@
 // Row-level permission rows: Monitors_Permissions and Groups_Permissions (System area only, so a
 // Groups- or Monitors-Edit user cannot raise their own rights). Every write drops the cached
 // scopes so the change applies at once rather than after the ACL cache's few seconds.
-import type { MonitorAcl } from '../../auth/monitor-acl.js';
-import type { PrismaClient } from '../../db/prisma.js';
 import { InvalidInputError, notFound } from '../../errors.js';
 import { pageRequest, type Page, listPage } from '../../api/pagination.js';
-import type { Services } from '../../registry.js';
+import { AclDbService } from '../db-service.js';
 
 /** A row's level: Inherit defers to group, role and area rules; None hides. */
 export type RowPermissionLevel = 'Inherit' | 'None' | 'View' | 'Edit';
@@ -66,17 +64,7 @@ interface Row {
   Permission: string;
 }
 
-export class PermissionsService {
-  /** Built once per app by the registry (Services.get). */
-  static from(s: Services): PermissionsService {
-    return new PermissionsService(s.prisma, s.acl);
-  }
-
-  constructor(
-    private readonly prisma: PrismaClient,
-    private readonly acl: MonitorAcl,
-  ) {}
-
+export class PermissionsService extends AclDbService {
   private async checkRefs(userId: number, target: ['monitor_id' | 'group_id', number]): Promise<void> {
     const [field, id] = target;
     const [user, row] = await Promise.all([

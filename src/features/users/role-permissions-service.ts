@@ -2,12 +2,10 @@
 // counterparts of Monitors_Permissions / Groups_Permissions (steps 3 and 4 of ZoneMinder's
 // visibility order, src/auth/monitor-acl.ts). System-gated like the user rows. A role is shared,
 // so every write drops all cached scopes, not one user's.
-import type { MonitorAcl } from '../../auth/monitor-acl.js';
-import type { PrismaClient } from '../../db/prisma.js';
 import { InvalidInputError, notFound } from '../../errors.js';
 import { pageRequest, type Page, listPage } from '../../api/pagination.js';
 import type { RowPermissionLevel } from './permissions-service.js';
-import type { Services } from '../../registry.js';
+import { AclDbService } from '../db-service.js';
 
 export interface RoleMonitorPermissionResponse {
   /**
@@ -115,17 +113,7 @@ const groupRow = (r: Row & { GroupId: number }): RoleGroupPermissionResponse => 
   permission: r.Permission as RowPermissionLevel,
 });
 
-export class RolePermissionsService {
-  /** Built once per app by the registry (Services.get). */
-  static from(s: Services): RolePermissionsService {
-    return new RolePermissionsService(s.prisma, s.acl);
-  }
-
-  constructor(
-    private readonly prisma: PrismaClient,
-    private readonly acl: MonitorAcl,
-  ) {}
-
+export class RolePermissionsService extends AclDbService {
   /** Unknown role and target are 400 naming the fields (not a foreign-key 409). */
   private async checkRefs(roleId: number, target: ['monitor_id' | 'group_id', number]): Promise<void> {
     const [field, id] = target;

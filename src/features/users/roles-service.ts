@@ -6,12 +6,10 @@
 // dropped at once (acl.invalidate()). Feature permissions need no such step: the JWT's `perms`
 // claim is only a hint for clients; each request re-reads the user, role joined, at most 5 s old
 // (AuthService), so a changed role applies within 5 s, even to tokens already issued.
-import type { MonitorAcl } from '../../auth/monitor-acl.js';
-import type { PrismaClient } from '../../db/prisma.js';
 import { notFound } from '../../errors.js';
 import { pageRequest, type Page, listPage } from '../../api/pagination.js';
 import type { Prisma, User_Roles } from '../../generated/prisma/client.js';
-import type { Services } from '../../registry.js';
+import { AclDbService } from '../db-service.js';
 
 /** Stream has no Edit tier. */
 export type RoleStreamLevel = 'None' | 'View';
@@ -102,17 +100,7 @@ function toData(body: CreateRoleRequest | UpdateRoleRequest): Record<string, unk
   return data;
 }
 
-export class RolesService {
-  /** Built once per app by the registry (Services.get). */
-  static from(s: Services): RolesService {
-    return new RolesService(s.prisma, s.acl);
-  }
-
-  constructor(
-    private readonly prisma: PrismaClient,
-    private readonly acl: MonitorAcl,
-  ) {}
-
+export class RolesService extends AclDbService {
   async list(page?: number, pageSize?: number): Promise<Page<RoleResponse>> {
     const req = pageRequest(page, pageSize);
     return listPage(

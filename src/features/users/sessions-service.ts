@@ -4,10 +4,9 @@
 // reads included, needs System Edit (see SessionsController). Ids are PHP session ids: 1 to 32
 // of [A-Za-z0-9,-] (char(32)); an id of another shape cannot exist and is refused with 400.
 import { NotFoundError } from '../../errors.js';
-import type { PrismaClient } from '../../db/prisma.js';
 import { pageRequest, type Page, listPage } from '../../api/pagination.js';
 import type { Sessions } from '../../generated/prisma/client.js';
-import type { Services } from '../../registry.js';
+import { DbService } from '../db-service.js';
 
 export interface SessionResponse {
   /** PHP session id. */
@@ -36,14 +35,7 @@ export interface UpdateSessionRequest {
 
 const toResponse = (row: Sessions): SessionResponse => ({ id: row.id, access: row.access, data: row.data });
 
-export class SessionsService {
-  /** Built once per app by the registry (Services.get). */
-  static from(s: Services): SessionsService {
-    return new SessionsService(s.prisma);
-  }
-
-  constructor(private readonly prisma: PrismaClient) {}
-
+export class SessionsService extends DbService {
   async list(page?: number, pageSize?: number): Promise<Page<SessionResponse>> {
     const req = pageRequest(page, pageSize);
     return listPage(

@@ -12,10 +12,9 @@
 import type { AuthUser } from '../../auth/auth-service.js';
 import { allows } from '../../auth/permissions.js';
 import { InvalidInputError, notFound } from '../../errors.js';
-import type { PrismaClient } from '../../db/prisma.js';
 import { pageRequest, type Page, listPage } from '../../api/pagination.js';
 import type { Prisma, User_Preferences } from '../../generated/prisma/client.js';
-import type { Services } from '../../registry.js';
+import { DbService } from '../db-service.js';
 
 export interface UserPreferenceResponse {
   /** User_Preferences.Id. @isInt @minimum 0 */
@@ -56,14 +55,7 @@ const toResponse = (row: User_Preferences): UserPreferenceResponse => ({
 /** Only System Edit sees other users' rows. */
 const seesAll = (user: AuthUser) => allows(user.perms, 'system', 'Edit');
 
-export class UserPreferencesService {
-  /** Built once per app by the registry (Services.get). */
-  static from(s: Services): UserPreferencesService {
-    return new UserPreferencesService(s.prisma);
-  }
-
-  constructor(private readonly prisma: PrismaClient) {}
-
+export class UserPreferencesService extends DbService {
   async list(user: AuthUser, page?: number, pageSize?: number): Promise<Page<UserPreferenceResponse>> {
     const req = pageRequest(page, pageSize);
     const where: Prisma.User_PreferencesWhereInput = seesAll(user) ? {} : { UserId: user.id };
