@@ -11,3 +11,7 @@ export function parseCall(
 ): { field: string; method: string; args: Array<ParsedArg | { group: ParsedArg[] }>; returns?: string };
 export function render(spec: ControllerSpec, specPath: string, outPath: string): string;
 export function generateControllers(): Promise<string[]>;
+export function parseOperation(
+  op: string | [string, object],
+  controller: string,
+): { verb: string; path: string; operationId: string; call: string; options: object };

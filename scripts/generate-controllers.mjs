@@ -68,8 +68,17 @@ function renderParam(arg, path, used) {
   return { decl: `@${kind}() ${arg.name}${arg.optional ? '?' : ''}: ${arg.type}`, pass: arg.name };
 }
 
+/** `'<VERB> <path> <operationId> = <call>'` (or that line with options) → its parts. */
+export function parseOperation(op, controller) {
+  const [line, options = {}] = typeof op === 'string' ? [op] : op;
+  const m = /^(GET|POST|PUT|PATCH|DELETE) (\S+) (\w+) = (.+)$/s.exec(line);
+  if (!m)
+    throw new Error(`${controller}: operation ${JSON.stringify(line)} is not '<VERB> <path> <operationId> = <call>'`);
+  return { verb: m[1], path: m[2] === '/' ? '' : m[2], operationId: m[3], call: m[4], options };
+}
+
 function renderOperation(op, spec, used) {
-  const [verb, path, operationId, call, options = {}] = op;
+  const { verb, path, operationId, call, options } = parseOperation(op, spec.name);
   const where = `${spec.name} ${operationId}`;
   const parsed = parseCall(call, where);
   if (!spec.services[parsed.field]) throw new Error(`${where}: no service field ${parsed.field}`);

@@ -4,11 +4,13 @@
 // src/generated/controllers/ (not committed, like the DTOs and tsoa's routes). Controllers that do
 // more than that (auth, /me, PTZ, events, monitors, filters) stay hand-written `*Controller.ts`.
 //
-// An operation is [verb, path, operationId, call, options]. `call` reads like the method it
-// becomes: `service.get(user, id: Id): MapResponse` declares the parameters in order and calls
-// `this.service.get(currentUser(req), id)`. A parameter named in the path is a path parameter,
-// `body` the request body, `user` the caller (from the request), `req` the express request,
-// anything else a query parameter; without a return type the method answers no body.
+// An operation is one line, `'<VERB> <path> <operationId> = <call>'`, or that line with options:
+// `'GET {id} get_map = service.get(id: Id): MapResponse'`. The path is relative to the
+// controller's route (`/` for the route itself). `call` reads like the method it becomes: it
+// declares the parameters in order and calls `this.service.get(id)`. A parameter named in the
+// path is a path parameter, `body` the request body, `user` the caller (from the request), `req`
+// the express request, anything else a query parameter; `{ a?: T, b?: U }` passes those query
+// parameters to the service as one object. Without a return type the method answers no body.
 
 export type Verb = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -21,9 +23,7 @@ export interface OperationOptions {
   responses?: Record<number, string>;
 }
 
-export type Operation =
-  | [verb: Verb, path: string, operationId: string, call: string]
-  | [verb: Verb, path: string, operationId: string, call: string, options: OperationOptions];
+export type Operation = string | [line: string, options: OperationOptions];
 
 export interface ControllerSpec {
   /** The class name, `<Something>Controller`. */

@@ -5,7 +5,7 @@ import test from 'ava';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { parseCall, render } from '../../scripts/generate-controllers.mjs';
+import { parseCall, parseOperation, render } from '../../scripts/generate-controllers.mjs';
 import type { ControllerSpec } from '../../src/features/controller-spec.js';
 
 const src = fileURLToPath(new URL('../../src', import.meta.url));
@@ -20,15 +20,12 @@ const spec: ControllerSpec = {
   services: { widgets: 'WidgetsService' },
   pages: { PaginatedWidgetsResponse: 'WidgetResponse' },
   operations: [
-    ['GET', '', 'list_widgets', 'widgets.list(user, { kind?: string, page?: PageNumber }): PaginatedWidgetsResponse'],
+    'GET / list_widgets = widgets.list(user, { kind?: string, page?: PageNumber }): PaginatedWidgetsResponse',
     [
-      'PUT',
-      '{id}',
-      'update_widget',
-      'widgets.update(user, id: Id, body: WidgetRequest): WidgetResponse',
+      'PUT {id} update_widget = widgets.update(user, id: Id, body: WidgetRequest): WidgetResponse',
       { doc: ['Replaces a widget.'], responses: { 404: 'No such widget' } },
     ],
-    ['DELETE', '{id}', 'delete_widget', 'widgets.remove(req, id: Id)', { status: [204, 'Deleted'] }],
+    ['DELETE {id} delete_widget = widgets.remove(req, id: Id)', { status: [204, 'Deleted'] }],
   ],
 };
 const out = render(spec, join(src, 'features/widgets/widgets.api.ts'), join(src, 'generated/controllers/widgets/W.ts'));
@@ -62,13 +59,17 @@ test('decorators: route, tag, scopes, statuses and the paginated interface', (t)
 test('a malformed call or an unknown service field stops the generator', (t) => {
   t.throws(() => parseCall('widgets.list(', 'X'), { message: /is not field\.method/ });
   t.throws(() => parseCall('widgets.get(1d: Id)', 'X'), { message: /argument/ });
-  const bad = { ...spec, operations: [['GET', '{id}', 'x', 'gadgets.get(id: Id): WidgetResponse']] } as ControllerSpec;
+  const bad: ControllerSpec = { ...spec, operations: ['GET {id} x = gadgets.get(id: Id): WidgetResponse'] };
   t.throws(() => render(bad, join(src, 'features/w/w.api.ts'), join(src, 'generated/controllers/w/W.ts')), {
     message: /no service field gadgets/,
   });
-  const untyped = { ...spec, operations: [['GET', '{id}', 'x', 'widgets.get(id): WidgetResponse']] } as ControllerSpec;
+  const untyped: ControllerSpec = { ...spec, operations: ['GET {id} x = widgets.get(id): WidgetResponse'] };
   t.throws(() => render(untyped, join(src, 'features/w/w.api.ts'), join(src, 'generated/controllers/w/W.ts')), {
     message: /has no type/,
+  });
+  const noVerb: ControllerSpec = { ...spec, operations: ['FETCH {id} x = widgets.get(id: Id)'] };
+  t.throws(() => render(noVerb, join(src, 'features/w/w.api.ts'), join(src, 'generated/controllers/w/W.ts')), {
+    message: /is not '<VERB> <path> <operationId> = <call>'/,
   });
 });
 
@@ -96,7 +97,8 @@ test('every route table names its own controller, and its operationIds are its o
     t.false(names.has(table.name), `${table.name} declared twice`);
     t.false(handWritten.has(table.name), `${table.name} is also hand-written`);
     names.add(table.name);
-    for (const [, , id] of table.operations) {
+    for (const op of table.operations) {
+      const { operationId: id } = parseOperation(op, table.name);
       t.false(ids.has(`${table.name}:${id}`), `${id} twice in ${table.name}`);
       ids.set(`${table.name}:${id}`, file);
     }

@@ -25,10 +25,7 @@ export default controller({
   pages: { PaginatedAiDetectionSettingsResponse: 'AiDetectionSettingResponse' },
   operations: [
     [
-      'GET',
-      '',
-      'list_ai_detection_settings',
-      'service.list(user, monitor_id?: Id, object_class_id?: Id, page?: PageNumber, page_size?: PageSize): PaginatedAiDetectionSettingsResponse',
+      'GET / list_ai_detection_settings = service.list(user, monitor_id?: Id, object_class_id?: Id, page?: PageNumber, page_size?: PageSize): PaginatedAiDetectionSettingsResponse',
       {
         doc: [
           'Lists AI detection settings of the monitors the caller may see, and the site-wide defaults.',
@@ -38,24 +35,15 @@ export default controller({
       },
     ],
     [
-      'POST',
-      '',
-      'create_ai_detection_setting',
-      'service.create(user, body: CreateAiDetectionSettingRequest): AiDetectionSettingResponse',
+      'POST / create_ai_detection_setting = service.create(user, body: CreateAiDetectionSettingRequest): AiDetectionSettingResponse',
       { status: [201, 'Created'], responses: { 409: 'The monitor already has a setting for this object class' } },
     ],
     [
-      'GET',
-      '{id}',
-      'get_ai_detection_setting',
-      'service.get(user, id: Id): AiDetectionSettingResponse',
+      'GET {id} get_ai_detection_setting = service.get(user, id: Id): AiDetectionSettingResponse',
       { responses: { 404: 'Not found, or the monitor is hidden' } },
     ],
     [
-      'PATCH',
-      '{id}',
-      'update_ai_detection_setting',
-      'service.update(user, id: Id, body: UpdateAiDetectionSettingRequest): AiDetectionSettingResponse',
+      'PATCH {id} update_ai_detection_setting = service.update(user, id: Id, body: UpdateAiDetectionSettingRequest): AiDetectionSettingResponse',
       {
         responses: {
           404: 'Not found, or the monitor is hidden',
@@ -64,10 +52,7 @@ export default controller({
       },
     ],
     [
-      'DELETE',
-      '{id}',
-      'delete_ai_detection_setting',
-      'service.remove(user, id: Id)',
+      'DELETE {id} delete_ai_detection_setting = service.remove(user, id: Id)',
       { status: [204, 'Deleted'], responses: { 404: 'Not found, or the monitor is hidden' } },
     ],
   ],

@@ -25,10 +25,7 @@ export default controller({
   pages: { PaginatedAiDetectionsResponse: 'AiDetectionResponse' },
   operations: [
     [
-      'GET',
-      '',
-      'list_ai_detections',
-      'service.list(user, event_id?: BigId, object_class_id?: Id, page?: PageNumber, page_size?: PageSize): PaginatedAiDetectionsResponse',
+      'GET / list_ai_detections = service.list(user, event_id?: BigId, object_class_id?: Id, page?: PageNumber, page_size?: PageSize): PaginatedAiDetectionsResponse',
       {
         doc: [
           'Lists AI detections of the events the caller may see.',
@@ -38,31 +35,19 @@ export default controller({
       },
     ],
     [
-      'POST',
-      '',
-      'create_ai_detection',
-      'service.create(user, body: CreateAiDetectionRequest): AiDetectionResponse',
+      'POST / create_ai_detection = service.create(user, body: CreateAiDetectionRequest): AiDetectionResponse',
       { status: [201, 'Created'] },
     ],
     [
-      'GET',
-      '{id}',
-      'get_ai_detection',
-      'service.get(user, id: BigId): AiDetectionResponse',
+      'GET {id} get_ai_detection = service.get(user, id: BigId): AiDetectionResponse',
       { responses: { 404: 'Not found, or the monitor of the event is hidden' } },
     ],
     [
-      'PATCH',
-      '{id}',
-      'update_ai_detection',
-      'service.update(user, id: BigId, body: UpdateAiDetectionRequest): AiDetectionResponse',
+      'PATCH {id} update_ai_detection = service.update(user, id: BigId, body: UpdateAiDetectionRequest): AiDetectionResponse',
       { responses: { 404: 'Not found, or the monitor of the event is hidden' } },
     ],
     [
-      'DELETE',
-      '{id}',
-      'delete_ai_detection',
-      'service.remove(user, id: BigId)',
+      'DELETE {id} delete_ai_detection = service.remove(user, id: BigId)',
       { status: [204, 'Deleted'], responses: { 404: 'Not found, or the monitor of the event is hidden' } },
     ],
   ],

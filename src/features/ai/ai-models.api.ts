@@ -13,31 +13,22 @@ export default controller({
   pages: { PaginatedAiModelsResponse: 'AiModelResponse' },
   operations: [
     [
-      'GET',
-      '',
-      'list_ai_models',
-      'models.list(page?: PageNumber, page_size?: PageSize): PaginatedAiModelsResponse',
+      'GET / list_ai_models = models.list(page?: PageNumber, page_size?: PageSize): PaginatedAiModelsResponse',
       { doc: ['Lists AI models with their dataset name resolved.'] },
     ],
     [
-      'POST',
-      '',
-      'create_ai_model',
-      'models.create(body: CreateAiModelRequest): AiModelResponse',
+      'POST / create_ai_model = models.create(body: CreateAiModelRequest): AiModelResponse',
       {
         doc: ['Creates a model; a `dataset_id` naming no dataset is a 400.'],
         status: [201, 'Created'],
         responses: { 409: 'A model with this name exists' },
       },
     ],
-    ['GET', '{id}', 'get_ai_model', 'models.get(id: Id): AiModelResponse'],
+    'GET {id} get_ai_model = models.get(id: Id): AiModelResponse',
     [
-      'PATCH',
-      '{id}',
-      'update_ai_model',
-      'models.update(id: Id, body: UpdateAiModelRequest): AiModelResponse',
+      'PATCH {id} update_ai_model = models.update(id: Id, body: UpdateAiModelRequest): AiModelResponse',
       { responses: { 409: 'A model with this name exists' } },
     ],
-    ['DELETE', '{id}', 'delete_ai_model', 'models.remove(id: Id)', { status: [204, 'Deleted'] }],
+    ['DELETE {id} delete_ai_model = models.remove(id: Id)', { status: [204, 'Deleted'] }],
   ],
 });

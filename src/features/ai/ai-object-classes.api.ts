@@ -18,10 +18,7 @@ export default controller({
   pages: { PaginatedAiObjectClassesResponse: 'AiObjectClassResponse' },
   operations: [
     [
-      'GET',
-      '',
-      'list_classes',
-      'classes.list(dataset_id?: Id, page?: PageNumber, page_size?: PageSize): PaginatedAiObjectClassesResponse',
+      'GET / list_classes = classes.list(dataset_id?: Id, page?: PageNumber, page_size?: PageSize): PaginatedAiObjectClassesResponse',
       {
         doc: [
           'Lists object classes, optionally only those of one dataset.',
@@ -30,24 +27,18 @@ export default controller({
       },
     ],
     [
-      'POST',
-      '',
-      'create_class',
-      'classes.create(body: CreateAiObjectClassRequest): AiObjectClassResponse',
+      'POST / create_class = classes.create(body: CreateAiObjectClassRequest): AiObjectClassResponse',
       {
         doc: ['Creates a class; a `dataset_id` naming no dataset is a 400.'],
         status: [201, 'Created'],
         responses: { 409: 'The dataset already has a class with this name' },
       },
     ],
-    ['GET', '{id}', 'get_class', 'classes.get(id: Id): AiObjectClassResponse'],
+    'GET {id} get_class = classes.get(id: Id): AiObjectClassResponse',
     [
-      'PATCH',
-      '{id}',
-      'update_class',
-      'classes.update(id: Id, body: UpdateAiObjectClassRequest): AiObjectClassResponse',
+      'PATCH {id} update_class = classes.update(id: Id, body: UpdateAiObjectClassRequest): AiObjectClassResponse',
       { responses: { 409: 'The dataset already has a class with this name' } },
     ],
-    ['DELETE', '{id}', 'delete_class', 'classes.remove(id: Id)', { status: [204, 'Deleted'] }],
+    ['DELETE {id} delete_class = classes.remove(id: Id)', { status: [204, 'Deleted'] }],
   ],
 });

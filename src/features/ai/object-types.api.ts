@@ -18,24 +18,15 @@ export default controller({
   pages: { PaginatedObjectTypesResponse: 'ObjectTypeResponse' },
   operations: [
     [
-      'GET',
-      '',
-      'list_object_types',
-      'objectTypes.list(page?: PageNumber, page_size?: PageSize): PaginatedObjectTypesResponse',
+      'GET / list_object_types = objectTypes.list(page?: PageNumber, page_size?: PageSize): PaginatedObjectTypesResponse',
       { doc: ['Lists object types (detection labels).'] },
     ],
     [
-      'POST',
-      '',
-      'create_object_type',
-      'objectTypes.create(body: CreateObjectTypeRequest): ObjectTypeResponse',
+      'POST / create_object_type = objectTypes.create(body: CreateObjectTypeRequest): ObjectTypeResponse',
       { status: [201, 'Created'], responses: { 409: 'An object type with this name exists' } },
     ],
     [
-      'GET',
-      '{id}',
-      'get_object_type',
-      'objectTypes.get(id: number): ObjectTypeResponse',
+      'GET {id} get_object_type = objectTypes.get(id: number): ObjectTypeResponse',
       {
         doc: [
           '@param id Object type id (signed, as in the table).',
@@ -46,10 +37,7 @@ export default controller({
       },
     ],
     [
-      'PATCH',
-      '{id}',
-      'update_object_type',
-      'objectTypes.update(id: number, body: UpdateObjectTypeRequest): ObjectTypeResponse',
+      'PATCH {id} update_object_type = objectTypes.update(id: number, body: UpdateObjectTypeRequest): ObjectTypeResponse',
       {
         doc: [
           '@param id Object type id (signed, as in the table).',
@@ -61,10 +49,7 @@ export default controller({
       },
     ],
     [
-      'DELETE',
-      '{id}',
-      'delete_object_type',
-      'objectTypes.remove(id: number)',
+      'DELETE {id} delete_object_type = objectTypes.remove(id: number)',
       {
         doc: [
           '@param id Object type id (signed, as in the table).',

@@ -18,10 +18,7 @@ export default controller({
   services: { eventData: 'EventDataService' },
   operations: [
     [
-      'GET',
-      '',
-      'list_event_data',
-      'eventData.list(user, event_id?: BigId, page?: PageNumber, page_size?: PageSize): PaginatedEventDataResponse',
+      'GET / list_event_data = eventData.list(user, event_id?: BigId, page?: PageNumber, page_size?: PageSize): PaginatedEventDataResponse',
       {
         doc: [
           'Lists event data rows in Id order; with `event_id`, the rows of that event (none when the',
@@ -31,31 +28,19 @@ export default controller({
       },
     ],
     [
-      'POST',
-      '',
-      'create_event_data',
-      'eventData.create(user, body: CreateEventDataRequest): EventDataResponse',
+      'POST / create_event_data = eventData.create(user, body: CreateEventDataRequest): EventDataResponse',
       { status: [201, 'Created'] },
     ],
     [
-      'GET',
-      '{id}',
-      'get_event_data',
-      'eventData.get(user, id: BigId): EventDataResponse',
+      'GET {id} get_event_data = eventData.get(user, id: BigId): EventDataResponse',
       { responses: { 404: 'No such row, or its monitor is hidden' } },
     ],
     [
-      'PATCH',
-      '{id}',
-      'update_event_data',
-      'eventData.update(user, id: BigId, body: UpdateEventDataRequest): EventDataResponse',
+      'PATCH {id} update_event_data = eventData.update(user, id: BigId, body: UpdateEventDataRequest): EventDataResponse',
       { responses: { 404: 'No such row, or its monitor is hidden' } },
     ],
     [
-      'DELETE',
-      '{id}',
-      'delete_event_data',
-      'eventData.remove(user, id: BigId)',
+      'DELETE {id} delete_event_data = eventData.remove(user, id: BigId)',
       { status: [204, 'Deleted'], responses: { 404: 'No such row, or its monitor is hidden' } },
     ],
   ],

@@ -16,10 +16,7 @@ export default controller({
   services: { summaries: 'EventSummariesService' },
   operations: [
     [
-      'GET',
-      '',
-      'listEventSummaries',
-      'summaries.list(user, page?: PageNumber, page_size?: PageSize): PaginatedEventSummariesResponse',
+      'GET / listEventSummaries = summaries.list(user, page?: PageNumber, page_size?: PageSize): PaginatedEventSummariesResponse',
       {
         doc: [
           'Event counters of every monitor the caller may see, in monitor order (zeros for a monitor',
@@ -28,10 +25,7 @@ export default controller({
       },
     ],
     [
-      'GET',
-      '{monitor_id}',
-      'getEventSummary',
-      'summaries.get(user, monitor_id: Id): EventSummaryResponse',
+      'GET {monitor_id} getEventSummary = summaries.get(user, monitor_id: Id): EventSummaryResponse',
       { responses: { 404: 'No such monitor, or it is hidden' } },
     ],
   ],

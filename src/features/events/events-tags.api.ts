@@ -11,10 +11,7 @@ export default controller({
   pages: { PaginatedEventsTagsResponse: 'EventTagResponse' },
   operations: [
     [
-      'GET',
-      '',
-      'list_events_tags',
-      'eventsTags.list(user, { event_id?: number, tag_id?: number, page?: number, page_size?: PageSize }): PaginatedEventsTagsResponse',
+      'GET / list_events_tags = eventsTags.list(user, { event_id?: number, tag_id?: number, page?: number, page_size?: PageSize }): PaginatedEventsTagsResponse',
       {
         doc: [
           'Lists tag assignments of events the caller may see, by tag then event.',
@@ -31,10 +28,7 @@ export default controller({
       },
     ],
     [
-      'POST',
-      '',
-      'create_event_tag',
-      'eventsTags.create(user, body: CreateEventTagRequest): EventTagResponse',
+      'POST / create_event_tag = eventsTags.create(user, body: CreateEventTagRequest): EventTagResponse',
       {
         doc: [
           'Tags an event. The event must exist and be visible, the tag must exist (400 otherwise); an',
@@ -45,10 +39,7 @@ export default controller({
       },
     ],
     [
-      'GET',
-      '{tag_id}/{event_id}',
-      'get_event_tag',
-      'eventsTags.get(user, tag_id: number, event_id: number): EventTagResponse',
+      'GET {tag_id}/{event_id} get_event_tag = eventsTags.get(user, tag_id: number, event_id: number): EventTagResponse',
       {
         doc: [
           '@isLong tag_id must be an integer >= 0',
@@ -60,10 +51,7 @@ export default controller({
       },
     ],
     [
-      'DELETE',
-      '{tag_id}/{event_id}',
-      'delete_event_tag',
-      'eventsTags.remove(user, tag_id: number, event_id: number)',
+      'DELETE {tag_id}/{event_id} delete_event_tag = eventsTags.remove(user, tag_id: number, event_id: number)',
       {
         doc: [
           '@isLong tag_id must be an integer >= 0',

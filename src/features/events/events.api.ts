@@ -20,10 +20,7 @@ export default controller({
   services: { events: 'EventsService' },
   operations: [
     [
-      'GET',
-      '',
-      'listEvents',
-      'events.list(user, { page?: PageNumber, page_size?: PageSize, monitor_id?: Id, start_time?: string, end_time?: string, sort?: string, direction?: string, alarm_frames_min?: Id, archived?: boolean, cause?: string, name?: string, notes?: string, tag_id?: string, storage_id?: Id }): PaginatedEventsResponse',
+      'GET / listEvents = events.list(user, { page?: PageNumber, page_size?: PageSize, monitor_id?: Id, start_time?: string, end_time?: string, sort?: string, direction?: string, alarm_frames_min?: Id, archived?: boolean, cause?: string, name?: string, notes?: string, tag_id?: string, storage_id?: Id }): PaginatedEventsResponse',
       {
         doc: [
           'Lists events of the monitors the caller may see, newest first by default. Event start/end',
@@ -46,10 +43,7 @@ export default controller({
       },
     ],
     [
-      'POST',
-      '',
-      'createEvent',
-      'events.create(user, body: EventCreateRequest): EventResponse',
+      'POST / createEvent = events.create(user, body: EventCreateRequest): EventResponse',
       {
         doc: ['Creates an event row (no media), with its bucket rows and Event_Summaries counters.'],
         status: [201, 'Created'],
@@ -57,10 +51,7 @@ export default controller({
       },
     ],
     [
-      'GET',
-      'counts/{hours}',
-      'getEventCounts',
-      'events.counts(user, hours: number): EventCountsResponse',
+      'GET counts/{hours} getEventCounts = events.counts(user, hours: number): EventCountsResponse',
       {
         doc: [
           'Events per hour over the last `hours` hours (hours with no event are left out).',
@@ -70,10 +61,7 @@ export default controller({
       },
     ],
     [
-      'GET',
-      'counts-by-monitor/{hours}',
-      'getEventCountsByMonitor',
-      'events.countsByMonitor(user, hours: number): EventCountsByMonitorResponse',
+      'GET counts-by-monitor/{hours} getEventCountsByMonitor = events.countsByMonitor(user, hours: number): EventCountsByMonitorResponse',
       {
         doc: [
           'Events per monitor over the last `hours` hours; every visible monitor is listed.',
@@ -83,27 +71,18 @@ export default controller({
       },
     ],
     [
-      'GET',
-      '{id}',
-      'getEvent',
-      'events.get(user, id: BigId): EventResponse',
+      'GET {id} getEvent = events.get(user, id: BigId): EventResponse',
       { responses: { 400: 'Invalid id', 404: 'No such event, or its monitor is hidden' } },
     ],
     [
-      'PATCH',
-      '{id}',
-      'updateEvent',
-      'events.update(user, id: BigId, body: EventUpdateRequest): EventResponse',
+      'PATCH {id} updateEvent = events.update(user, id: BigId, body: EventUpdateRequest): EventResponse',
       {
         doc: ['Partial update; null clears cause and notes and leaves the other fields unchanged.'],
         responses: { 400: 'Invalid input', 404: 'No such event, or its monitor is hidden' },
       },
     ],
     [
-      'DELETE',
-      '{id}',
-      'deleteEvent',
-      'events.remove(user, id: BigId)',
+      'DELETE {id} deleteEvent = events.remove(user, id: BigId)',
       {
         doc: [
           "Deletes the event's rows and, when its Storage has DoDelete=1, its directory. Open, archived",

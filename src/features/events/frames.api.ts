@@ -18,10 +18,7 @@ export default controller({
   services: { frames: 'FramesService' },
   operations: [
     [
-      'GET',
-      '',
-      'list_frames',
-      'frames.list(user, event_id?: BigId, page?: PageNumber, page_size?: PageSize): PaginatedFramesResponse',
+      'GET / list_frames = frames.list(user, event_id?: BigId, page?: PageNumber, page_size?: PageSize): PaginatedFramesResponse',
       {
         doc: [
           'Lists frames in Id order; with `event_id`, the frames of that event (none when the event',
@@ -31,31 +28,19 @@ export default controller({
       },
     ],
     [
-      'POST',
-      '',
-      'create_frame',
-      'frames.create(user, body: CreateFrameRequest): FrameResponse',
+      'POST / create_frame = frames.create(user, body: CreateFrameRequest): FrameResponse',
       { status: [201, 'Created'] },
     ],
     [
-      'GET',
-      '{id}',
-      'get_frame',
-      'frames.get(user, id: BigId): FrameResponse',
+      'GET {id} get_frame = frames.get(user, id: BigId): FrameResponse',
       { responses: { 404: 'No such frame, or its event is hidden' } },
     ],
     [
-      'PATCH',
-      '{id}',
-      'update_frame',
-      'frames.update(user, id: BigId, body: UpdateFrameRequest): FrameResponse',
+      'PATCH {id} update_frame = frames.update(user, id: BigId, body: UpdateFrameRequest): FrameResponse',
       { responses: { 404: 'No such frame, or its event is hidden' } },
     ],
     [
-      'DELETE',
-      '{id}',
-      'delete_frame',
-      'frames.remove(user, id: BigId)',
+      'DELETE {id} delete_frame = frames.remove(user, id: BigId)',
       { status: [204, 'Deleted'], responses: { 404: 'No such frame, or its event is hidden' } },
     ],
   ],

@@ -13,10 +13,7 @@ export default controller({
   pages: { PaginatedReportsResponse: 'ReportResponse' },
   operations: [
     [
-      'GET',
-      '',
-      'list_reports',
-      'reports.list(page?: number, page_size?: PageSize): PaginatedReportsResponse',
+      'GET / list_reports = reports.list(page?: number, page_size?: PageSize): PaginatedReportsResponse',
       {
         doc: [
           'Lists reports in Id order.',
@@ -28,10 +25,7 @@ export default controller({
       },
     ],
     [
-      'POST',
-      '',
-      'create_report',
-      'reports.create(user, body: CreateReportRequest): ReportResponse',
+      'POST / create_report = reports.create(user, body: CreateReportRequest): ReportResponse',
       {
         doc: ['Creates a report. `created_by` is the caller, whatever the body says.'],
         status: [201, 'Created'],
@@ -39,17 +33,11 @@ export default controller({
       },
     ],
     [
-      'GET',
-      '{id}',
-      'get_report',
-      'reports.get(id: number): ReportResponse',
+      'GET {id} get_report = reports.get(id: number): ReportResponse',
       { doc: ['@isInt id must be an integer >= 0', '@minimum id 0'], responses: { 400: 'Invalid id' } },
     ],
     [
-      'PATCH',
-      '{id}',
-      'update_report',
-      'reports.update(id: number, body: UpdateReportRequest): ReportResponse',
+      'PATCH {id} update_report = reports.update(id: number, body: UpdateReportRequest): ReportResponse',
       {
         doc: [
           'Updates a report; both times are required (as in the reference), `created_by` never changes.',
@@ -60,10 +48,7 @@ export default controller({
       },
     ],
     [
-      'DELETE',
-      '{id}',
-      'delete_report',
-      'reports.remove(id: number)',
+      'DELETE {id} delete_report = reports.remove(id: number)',
       {
         doc: ['@isInt id must be an integer >= 0', '@minimum id 0'],
         status: [204, 'Deleted'],

@@ -13,10 +13,7 @@ export default controller({
   pages: { PaginatedSnapshotEventsResponse: 'SnapshotEventResponse' },
   operations: [
     [
-      'GET',
-      '',
-      'list_snapshot_events',
-      'snapshotEvents.list(user, { page?: number, page_size?: PageSize, snapshot_id?: number }): PaginatedSnapshotEventsResponse',
+      'GET / list_snapshot_events = snapshotEvents.list(user, { page?: number, page_size?: PageSize, snapshot_id?: number }): PaginatedSnapshotEventsResponse',
       {
         doc: [
           'Lists the events of snapshots, only events of monitors the caller may see, in Id order.',
@@ -30,30 +27,21 @@ export default controller({
       },
     ],
     [
-      'POST',
-      '',
-      'create_snapshot_event',
-      'snapshotEvents.create(user, body: CreateSnapshotEventRequest): SnapshotEventResponse',
+      'POST / create_snapshot_event = snapshotEvents.create(user, body: CreateSnapshotEventRequest): SnapshotEventResponse',
       {
         doc: ['Adds an event to a snapshot; both must exist and the event be visible (400 otherwise).'],
         status: [201, 'Created'],
       },
     ],
     [
-      'GET',
-      '{id}',
-      'get_snapshot_event',
-      'snapshotEvents.get(user, id: number): SnapshotEventResponse',
+      'GET {id} get_snapshot_event = snapshotEvents.get(user, id: number): SnapshotEventResponse',
       {
         doc: ['@isInt id must be an integer >= 0', '@minimum id 0'],
         responses: { 404: 'Not found, or the event is hidden' },
       },
     ],
     [
-      'DELETE',
-      '{id}',
-      'delete_snapshot_event',
-      'snapshotEvents.remove(user, id: number)',
+      'DELETE {id} delete_snapshot_event = snapshotEvents.remove(user, id: number)',
       {
         doc: ['@isInt id must be an integer >= 0', '@minimum id 0'],
         status: [204, 'Deleted'],

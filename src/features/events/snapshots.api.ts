@@ -18,10 +18,7 @@ export default controller({
   pages: { PaginatedSnapshotsResponse: 'SnapshotResponse' },
   operations: [
     [
-      'GET',
-      '',
-      'list_snapshots',
-      'snapshots.list(page?: number, page_size?: PageSize): PaginatedSnapshotsResponse',
+      'GET / list_snapshots = snapshots.list(page?: number, page_size?: PageSize): PaginatedSnapshotsResponse',
       {
         doc: [
           'Lists snapshots in Id order.',
@@ -32,34 +29,22 @@ export default controller({
       },
     ],
     [
-      'POST',
-      '',
-      'create_snapshot',
-      'snapshots.create(user, body: CreateSnapshotRequest): SnapshotResponse',
+      'POST / create_snapshot = snapshots.create(user, body: CreateSnapshotRequest): SnapshotResponse',
       {
         doc: ['Creates a snapshot; `created_by` is always the caller, `created_on` defaults to now.'],
         status: [201, 'Created'],
       },
     ],
     [
-      'GET',
-      '{id}',
-      'get_snapshot',
-      'snapshots.get(id: number): SnapshotResponse',
+      'GET {id} get_snapshot = snapshots.get(id: number): SnapshotResponse',
       { doc: ['@isInt id must be an integer >= 0', '@minimum id 0'] },
     ],
     [
-      'PATCH',
-      '{id}',
-      'update_snapshot',
-      'snapshots.update(id: number, body: UpdateSnapshotRequest): SnapshotResponse',
+      'PATCH {id} update_snapshot = snapshots.update(id: number, body: UpdateSnapshotRequest): SnapshotResponse',
       { doc: ['Partial update; `created_by` never changes.', '@isInt id must be an integer >= 0', '@minimum id 0'] },
     ],
     [
-      'DELETE',
-      '{id}',
-      'delete_snapshot',
-      'snapshots.remove(id: number)',
+      'DELETE {id} delete_snapshot = snapshots.remove(id: number)',
       {
         doc: [
           'Deletes the snapshot and its event rows (the events themselves stay).',

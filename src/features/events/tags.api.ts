@@ -13,10 +13,7 @@ export default controller({
   pages: { PaginatedTagsResponse: 'TagResponse' },
   operations: [
     [
-      'GET',
-      '',
-      'list_tags',
-      'tags.list(user, page?: number, page_size?: PageSize): PaginatedTagsResponse',
+      'GET / list_tags = tags.list(user, page?: number, page_size?: PageSize): PaginatedTagsResponse',
       {
         doc: [
           'Lists tags in Id order; `event_count` counts only events of monitors the caller may see.',
@@ -27,10 +24,7 @@ export default controller({
       },
     ],
     [
-      'POST',
-      '',
-      'create_tag',
-      'tags.create(user, body: CreateTagRequest): TagResponse',
+      'POST / create_tag = tags.create(user, body: CreateTagRequest): TagResponse',
       {
         doc: ['Creates a tag; the creator is the caller. A name already in use is a 409.'],
         status: [201, 'Created'],
@@ -38,10 +32,7 @@ export default controller({
       },
     ],
     [
-      'GET',
-      '{id}',
-      'get_tag',
-      'tags.get(user, id: number, page?: number, page_size?: PageSize): TagDetailResponse',
+      'GET {id} get_tag = tags.get(user, id: number, page?: number, page_size?: PageSize): TagDetailResponse',
       {
         doc: [
           'A tag with one page of its events (newest first), only events of monitors the caller may see.',
@@ -55,17 +46,11 @@ export default controller({
       },
     ],
     [
-      'PATCH',
-      '{id}',
-      'update_tag',
-      'tags.update(user, id: number, body: UpdateTagRequest): TagResponse',
+      'PATCH {id} update_tag = tags.update(user, id: number, body: UpdateTagRequest): TagResponse',
       { doc: ['@isLong id must be an integer >= 0', '@minimum id 0'], responses: { 409: 'Name already in use' } },
     ],
     [
-      'DELETE',
-      '{id}',
-      'delete_tag',
-      'tags.remove(id: number)',
+      'DELETE {id} delete_tag = tags.remove(id: number)',
       {
         doc: ['Deletes the tag and its assignments.', '@isLong id must be an integer >= 0', '@minimum id 0'],
         status: [204, 'Deleted'],

@@ -18,26 +18,15 @@ export default controller({
   pages: { PaginatedMonitorPresetsResponse: 'MonitorPresetResponse' },
   operations: [
     [
-      'GET',
-      '',
-      'list_monitor_presets',
-      'presets.list(page?: PageNumber, page_size?: PageSize): PaginatedMonitorPresetsResponse',
+      'GET / list_monitor_presets = presets.list(page?: PageNumber, page_size?: PageSize): PaginatedMonitorPresetsResponse',
       { doc: ['Lists monitor presets (camera templates).'] },
     ],
     [
-      'POST',
-      '',
-      'create_monitor_preset',
-      'presets.create(body: CreateMonitorPresetRequest): MonitorPresetResponse',
+      'POST / create_monitor_preset = presets.create(body: CreateMonitorPresetRequest): MonitorPresetResponse',
       { status: [201, 'Created'] },
     ],
-    ['GET', '{id}', 'get_monitor_preset', 'presets.get(id: Id): MonitorPresetResponse'],
-    [
-      'PATCH',
-      '{id}',
-      'update_monitor_preset',
-      'presets.update(id: Id, body: UpdateMonitorPresetRequest): MonitorPresetResponse',
-    ],
-    ['DELETE', '{id}', 'delete_monitor_preset', 'presets.remove(id: Id)', { status: [204, 'Deleted'] }],
+    'GET {id} get_monitor_preset = presets.get(id: Id): MonitorPresetResponse',
+    'PATCH {id} update_monitor_preset = presets.update(id: Id, body: UpdateMonitorPresetRequest): MonitorPresetResponse',
+    ['DELETE {id} delete_monitor_preset = presets.remove(id: Id)', { status: [204, 'Deleted'] }],
   ],
 });

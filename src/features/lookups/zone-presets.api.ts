@@ -18,26 +18,15 @@ export default controller({
   pages: { PaginatedZonePresetsResponse: 'ZonePresetResponse' },
   operations: [
     [
-      'GET',
-      '',
-      'list_zone_presets',
-      'presets.list(page?: PageNumber, page_size?: PageSize): PaginatedZonePresetsResponse',
+      'GET / list_zone_presets = presets.list(page?: PageNumber, page_size?: PageSize): PaginatedZonePresetsResponse',
       { doc: ['Lists zone presets.'] },
     ],
     [
-      'POST',
-      '',
-      'create_zone_preset',
-      'presets.create(body: CreateZonePresetRequest): ZonePresetResponse',
+      'POST / create_zone_preset = presets.create(body: CreateZonePresetRequest): ZonePresetResponse',
       { status: [201, 'Created'] },
     ],
-    ['GET', '{id}', 'get_zone_preset', 'presets.get(id: Id): ZonePresetResponse'],
-    [
-      'PATCH',
-      '{id}',
-      'update_zone_preset',
-      'presets.update(id: Id, body: UpdateZonePresetRequest): ZonePresetResponse',
-    ],
-    ['DELETE', '{id}', 'delete_zone_preset', 'presets.remove(id: Id)', { status: [204, 'Deleted'] }],
+    'GET {id} get_zone_preset = presets.get(id: Id): ZonePresetResponse',
+    'PATCH {id} update_zone_preset = presets.update(id: Id, body: UpdateZonePresetRequest): ZonePresetResponse',
+    ['DELETE {id} delete_zone_preset = presets.remove(id: Id)', { status: [204, 'Deleted'] }],
   ],
 });

@@ -16,24 +16,15 @@ export default controller({
   pages: { PaginatedMonitorStatusesResponse: 'MonitorStatusResponse' },
   operations: [
     [
-      'GET',
-      '',
-      'list_monitor_statuses',
-      'statuses.list(user, page?: PageNumber, page_size?: PageSize): PaginatedMonitorStatusesResponse',
+      'GET / list_monitor_statuses = statuses.list(user, page?: PageNumber, page_size?: PageSize): PaginatedMonitorStatusesResponse',
       { doc: ['Status rows of the monitors the caller may see.'] },
     ],
     [
-      'GET',
-      '{monitor_id}',
-      'get_monitor_status',
-      'statuses.get(user, monitor_id: Id): MonitorStatusResponse',
+      'GET {monitor_id} get_monitor_status = statuses.get(user, monitor_id: Id): MonitorStatusResponse',
       { responses: { 404: 'Monitor not found or hidden (MONITOR_NOT_FOUND_ERROR), or no status recorded' } },
     ],
     [
-      'PATCH',
-      '{monitor_id}',
-      'update_monitor_status',
-      'statuses.update(user, monitor_id: Id, body: UpdateMonitorStatusRequest): MonitorStatusResponse',
+      'PATCH {monitor_id} update_monitor_status = statuses.update(user, monitor_id: Id, body: UpdateMonitorStatusRequest): MonitorStatusResponse',
       {
         doc: ['Records a heartbeat for the monitor (insert or update).'],
         responses: { 404: 'Monitor not found or hidden (MONITOR_NOT_FOUND_ERROR)' },

@@ -21,10 +21,7 @@ export default controller({
   pages: { PaginatedControlPresetsResponse: 'ControlPresetResponse' },
   operations: [
     [
-      'GET',
-      '',
-      'list_control_presets',
-      'presets.list(user, monitor_id?: Id, page?: PageNumber, page_size?: PageSize): PaginatedControlPresetsResponse',
+      'GET / list_control_presets = presets.list(user, monitor_id?: Id, page?: PageNumber, page_size?: PageSize): PaginatedControlPresetsResponse',
       {
         doc: [
           'Lists PTZ presets of the monitors the caller may see.',
@@ -33,31 +30,19 @@ export default controller({
       },
     ],
     [
-      'POST',
-      '',
-      'create_control_preset',
-      'presets.create(user, body: CreateControlPresetRequest): ControlPresetResponse',
+      'POST / create_control_preset = presets.create(user, body: CreateControlPresetRequest): ControlPresetResponse',
       { status: [201, 'Created'], responses: { 409: 'The monitor already has this preset' } },
     ],
     [
-      'GET',
-      '{monitor_id}/{preset}',
-      'get_control_preset',
-      'presets.get(user, monitor_id: Id, preset: Id): ControlPresetResponse',
+      'GET {monitor_id}/{preset} get_control_preset = presets.get(user, monitor_id: Id, preset: Id): ControlPresetResponse',
       { responses: { 404: 'Not found, or the monitor is hidden' } },
     ],
     [
-      'PATCH',
-      '{monitor_id}/{preset}',
-      'update_control_preset',
-      'presets.update(user, monitor_id: Id, preset: Id, body: UpdateControlPresetRequest): ControlPresetResponse',
+      'PATCH {monitor_id}/{preset} update_control_preset = presets.update(user, monitor_id: Id, preset: Id, body: UpdateControlPresetRequest): ControlPresetResponse',
       { responses: { 404: 'Not found, or the monitor is hidden' } },
     ],
     [
-      'DELETE',
-      '{monitor_id}/{preset}',
-      'delete_control_preset',
-      'presets.remove(user, monitor_id: Id, preset: Id)',
+      'DELETE {monitor_id}/{preset} delete_control_preset = presets.remove(user, monitor_id: Id, preset: Id)',
       { status: [204, 'Deleted'], responses: { 404: 'Not found, or the monitor is hidden' } },
     ],
   ],

@@ -14,26 +14,17 @@ export default controller({
   pages: { PaginatedControlsResponse: 'ControlResponse' },
   operations: [
     [
-      'GET',
-      '',
-      'list_controls',
-      'controls.list(page?: PageNumber, page_size?: PageSize): PaginatedControlsResponse',
+      'GET / list_controls = controls.list(page?: PageNumber, page_size?: PageSize): PaginatedControlsResponse',
       { doc: ['Lists control profiles.'] },
     ],
     [
-      'POST',
-      '',
-      'create_control',
-      'controls.create(body: CreateControlRequest): ControlResponse',
+      'POST / create_control = controls.create(body: CreateControlRequest): ControlResponse',
       { doc: ['Creates a profile; flags and counts left out default to 0, ranges to null.'], status: [201, 'Created'] },
     ],
-    ['GET', '{id}', 'get_control', 'controls.get(id: Id): ControlResponse'],
-    ['PATCH', '{id}', 'update_control', 'controls.update(id: Id, body: UpdateControlRequest): ControlResponse'],
+    'GET {id} get_control = controls.get(id: Id): ControlResponse',
+    'PATCH {id} update_control = controls.update(id: Id, body: UpdateControlRequest): ControlResponse',
     [
-      'DELETE',
-      '{id}',
-      'delete_control',
-      'controls.remove(id: Id)',
+      'DELETE {id} delete_control = controls.remove(id: Id)',
       {
         doc: ['Deletes a profile that no monitor uses.'],
         status: [204, 'Deleted'],

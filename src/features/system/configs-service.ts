@@ -130,11 +130,11 @@ export class ConfigsService extends DbService {
   /** `category` matches Category exactly; `search` is a substring of Name. */
   async list(query: {
     page?: number;
-    pageSize?: number;
+    page_size?: number;
     category?: string;
     search?: string;
   }): Promise<Page<ConfigResponse>> {
-    const req = pageRequest(query.page, query.pageSize);
+    const req = pageRequest(query.page, query.page_size);
     const where = {
       ...(query.category !== undefined && { Category: query.category }),
       ...(query.search !== undefined && query.search !== '' && { Name: { contains: escapeLike(query.search) } }),

@@ -11,10 +11,7 @@ export default controller({
   pages: { PaginatedLogsResponse: 'LogResponse' },
   operations: [
     [
-      'GET',
-      '',
-      'listLogs',
-      'logs.list({ page?: number, page_size?: PageSize, component?: string, min_level?: string, level?: number, search?: string, start?: number, end?: number, sort?: string, server_id?: number }): PaginatedLogsResponse',
+      'GET / listLogs = logs.list({ page?: number, page_size?: PageSize, component?: string, min_level?: string, level?: number, search?: string, start?: number, end?: number, sort?: string, server_id?: number }): PaginatedLogsResponse',
       {
         doc: [
           "Lists ZoneMinder's log entries, newest first by default.",
@@ -39,10 +36,7 @@ export default controller({
       },
     ],
     [
-      'DELETE',
-      '',
-      'clearLogs',
-      'logs.clear({ component?: string, min_level?: string, level?: number, search?: string, start?: number, end?: number, server_id?: number }, all?: boolean): MessageResponse',
+      'DELETE / clearLogs = logs.clear({ component?: string, min_level?: string, level?: number, search?: string, start?: number, end?: number, server_id?: number }, all?: boolean): MessageResponse',
       {
         doc: [
           'Deletes the log entries the filters match (the same filters as the list). Without any',
@@ -66,10 +60,7 @@ export default controller({
       },
     ],
     [
-      'GET',
-      '{id}',
-      'get_log',
-      'logs.get(id: number): LogResponse',
+      'GET {id} get_log = logs.get(id: number): LogResponse',
       { doc: ['@isInt id must be an integer >= 0', '@minimum id 0'] },
     ],
   ],

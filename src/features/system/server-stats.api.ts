@@ -11,20 +11,14 @@ export default controller({
   pages: { PaginatedServerStatsResponse: 'ServerStatResponse' },
   operations: [
     [
-      'GET',
-      '',
-      'list_server_stats',
-      'stats.list(page?: PageNumber, page_size?: PageSize): PaginatedServerStatsResponse',
+      'GET / list_server_stats = stats.list(page?: PageNumber, page_size?: PageSize): PaginatedServerStatsResponse',
       { doc: ['Lists host load samples, oldest first.'] },
     ],
     [
-      'POST',
-      '',
-      'create_server_stat',
-      'stats.create(body: CreateServerStatRequest): ServerStatResponse',
+      'POST / create_server_stat = stats.create(body: CreateServerStatRequest): ServerStatResponse',
       { status: [201, 'Created'] },
     ],
-    ['GET', '{id}', 'get_server_stat', 'stats.get(id: Id): ServerStatResponse'],
-    ['DELETE', '{id}', 'delete_server_stat', 'stats.remove(id: Id)', { status: [204, 'Deleted'] }],
+    'GET {id} get_server_stat = stats.get(id: Id): ServerStatResponse',
+    ['DELETE {id} delete_server_stat = stats.remove(id: Id)', { status: [204, 'Deleted'] }],
   ],
 });

@@ -13,26 +13,17 @@ export default controller({
   pages: { PaginatedServersResponse: 'ServerResponse' },
   operations: [
     [
-      'GET',
-      '',
-      'list_servers',
-      'servers.list(page?: PageNumber, page_size?: PageSize): PaginatedServersResponse',
+      'GET / list_servers = servers.list(page?: PageNumber, page_size?: PageSize): PaginatedServersResponse',
       { doc: ['Lists servers.'] },
     ],
     [
-      'POST',
-      '',
-      'create_server',
-      'servers.create(body: CreateServerRequest): ServerResponse',
+      'POST / create_server = servers.create(body: CreateServerRequest): ServerResponse',
       { doc: ['Creates a server with every field of ServerResponse settable.'], status: [201, 'Created'] },
     ],
-    ['GET', '{id}', 'get_server', 'servers.get(id: Id): ServerResponse'],
-    ['PATCH', '{id}', 'update_server', 'servers.update(id: Id, body: UpdateServerRequest): ServerResponse'],
+    'GET {id} get_server = servers.get(id: Id): ServerResponse',
+    'PATCH {id} update_server = servers.update(id: Id, body: UpdateServerRequest): ServerResponse',
     [
-      'DELETE',
-      '{id}',
-      'delete_server',
-      'servers.remove(id: Id)',
+      'DELETE {id} delete_server = servers.remove(id: Id)',
       {
         doc: ['Deletes a server no monitor or storage area is assigned to.'],
         status: [204, 'Deleted'],

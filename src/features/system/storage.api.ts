@@ -13,26 +13,17 @@ export default controller({
   pages: { PaginatedStorageResponse: 'StorageResponse' },
   operations: [
     [
-      'GET',
-      '',
-      'list_storage',
-      'storage.list(page?: PageNumber, page_size?: PageSize): PaginatedStorageResponse',
+      'GET / list_storage = storage.list(page?: PageNumber, page_size?: PageSize): PaginatedStorageResponse',
       { doc: ['Lists storage areas.'] },
     ],
     [
-      'POST',
-      '',
-      'create_storage',
-      'storage.create(body: CreateStorageRequest): StorageResponse',
+      'POST / create_storage = storage.create(body: CreateStorageRequest): StorageResponse',
       { doc: ['Creates a storage area; `do_delete` defaults to 1.'], status: [201, 'Created'] },
     ],
-    ['GET', '{id}', 'get_storage', 'storage.get(id: Id): StorageResponse'],
-    ['PATCH', '{id}', 'update_storage', 'storage.update(id: Id, body: UpdateStorageRequest): StorageResponse'],
+    'GET {id} get_storage = storage.get(id: Id): StorageResponse',
+    'PATCH {id} update_storage = storage.update(id: Id, body: UpdateStorageRequest): StorageResponse',
     [
-      'DELETE',
-      '{id}',
-      'delete_storage',
-      'storage.remove(id: Id)',
+      'DELETE {id} delete_storage = storage.remove(id: Id)',
       {
         doc: ['Deletes a storage area no monitor or event uses.'],
         status: [204, 'Deleted'],

@@ -15,15 +15,12 @@ export default controller({
   pages: { PaginatedMapsResponse: 'MapResponse' },
   operations: [
     [
-      'GET',
-      '',
-      'list_maps',
-      'service.list(parent_id?: Id, page?: PageNumber, page_size?: PageSize): PaginatedMapsResponse',
+      'GET / list_maps = service.list(parent_id?: Id, page?: PageNumber, page_size?: PageSize): PaginatedMapsResponse',
       { doc: ['Lists maps.', '@param parent_id Only the child maps of this map.'] },
     ],
-    ['POST', '', 'create_map', 'service.create(body: CreateMapRequest): MapResponse', { status: [201, 'Created'] }],
-    ['GET', '{id}', 'get_map', 'service.get(id: Id): MapResponse'],
-    ['PATCH', '{id}', 'update_map', 'service.update(id: Id, body: UpdateMapRequest): MapResponse'],
-    ['DELETE', '{id}', 'delete_map', 'service.remove(id: Id)', { status: [204, 'Deleted'] }],
+    ['POST / create_map = service.create(body: CreateMapRequest): MapResponse', { status: [201, 'Created'] }],
+    'GET {id} get_map = service.get(id: Id): MapResponse',
+    'PATCH {id} update_map = service.update(id: Id, body: UpdateMapRequest): MapResponse',
+    ['DELETE {id} delete_map = service.remove(id: Id)', { status: [204, 'Deleted'] }],
   ],
 });

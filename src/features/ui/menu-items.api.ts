@@ -19,27 +19,18 @@ export default controller({
   pages: { PaginatedMenuItemsResponse: 'MenuItemResponse' },
   operations: [
     [
-      'GET',
-      '',
-      'list_menu_items',
-      'service.list(page?: PageNumber, page_size?: PageSize): PaginatedMenuItemsResponse',
+      'GET / list_menu_items = service.list(page?: PageNumber, page_size?: PageSize): PaginatedMenuItemsResponse',
       { doc: ['Lists menu entries in menu order (sort_order, then id).'] },
     ],
     [
-      'POST',
-      '',
-      'create_menu_item',
-      'service.create(body: CreateMenuItemRequest): MenuItemResponse',
+      'POST / create_menu_item = service.create(body: CreateMenuItemRequest): MenuItemResponse',
       { status: [201, 'Created'], responses: { 409: 'An entry with this menu_key exists' } },
     ],
-    ['GET', '{id}', 'get_menu_item', 'service.get(id: Id): MenuItemResponse'],
+    'GET {id} get_menu_item = service.get(id: Id): MenuItemResponse',
     [
-      'PATCH',
-      '{id}',
-      'update_menu_item',
-      'service.update(id: Id, body: UpdateMenuItemRequest): MenuItemResponse',
+      'PATCH {id} update_menu_item = service.update(id: Id, body: UpdateMenuItemRequest): MenuItemResponse',
       { responses: { 409: 'An entry with this menu_key exists' } },
     ],
-    ['DELETE', '{id}', 'delete_menu_item', 'service.remove(id: Id)', { status: [204, 'Deleted'] }],
+    ['DELETE {id} delete_menu_item = service.remove(id: Id)', { status: [204, 'Deleted'] }],
   ],
 });

@@ -21,26 +21,15 @@ export default controller({
   pages: { PaginatedMontageLayoutsResponse: 'MontageLayoutResponse' },
   operations: [
     [
-      'GET',
-      '',
-      'list_montage_layouts',
-      'layouts.list(page?: PageNumber, page_size?: PageSize): PaginatedMontageLayoutsResponse',
+      'GET / list_montage_layouts = layouts.list(page?: PageNumber, page_size?: PageSize): PaginatedMontageLayoutsResponse',
       { doc: ["Lists montage layouts (all users')."] },
     ],
     [
-      'POST',
-      '',
-      'create_montage_layout',
-      'layouts.create(body: CreateMontageLayoutRequest): MontageLayoutResponse',
+      'POST / create_montage_layout = layouts.create(body: CreateMontageLayoutRequest): MontageLayoutResponse',
       { status: [201, 'Created'] },
     ],
-    ['GET', '{id}', 'get_montage_layout', 'layouts.get(id: Id): MontageLayoutResponse'],
-    [
-      'PATCH',
-      '{id}',
-      'update_montage_layout',
-      'layouts.update(id: Id, body: UpdateMontageLayoutRequest): MontageLayoutResponse',
-    ],
-    ['DELETE', '{id}', 'delete_montage_layout', 'layouts.remove(id: Id)', { status: [204, 'Deleted'] }],
+    'GET {id} get_montage_layout = layouts.get(id: Id): MontageLayoutResponse',
+    'PATCH {id} update_montage_layout = layouts.update(id: Id, body: UpdateMontageLayoutRequest): MontageLayoutResponse',
+    ['DELETE {id} delete_montage_layout = layouts.remove(id: Id)', { status: [204, 'Deleted'] }],
   ],
 });

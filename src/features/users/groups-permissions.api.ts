@@ -19,26 +19,15 @@ export default controller({
   pages: { PaginatedGroupPermissionsResponse: 'GroupPermissionResponse' },
   operations: [
     [
-      'GET',
-      '',
-      'list_groups_permissions',
-      'permissions.listGroup(page?: PageNumber, page_size?: PageSize): PaginatedGroupPermissionsResponse',
+      'GET / list_groups_permissions = permissions.listGroup(page?: PageNumber, page_size?: PageSize): PaginatedGroupPermissionsResponse',
       { doc: ['Lists group permission rows.'] },
     ],
     [
-      'POST',
-      '',
-      'create_group_permission',
-      'permissions.createGroup(body: CreateGroupPermissionRequest): GroupPermissionResponse',
+      'POST / create_group_permission = permissions.createGroup(body: CreateGroupPermissionRequest): GroupPermissionResponse',
       { status: [201, 'Created'], responses: { 409: 'The user already has a row for this group' } },
     ],
-    ['GET', '{id}', 'get_group_permission', 'permissions.getGroup(id: Id): GroupPermissionResponse'],
-    [
-      'PATCH',
-      '{id}',
-      'update_group_permission',
-      'permissions.updateGroup(id: Id, body: UpdateGroupPermissionRequest): GroupPermissionResponse',
-    ],
-    ['DELETE', '{id}', 'delete_group_permission', 'permissions.removeGroup(id: Id)', { status: [204, 'Deleted'] }],
+    'GET {id} get_group_permission = permissions.getGroup(id: Id): GroupPermissionResponse',
+    'PATCH {id} update_group_permission = permissions.updateGroup(id: Id, body: UpdateGroupPermissionRequest): GroupPermissionResponse',
+    ['DELETE {id} delete_group_permission = permissions.removeGroup(id: Id)', { status: [204, 'Deleted'] }],
   ],
 });

@@ -19,26 +19,15 @@ export default controller({
   pages: { PaginatedMonitorPermissionsResponse: 'MonitorPermissionResponse' },
   operations: [
     [
-      'GET',
-      '',
-      'list_monitors_permissions',
-      'permissions.listMonitor(page?: PageNumber, page_size?: PageSize): PaginatedMonitorPermissionsResponse',
+      'GET / list_monitors_permissions = permissions.listMonitor(page?: PageNumber, page_size?: PageSize): PaginatedMonitorPermissionsResponse',
       { doc: ['Lists monitor permission rows.'] },
     ],
     [
-      'POST',
-      '',
-      'create_monitor_permission',
-      'permissions.createMonitor(body: CreateMonitorPermissionRequest): MonitorPermissionResponse',
+      'POST / create_monitor_permission = permissions.createMonitor(body: CreateMonitorPermissionRequest): MonitorPermissionResponse',
       { status: [201, 'Created'], responses: { 409: 'The user already has a row for this monitor' } },
     ],
-    ['GET', '{id}', 'get_monitor_permission', 'permissions.getMonitor(id: Id): MonitorPermissionResponse'],
-    [
-      'PATCH',
-      '{id}',
-      'update_monitor_permission',
-      'permissions.updateMonitor(id: Id, body: UpdateMonitorPermissionRequest): MonitorPermissionResponse',
-    ],
-    ['DELETE', '{id}', 'delete_monitor_permission', 'permissions.removeMonitor(id: Id)', { status: [204, 'Deleted'] }],
+    'GET {id} get_monitor_permission = permissions.getMonitor(id: Id): MonitorPermissionResponse',
+    'PATCH {id} update_monitor_permission = permissions.updateMonitor(id: Id, body: UpdateMonitorPermissionRequest): MonitorPermissionResponse',
+    ['DELETE {id} delete_monitor_permission = permissions.removeMonitor(id: Id)', { status: [204, 'Deleted'] }],
   ],
 });

@@ -25,10 +25,7 @@ export default controller({
   pages: { PaginatedNotificationsResponse: 'NotificationResponse' },
   operations: [
     [
-      'GET',
-      '',
-      'list_notifications',
-      'service.list(user, user_id?: Id, page?: PageNumber, page_size?: PageSize): PaginatedNotificationsResponse',
+      'GET / list_notifications = service.list(user, user_id?: Id, page?: PageNumber, page_size?: PageSize): PaginatedNotificationsResponse',
       {
         doc: [
           "Lists push registrations: the caller's own, or everyone's with System View.",
@@ -37,24 +34,15 @@ export default controller({
       },
     ],
     [
-      'POST',
-      '',
-      'create_notification',
-      'service.create(user, body: CreateNotificationRequest): NotificationResponse',
+      'POST / create_notification = service.create(user, body: CreateNotificationRequest): NotificationResponse',
       { status: [201, 'Created'], responses: { 409: 'This push token is already registered' } },
     ],
     [
-      'GET',
-      '{id}',
-      'get_notification',
-      'service.get(user, id: Id): NotificationResponse',
+      'GET {id} get_notification = service.get(user, id: Id): NotificationResponse',
       { responses: { 404: 'Not found, or owned by another user (without System View)' } },
     ],
     [
-      'PATCH',
-      '{id}',
-      'update_notification',
-      'service.update(user, id: Id, body: UpdateNotificationRequest): NotificationResponse',
+      'PATCH {id} update_notification = service.update(user, id: Id, body: UpdateNotificationRequest): NotificationResponse',
       {
         responses: {
           404: 'Not found, or owned by another user (without System View)',
@@ -63,10 +51,7 @@ export default controller({
       },
     ],
     [
-      'DELETE',
-      '{id}',
-      'delete_notification',
-      'service.remove(user, id: Id)',
+      'DELETE {id} delete_notification = service.remove(user, id: Id)',
       { status: [204, 'Deleted'], responses: { 404: 'Not found, or owned by another user (without System View)' } },
     ],
   ],

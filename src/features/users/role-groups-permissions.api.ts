@@ -19,27 +19,18 @@ export default controller({
   pages: { PaginatedRoleGroupPermissionsResponse: 'RoleGroupPermissionResponse' },
   operations: [
     [
-      'GET',
-      '',
-      'list_role_groups_permissions',
-      'service.listGroup(role_id?: Id, page?: PageNumber, page_size?: PageSize): PaginatedRoleGroupPermissionsResponse',
+      'GET / list_role_groups_permissions = service.listGroup(role_id?: Id, page?: PageNumber, page_size?: PageSize): PaginatedRoleGroupPermissionsResponse',
       { doc: ['Lists role group permission rows.', '@param role_id Only rows of this role.'] },
     ],
     [
-      'POST',
-      '',
-      'create_role_group_permission',
-      'service.createGroup(body: CreateRoleGroupPermissionRequest): RoleGroupPermissionResponse',
+      'POST / create_role_group_permission = service.createGroup(body: CreateRoleGroupPermissionRequest): RoleGroupPermissionResponse',
       { status: [201, 'Created'], responses: { 409: 'The role already has a row for this group' } },
     ],
-    ['GET', '{id}', 'get_role_group_permission', 'service.getGroup(id: Id): RoleGroupPermissionResponse'],
+    'GET {id} get_role_group_permission = service.getGroup(id: Id): RoleGroupPermissionResponse',
     [
-      'PATCH',
-      '{id}',
-      'update_role_group_permission',
-      'service.updateGroup(id: Id, body: UpdateRoleGroupPermissionRequest): RoleGroupPermissionResponse',
+      'PATCH {id} update_role_group_permission = service.updateGroup(id: Id, body: UpdateRoleGroupPermissionRequest): RoleGroupPermissionResponse',
       { responses: { 409: 'The role already has a row for this group' } },
     ],
-    ['DELETE', '{id}', 'delete_role_group_permission', 'service.removeGroup(id: Id)', { status: [204, 'Deleted'] }],
+    ['DELETE {id} delete_role_group_permission = service.removeGroup(id: Id)', { status: [204, 'Deleted'] }],
   ],
 });

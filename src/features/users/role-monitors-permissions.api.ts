@@ -19,27 +19,18 @@ export default controller({
   pages: { PaginatedRoleMonitorPermissionsResponse: 'RoleMonitorPermissionResponse' },
   operations: [
     [
-      'GET',
-      '',
-      'list_role_monitors_permissions',
-      'service.listMonitor(role_id?: Id, page?: PageNumber, page_size?: PageSize): PaginatedRoleMonitorPermissionsResponse',
+      'GET / list_role_monitors_permissions = service.listMonitor(role_id?: Id, page?: PageNumber, page_size?: PageSize): PaginatedRoleMonitorPermissionsResponse',
       { doc: ['Lists role monitor permission rows.', '@param role_id Only rows of this role.'] },
     ],
     [
-      'POST',
-      '',
-      'create_role_monitor_permission',
-      'service.createMonitor(body: CreateRoleMonitorPermissionRequest): RoleMonitorPermissionResponse',
+      'POST / create_role_monitor_permission = service.createMonitor(body: CreateRoleMonitorPermissionRequest): RoleMonitorPermissionResponse',
       { status: [201, 'Created'], responses: { 409: 'The role already has a row for this monitor' } },
     ],
-    ['GET', '{id}', 'get_role_monitor_permission', 'service.getMonitor(id: Id): RoleMonitorPermissionResponse'],
+    'GET {id} get_role_monitor_permission = service.getMonitor(id: Id): RoleMonitorPermissionResponse',
     [
-      'PATCH',
-      '{id}',
-      'update_role_monitor_permission',
-      'service.updateMonitor(id: Id, body: UpdateRoleMonitorPermissionRequest): RoleMonitorPermissionResponse',
+      'PATCH {id} update_role_monitor_permission = service.updateMonitor(id: Id, body: UpdateRoleMonitorPermissionRequest): RoleMonitorPermissionResponse',
       { responses: { 409: 'The role already has a row for this monitor' } },
     ],
-    ['DELETE', '{id}', 'delete_role_monitor_permission', 'service.removeMonitor(id: Id)', { status: [204, 'Deleted'] }],
+    ['DELETE {id} delete_role_monitor_permission = service.removeMonitor(id: Id)', { status: [204, 'Deleted'] }],
   ],
 });

@@ -15,27 +15,18 @@ export default controller({
   pages: { PaginatedRolesResponse: 'RoleResponse' },
   operations: [
     [
-      'GET',
-      '',
-      'list_roles',
-      'service.list(page?: PageNumber, page_size?: PageSize): PaginatedRolesResponse',
+      'GET / list_roles = service.list(page?: PageNumber, page_size?: PageSize): PaginatedRolesResponse',
       { doc: ['Lists user roles.'] },
     ],
     [
-      'POST',
-      '',
-      'create_role',
-      'service.create(body: CreateRoleRequest): RoleResponse',
+      'POST / create_role = service.create(body: CreateRoleRequest): RoleResponse',
       { status: [201, 'Created'], responses: { 409: 'A role with this name exists' } },
     ],
-    ['GET', '{id}', 'get_role', 'service.get(id: Id): RoleResponse'],
+    'GET {id} get_role = service.get(id: Id): RoleResponse',
     [
-      'PATCH',
-      '{id}',
-      'update_role',
-      'service.update(id: Id, body: UpdateRoleRequest): RoleResponse',
+      'PATCH {id} update_role = service.update(id: Id, body: UpdateRoleRequest): RoleResponse',
       { responses: { 409: 'A role with this name exists' } },
     ],
-    ['DELETE', '{id}', 'delete_role', 'service.remove(id: Id)', { status: [204, 'Deleted'] }],
+    ['DELETE {id} delete_role = service.remove(id: Id)', { status: [204, 'Deleted'] }],
   ],
 });

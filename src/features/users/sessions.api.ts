@@ -16,44 +16,29 @@ export default controller({
   pages: { PaginatedSessionsResponse: 'SessionResponse' },
   operations: [
     [
-      'GET',
-      '',
-      'list_sessions',
-      'sessions.list(page?: PageNumber, page_size?: PageSize): PaginatedSessionsResponse',
+      'GET / list_sessions = sessions.list(page?: PageNumber, page_size?: PageSize): PaginatedSessionsResponse',
       { doc: ['Lists ZoneMinder web sessions.'] },
     ],
     [
-      'POST',
-      '',
-      'create_session',
-      'sessions.create(body: CreateSessionRequest): SessionResponse',
+      'POST / create_session = sessions.create(body: CreateSessionRequest): SessionResponse',
       { status: [201, 'Created'], responses: { 409: 'A session with this id exists' } },
     ],
     [
-      'GET',
-      '{id}',
-      'get_session',
-      'sessions.get(id: string): SessionResponse',
+      'GET {id} get_session = sessions.get(id: string): SessionResponse',
       {
         doc: ['@param id PHP session id.', '@pattern id ^[A-Za-z0-9,-]{1,32}$', '@maxLength id 32'],
         responses: { 404: 'No such session' },
       },
     ],
     [
-      'PATCH',
-      '{id}',
-      'update_session',
-      'sessions.update(id: string, body: UpdateSessionRequest): SessionResponse',
+      'PATCH {id} update_session = sessions.update(id: string, body: UpdateSessionRequest): SessionResponse',
       {
         doc: ['@param id PHP session id.', '@pattern id ^[A-Za-z0-9,-]{1,32}$', '@maxLength id 32'],
         responses: { 404: 'No such session' },
       },
     ],
     [
-      'DELETE',
-      '{id}',
-      'delete_session',
-      'sessions.remove(id: string)',
+      'DELETE {id} delete_session = sessions.remove(id: string)',
       {
         doc: ['@param id PHP session id.', '@pattern id ^[A-Za-z0-9,-]{1,32}$', '@maxLength id 32'],
         status: [204, 'Deleted'],

@@ -15,29 +15,20 @@ export default controller({
   pages: { PaginatedUsersResponse: 'UserResponse' },
   operations: [
     [
-      'GET',
-      '',
-      'list_users',
-      'users.list(page?: PageNumber, page_size?: PageSize): PaginatedUsersResponse',
+      'GET / list_users = users.list(page?: PageNumber, page_size?: PageSize): PaginatedUsersResponse',
       { doc: ['Lists accounts. Passwords are never returned.'] },
     ],
     [
-      'POST',
-      '',
-      'create_user',
-      'users.create(body: CreateUserRequest): UserResponse',
+      'POST / create_user = users.create(body: CreateUserRequest): UserResponse',
       {
         doc: ['Creates an account; the password is stored as a bcrypt hash.'],
         status: [201, 'Created'],
         responses: { 409: 'The user name is taken' },
       },
     ],
-    ['GET', '{id}', 'get_user', 'users.get(id: Id): UserResponse'],
+    'GET {id} get_user = users.get(id: Id): UserResponse',
     [
-      'PUT',
-      '{id}',
-      'update_user',
-      'users.update(id: Id, body: UpdateUserRequest): UserResponse',
+      'PUT {id} update_user = users.update(id: Id, body: UpdateUserRequest): UserResponse',
       {
         doc: [
           'Partial update. A new password, or disabling the account or its API access, revokes all of',
@@ -47,10 +38,7 @@ export default controller({
       },
     ],
     [
-      'DELETE',
-      '{id}',
-      'delete_user',
-      'users.remove(id: Id)',
+      'DELETE {id} delete_user = users.remove(id: Id)',
       {
         doc: ['Deletes the account (and its preferences); its tokens stop working at once.'],
         status: [204, 'Deleted'],
