@@ -3,6 +3,7 @@ import type { DtoTable } from './field-table.js';
 import { MONITOR_FIELDS } from './monitors/monitor-fields.js';
 import { CONTROL_FIELDS, CONTROL_SCALARS } from './ptz/control-fields.js';
 import { STAT_FIELDS } from './events/stat-fields.js';
+import { SERVER_FIELDS, SERVER_SCALARS } from './system/server-fields.js';
 
 export const DTO_TABLES: DtoTable[] = [
   {
@@ -37,5 +38,18 @@ export const DTO_TABLES: DtoTable[] = [
     inputDoc: 'Every field optional; null leaves a value unchanged (no column is nullable).',
     docInResponse: true,
     fields: STAT_FIELDS,
+  },
+  {
+    name: 'servers',
+    table: 'Servers',
+    response: 'ServerResponse',
+    input: 'ServerFields',
+    inputDoc: 'Fields shared by create and update; absent keeps (or defaults), null clears a nullable column.',
+    inputExclude: ['name'],
+    requests: { create: 'CreateServerRequest', update: 'UpdateServerRequest' },
+    describeColumns: false,
+    nullableOptional: true,
+    scalars: SERVER_SCALARS,
+    fields: SERVER_FIELDS,
   },
 ];

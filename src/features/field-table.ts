@@ -38,13 +38,30 @@ export interface Field<Column extends string = string> {
   pattern?: string;
   /** A named scalar (DtoTable.scalars) used as the field's type in both interfaces. */
   schemaType?: string;
+  /** The response's type when not derived from the kind (an enum type, say). */
+  responseType?: string;
+  /**
+   * The request's type when it differs from the response's (a scalar of the table), written
+   * `null | Type`: tsoa tries union members in order and would coerce null to false for a
+   * boolean member tried first, turning "no change" into 0.
+   */
+  inputType?: string;
+  /** Enums: the description of the generated enum type when not "Table.Column: the stored values.". */
+  enumDoc?: string;
+  /** Decimals validated and described as doubles (@isDouble). */
+  isDouble?: boolean;
+  /** Strings: at least this many characters. */
+  minLength?: number;
+  /** The update request's description when it differs from the create request's (DtoTable.requests). */
+  updateDoc?: string;
 }
 
-/** A named number type with its validation tags, e.g. a 0/1 flag. */
+/** A named type with its validation tags, e.g. a 0/1 flag (a number unless `type` says otherwise). */
 export interface DtoScalar {
   name: string;
   doc: string;
   tags: string[];
+  type?: string;
 }
 
 /** Integer ranges of the column types (MariaDB strict mode refuses anything outside). */
@@ -87,7 +104,7 @@ export interface DtoTable {
   name: string;
   table: string;
   response: string;
-  responseDoc: string;
+  responseDoc?: string;
   input: string;
   inputDoc: string;
   /** Fields the create/update requests declare themselves. */
@@ -100,6 +117,15 @@ export interface DtoTable {
   create?: string;
   /** Nullable response properties are also optional. */
   nullableOptional?: boolean;
+  /**
+   * Create and update requests that extend the input interface with the inputExclude fields:
+   * required on create, optional on update.
+   */
+  requests?: { create: string; update: string };
+  /** The request properties' order (JSON names) when it differs from the response's. */
+  inputOrder?: string[];
+  /** Types the interfaces use from elsewhere: module (relative to src/generated/dto/) → names. */
+  imports?: Record<string, string[]>;
   scalars?: DtoScalar[];
   fields: readonly Field[];
 }

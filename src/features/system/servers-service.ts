@@ -1,191 +1,24 @@
-// ZoneMinder servers (the Servers table, multi-server setups). Every field of the reference
-// ServerResponse is accepted on create and update, not only name/hostname/port/status. The CPU
-// and memory columns are written by the stats job, not through this API.
+// ZoneMinder servers (the Servers table, multi-server setups). The columns, their conversions and
+// the request/response types come from the field table (server-fields.ts): every field of the
+// reference ServerResponse is accepted on create and update, not only name/hostname/port/status.
 import { ConflictError, notFound } from '../../errors.js';
 import { pageRequest, type Page, listPage } from '../../api/pagination.js';
 import type { Prisma, Servers } from '../../generated/prisma/client.js';
+import type { CreateServerRequest, ServerResponse, UpdateServerRequest } from '../../generated/dto/servers.js';
 import { DbService } from '../db-service.js';
+import { jsonToColumns, rowToJson } from '../field-table.js';
+import { SERVER_FIELDS } from './server-fields.js';
 
-/** Servers.Status as stored. */
-export type ServerStatus = 'Unknown' | 'NotRunning' | 'Running';
-
-/**
- * 0 or 1.
- * @isInt
- * @minimum 0
- * @maximum 1
- */
-export type ServerBit = number;
-
-/** A 0/1 flag; JSON booleans are accepted too (the newest UI sends booleans). */
-export type ServerFlag = ServerBit | boolean;
-// Optional fields say `null | ServerFlag`, null first: tsoa coerces null to false for a boolean
-// member tried first, which would turn "no change" into 0.
-
-export interface ServerResponse {
-  /**
-   * @isInt
-   * @minimum 0
-   */
-  id: number;
-  name: string;
-  hostname?: string | null;
-  /**
-   * @isInt
-   * @minimum 0
-   */
-  port?: number | null;
-  status: ServerStatus;
-  protocol?: string | null;
-  path_to_index?: string | null;
-  path_to_zms?: string | null;
-  path_to_api?: string | null;
-  /** @isInt */
-  zmaudit: number;
-  /** @isInt */
-  zmstats: number;
-  /** @isInt */
-  zmtrigger: number;
-  /** @isInt */
-  zmeventnotification: number;
-  /**
-   * @isInt
-   * @minimum 0
-   */
-  state_id?: number | null;
-  /** @isDouble */
-  latitude?: number | null;
-  /** @isDouble */
-  longitude?: number | null;
-}
-
-/** Fields shared by create and update; absent keeps (or defaults), null clears a nullable column. */
-export interface ServerFields {
-  /**
-   * Host name or address.
-   * @maxLength 65535
-   */
-  hostname?: string | null;
-  /**
-   * TCP port of the web server.
-   * @isInt
-   * @minimum 0
-   * @maximum 65535
-   */
-  port?: number | null;
-  /** Default Unknown. */
-  status?: ServerStatus | null;
-  /**
-   * http or https.
-   * @maxLength 65535
-   */
-  protocol?: string | null;
-  /**
-   * Path of index.php on this server.
-   * @maxLength 65535
-   */
-  path_to_index?: string | null;
-  /**
-   * Path of zms on this server.
-   * @maxLength 65535
-   */
-  path_to_zms?: string | null;
-  /**
-   * Path of the API on this server.
-   * @maxLength 65535
-   */
-  path_to_api?: string | null;
-  /** Run zmaudit on this server (0/1 or a boolean). */
-  zmaudit?: null | ServerFlag;
-  /** Run zmstats on this server (0/1 or a boolean). */
-  zmstats?: null | ServerFlag;
-  /** Run zmtrigger on this server (0/1 or a boolean). */
-  zmtrigger?: null | ServerFlag;
-  /** Run zmeventnotification on this server (0/1 or a boolean). */
-  zmeventnotification?: null | ServerFlag;
-  /**
-   * Run state the server is in; null clears it.
-   * @isInt
-   * @minimum 0
-   * @maximum 2147483647
-   */
-  state_id?: number | null;
-  /**
-   * Degrees north.
-   * @isDouble
-   * @minimum -90
-   * @maximum 90
-   */
-  latitude?: number | null;
-  /**
-   * Degrees east.
-   * @isDouble
-   * @minimum -180
-   * @maximum 180
-   */
-  longitude?: number | null;
-}
-
-export interface CreateServerRequest extends ServerFields {
-  /**
-   * Server name (ZM_SERVER_NAME on that host).
-   * @minLength 1
-   * @maxLength 64
-   */
-  name: string;
-}
-
-export interface UpdateServerRequest extends ServerFields {
-  /**
-   * Server name (ZM_SERVER_NAME on that host).
-   * @minLength 1
-   * @maxLength 64
-   */
-  name?: string | null;
-}
+// ServerResponse, CreateServerRequest and UpdateServerRequest are generated from server-fields.ts.
+export type { CreateServerRequest, ServerResponse, UpdateServerRequest };
 
 function toResponse(row: Servers): ServerResponse {
-  return {
-    id: row.Id,
-    name: row.Name,
-    hostname: row.Hostname,
-    port: row.Port,
-    status: row.Status,
-    protocol: row.Protocol,
-    path_to_index: row.PathToIndex,
-    path_to_zms: row.PathToZMS,
-    path_to_api: row.PathToApi,
-    zmaudit: row.zmaudit ? 1 : 0,
-    zmstats: row.zmstats ? 1 : 0,
-    zmtrigger: row.zmtrigger ? 1 : 0,
-    zmeventnotification: row.zmeventnotification ? 1 : 0,
-    state_id: row.State_Id,
-    latitude: row.Latitude === null ? null : row.Latitude.toNumber(),
-    longitude: row.Longitude === null ? null : row.Longitude.toNumber(),
-  };
+  return rowToJson(SERVER_FIELDS, row) as unknown as ServerResponse;
 }
 
-const flag = (v: number | boolean | null | undefined): boolean | undefined =>
-  v == null ? undefined : v === true || v === 1;
-
+/** The columns a body sets: null clears a nullable column and leaves the others alone. */
 function toData(body: CreateServerRequest | UpdateServerRequest): Prisma.ServersUpdateInput {
-  return {
-    Name: body.name ?? undefined,
-    Hostname: body.hostname,
-    Port: body.port,
-    Status: body.status ?? undefined,
-    Protocol: body.protocol,
-    PathToIndex: body.path_to_index,
-    PathToZMS: body.path_to_zms,
-    PathToApi: body.path_to_api,
-    zmaudit: flag(body.zmaudit),
-    zmstats: flag(body.zmstats),
-    zmtrigger: flag(body.zmtrigger),
-    zmeventnotification: flag(body.zmeventnotification),
-    State_Id: body.state_id,
-    Latitude: body.latitude,
-    Longitude: body.longitude,
-  };
+  return jsonToColumns(SERVER_FIELDS, body);
 }
 
 export class ServersService extends DbService {
