@@ -4,6 +4,7 @@ import { MONITOR_FIELDS } from './monitors/monitor-fields.js';
 import { CONTROL_FIELDS, CONTROL_SCALARS } from './ptz/control-fields.js';
 import { STAT_FIELDS } from './events/stat-fields.js';
 import { SERVER_FIELDS, SERVER_SCALARS } from './system/server-fields.js';
+import { USER_FIELDS, USER_INPUT_ORDER } from './users/user-fields.js';
 
 export const DTO_TABLES: DtoTable[] = [
   {
@@ -51,5 +52,19 @@ export const DTO_TABLES: DtoTable[] = [
     nullableOptional: true,
     scalars: SERVER_SCALARS,
     fields: SERVER_FIELDS,
+  },
+  {
+    name: 'users',
+    table: 'Users',
+    response: 'UserResponse',
+    input: 'UserFields',
+    inputDoc: 'Fields shared by create and update; absent keeps (or defaults), null clears a nullable column.',
+    inputExclude: ['username', 'password'],
+    inputOrder: USER_INPUT_ORDER,
+    requests: { create: 'CreateUserRequest', update: 'UpdateUserRequest' },
+    imports: { '../../auth/permissions.js': ['StoredLevel'] },
+    describeColumns: false,
+    nullableOptional: true,
+    fields: USER_FIELDS,
   },
 ];

@@ -1,6 +1,6 @@
 import { Body, Get, OperationId, Put, Request, Response, Route, Security, Tags } from '@tsoa/runtime';
 import type { Request as ExRequest } from 'express';
-import type { UserResponse } from '../../auth/user-response.js';
+import type { UserResponse } from './users-service.js';
 import type { AppResponseError, MessageResponse } from '../../api/envelopes.js';
 import { FeatureController } from '../feature-controller.js';
 import { MeService } from './me-service.js';

@@ -1,9 +1,9 @@
 // GET /me: the caller's account as UserResponse plus the token's times.
 import type { AuthUser } from '../../auth/auth-service.js';
 import type { UserDirectory } from '../../auth/user-directory.js';
-import { userResponseFromRow, type UserResponse } from '../../auth/user-response.js';
 import { UnauthorizedError } from '../../errors.js';
 import type { Services } from '../../registry.js';
+import { toUserResponse, type UserResponse } from './users-service.js';
 
 export class MeService {
   /** Built once per app by the registry (Services.get). */
@@ -20,7 +20,7 @@ export class MeService {
     if (!row) throw new UnauthorizedError('Account removed');
     // Area levels are the effective ones (role included), as every check uses them.
     return {
-      user: { ...userResponseFromRow(row), ...user.perms },
+      user: { ...toUserResponse(row), ...user.perms },
       token_type: 'access',
       issued_at: user.issuedAt,
       expires_at: user.expiresAt,

@@ -1,108 +1,27 @@
-// ZoneMinder accounts (the Users table). Passwords are stored as bcrypt hashes and never
-// returned. A password change, or disabling the account or its API access, revokes every token
-// the account holds (the TokenMinExpiry floor), effective at once on every device.
+// ZoneMinder accounts (the Users table; columns and conversions in user-fields.ts). Passwords are
+// stored as bcrypt hashes and never returned. A password change, or disabling the account or its
+// API access, revokes every token the account holds (the TokenMinExpiry floor), effective at once
+// on every device.
 import { ConflictError, InvalidInputError, NotFoundError } from '../../errors.js';
 import type { PrismaClient } from '../../db/prisma.js';
 import type { AuthService } from '../../auth/auth-service.js';
 import { hashPassword } from '../../auth/passwords.js';
-import { FEATURE_COLUMNS, FEATURES, type Feature } from '../../auth/permissions.js';
-import { userResponseFromRow, type UserResponse } from '../../auth/user-response.js';
+import { FEATURES, parseLevel, type Feature } from '../../auth/permissions.js';
 import { pageRequest, type Page, listPage } from '../../api/pagination.js';
 import type { Prisma, Users } from '../../generated/prisma/client.js';
+import type {
+  CreateUserRequest,
+  UpdateUserRequest,
+  UserFields,
+  UserLevel,
+  UserResponse,
+} from '../../generated/dto/users.js';
+import { jsonToColumns, rowToJson } from '../field-table.js';
+import { USER_FIELDS } from './user-fields.js';
 import type { Services } from '../../registry.js';
 
-/** A permission level as clients send it. Stream stops at View; only Monitors has Create. */
-export type UserLevel = 'None' | 'View' | 'Edit' | 'Create';
-
-/** Fields shared by create and update; absent keeps (or defaults), null clears a nullable column. */
-export interface UserFields {
-  /**
-   * Display name.
-   * @maxLength 64
-   */
-  name?: string | null;
-  /**
-   * E-mail address.
-   * @maxLength 64
-   */
-  email?: string | null;
-  /**
-   * Phone number.
-   * @maxLength 64
-   */
-  phone?: string | null;
-  /**
-   * UI language code, e.g. en_gb; null clears it.
-   * @maxLength 8
-   */
-  language?: string | null;
-  /**
-   * 1 = may log in.
-   * @isInt
-   * @minimum 0
-   * @maximum 1
-   */
-  enabled?: number | null;
-  /**
-   * 1 = may use the API.
-   * @isInt
-   * @minimum 0
-   * @maximum 1
-   */
-  api_enabled?: number | null;
-  /**
-   * Start page of the web UI.
-   * @maxLength 64
-   */
-  home_view?: string | null;
-  /**
-   * Bandwidth class (low, medium, high); null clears it.
-   * @maxLength 16
-   */
-  max_bandwidth?: string | null;
-  /** None or View. */
-  stream?: UserLevel | null;
-  events?: UserLevel | null;
-  control?: UserLevel | null;
-  /** None, View, Edit or Create. */
-  monitors?: UserLevel | null;
-  groups?: UserLevel | null;
-  devices?: UserLevel | null;
-  snapshots?: UserLevel | null;
-  system?: UserLevel | null;
-}
-
-export interface CreateUserRequest extends UserFields {
-  /**
-   * Unique login name (printable Latin-1, as ZoneMinder stores it).
-   * @minLength 1
-   * @maxLength 64
-   * @pattern ^[\x20-\x7E\xA0-\xFF]+$
-   */
-  username: string;
-  /**
-   * Plain-text password, at most 72 bytes (bcrypt's limit); stored as a bcrypt hash.
-   * @minLength 1
-   * @maxLength 72
-   */
-  password: string;
-}
-
-export interface UpdateUserRequest extends UserFields {
-  /**
-   * Unique login name (printable Latin-1, as ZoneMinder stores it).
-   * @minLength 1
-   * @maxLength 64
-   * @pattern ^[\x20-\x7E\xA0-\xFF]+$
-   */
-  username?: string | null;
-  /**
-   * New plain-text password, at most 72 bytes; revokes the account's tokens.
-   * @minLength 1
-   * @maxLength 72
-   */
-  password?: string | null;
-}
+// UserResponse, CreateUserRequest, UpdateUserRequest and UserLevel are generated from user-fields.ts.
+export type { CreateUserRequest, UpdateUserRequest, UserLevel, UserResponse };
 
 const MAX_PASSWORD_BYTES = 72;
 
@@ -113,31 +32,24 @@ function allowedLevels(feature: Feature): UserLevel[] {
   return ['None', 'View', 'Edit'];
 }
 
-/** Column values for the permission fields present; 400 naming the field for a level its column lacks. */
-function permissionData(body: UserFields): Record<string, UserLevel> {
-  const data: Record<string, UserLevel> = {};
+/** 400 naming the field for a permission level its column lacks. */
+function checkLevels(body: UserFields): void {
   for (const feature of FEATURES) {
     const level = body[feature];
     if (level == null) continue;
     const allowed = allowedLevels(feature);
     if (!allowed.includes(level))
       throw new InvalidInputError('Invalid input', [[feature, `must be one of ${allowed.join(', ')}`]]);
-    data[FEATURE_COLUMNS[feature]] = level;
   }
-  return data;
 }
 
-function profileData(body: UserFields): Prisma.UsersUpdateInput {
-  return {
-    Name: body.name ?? undefined,
-    Email: body.email ?? undefined,
-    Phone: body.phone ?? undefined,
-    Language: body.language,
-    Enabled: body.enabled ?? undefined,
-    APIEnabled: body.api_enabled ?? undefined,
-    HomeView: body.home_view ?? undefined,
-    MaxBandwidth: body.max_bandwidth,
-  };
+/**
+ * The columns a body sets but the password, which is only ever stored as its hash: null clears
+ * Language and MaxBandwidth and leaves the other columns alone.
+ */
+function toData(body: CreateUserRequest | UpdateUserRequest): Prisma.UsersUpdateInput {
+  const { password: _password, ...fields } = body;
+  return jsonToColumns(USER_FIELDS, fields);
 }
 
 async function passwordHash(password: string): Promise<string> {
@@ -147,7 +59,13 @@ async function passwordHash(password: string): Promise<string> {
   return hashPassword(password);
 }
 
-const toResponse = (row: Users): UserResponse => userResponseFromRow(row as unknown as Record<string, unknown>);
+/**
+ * A Users row of any ZoneMinder version (a Prisma row or a raw one) as UserResponse: the password
+ * hash is write-only and never copied; unknown permission values read as None.
+ */
+export function toUserResponse(row: object): UserResponse {
+  return rowToJson(USER_FIELDS, row, (_f, stored) => parseLevel(stored)) as unknown as UserResponse;
+}
 
 export class UsersService {
   /** Built once per app by the registry (Services.get). */
@@ -187,7 +105,7 @@ export class UsersService {
       req,
       this.prisma.users.findMany({ orderBy: { Id: 'asc' }, skip: req.skip, take: req.take }),
       this.prisma.users.count(),
-      toResponse,
+      toUserResponse,
     );
   }
 
@@ -198,34 +116,26 @@ export class UsersService {
   }
 
   async get(id: number): Promise<UserResponse> {
-    return toResponse(await this.row(id));
+    return toUserResponse(await this.row(id));
   }
 
   async create(body: CreateUserRequest): Promise<UserResponse> {
-    const permissions = permissionData(body);
+    checkLevels(body);
     await this.assertUsernameFree(body.username);
     const row = await this.prisma.users.create({
-      data: {
-        ...(profileData(body) as Prisma.UsersCreateInput),
-        ...permissions,
-        Username: body.username,
-        Password: await passwordHash(body.password),
-      },
+      data: { ...(toData(body) as Prisma.UsersCreateInput), Password: await passwordHash(body.password) },
     });
-    return toResponse(row);
+    return toUserResponse(row);
   }
 
   async update(id: number, body: UpdateUserRequest): Promise<UserResponse> {
     await this.row(id);
-    const permissions = permissionData(body);
+    checkLevels(body);
     if (body.username != null) await this.assertUsernameFree(body.username, id);
     const password = body.password != null ? await passwordHash(body.password) : undefined;
-    const row = await this.prisma.users.update({
-      where: { Id: id },
-      data: { ...profileData(body), ...permissions, Username: body.username ?? undefined, Password: password },
-    });
+    const row = await this.prisma.users.update({ where: { Id: id }, data: { ...toData(body), Password: password } });
     if (password !== undefined || body.enabled === 0 || body.api_enabled === 0) await this.auth.revokeAll(id);
-    return toResponse(row);
+    return toUserResponse(row);
   }
 
   /** Also removes the account's preferences (their foreign key restricts the delete). */

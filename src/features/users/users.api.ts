@@ -8,8 +8,7 @@ export default controller({
   security: ['system'],
   responses: { 400: 'Invalid input', 403: 'System permission required' },
   imports: {
-    '../../auth/user-response.js': ['UserResponse'],
-    './users-service.js': ['UsersService', 'CreateUserRequest', 'UpdateUserRequest'],
+    './users-service.js': ['UsersService', 'CreateUserRequest', 'UpdateUserRequest', 'UserResponse'],
   },
   services: { users: 'UsersService' },
   pages: { PaginatedUsersResponse: 'UserResponse' },
