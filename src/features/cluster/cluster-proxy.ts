@@ -86,6 +86,17 @@ function responseHeaders(headers: IncomingHttpHeaders): OutgoingHttpHeaders {
   return out;
 }
 
+/** The peer's URL for a path under the API prefix; 502 when the peer published no address. */
+function peerTarget(peer: Peer, apiPath: string): URL {
+  if (!peer.url) {
+    throw new BadGatewayError(
+      `Server "${peer.name}" (id ${peer.id}) owns this and has no address: it published no URL and its Servers row has no Hostname`,
+      peerDetails(peer),
+    );
+  }
+  return new URL(peer.url.replace(/\/+$/, '') + apiPath.slice(API_PREFIX.length));
+}
+
 /** Forwards the request to the peer and pipes the answer back; rejects (before any byte is sent) with 502/504. */
 export function forward(
   peer: Peer,
@@ -94,16 +105,13 @@ export function forward(
   o: { selfId: number; timeoutMs: number; log: Logger },
 ) {
   return new Promise<void>((resolve, reject) => {
-    if (!peer.url) {
-      reject(
-        new BadGatewayError(
-          `Server "${peer.name}" (id ${peer.id}) owns this and has no address: it published no URL and its Servers row has no Hostname`,
-          peerDetails(peer),
-        ),
-      );
+    let target: URL;
+    try {
+      target = peerTarget(peer, req.originalUrl);
+    } catch (err) {
+      reject(err);
       return;
     }
-    const target = new URL(peer.url.replace(/\/+$/, '') + req.originalUrl.slice(API_PREFIX.length));
     const blocking = '_HLS_msn' in (req.query as Record<string, unknown>);
     const limitMs = o.timeoutMs + (blocking ? BLOCKING_RELOAD_MS : 0);
     const lib = target.protocol === 'https:' ? https : http;
@@ -264,16 +272,13 @@ export function forwardUpgrade(
   o: { selfId: number; timeoutMs: number; log: Logger; secure: boolean },
 ): Promise<void> {
   return new Promise<void>((resolve, reject) => {
-    if (!peer.url) {
-      reject(
-        new BadGatewayError(
-          `Server "${peer.name}" (id ${peer.id}) owns this and has no address: it published no URL and its Servers row has no Hostname`,
-          peerDetails(peer),
-        ),
-      );
+    let target: URL;
+    try {
+      target = peerTarget(peer, req.url ?? '/');
+    } catch (err) {
+      reject(err);
       return;
     }
-    const target = new URL(peer.url.replace(/\/+$/, '') + (req.url ?? '/').slice(API_PREFIX.length));
     const lib = target.protocol === 'https:' ? https : http;
     const headers = requestHeaders(req, o.selfId, target, o.secure ? 'https' : 'http');
     headers.connection = 'Upgrade';
