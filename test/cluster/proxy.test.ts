@@ -49,6 +49,7 @@ test.before(async () => {
     [3, 3],
     [4, 4],
     [5, 2],
+    [6, 5],
   ]) {
     await insertMonitor(db, id, `Cam ${id}`, { ServerId: server, Width: 320, Height: 240, ImageBufferCount: 3 });
   }
@@ -66,6 +67,8 @@ test.before(async () => {
     images: [{ slot: 0, timestampUs: 1_700_000_000_000_000 }],
     fields: { heartbeat_time: Math.floor(Date.now() / 1000) },
   });
+  // Echo published no URL and its Servers row has no Hostname: no address to forward to.
+  await sql(db, "INSERT INTO Servers (Id, Name, Protocol, Hostname, Port) VALUES (5, 'echo', 'http', NULL, 80)");
   const roots = await makeStorages(db, 'cluster');
   await sql(db, 'UPDATE Storage SET ServerId = 2 WHERE Id = 2');
   recording = await insertMediaEvent(db, roots, {
@@ -174,6 +177,20 @@ test('a peer that refuses connections answers 502 with the envelope naming it', 
     ['server_id', '3'],
     ['server_name', 'charlie'],
   ]);
+});
+
+test('a peer with no address answers 502 naming it, for HTTP and for the WebRTC upgrade', async (t) => {
+  const res = await request(a.api('/live/6/mjpeg'), { headers: auth() });
+  t.is(res.status, 502);
+  t.is(res.body.kind, 'BAD_GATEWAY_ERROR');
+  t.regex(res.body.error_message, /echo.*has no address/);
+  t.deepEqual(res.body.details, [
+    ['server_id', '5'],
+    ['server_name', 'echo'],
+  ]);
+  const upgrade = await refusedUpgrade(wsUrl(a, 6));
+  t.is(upgrade.status, 502);
+  t.regex(upgrade.body.error_message, /echo.*has no address/);
 });
 
 test('a silent peer answers 504 within the timeout; A’s own and B’s monitors are unaffected', async (t) => {
