@@ -3,6 +3,7 @@ import type { DtoTable } from './field-table.js';
 import { MONITOR_FIELDS } from './monitors/monitor-fields.js';
 import { CONTROL_FIELDS, CONTROL_SCALARS } from './ptz/control-fields.js';
 import { STAT_FIELDS } from './events/stat-fields.js';
+import { FILTER_FIELDS } from './filters/filter-fields.js';
 
 export const DTO_TABLES: DtoTable[] = [
   {
@@ -37,5 +38,19 @@ export const DTO_TABLES: DtoTable[] = [
     inputDoc: 'Every field optional; null leaves a value unchanged (no column is nullable).',
     docInResponse: true,
     fields: STAT_FIELDS,
+  },
+  {
+    name: 'filters',
+    table: 'Filters',
+    response: 'FilterResponse',
+    input: 'FilterFields',
+    inputDoc: 'The settable columns, shared by create and update.',
+    inputFirst: ['filter'],
+    extend: { create: 'CreateFilterRequest', update: 'UpdateFilterRequest', fields: ['name'] },
+    imports: { '../../features/filters/filter-query.js': ['FilterQuery'] },
+    describeColumns: false,
+    docInResponse: true,
+    nullableOptional: true,
+    fields: FILTER_FIELDS,
   },
 ];

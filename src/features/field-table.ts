@@ -3,9 +3,25 @@
 // the service and scripts/generate-dtos.mjs writes the request/response interfaces tsoa reads
 // from it (src/generated/dto/), so each column is described once.
 
-/** u8…u64 unsigned (u64: BIGINT, sent as a number), i8…i32 signed; flag = BOOLEAN sent as 0/1; dec = DECIMAL. */
+/**
+ * u8…u64 unsigned (u64: BIGINT, sent as a number), i8…i32 signed; flag = BOOLEAN sent as 0/1; dec = DECIMAL;
+ * object = a structured value whose type `schemaType` names (a derived field).
+ */
 export type FieldKind =
-  'u8' | 'u16' | 'u32' | 'u64' | 'i8' | 'i24' | 'i32' | 'flag' | 'boolean' | 'dec' | 'float' | 'str' | 'enum';
+  | 'u8'
+  | 'u16'
+  | 'u32'
+  | 'u64'
+  | 'i8'
+  | 'i24'
+  | 'i32'
+  | 'flag'
+  | 'boolean'
+  | 'dec'
+  | 'float'
+  | 'str'
+  | 'enum'
+  | 'object';
 
 export interface Field<Column extends string = string> {
   json: string;
@@ -21,7 +37,7 @@ export interface Field<Column extends string = string> {
   readOnly?: boolean;
   /** Sent instead of NULL where the response declares the field non-null. */
   nullAs?: string | number;
-  /** Accepted range when narrower than the column type (0/1 switches, field rules, decimals). */
+  /** Accepted range when narrower than the column type (0/1 switches, field rules, decimals); Infinity: no bound. */
   range?: [number, number];
   /** Description when not "Table.Column." (the response's too where the table says docInResponse). */
   doc?: string;
@@ -36,8 +52,13 @@ export interface Field<Column extends string = string> {
   variants?: Readonly<Record<string, string>>;
   /** A regular expression the request value must match. */
   pattern?: string;
-  /** A named scalar (DtoTable.scalars) used as the field's type in both interfaces. */
+  /** A named scalar (DtoTable.scalars) or imported type (DtoTable.imports) used as the field's type in both interfaces. */
   schemaType?: string;
+  /**
+   * Not a column of its own: declared in the interfaces, but the service computes it from `column`
+   * (rowToJson takes its value from `derived`; jsonToColumns leaves it to the service).
+   */
+  derived?: boolean;
 }
 
 /** A named number type with its validation tags, e.g. a 0/1 flag. */
@@ -87,12 +108,21 @@ export interface DtoTable {
   name: string;
   table: string;
   response: string;
-  responseDoc: string;
+  responseDoc?: string;
   input: string;
   inputDoc: string;
   /** Fields the create/update requests declare themselves. */
   inputExclude?: string[];
-  /** Describe each property as "Table.Column." (default true). */
+  /** Fields the input interface lists first, in this order (the response's order otherwise). */
+  inputFirst?: string[];
+  /**
+   * Create and update requests that extend the input interface with these fields (required on
+   * create, optional on update); the input interface leaves them out.
+   */
+  extend?: { create: string; update: string; fields: string[] };
+  /** Types the fields name (schemaType) from other modules: module path (from src/generated/dto/) → names. */
+  imports?: Record<string, string[]>;
+  /** Describe each property (and enum type) as "Table.Column." (default true). */
   describeColumns?: boolean;
   /** Field docs describe the response's properties too. */
   docInResponse?: boolean;
@@ -104,17 +134,24 @@ export interface DtoTable {
   fields: readonly Field[];
 }
 
+export interface RowToJsonOptions {
+  /** Enums: the stored value → the value sent (default as stored). */
+  enumOut?: (f: Field, stored: string) => string;
+  /** The values of the derived fields, computed by the service. */
+  derived?: Record<string, unknown>;
+}
+
 /** Row → JSON by the table: BOOLEAN flags as 0/1, decimals as numbers, NULL as `nullAs`. */
 export function rowToJson(
   fields: readonly Field[],
   row: object,
-  enumOut: (f: Field, stored: string) => string = (_f, v) => v,
+  { enumOut = (_f, v) => v, derived = {} }: RowToJsonOptions = {},
 ): Record<string, unknown> {
   const cells = row as Record<string, unknown>;
   const out: Record<string, unknown> = {};
   for (const f of fields) {
     if (f.writeOnly) continue;
-    const v = cells[f.column];
+    const v = f.derived ? derived[f.json] : cells[f.column];
     if (v === null || v === undefined) out[f.json] = f.nullAs ?? null;
     else if (f.kind === 'flag') out[f.json] = v ? 1 : 0;
     else if (f.kind === 'u64') out[f.json] = Number(v);
@@ -138,7 +175,7 @@ export function jsonToColumns(
   const data: Record<string, unknown> = {};
   for (const f of fields) {
     const v = given[f.json];
-    if (f.readOnly || v === undefined) continue;
+    if (f.readOnly || f.derived || v === undefined) continue;
     if (v === null) {
       if (f.nullable) data[f.column] = null;
     } else if (f.kind === 'flag') data[f.column] = v === 1 || v === true;
