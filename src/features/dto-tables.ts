@@ -4,6 +4,7 @@ import { MONITOR_FIELDS } from './monitors/monitor-fields.js';
 import { CONTROL_FIELDS, CONTROL_SCALARS } from './ptz/control-fields.js';
 import { STAT_FIELDS } from './events/stat-fields.js';
 import { FILTER_FIELDS } from './filters/filter-fields.js';
+import { EVENT_FIELDS } from './events/event-fields.js';
 
 export const DTO_TABLES: DtoTable[] = [
   {
@@ -52,5 +53,18 @@ export const DTO_TABLES: DtoTable[] = [
     docInResponse: true,
     nullableOptional: true,
     fields: FILTER_FIELDS,
+  },
+  {
+    name: 'events',
+    table: 'Events',
+    response: 'EventResponse',
+    imports: {
+      '../../api/wrappers.js': ['DateTimeWrapper', 'DecimalWrapper', 'Orientation', 'SchemeWrapper'],
+      '../../features/events/event-json.js': ['TagSummary'],
+    },
+    describeColumns: false,
+    docInResponse: true,
+    nullableOptional: true,
+    fields: EVENT_FIELDS,
   },
 ];

@@ -109,8 +109,9 @@ export interface DtoTable {
   table: string;
   response: string;
   responseDoc?: string;
-  input: string;
-  inputDoc: string;
+  /** The request interface (none: the table generates the response only). */
+  input?: string;
+  inputDoc?: string;
   /** Fields the create/update requests declare themselves. */
   inputExclude?: string[];
   /** Fields the input interface lists first, in this order (the response's order otherwise). */
@@ -151,7 +152,12 @@ export function rowToJson(
   const out: Record<string, unknown> = {};
   for (const f of fields) {
     if (f.writeOnly) continue;
-    const v = f.derived ? derived[f.json] : cells[f.column];
+    if (f.derived) {
+      // Sent as the service computed it; left undefined, the field is omitted.
+      if (derived[f.json] !== undefined) out[f.json] = derived[f.json];
+      continue;
+    }
+    const v = cells[f.column];
     if (v === null || v === undefined) out[f.json] = f.nullAs ?? null;
     else if (f.kind === 'flag') out[f.json] = v ? 1 : 0;
     else if (f.kind === 'u64') out[f.json] = Number(v);
@@ -160,6 +166,8 @@ export function rowToJson(
     // FLOAT columns read back as the nearest double of a single (0.4 → 0.4000000059604645).
     else if (f.kind === 'float') out[f.json] = Number((v as number).toPrecision(7));
     else if (f.kind === 'enum') out[f.json] = enumOut(f, String(v));
+    // Raw queries return unsigned INTs as bigint.
+    else if (typeof v === 'bigint' && f.kind in INT_RANGES) out[f.json] = Number(v);
     else out[f.json] = v;
   }
   return out;
