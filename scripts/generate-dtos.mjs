@@ -90,6 +90,19 @@ function render(table) {
     ];
   };
   out.push('}', '');
+  for (const request of table.requests ?? []) {
+    out.push(...(request.doc ? [`/** ${request.doc} */`] : []), `export interface ${request.name} {`);
+    for (const entry of request.fields) {
+      const [json, rule = {}] = typeof entry === 'string' ? [entry] : entry;
+      const f = table.fields.find((field) => field.json === json);
+      if (!f) throw new Error(`${request.name}: no field ${json} in ${table.table}`);
+      const type = rule.type ?? f.inputType ?? f.enumType ?? responseType(f);
+      const tags = rule.type || f.inputType ? '' : inputTags(f);
+      const doc = rule.type ? (rule.doc ?? '') : (rule.doc ?? f.inputDoc ?? f.doc ?? col(f));
+      out.push(...comment(`${doc}${tags}`), rule.required ? `  ${json}: ${type};` : `  ${json}?: ${type} | null;`);
+    }
+    out.push('}', '');
+  }
   if (!table.input) return out.join('\n');
   if (table.create) {
     out.push(`export interface ${table.create} {`);

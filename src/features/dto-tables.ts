@@ -4,7 +4,7 @@ import { MONITOR_FIELDS } from './monitors/monitor-fields.js';
 import { CONTROL_FIELDS, CONTROL_SCALARS } from './ptz/control-fields.js';
 import { STAT_FIELDS } from './events/stat-fields.js';
 import { FILTER_FIELDS } from './filters/filter-fields.js';
-import { EVENT_FIELDS } from './events/event-fields.js';
+import { EVENT_CREATE, EVENT_FIELDS, EVENT_UPDATE } from './events/event-fields.js';
 
 export const DTO_TABLES: DtoTable[] = [
   {
@@ -60,8 +60,9 @@ export const DTO_TABLES: DtoTable[] = [
     response: 'EventResponse',
     imports: {
       '../../api/wrappers.js': ['DateTimeWrapper', 'DecimalWrapper', 'Orientation', 'SchemeWrapper'],
-      '../../features/events/event-json.js': ['TagSummary'],
+      '../../features/events/event-json.js': ['OrientationInput', 'TagSummary'],
     },
+    requests: [EVENT_CREATE, EVENT_UPDATE],
     describeColumns: false,
     docInResponse: true,
     nullableOptional: true,

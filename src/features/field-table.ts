@@ -59,6 +59,8 @@ export interface Field<Column extends string = string> {
    * (rowToJson takes its value from `derived`; jsonToColumns leaves it to the service).
    */
   derived?: boolean;
+  /** The requests' type when it differs from the response's (no validation tags then). */
+  inputType?: string;
 }
 
 /** A named number type with its validation tags, e.g. a 0/1 flag. */
@@ -102,6 +104,32 @@ export function fieldTable<Column extends string>(specs: FieldSpec<Column>[]): r
   });
 }
 
+/** How a request interface (DtoTable.requests) takes one field of the table. */
+export interface DtoRequestRule {
+  required?: boolean;
+  /** The description in this request (default the field's input description). */
+  doc?: string;
+  /** The type in this request, without validation tags nor the table's description (e.g. boolean for a 0/1 column). */
+  type?: string;
+}
+
+/** A request interface that picks fields of the table, in its own order. */
+export interface DtoRequest {
+  name: string;
+  doc?: string;
+  fields: ReadonlyArray<string | readonly [string, DtoRequestRule]>;
+}
+
+/** The table's fields a request picks, in the request's order (for jsonToColumns). */
+export function requestFields(fields: readonly Field[], request: DtoRequest): Field[] {
+  return request.fields.map((entry) => {
+    const json = typeof entry === 'string' ? entry : entry[0];
+    const field = fields.find((f) => f.json === json);
+    if (!field) throw new Error(`${request.name}: no field ${json}`);
+    return field;
+  });
+}
+
 /** A generated interface pair: the response and the request body's writable columns. */
 export interface DtoTable {
   /** File name in src/generated/dto/. */
@@ -121,6 +149,8 @@ export interface DtoTable {
    * create, optional on update); the input interface leaves them out.
    */
   extend?: { create: string; update: string; fields: string[] };
+  /** Further request interfaces, each a selection of the fields. */
+  requests?: readonly DtoRequest[];
   /** Types the fields name (schemaType) from other modules: module path (from src/generated/dto/) → names. */
   imports?: Record<string, string[]>;
   /** Describe each property (and enum type) as "Table.Column." (default true). */
@@ -187,6 +217,8 @@ export function jsonToColumns(
     if (v === null) {
       if (f.nullable) data[f.column] = null;
     } else if (f.kind === 'flag') data[f.column] = v === 1 || v === true;
+    // A request may take a 0/1 integer column as a boolean.
+    else if (typeof v === 'boolean' && f.kind in INT_RANGES) data[f.column] = v ? 1 : 0;
     else if (f.kind === 'u64') data[f.column] = BigInt(v as number);
     else if (f.kind === 'enum') data[f.column] = enumIn(f, String(v));
     else data[f.column] = v;

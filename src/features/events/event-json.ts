@@ -6,7 +6,7 @@ import type { Orientation } from '../../api/wrappers.js';
 import type { ZoneClock } from './event-time.js';
 import type { EventResponse } from '../../generated/dto/events.js';
 import { rowToJson } from '../field-table.js';
-import { EVENT_COLUMNS, EVENT_FIELDS } from './event-fields.js';
+import { EVENT_COLUMNS, EVENT_FIELDS, ORIENTATION_VARIANTS } from './event-fields.js';
 
 export { EVENT_COLUMNS };
 
@@ -87,15 +87,6 @@ export function toEventResponse(row: EventRow, clock: ZoneClock, tags?: TagSumma
 export type OrientationInput =
   Orientation | 'Rotate0' | 'Rotate90' | 'Rotate180' | 'Rotate270' | 'FlipHori' | 'FlipVert';
 
-const ORIENTATION_VARIANTS: Record<string, Orientation> = {
-  Rotate0: 'ROTATE_0',
-  Rotate90: 'ROTATE_90',
-  Rotate180: 'ROTATE_180',
-  Rotate270: 'ROTATE_270',
-  FlipHori: 'FLIP_HORI',
-  FlipVert: 'FLIP_VERT',
-};
-
 export function storedOrientation(value: OrientationInput): Orientation {
-  return ORIENTATION_VARIANTS[value] ?? (value as Orientation);
+  return (ORIENTATION_VARIANTS[value] ?? value) as Orientation;
 }
