@@ -5,6 +5,8 @@ import { CONTROL_FIELDS, CONTROL_SCALARS } from './ptz/control-fields.js';
 import { STAT_FIELDS } from './events/stat-fields.js';
 import { SERVER_FIELDS, SERVER_SCALARS } from './system/server-fields.js';
 import { USER_FIELDS, USER_INPUT_ORDER } from './users/user-fields.js';
+import { FILTER_FIELDS } from './filters/filter-fields.js';
+import { EVENT_CREATE, EVENT_FIELDS, EVENT_UPDATE } from './events/event-fields.js';
 
 export const DTO_TABLES: DtoTable[] = [
   {
@@ -46,8 +48,7 @@ export const DTO_TABLES: DtoTable[] = [
     response: 'ServerResponse',
     input: 'ServerFields',
     inputDoc: 'Fields shared by create and update; absent keeps (or defaults), null clears a nullable column.',
-    inputExclude: ['name'],
-    requests: { create: 'CreateServerRequest', update: 'UpdateServerRequest' },
+    extend: { create: 'CreateServerRequest', update: 'UpdateServerRequest', fields: ['name'] },
     describeColumns: false,
     nullableOptional: true,
     scalars: SERVER_SCALARS,
@@ -59,12 +60,39 @@ export const DTO_TABLES: DtoTable[] = [
     response: 'UserResponse',
     input: 'UserFields',
     inputDoc: 'Fields shared by create and update; absent keeps (or defaults), null clears a nullable column.',
-    inputExclude: ['username', 'password'],
-    inputOrder: USER_INPUT_ORDER,
-    requests: { create: 'CreateUserRequest', update: 'UpdateUserRequest' },
+    inputFirst: USER_INPUT_ORDER,
+    extend: { create: 'CreateUserRequest', update: 'UpdateUserRequest', fields: ['username', 'password'] },
     imports: { '../../auth/permissions.js': ['StoredLevel'] },
     describeColumns: false,
     nullableOptional: true,
     fields: USER_FIELDS,
+  },
+  {
+    name: 'filters',
+    table: 'Filters',
+    response: 'FilterResponse',
+    input: 'FilterFields',
+    inputDoc: 'The settable columns, shared by create and update.',
+    inputFirst: ['filter'],
+    extend: { create: 'CreateFilterRequest', update: 'UpdateFilterRequest', fields: ['name'] },
+    imports: { '../../features/filters/filter-query.js': ['FilterQuery'] },
+    describeColumns: false,
+    docInResponse: true,
+    nullableOptional: true,
+    fields: FILTER_FIELDS,
+  },
+  {
+    name: 'events',
+    table: 'Events',
+    response: 'EventResponse',
+    imports: {
+      '../../api/wrappers.js': ['DateTimeWrapper', 'DecimalWrapper', 'Orientation', 'SchemeWrapper'],
+      '../../features/events/event-json.js': ['OrientationInput', 'TagSummary'],
+    },
+    requests: [EVENT_CREATE, EVENT_UPDATE],
+    describeColumns: false,
+    docInResponse: true,
+    nullableOptional: true,
+    fields: EVENT_FIELDS,
   },
 ];

@@ -7,7 +7,7 @@ import type { MonitorAcl } from '../../auth/monitor-acl.js';
 import { InvalidInputError, NotFoundError } from '../../errors.js';
 import type { PrismaClient } from '../../db/prisma.js';
 import { pageOf, pageRequest, type Page } from '../../api/pagination.js';
-import type { DateTimeWrapper, DecimalWrapper, NaiveDateTimeWrapper } from '../../api/wrappers.js';
+import type { NaiveDateTimeWrapper } from '../../api/wrappers.js';
 import { coalescedCount } from '../../db/coalesced-count.js';
 import { EventRows } from './event-rows.js';
 import { EventDeletion } from './event-deletion.js';
@@ -19,100 +19,21 @@ import {
   toEventResponse,
   type EventResponse,
   type EventRow,
-  type OrientationInput,
   type TagSummary,
 } from './event-json.js';
 import { eventListSql, wallClockSql, type EventListFilters } from './event-list-query.js';
 import { parseEventTime, ZoneMinderClock, type ZoneClock } from './event-time.js';
 import type { Services } from '../../registry.js';
+import type { EventCreateRequest, EventUpdateRequest } from '../../generated/dto/events.js';
+import { jsonToColumns } from '../field-table.js';
+import { EVENT_UPDATE_FIELDS } from './event-fields.js';
 
 export type { EventResponse, TagSummary } from './event-json.js';
 
 export interface PaginatedEventsResponse extends Page<EventResponse> {}
 
-export interface EventCreateRequest {
-  /**
-   * Monitor the event belongs to; must exist and be visible to the caller.
-   * @isInt
-   * @minimum 0
-   */
-  monitor_id: number;
-  /**
-   * Storage row (0 = the default events directory).
-   * @isInt
-   * @minimum 0
-   * @maximum 65535
-   */
-  storage_id: number;
-  /**
-   * Secondary storage row.
-   * @isInt
-   * @minimum 0
-   * @maximum 65535
-   */
-  secondary_storage_id?: number | null;
-  /**
-   * Event name.
-   * @maxLength 64
-   */
-  name: string;
-  /**
-   * What triggered the event.
-   * @maxLength 65535
-   */
-  cause?: string | null;
-  /**
-   * Free text.
-   * @maxLength 65535
-   */
-  notes?: string | null;
-  /** ISO 8601; with `Z` or an offset it is converted to ZoneMinder's local time. Default: now. */
-  start_date_time?: DateTimeWrapper | null;
-  /** ISO 8601 as start_date_time; absent or null: the event is still open. */
-  end_date_time?: DateTimeWrapper | null;
-  /**
-   * Frame width in pixels.
-   * @isInt
-   * @minimum 0
-   * @maximum 65535
-   */
-  width: number;
-  /**
-   * Frame height in pixels.
-   * @isInt
-   * @minimum 0
-   * @maximum 65535
-   */
-  height: number;
-  /** Seconds as a decimal string, at most 99999999.99 with two places. */
-  length: DecimalWrapper;
-  orientation: OrientationInput;
-}
-
-export interface EventUpdateRequest {
-  /**
-   * Event name; null leaves it unchanged.
-   * @maxLength 64
-   */
-  name?: string | null;
-  /**
-   * What triggered the event; null clears it.
-   * @maxLength 65535
-   */
-  cause?: string | null;
-  /**
-   * Free text; null clears it.
-   * @maxLength 65535
-   */
-  notes?: string | null;
-  archived?: boolean | null;
-  locked?: boolean | null;
-  emailed?: boolean | null;
-  messaged?: boolean | null;
-  uploaded?: boolean | null;
-  executed?: boolean | null;
-  orientation?: OrientationInput | null;
-}
+// EventCreateRequest and EventUpdateRequest are generated from event-fields.ts.
+export type { EventCreateRequest, EventUpdateRequest };
 
 export interface EventCountResponse {
   /**
@@ -306,21 +227,11 @@ export class EventsService {
 
   async update(user: AuthUser, id: number, body: EventUpdateRequest): Promise<EventResponse> {
     const row = await this.visibleRow(user, BigInt(id));
-    const flag = (v: boolean | null | undefined) => (v == null ? undefined : v ? 1 : 0);
+    // null clears Cause and Notes and leaves the rest; the flags arrive as booleans, Orientation
+    // in any spelling of OrientationInput.
     await this.prisma.events.update({
       where: { Id: BigInt(row.Id) },
-      data: {
-        ...(body.name != null && { Name: body.name }),
-        ...(body.cause !== undefined && { Cause: body.cause }),
-        ...(body.notes !== undefined && { Notes: body.notes }),
-        ...(body.locked != null && { Locked: body.locked }),
-        ...(body.orientation != null && { Orientation: storedOrientation(body.orientation) }),
-        Archived: flag(body.archived),
-        Emailed: flag(body.emailed),
-        Messaged: flag(body.messaged),
-        Uploaded: flag(body.uploaded),
-        Executed: flag(body.executed),
-      },
+      data: jsonToColumns(EVENT_UPDATE_FIELDS, body),
     });
     return this.get(user, id);
   }

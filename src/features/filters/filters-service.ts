@@ -20,334 +20,19 @@ import { eventTagsOf, type PaginatedEventsResponse } from '../events/events-serv
 import { compileFilter, type FilterQuery } from './filter-query.js';
 import { filterToZmQuery, zmfilterUnsafeValues, zmJsonToFilter } from './filter-zm-json.js';
 import type { Services } from '../../registry.js';
+import type {
+  CreateFilterRequest,
+  EmailFormat,
+  FilterFields,
+  FilterResponse,
+  UpdateFilterRequest,
+} from '../../generated/dto/filters.js';
+import { jsonToColumns, rowToJson } from '../field-table.js';
+import { FILTER_FIELDS } from './filter-fields.js';
 
-export type EmailFormat = 'Individual' | 'Summary';
-
-export interface FilterResponse {
-  /**
-   * @isInt
-   * @minimum 0
-   */
-  id: number;
-  name: string;
-  /** The condition as ZoneMinder stores it (Filters.Query_json): `{terms:[{cnj, obr, attr, op, val, cbr}], sort_field, sort_asc, limit}`. */
-  query_json: string;
-  /** The same condition as a typed tree; null when it uses something the tree cannot express. */
-  filter?: FilterQuery | null;
-  /**
-   * @isInt
-   * @minimum 0
-   */
-  auto_archive: number;
-  /**
-   * @isInt
-   * @minimum 0
-   */
-  auto_unarchive: number;
-  /**
-   * @isInt
-   * @minimum 0
-   */
-  auto_video: number;
-  /**
-   * @isInt
-   * @minimum 0
-   */
-  auto_upload: number;
-  /**
-   * @isInt
-   * @minimum 0
-   */
-  auto_email: number;
-  email_to?: string | null;
-  email_subject?: string | null;
-  email_body?: string | null;
-  email_server?: string | null;
-  email_format: string;
-  /**
-   * @isInt
-   * @minimum 0
-   */
-  auto_message: number;
-  /**
-   * @isInt
-   * @minimum 0
-   */
-  auto_execute: number;
-  auto_execute_cmd?: string | null;
-  /**
-   * @isInt
-   * @minimum 0
-   */
-  auto_delete: number;
-  /**
-   * @isInt
-   * @minimum 0
-   */
-  auto_move: number;
-  /**
-   * @isInt
-   * @minimum 0
-   */
-  auto_move_to: number;
-  /**
-   * @isInt
-   * @minimum 0
-   */
-  auto_copy: number;
-  /**
-   * @isInt
-   * @minimum 0
-   */
-  auto_copy_to: number;
-  /**
-   * @isInt
-   * @minimum 0
-   */
-  update_disk_space: number;
-  /**
-   * @isInt
-   * @minimum 0
-   */
-  background: number;
-  /**
-   * @isInt
-   * @minimum 0
-   */
-  concurrent: number;
-  /**
-   * @isInt
-   * @minimum 0
-   */
-  lock_rows: number;
-  /**
-   * @isInt
-   * @minimum 0
-   */
-  execute_interval: number;
-  /**
-   * @isInt
-   * @minimum 0
-   */
-  user_id?: number | null;
-}
-
-/** The settable columns, shared by create and update. */
-export interface FilterFields {
-  /** The condition as a typed tree (preferred; wins over query_json). */
-  filter?: FilterQuery | null;
-  /**
-   * The condition in ZoneMinder's Query_json format (a JSON string of terms).
-   * @maxLength 65535
-   */
-  query_json?: string | null;
-  /**
-   * Archive matching events.
-   * @isInt
-   * @minimum 0
-   * @maximum 1
-   */
-  auto_archive?: number | null;
-  /**
-   * Unarchive matching events.
-   * @isInt
-   * @minimum 0
-   * @maximum 1
-   */
-  auto_unarchive?: number | null;
-  /**
-   * Create videos of matching events.
-   * @isInt
-   * @minimum 0
-   * @maximum 1
-   */
-  auto_video?: number | null;
-  /**
-   * Upload matching events.
-   * @isInt
-   * @minimum 0
-   * @maximum 1
-   */
-  auto_upload?: number | null;
-  /**
-   * E-mail details of matching events.
-   * @isInt
-   * @minimum 0
-   * @maximum 1
-   */
-  auto_email?: number | null;
-  /**
-   * E-mail recipients.
-   * @maxLength 65535
-   */
-  email_to?: string | null;
-  /**
-   * E-mail subject.
-   * @maxLength 65535
-   */
-  email_subject?: string | null;
-  /**
-   * E-mail body.
-   * @maxLength 65535
-   */
-  email_body?: string | null;
-  /**
-   * E-mail server.
-   * @maxLength 65535
-   */
-  email_server?: string | null;
-  /** One mail per event (Individual) or one for all (Summary). */
-  email_format?: EmailFormat | null;
-  /**
-   * Message details of matching events.
-   * @isInt
-   * @minimum 0
-   * @maximum 1
-   */
-  auto_message?: number | null;
-  /**
-   * Run auto_execute_cmd on matching events; setting it needs System Edit.
-   * @isInt
-   * @minimum 0
-   * @maximum 1
-   */
-  auto_execute?: number | null;
-  /**
-   * Shell command zmfilter.pl runs per matching event; setting it needs System Edit.
-   * @maxLength 255
-   */
-  auto_execute_cmd?: string | null;
-  /**
-   * Delete matching events.
-   * @isInt
-   * @minimum 0
-   * @maximum 1
-   */
-  auto_delete?: number | null;
-  /**
-   * Move matching events to auto_move_to.
-   * @isInt
-   * @minimum 0
-   * @maximum 1
-   */
-  auto_move?: number | null;
-  /**
-   * Target Storage id of auto_move.
-   * @isInt
-   * @minimum 0
-   * @maximum 65535
-   */
-  auto_move_to?: number | null;
-  /**
-   * Copy matching events to auto_copy_to.
-   * @isInt
-   * @minimum 0
-   * @maximum 1
-   */
-  auto_copy?: number | null;
-  /**
-   * Target Storage id of auto_copy.
-   * @isInt
-   * @minimum 0
-   * @maximum 65535
-   */
-  auto_copy_to?: number | null;
-  /**
-   * Recompute the disk space of matching events.
-   * @isInt
-   * @minimum 0
-   * @maximum 1
-   */
-  update_disk_space?: number | null;
-  /**
-   * Run in the background (zmfilter.pl daemon).
-   * @isInt
-   * @minimum 0
-   * @maximum 1
-   */
-  background?: number | null;
-  /**
-   * Run concurrently with other filters.
-   * @isInt
-   * @minimum 0
-   * @maximum 1
-   */
-  concurrent?: number | null;
-  /**
-   * Lock matching rows while acting on them.
-   * @isInt
-   * @minimum 0
-   * @maximum 1
-   */
-  lock_rows?: number | null;
-  /**
-   * Seconds between background runs.
-   * @isInt
-   * @minimum 0
-   * @maximum 2147483647
-   */
-  execute_interval?: number | null;
-  /**
-   * Owner; default the caller.
-   * @isInt
-   * @minimum 0
-   */
-  user_id?: number | null;
-}
-
-export interface CreateFilterRequest extends FilterFields {
-  /**
-   * Filter name.
-   * @maxLength 64
-   */
-  name: string;
-}
-
-export interface UpdateFilterRequest extends FilterFields {
-  /**
-   * Filter name.
-   * @maxLength 64
-   */
-  name?: string | null;
-}
-
-/** JSON field → column, for the plain columns (flags, numbers, texts). */
-const COLUMNS = {
-  auto_archive: 'AutoArchive',
-  auto_unarchive: 'AutoUnarchive',
-  auto_video: 'AutoVideo',
-  auto_upload: 'AutoUpload',
-  auto_email: 'AutoEmail',
-  email_to: 'EmailTo',
-  email_subject: 'EmailSubject',
-  email_body: 'EmailBody',
-  email_server: 'EmailServer',
-  email_format: 'EmailFormat',
-  auto_message: 'AutoMessage',
-  auto_execute: 'AutoExecute',
-  auto_execute_cmd: 'AutoExecuteCmd',
-  auto_delete: 'AutoDelete',
-  auto_move: 'AutoMove',
-  auto_move_to: 'AutoMoveTo',
-  auto_copy: 'AutoCopy',
-  auto_copy_to: 'AutoCopyTo',
-  update_disk_space: 'UpdateDiskSpace',
-  background: 'Background',
-  concurrent: 'Concurrent',
-  lock_rows: 'LockRows',
-  execute_interval: 'ExecuteInterval',
-  user_id: 'UserId',
-} as const satisfies Partial<Record<keyof FilterFields, keyof Filters>>;
-
-/** Texts that may be cleared with null; every other column keeps its value on null. */
-const NULLABLE = new Set<string>([
-  'email_to',
-  'email_subject',
-  'email_body',
-  'email_server',
-  'auto_execute_cmd',
-  'user_id',
-]);
+// FilterResponse, FilterFields, CreateFilterRequest, UpdateFilterRequest and EmailFormat are
+// generated from filter-fields.ts.
+export type { CreateFilterRequest, EmailFormat, FilterFields, FilterResponse, UpdateFilterRequest };
 
 function storedFilter(json: string): FilterQuery | null {
   try {
@@ -357,37 +42,11 @@ function storedFilter(json: string): FilterQuery | null {
   }
 }
 
+/** `filter` is derived: the stored Query_json as a tree. */
 function toResponse(row: Filters): FilterResponse {
-  return {
-    id: row.Id,
-    name: row.Name,
-    query_json: row.Query_json,
-    filter: storedFilter(row.Query_json),
-    auto_archive: row.AutoArchive,
-    auto_unarchive: row.AutoUnarchive,
-    auto_video: row.AutoVideo,
-    auto_upload: row.AutoUpload,
-    auto_email: row.AutoEmail,
-    email_to: row.EmailTo,
-    email_subject: row.EmailSubject,
-    email_body: row.EmailBody,
-    email_server: row.EmailServer,
-    email_format: row.EmailFormat,
-    auto_message: row.AutoMessage,
-    auto_execute: row.AutoExecute,
-    auto_execute_cmd: row.AutoExecuteCmd,
-    auto_delete: row.AutoDelete,
-    auto_move: row.AutoMove,
-    auto_move_to: row.AutoMoveTo,
-    auto_copy: row.AutoCopy,
-    auto_copy_to: row.AutoCopyTo,
-    update_disk_space: row.UpdateDiskSpace,
-    background: row.Background,
-    concurrent: row.Concurrent,
-    lock_rows: row.LockRows,
-    execute_interval: row.ExecuteInterval,
-    user_id: row.UserId,
-  };
+  return rowToJson(FILTER_FIELDS, row, {
+    derived: { filter: storedFilter(row.Query_json) },
+  }) as unknown as FilterResponse;
 }
 
 const notFound = (id: number) => new NotFoundError(`Filter ${id} not found`, [['id', String(id)]]);
@@ -440,8 +99,7 @@ export class FiltersService {
       throw new InvalidInputError('Invalid input', [['filter', 'filter or query_json is required']]);
     const row = await this.prisma.filters.create({
       data: {
-        ...this.columns(body),
-        Name: body.name,
+        ...jsonToColumns(FILTER_FIELDS, body),
         Query_json: queryJson,
         UserId: body.user_id ?? user.id,
       } as Prisma.FiltersUncheckedCreateInput,
@@ -455,11 +113,8 @@ export class FiltersService {
     const queryJson = await this.storedQuery(body);
     const row = await this.prisma.filters.update({
       where: { Id: id },
-      data: {
-        ...this.columns(body),
-        ...(body.name != null && { Name: body.name }),
-        ...(queryJson !== undefined && { Query_json: queryJson }),
-      },
+      // The normalised condition replaces the query_json given (undefined: neither was given, unchanged).
+      data: { ...jsonToColumns(FILTER_FIELDS, body), Query_json: queryJson },
     });
     return toResponse(row);
   }
@@ -586,15 +241,5 @@ export class FiltersService {
         throw err;
       }
     }
-  }
-
-  private columns(body: FilterFields): Prisma.FiltersUncheckedUpdateInput & Record<string, unknown> {
-    const data: Record<string, unknown> = {};
-    for (const [field, column] of Object.entries(COLUMNS)) {
-      const value = body[field as keyof typeof COLUMNS];
-      if (value === undefined || (value === null && !NULLABLE.has(field))) continue;
-      data[column] = value;
-    }
-    return data;
   }
 }

@@ -99,7 +99,9 @@ export interface UpdateMonitorStateRequest {
 const DEFAULT_MODES: Modes = { Capturing: 'Always', Analysing: 'Always', Recording: 'Always' };
 
 function toResponse(row: Monitors): MonitorResponse {
-  return rowToJson(MONITOR_FIELDS, row, (f, v) => enumFromPrisma(f.column, v)) as unknown as MonitorResponse;
+  return rowToJson(MONITOR_FIELDS, row, {
+    enumOut: (f, v) => enumFromPrisma(f.column, v),
+  }) as unknown as MonitorResponse;
 }
 
 /** Request body → column values. null clears a nullable column and is ignored otherwise. */

@@ -64,7 +64,7 @@ async function passwordHash(password: string): Promise<string> {
  * hash is write-only and never copied; unknown permission values read as None.
  */
 export function toUserResponse(row: object): UserResponse {
-  return rowToJson(USER_FIELDS, row, (_f, stored) => parseLevel(stored)) as unknown as UserResponse;
+  return rowToJson(USER_FIELDS, row, { enumOut: (_f, stored) => parseLevel(stored) }) as unknown as UserResponse;
 }
 
 export class UsersService {
