@@ -158,6 +158,12 @@ export class WebRtcSession {
     });
     peer.on('state', (state) => this.#onPeerState(state));
     peer.createOffer();
+    // Also covers an offer that never comes; restarted when the offer is sent.
+    this.#armAnswer();
+  }
+
+  /** The answer timeout counts from the offer the client got (its creation may take a while under load). */
+  #armAnswer(): void {
     this.#arm(
       this.#timeouts.answerMs,
       `Connection timeout: no SDP answer within ${Math.round(this.#timeouts.answerMs / 1000)} seconds`,
@@ -174,6 +180,7 @@ export class WebRtcSession {
       ? sdp
       : sdp.replace(/\r?\nm=/, (m) => `\r\na=ice-options:trickle${m}`);
     this.#send({ type: 'offer', session_id: this.id, sdp: withTrickle });
+    if (!this.#answered) this.#armAnswer();
     this.#offerSent = true;
     this.#startup.offer_ms = this.#ms();
   }
