@@ -59,6 +59,13 @@ test('every supervision route answers 503 with the envelope in passive mode', as
     t.is(res.status, 503, path);
     t.regex(res.body.error_message, /daemon manager not available/i, path);
   }
+  // An expected 503: a warning line naming the reason, not an error with a stack.
+  const lines = app.logs.filter((l) => l.path === '/api/v3/system/status');
+  t.true(lines.some((l) => l.msg === 'request not served' && l.level === 40 && l.status === 503));
+  t.false(
+    lines.some((l) => l.level >= 50),
+    JSON.stringify(lines.filter((l) => l.level >= 50)),
+  );
 });
 
 test('RBAC: System View reads, System Edit acts, other features and no token are refused', async (t) => {

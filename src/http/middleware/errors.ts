@@ -2,7 +2,9 @@
 // error becomes a generic 500: no stack, SQL, path or secret ever reaches a body.
 import type { ErrorRequestHandler, Express, RequestHandler } from 'express';
 import {
+  BadGatewayError,
   DatabaseUnavailableError,
+  GatewayTimeoutError,
   MethodNotAllowedError,
   NotFoundError,
   ServiceUnavailableError,
@@ -19,6 +21,23 @@ export function errorHandler(log: Logger): ErrorRequestHandler {
       log.warn(
         { req_id: res.locals.reqId, method: req.method, path: req.path, reason: (err as Error).message?.slice(0, 120) },
         'database unavailable',
+      );
+    } else if (
+      apiError instanceof ServiceUnavailableError ||
+      apiError instanceof BadGatewayError ||
+      apiError instanceof GatewayTimeoutError
+    ) {
+      // An expected condition the answer names (no daemon manager, a camera not capturing, a peer
+      // down): one line without a stack, so a polling client does not fill the log with errors.
+      log.warn(
+        {
+          req_id: res.locals.reqId,
+          method: req.method,
+          path: req.path,
+          status: apiError.status,
+          reason: apiError.message,
+        },
+        'request not served',
       );
     } else if (apiError.status >= 500) {
       log.error({ err, req_id: res.locals.reqId, method: req.method, path: req.path }, 'request failed');
