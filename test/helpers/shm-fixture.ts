@@ -2,7 +2,7 @@
 // SharedData with given values, TriggerData, zone scores, VideoStoreData, timestamps, image slots
 // holding a known picture in a given pixel format, and the per-slot AVPixelFormat arrays of 1.39.
 
-import { renameSync, writeFileSync } from 'node:fs';
+import { closeSync, openSync, renameSync, writeFileSync, writeSync } from 'node:fs';
 
 import type { PixelFormat } from '../../src/native/index.js';
 import {
@@ -304,6 +304,25 @@ export function writeShmFixture(path: string, spec: ShmFixtureSpec): ShmFixture 
   writeFileSync(tmp, fixture.buffer, { mode: 0o660 });
   renameSync(tmp, path);
   return fixture;
+}
+
+/**
+ * zmc committing a new image into a written fixture (888 layout): the slot's timestamp, then
+ * last_write_index (docs/zoneminder/shared-memory.md).
+ */
+export function commitImage(path: string, fixture: ShmFixture, slot: number, timestampUs: number): void {
+  const fd = openSync(path, 'r+');
+  try {
+    const ts = Buffer.alloc(16);
+    ts.writeBigInt64LE(BigInt(Math.floor(timestampUs / 1e6)), 0);
+    ts.writeBigInt64LE(BigInt(timestampUs % 1e6), 8);
+    writeSync(fd, ts, 0, 16, fixture.offsets.timestamps + 16 * slot);
+    const idx = Buffer.alloc(4);
+    idx.writeInt32LE(slot);
+    writeSync(fd, idx, 0, 4, fieldOffset(888, 'last_write_index'));
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /** Byte offset of a SharedData field in `layout` (docs/zoneminder/shared-memory.md). */

@@ -3,7 +3,7 @@
 // listener, served by the HTTPS listener (checked by a TLS client that trusts pebble's root), a
 // forced renewal swapped in while an open connection and a live MJPEG stream keep working, and a
 // CA outage retried with back-off instead of a crash.
-import { closeSync, mkdtempSync, openSync, rmSync, statSync, writeSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import https from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,7 +17,7 @@ import { MJPEG_BOUNDARY } from '../../src/media/mjpeg.js';
 import { sharedMemoryPath } from '../../src/native/index.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { freePort, startPebble } from '../helpers/pebble.js';
-import { fieldOffset, writeShmFixture } from '../helpers/shm-fixture.js';
+import { commitImage, writeShmFixture } from '../helpers/shm-fixture.js';
 import { insertUser, zmDatabase } from '../helpers/zmdb.js';
 
 const DOMAIN = 'nvr.zmgate.test';
@@ -191,21 +191,9 @@ test.serial(
       ],
       fields: { heartbeat_time: Math.floor(Date.now() / 1000) },
     });
-    /** zmc committing a new image: the slot's timestamp, then last_write_index. */
-    const commit = (slot: number, timestampUs: number) => {
-      const fd = openSync(sharedMemoryPath(mapDir, 1), 'r+');
-      try {
-        const ts = Buffer.alloc(16);
-        ts.writeBigInt64LE(BigInt(Math.floor(timestampUs / 1e6)), 0);
-        ts.writeBigInt64LE(BigInt(timestampUs % 1e6), 8);
-        writeSync(fd, ts, 0, 16, shm.offsets.timestamps + 16 * slot);
-        const idx = Buffer.alloc(4);
-        idx.writeInt32LE(slot);
-        writeSync(fd, idx, 0, 4, fieldOffset(888, 'last_write_index'));
-      } finally {
-        closeSync(fd);
-      }
-    };
+    /** zmc committing a new image. */
+    const commit = (slot: number, timestampUs: number) =>
+      commitImage(sharedMemoryPath(mapDir, 1), shm, slot, timestampUs);
 
     // No http-01 port at all: the CA validates on the HTTPS listener's own port.
     const port = await freePort();

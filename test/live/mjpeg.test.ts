@@ -2,7 +2,7 @@
 // socket exists anywhere here). Parts are sent only for new images, `maxfps` is checked and
 // capped, access rules match the other live routes, and a client that goes away releases the
 // stream and its shared-memory mapping.
-import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -19,7 +19,7 @@ import { startTestApp, type TestApp } from '../helpers/app.js';
 import type { FreshDatabase } from '../helpers/mariadb.js';
 import { abandonRequest } from '../helpers/http.js';
 import { login } from '../helpers/rest.js';
-import { fieldOffset, writeShmFixture, type ShmFixture } from '../helpers/shm-fixture.js';
+import { commitImage, writeShmFixture, type ShmFixture } from '../helpers/shm-fixture.js';
 import { insertUser, zmDatabase } from '../helpers/zmdb.js';
 
 const mapDir = mkdtempSync(join(tmpdir(), 'zmgate-live-mjpeg-'));
@@ -86,21 +86,9 @@ test.after.always(async () => {
   rmSync(sockDir, { recursive: true, force: true });
 });
 
-/** zmc committing a new image: the slot's timestamp, then last_write_index (docs/zoneminder/shared-memory.md). */
-function commit(slot: number, timestampUs: number): void {
-  const fd = openSync(sharedMemoryPath(mapDir, 1), 'r+');
-  try {
-    const ts = Buffer.alloc(16);
-    ts.writeBigInt64LE(BigInt(Math.floor(timestampUs / 1e6)), 0);
-    ts.writeBigInt64LE(BigInt(timestampUs % 1e6), 8);
-    writeSync(fd, ts, 0, 16, fixture.offsets.timestamps + 16 * slot);
-    const idx = Buffer.alloc(4);
-    idx.writeInt32LE(slot);
-    writeSync(fd, idx, 0, 4, fieldOffset(888, 'last_write_index'));
-  } finally {
-    closeSync(fd);
-  }
-}
+/** zmc committing a new image into monitor 1's shared memory. */
+const commit = (slot: number, timestampUs: number) =>
+  commitImage(sharedMemoryPath(mapDir, 1), fixture, slot, timestampUs);
 
 /** Reads parts of a multipart stream as they arrive. */
 class PartReader {
