@@ -9,6 +9,7 @@ import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { FreshDatabase } from './mariadb.js';
+import { sql } from './events.js';
 
 const CONFIG_PM = '/usr/share/perl5/ZoneMinder/Config.pm';
 
@@ -82,4 +83,27 @@ export function runZmPerl(
     status: r.status,
     output: `${r.error ? `${r.error.message}\n` : ''}${r.stdout ?? ''}${r.stderr ?? ''}`,
   };
+}
+
+/**
+ * The tables ZoneMinder's perl daemons derive from Events (the Events_Hour…Month buckets,
+ * Event_Summaries, Storage.DiskSpace), in a form two databases can be compared by.
+ */
+export async function derivedTables(db: FreshDatabase): Promise<Record<string, unknown>> {
+  const out: Record<string, unknown> = {};
+  for (const t of ['Events_Hour', 'Events_Day', 'Events_Week', 'Events_Month']) {
+    out[t] = (await sql(db, `SELECT EventId, MonitorId, DiskSpace FROM ${t} ORDER BY EventId`)).map((r) => [
+      Number(r.EventId),
+      r.MonitorId,
+      r.DiskSpace === null ? null : Number(r.DiskSpace),
+    ]);
+  }
+  out.Event_Summaries = (await sql(db, 'SELECT * FROM Event_Summaries ORDER BY MonitorId')).map((r) =>
+    Object.fromEntries(Object.entries(r).map(([k, v]) => [k, v === null ? null : Number(v)])),
+  );
+  out.Storage = (await sql(db, 'SELECT Id, DiskSpace FROM Storage ORDER BY Id')).map((r) => [
+    r.Id,
+    r.DiskSpace === null ? null : Number(r.DiskSpace),
+  ]);
+  return out;
 }

@@ -20,7 +20,7 @@ import { sql } from '../helpers/events.js';
 import { capturedLogger, poolFor, setZmConfig } from '../helpers/maintenance.js';
 import type { FreshDatabase } from '../helpers/mariadb.js';
 import { database136 } from '../helpers/zm136.js';
-import { runZmPerl } from '../helpers/zm-perl.js';
+import { derivedTables, runZmPerl } from '../helpers/zm-perl.js';
 
 const ZMSTATS = '/usr/bin/zmstats.pl';
 
@@ -88,21 +88,7 @@ async function seed(db: FreshDatabase): Promise<void> {
 }
 
 async function derived(db: FreshDatabase): Promise<Record<string, unknown>> {
-  const out: Record<string, unknown> = {};
-  for (const t of ['Events_Hour', 'Events_Day', 'Events_Week', 'Events_Month']) {
-    out[t] = (await sql(db, `SELECT EventId, MonitorId, DiskSpace FROM ${t} ORDER BY EventId`)).map((r) => [
-      Number(r.EventId),
-      r.MonitorId,
-      r.DiskSpace === null ? null : Number(r.DiskSpace),
-    ]);
-  }
-  out.Event_Summaries = (await sql(db, 'SELECT * FROM Event_Summaries ORDER BY MonitorId')).map((r) =>
-    Object.fromEntries(Object.entries(r).map(([k, v]) => [k, v === null ? null : Number(v)])),
-  );
-  out.Storage = (await sql(db, 'SELECT Id, DiskSpace FROM Storage ORDER BY Id')).map((r) => [
-    r.Id,
-    r.DiskSpace === null ? null : Number(r.DiskSpace),
-  ]);
+  const out = await derivedTables(db);
   out.Logs = (await sql(db, 'SELECT Message FROM Logs ORDER BY TimeKey')).map((r) => r.Message);
   out.Sessions = (await sql(db, 'SELECT id FROM Sessions ORDER BY id')).map((r) => r.id);
   return out;
