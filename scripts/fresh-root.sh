@@ -209,7 +209,8 @@ timeout --kill-after=30 "$test_timeout" chroot "$target" /usr/bin/env -i HOME=/r
 stop_in_root
 last=$(tail -n 1 "$logs/fresh-root-test.log")
 echo "# fresh-root: the test command took $(since "$start") (exit $status); its failures and last lines:"
-grep -E '^not ok ' "$logs/fresh-root-test.log" | sed 's/^/#   /' | head -n 50 || true
+# Each failure with its TAP diagnostics (assertion, values, place), so the cause is in CI's output.
+awk '/^not ok /{d=1; n=0} d&&n<40{print; n++} d&&/^  \.\.\.$/{d=0}' "$logs/fresh-root-test.log" | sed 's/^/#   /' | head -n 200 || true
 grep -E '# SKIP|SKIPPED' "$logs/fresh-root-test.log" | sed 's/^/#   skipped: /' || true
 tail -n 8 "$logs/fresh-root-test.log" | sed 's/^/#   /'
 if echo "$last" | grep -qE '^[0-9]+ passed, [0-9]+ failed$'; then

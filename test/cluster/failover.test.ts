@@ -4,7 +4,7 @@
 import test from 'ava';
 import { sharedMemoryPath } from '../../src/native/index.js';
 import type { TestApp } from '../helpers/app.js';
-import { insertServers, startHost, until } from '../helpers/cluster.js';
+import { insertServers, startHost, startHosts, until } from '../helpers/cluster.js';
 import { insertMonitor } from '../helpers/events.js';
 import { request } from '../helpers/http.js';
 import { liveEnv, liveFixture, type LiveFixture } from '../helpers/live.js';
@@ -43,7 +43,10 @@ test.before(async () => {
   fxB = await liveFixture([]);
   picture(fxA.mapDir, 1);
   picture(fxB.mapDir, 2);
-  [a, b] = await Promise.all([startHost(db, 1, liveEnv(fxA)), startHost(db, 2, liveEnv(fxB))]);
+  [a, b] = await startHosts(db, [
+    { id: 1, env: liveEnv(fxA) },
+    { id: 2, env: liveEnv(fxB) },
+  ]);
 });
 
 test.after.always(async () => {

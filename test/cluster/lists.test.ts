@@ -9,7 +9,7 @@ import net from 'node:net';
 import { join } from 'node:path';
 import test from 'ava';
 import { startTestApp, type TestApp } from '../helpers/app.js';
-import { insertServers, startHost, until } from '../helpers/cluster.js';
+import { insertServers, startHosts, until } from '../helpers/cluster.js';
 import { servedDocument } from '../helpers/coverage.js';
 import { RUNS, standInBin } from '../helpers/daemon-standins.js';
 import { sql } from '../helpers/events.js';
@@ -59,9 +59,9 @@ test.before(async () => {
   );
   dirsA = takeoverDirs(standInBin({ zmc: RUNS, 'zmstats.pl': RUNS, 'zmfilter.pl': RUNS }));
   fxB = await liveFixture([2]);
-  [a, b] = await Promise.all([
-    startHost(db, 1, takeoverEnv(dirsA, { APP_DAEMON__SERVER_HOST: 'alpha' })),
-    startHost(db, 2, liveEnv(fxB)),
+  [a, b] = await startHosts(db, [
+    { id: 1, env: takeoverEnv(dirsA, { APP_DAEMON__SERVER_HOST: 'alpha' }) },
+    { id: 2, env: liveEnv(fxB) },
   ]);
   admin = caller(a, await login(a, 'admin'));
   adminB = caller(b, await login(b, 'admin'));

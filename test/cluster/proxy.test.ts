@@ -11,7 +11,7 @@ import { promisify } from 'node:util';
 import test from 'ava';
 import { sharedMemoryPath } from '../../src/native/index.js';
 import type { TestApp } from '../helpers/app.js';
-import { insertServers, startHost, until } from '../helpers/cluster.js';
+import { insertServers, startHosts, until } from '../helpers/cluster.js';
 import { insertMonitor, sql } from '../helpers/events.js';
 import { isEnvelope, request } from '../helpers/http.js';
 import { liveEnv, liveFixture, type LiveFixture } from '../helpers/live.js';
@@ -90,7 +90,10 @@ test.before(async () => {
   );
   // Under test load a cold first request may take a second or more: the default 5 s bound.
   const timeout = { APP_CLUSTER__PROXY_TIMEOUT_SECS: '5' };
-  [a, b] = await Promise.all([startHost(db, 1, liveEnv(fxA, timeout)), startHost(db, 2, liveEnv(fxB, timeout))]);
+  [a, b] = await startHosts(db, [
+    { id: 1, env: liveEnv(fxA, timeout) },
+    { id: 2, env: liveEnv(fxB, timeout) },
+  ]);
   token = await login(a, 'watcher');
 });
 

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import test from 'ava';
 import { SimCamera } from '../../src/sim/camera.js';
 import type { TestApp } from '../helpers/app.js';
-import { insertServers, startHost, until } from '../helpers/cluster.js';
+import { insertServers, startHosts, until } from '../helpers/cluster.js';
 import { insertEvent, insertMonitor } from '../helpers/events.js';
 import { request } from '../helpers/http.js';
 import type { FreshDatabase } from '../helpers/mariadb.js';
@@ -47,7 +47,10 @@ test.before(async () => {
     APP_AUTH__RATE_LIMIT__ENABLED: 'false',
     APP_CLUSTER__REDIS_URL: redis.url,
   });
-  [a, b] = await Promise.all([startHost(db, 1, env(dirA)), startHost(db, 2, env(dirB))]);
+  [a, b] = await startHosts(db, [
+    { id: 1, env: env(dirA) },
+    { id: 2, env: env(dirB) },
+  ]);
 });
 
 test.after.always(async () => {

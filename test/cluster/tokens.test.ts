@@ -4,7 +4,7 @@ import test from 'ava';
 import bcrypt from 'bcryptjs';
 import jwt from 'jsonwebtoken';
 import { startTestApp, type TestApp } from '../helpers/app.js';
-import { insertServers, startHost, until } from '../helpers/cluster.js';
+import { insertServers, startHosts, until } from '../helpers/cluster.js';
 import { request } from '../helpers/http.js';
 import type { FreshDatabase } from '../helpers/mariadb.js';
 import { insertUser, zmDatabase } from '../helpers/zmdb.js';
@@ -30,7 +30,7 @@ test.before(async () => {
   for (const username of ['viewer', 'leaver']) {
     await insertUser(db, { username, password: 'x', stored: bcrypt.hashSync('pw', 4), perms: { Events: 'View' } });
   }
-  [a, b, single] = await Promise.all([startHost(db, 1), startHost(db, 2), startTestApp({ db })]);
+  [[a, b], single] = await Promise.all([startHosts(db, [{ id: 1 }, { id: 2 }]), startTestApp({ db })]);
 });
 
 test.after.always(async () => {

@@ -1,5 +1,6 @@
 // Multi-server tests: several zmgate apps in one process on one database, each a different
 // ZoneMinder server (Servers rows on loopback, cluster.server_id set), with its own key files.
+import { ClusterService } from '../../src/features/cluster/cluster-service.js';
 import { startTestApp, type TestApp } from './app.js';
 import type { FreshDatabase } from './mariadb.js';
 
@@ -22,6 +23,29 @@ export async function insertServers(db: FreshDatabase, hosts: ClusterHost[]): Pr
 /** Starts one app as server `id`; `env` adds to (or overrides) the test settings. */
 export function startHost(db: FreshDatabase, id: number, env: Record<string, string> = {}): Promise<TestApp> {
   return startTestApp({ db, env: { APP_CLUSTER__SERVER_ID: String(id), APP_CLUSTER__REFRESH_SECS: '1', ...env } });
+}
+
+/**
+ * Starts the hosts together and waits until each knows every other one's address. A host re-reads
+ * the published URLs every `refresh_secs`: one that read them just before another published has
+ * that host without an address until its next read, which a test's first request may beat.
+ */
+export async function startHosts(
+  db: FreshDatabase,
+  hosts: Array<{ id: number; env?: Record<string, string> }>,
+): Promise<TestApp[]> {
+  const apps = await Promise.all(hosts.map((h) => startHost(db, h.id, h.env)));
+  const knowsAll = async (app: TestApp, i: number) => {
+    const peers = await app.services.get(ClusterService).currentPeers();
+    return apps.every(
+      (other, j) => j === i || peers.some((p) => p.id === hosts[j].id && p.url.startsWith(`${other.url}/`)),
+    );
+  };
+  await until(
+    async () => (await Promise.all(apps.map(knowsAll))).every(Boolean),
+    'every host knowing the others’ addresses',
+  );
+  return apps;
 }
 
 /** Polls `check` until it returns true (no fixed sleeps with an expected outcome). */
