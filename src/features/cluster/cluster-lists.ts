@@ -134,6 +134,34 @@ export function incompleteHeader(parts: Array<ClusterPart<unknown>>): string | u
   return missing.length > 0 ? missing.join(', ') : undefined;
 }
 
+/**
+ * A list route under `scope`: the local list as is, or, for `cluster` on a multi-server install,
+ * every host's parts joined by `merge`; the hosts missing from it go into INCOMPLETE_HEADER.
+ */
+export async function clusterList<T, M>(
+  services: Services,
+  req: Request,
+  scope: ListScope | undefined,
+  route: { path: string; local: () => Promise<T> | T; merge: (parts: Array<ClusterPart<T>>) => M },
+  setHeader: (name: string, value: string) => void,
+): Promise<T | M> {
+  const parts = wantsCluster(req, scope) ? await clusterParts(services, req, route.path, route.local) : null;
+  if (!parts) return route.local();
+  const missing = incompleteHeader(parts);
+  if (missing) setHeader(INCOMPLETE_HEADER, missing);
+  return route.merge(parts);
+}
+
+/** Every host's items (`items` picks them from its list), each marked with its host. */
+export function itemsByServer<T, I extends object>(
+  parts: Array<ClusterPart<T>>,
+  items: (body: T) => I[],
+): Array<I & { server_id: number; server_name: string }> {
+  return parts.flatMap(({ server, body }) =>
+    (body ? items(body) : []).map((i) => ({ ...i, server_id: server.server_id, server_name: server.server_name })),
+  );
+}
+
 /** Whether a request asked for the whole cluster and is not itself another host's fan-out. */
 export function wantsCluster(req: Request, scope: ListScope | undefined): boolean {
   return scope === 'cluster' && req.headers[FORWARDED_HEADER] === undefined;

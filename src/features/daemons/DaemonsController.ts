@@ -2,13 +2,7 @@ import { Body, Get, OperationId, Path, Post, Query, Request, Response, Route, Se
 import type { Request as ExRequest } from 'express';
 import type { AppResponseError } from '../../api/envelopes.js';
 import { FeatureController } from '../feature-controller.js';
-import {
-  clusterParts,
-  INCOMPLETE_HEADER,
-  incompleteHeader,
-  wantsCluster,
-  type ListScope,
-} from '../cluster/cluster-lists.js';
+import { clusterList, itemsByServer, type ListScope } from '../cluster/cluster-lists.js';
 import {
   DaemonsService,
   type DaemonActionResponse,
@@ -39,17 +33,20 @@ export class DaemonsController extends FeatureController {
   @Get()
   @OperationId('list_daemons')
   public async list(@Request() req: ExRequest, @Query() scope?: ListScope): Promise<DaemonListResponse> {
-    const local = () => this.daemons.list();
-    const parts = wantsCluster(req, scope) ? await clusterParts(this.services, req, '/daemons', local) : null;
-    if (!parts) return local();
-    const missing = incompleteHeader(parts);
-    if (missing) this.setHeader(INCOMPLETE_HEADER, missing);
-    return {
-      daemons: parts.flatMap(({ server, body }) =>
-        (body?.daemons ?? []).map((d) => ({ ...d, server_id: server.server_id, server_name: server.server_name })),
-      ),
-      servers: parts.map((p) => p.server),
-    };
+    return clusterList(
+      this.services,
+      req,
+      scope,
+      {
+        path: '/daemons',
+        local: () => this.daemons.list(),
+        merge: (parts) => ({
+          daemons: itemsByServer(parts, (body) => body.daemons),
+          servers: parts.map((p) => p.server),
+        }),
+      },
+      (name, value) => this.setHeader(name, value),
+    );
   }
 
   @Get('{id}')

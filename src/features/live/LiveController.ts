@@ -24,13 +24,7 @@ import {
   type StartLiveResponse,
 } from './live-service.js';
 import { FeatureController } from '../feature-controller.js';
-import {
-  clusterParts,
-  INCOMPLETE_HEADER,
-  incompleteHeader,
-  wantsCluster,
-  type ListScope,
-} from '../cluster/cluster-lists.js';
+import { clusterList, itemsByServer, type ListScope } from '../cluster/cluster-lists.js';
 import { currentUser } from '../../auth/request-user.js';
 
 const user = (req: ExRequest) => currentUser(req);
@@ -56,11 +50,17 @@ export class LiveController extends FeatureController {
   @Get('sessions')
   @OperationId('listLiveSessions')
   public async sessions(@Request() req: ExRequest, @Query() scope?: ListScope): Promise<number[]> {
-    const local = () => this.live.sessions(user(req));
-    const parts = wantsCluster(req, scope) ? await clusterParts(this.services, req, '/live/sessions', local) : null;
-    if (!parts) return local();
-    this.markIncomplete(incompleteHeader(parts));
-    return [...new Set(parts.flatMap((p) => p.body ?? []))].sort((x, y) => x - y);
+    return clusterList(
+      this.services,
+      req,
+      scope,
+      {
+        path: '/live/sessions',
+        local: () => this.live.sessions(user(req)),
+        merge: (parts) => [...new Set(parts.flatMap((p) => p.body ?? []))].sort((x, y) => x - y),
+      },
+      (name, value) => this.setHeader(name, value),
+    );
   }
 
   /**
@@ -75,24 +75,23 @@ export class LiveController extends FeatureController {
   @Get('sources')
   @OperationId('getLiveSources')
   public async sources(@Request() req: ExRequest, @Query() scope?: ListScope): Promise<LiveSourcesResponse> {
-    const local = () => this.live.sources(user(req));
-    const parts = wantsCluster(req, scope) ? await clusterParts(this.services, req, '/live/sources', local) : null;
-    if (!parts) return local();
-    this.markIncomplete(incompleteHeader(parts));
-    const sources = parts
-      .flatMap(({ server, body }) =>
-        (body?.sources ?? []).map((s) => ({ ...s, server_id: server.server_id, server_name: server.server_name })),
-      )
-      .sort((x, y) => x.monitor_id - y.monitor_id || x.server_id - y.server_id);
-    return {
-      active_sources: parts.reduce((n, p) => n + (p.body?.active_sources ?? 0), 0),
-      sources,
-      servers: parts.map((p) => p.server),
-    };
-  }
-
-  private markIncomplete(value: string | undefined): void {
-    if (value) this.setHeader(INCOMPLETE_HEADER, value);
+    return clusterList(
+      this.services,
+      req,
+      scope,
+      {
+        path: '/live/sources',
+        local: () => this.live.sources(user(req)),
+        merge: (parts) => ({
+          active_sources: parts.reduce((n, p) => n + (p.body?.active_sources ?? 0), 0),
+          sources: itemsByServer(parts, (body) => body.sources).sort(
+            (x, y) => x.monitor_id - y.monitor_id || x.server_id - y.server_id,
+          ),
+          servers: parts.map((p) => p.server),
+        }),
+      },
+      (name, value) => this.setHeader(name, value),
+    );
   }
 
   /**
