@@ -23,7 +23,12 @@ const LOGIN_FAILED = 'Invalid username or password';
 const MAX_PASSWORD_BYTES = 72;
 
 export class AuthService {
-  private readonly cache = new Map<number, { user: UserRecord; at: number }>();
+  /** A user's row and when the read that produced it started. */
+  private readonly cache = new Map<number, { user: UserRecord; from: number }>();
+  /** The read of a user's row in flight, shared by every request that needs it. */
+  private readonly loads = new Map<number, Promise<UserRecord | null>>();
+  /** Per user, bumped by revokeAll: a read started before it may hold the old floor and is not kept. */
+  private readonly revocations = new Map<number, number>();
 
   constructor(
     private readonly users: UserDirectory,
@@ -40,18 +45,50 @@ export class AuthService {
     return user !== null && user.enabled && user.apiEnabled;
   }
 
-  private remember(user: UserRecord): UserRecord {
-    this.cache.set(user.id, { user, at: this.now() });
+  private remember(user: UserRecord, from = this.now()): UserRecord {
+    const kept = this.cache.get(user.id);
+    if (!kept || kept.from <= from) this.cache.set(user.id, { user, from });
     return user;
   }
 
-  private async current(id: number): Promise<UserRecord | null> {
-    const hit = this.cache.get(id);
-    if (hit && this.now() - hit.at < USER_CACHE_MS) return hit.user;
-    const user = await this.users.findById(id);
-    if (user) this.remember(user);
-    else this.cache.delete(id);
-    return user;
+  /**
+   * The user's row, read at most USER_CACHE_MS before (measured from the start of the read).
+   * Past half that age it is re-read in the background, so a client polling with one token does
+   * not wait for the database every few seconds; concurrent requests share one read. `fresh`
+   * reads anew, not joining a read that started earlier.
+   */
+  private current(id: number, fresh = false): Promise<UserRecord | null> {
+    const hit = fresh ? undefined : this.cache.get(id);
+    const age = hit ? this.now() - hit.from : Infinity;
+    if (hit && age < USER_CACHE_MS) {
+      // A failed background read keeps the row until it expires; the next request tries again.
+      if (age >= USER_CACHE_MS / 2) this.load(id, false).catch(() => {});
+      return Promise.resolve(hit.user);
+    }
+    return this.load(id, fresh);
+  }
+
+  private load(id: number, fresh: boolean): Promise<UserRecord | null> {
+    const running = this.loads.get(id);
+    if (running && !fresh) return running;
+    const from = this.now();
+    const revocation = this.revocations.get(id) ?? 0;
+    const read = this.users.findById(id).then(
+      (user) => {
+        if (this.loads.get(id) === read) this.loads.delete(id);
+        if ((this.revocations.get(id) ?? 0) === revocation) {
+          if (user) this.remember(user, from);
+          else this.cache.delete(id);
+        }
+        return user;
+      },
+      (err: unknown) => {
+        if (this.loads.get(id) === read) this.loads.delete(id);
+        throw err;
+      },
+    );
+    this.loads.set(id, read);
+    return read;
   }
 
   /** This host's token keys (a multi-server host publishes their public halves). */
@@ -84,8 +121,7 @@ export class AuthService {
   /** A new pair for a valid refresh token; permissions are re-read from the database. */
   async refresh(refreshToken: string): Promise<IssuedTokens> {
     const claims = await this.tokens.verify(refreshToken, 'refresh');
-    this.cache.delete(claims.uid);
-    const user = await this.current(claims.uid);
+    const user = await this.current(claims.uid, true);
     if (!this.usable(user) || claims.iat < user.tokenMinExpiry) throw new UnauthorizedError('Refresh token revoked');
     return this.issue(user);
   }
@@ -104,6 +140,9 @@ export class AuthService {
     // +1: a token issued within this very second is revoked too; new ones are dated at the floor.
     const floor = this.seconds() + 1;
     await this.users.raiseTokenFloor(userId, floor);
+    // A read in flight may have run before the update: later requests must not join or keep it.
+    this.revocations.set(userId, (this.revocations.get(userId) ?? 0) + 1);
+    this.loads.delete(userId);
     const hit = this.cache.get(userId);
     if (hit) hit.user = { ...hit.user, tokenMinExpiry: Math.max(hit.user.tokenMinExpiry, floor) };
     this.log.info({ user_id: userId }, 'tokens revoked');
