@@ -1,6 +1,6 @@
 // Builds the express application: middleware order, the tsoa routes, the explorer and the
 // error envelope. It starts nothing; src/server.ts owns the listener and the pool.
-import express, { type Express, type Request, type Response } from 'express';
+import express, { type Express, type Request, type RequestHandler, type Response } from 'express';
 import compression from 'compression';
 import helmet from 'helmet';
 import type { Services } from '../registry.js';
@@ -12,7 +12,9 @@ import { errorHandler, notFoundOrWrongMethod } from './middleware/errors.js';
 import { forwardOwnedControl } from '../features/cluster/cluster-proxy.js';
 import { markQueryToken, registerMediaRoutes, routeFor } from './media-table.js';
 import { integerRanges, jsonDepthLimit } from './middleware/request-shape.js';
+import { inOrder, under } from './middleware/in-order.js';
 import { explorerRouter } from './explorer.js';
+import { RouteIndex } from './route-index.js';
 import { registerDemoPage } from '../features/ui/demo-page.js';
 import { registerWebUi } from '../features/ui/web-ui.js';
 import { openapiDocument, readOpenapiDocument } from '../openapi/document.js';
@@ -45,11 +47,10 @@ export function createApp(services: Services): Express {
     return this.send(bytes);
   };
 
-  app.use(requestLog(log));
   // A write through the API empties the read caches before its answer leaves, so the client's
   // next read sees it (read-cache/read-caches.ts).
   const caches = services.get(ReadCaches);
-  app.use('/api', (req, res, next) => {
+  const invalidateOnWrite: RequestHandler = (req, res, next) => {
     if (req.method !== 'GET' && req.method !== 'HEAD' && req.method !== 'OPTIONS') {
       const writeHead = res.writeHead;
       res.writeHead = function (this: Response, ...args: unknown[]) {
@@ -58,26 +59,33 @@ export function createApp(services: Services): Express {
       } as typeof res.writeHead;
     }
     next();
-  });
+  };
+  // Every request passes these, in this order (one layer: in-order.ts).
   app.use(
-    helmet({
-      contentSecurityPolicy: {
-        useDefaults: false,
-        directives: { 'default-src': ["'none'"], 'frame-ancestors': ["'none'"] },
-      },
-      frameguard: { action: 'deny' },
-      referrerPolicy: { policy: 'no-referrer' },
-      strictTransportSecurity:
-        config.server.tls.enabled || config.server.acme.enabled ? { maxAge: 31536000, includeSubDomains: true } : false,
-      // Media is fetched cross-origin by <img>/<video> in UIs served elsewhere; CORS still guards reads.
-      crossOriginResourcePolicy: { policy: 'cross-origin' },
-    }),
+    inOrder(
+      requestLog(log),
+      under('/api', invalidateOnWrite),
+      helmet({
+        contentSecurityPolicy: {
+          useDefaults: false,
+          directives: { 'default-src': ["'none'"], 'frame-ancestors': ["'none'"] },
+        },
+        frameguard: { action: 'deny' },
+        referrerPolicy: { policy: 'no-referrer' },
+        strictTransportSecurity:
+          config.server.tls.enabled || config.server.acme.enabled
+            ? { maxAge: 31536000, includeSubDomains: true }
+            : false,
+        // Media is fetched cross-origin by <img>/<video> in UIs served elsewhere; CORS still guards reads.
+        crossOriginResourcePolicy: { policy: 'cross-origin' },
+      }),
+      cors(config.server.allowed_origins),
+      markQueryToken,
+      tokenBucket(config.server.middleware.rate_limit, (path) => routeFor(path)?.limited === false),
+      // Multi-server: control routes of another host's monitor go there, before their body is parsed.
+      forwardOwnedControl(services),
+    ),
   );
-  app.use(cors(config.server.allowed_origins));
-  app.use(markQueryToken);
-  app.use(tokenBucket(config.server.middleware.rate_limit, (path) => routeFor(path)?.limited === false));
-  // Multi-server: control routes of another host's monitor go there, before their body is parsed.
-  app.use(forwardOwnedControl(services));
   if (config.server.middleware.compression) {
     app.use(['/api', '/api-docs'], compression({ filter: compressible }));
   }
@@ -108,13 +116,16 @@ export function createApp(services: Services): Express {
   app.use(explorer, explorerRouter(OPENAPI_PATH));
 
   // Media answers (video, stills, MJPEG) are not JSON: plain handlers beside the tsoa routes.
-  registerMediaRoutes(app, services);
-  RegisterRoutes(app);
+  // Both are grouped by their first path segment (route-index.ts), media first as before.
+  const routes = new RouteIndex();
+  registerMediaRoutes(routes.registrar, services);
+  RegisterRoutes(routes.registrar);
+  app.use(routes.dispatch);
   if (config.web.demo_page) registerDemoPage(app);
   // Last before the JSON 404: the UI never shadows an API path.
   if (config.web.enabled) registerWebUi(app, config, log);
 
-  app.use(notFoundOrWrongMethod(app));
+  app.use(notFoundOrWrongMethod(app, routes));
   app.use(errorHandler(log));
   return app;
 }

@@ -3,7 +3,7 @@
 // which requests take `?token=`, skip compression and skip the global limiter; the OpenAPI build
 // (scripts/openapi-post.mjs) merges its operations into the tsoa document. Adding a media route =
 // one entry in its feature's list (with its OpenAPI operation), nothing here.
-import type { Express, RequestHandler } from 'express';
+import type { RequestHandler, Router } from 'express';
 import type { AuthUser } from '../auth/auth-service.js';
 import { requirePolicy } from '../auth/authentication.js';
 import { PLAYBACK_ROUTES } from '../features/playback/playback-routes.js';
@@ -30,9 +30,18 @@ const matchers = MEDIA_ROUTES.map((route) => ({
   re: new RegExp(`^${route.path.replace(/[.]/g, '\\.').replace(/\{\w+\}/g, '[^/]+')}$`),
 }));
 
+// The markers, the limiter and compression's filter each ask about the same request's path in
+// turn: the last answer is kept (the answer depends on the path alone).
+let lastPath: string | undefined;
+let lastRoute: MediaRoute | undefined;
+
 /** The table's entry for a request path (no query string), if any. */
 export function routeFor(path: string): MediaRoute | undefined {
-  return matchers.find((m) => m.re.test(path))?.route;
+  if (path !== lastPath) {
+    lastRoute = matchers.find((m) => m.re.test(path))?.route;
+    lastPath = path;
+  }
+  return lastRoute;
 }
 
 /** Media answers: never compressed, never counted by the global limiter. */
@@ -53,7 +62,7 @@ export const markQueryToken: RequestHandler = (req, _res, next) => {
 };
 
 /** Registers the express-served entries on the app itself (an unmatched method is then a 405). */
-export function registerMediaRoutes(app: Express, services: Services): void {
+export function registerMediaRoutes(app: Router, services: Services): void {
   for (const route of MEDIA_ROUTES) {
     if (route.serve !== 'express' || !route.handler) continue;
     const serve = route.handler;

@@ -48,6 +48,19 @@ test('a known path with the wrong method is 405 with Allow', async (t) => {
   t.is(res.headers.get('allow'), 'GET, HEAD');
 });
 
+test('routes are grouped by resource without changing what answers: any case, 405 within a group', async (t) => {
+  // Express matches paths case-insensitively; the grouping by first segment (route-index.ts) too.
+  const upper = await request(app.api('/server/health_check').replace('/api/v3/server/', '/API/V3/Server/'));
+  t.is(upper.status, 200);
+  // The monitors group holds the list (GET, POST); the 405 names both, as before.
+  const wrong = await request(app.api('/monitors'), { method: 'DELETE' });
+  t.is(wrong.status, 405);
+  t.is(wrong.headers.get('allow'), 'GET, HEAD, POST');
+  // An unknown segment under /api/v3 is a 404, not a crash in the lookup.
+  t.is((await request(app.api('/no-such-group/1'))).status, 404);
+  t.is((await request(app.api('/'))).status, 404);
+});
+
 test('a malformed JSON body is 400 INVALID_INPUT_ERROR naming the body', async (t) => {
   const res = await request(app.api('/server/health_check'), {
     method: 'POST',

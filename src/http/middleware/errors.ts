@@ -10,6 +10,7 @@ import {
   ServiceUnavailableError,
 } from '../../errors.js';
 import type { Logger } from '../../log.js';
+import type { RouteIndex } from '../route-index.js';
 import { toApiError } from '../../db/to-api-error.js';
 
 export function errorHandler(log: Logger): ErrorRequestHandler {
@@ -55,10 +56,10 @@ interface RouteLayer {
   match?: (path: string) => boolean;
 }
 
-/** Methods registered for `path` on the app's router (empty when the path is unknown). */
-function methodsFor(app: Express, path: string): string[] {
+/** Methods registered for `path` on the app's router and the route index (empty when the path is unknown). */
+function methodsFor(app: Express, path: string, index: RouteIndex): string[] {
   const stack = (app as unknown as { router?: { stack?: RouteLayer[] } }).router?.stack ?? [];
-  const methods = new Set<string>();
+  const methods = new Set<string>(index.methodsFor(path).map((m) => m.toUpperCase()));
   for (const layer of stack) {
     if (!layer.route || typeof layer.match !== 'function' || !layer.match(path)) continue;
     for (const [m, on] of Object.entries(layer.route.methods ?? {}))
@@ -69,9 +70,9 @@ function methodsFor(app: Express, path: string): string[] {
 }
 
 /** Unmatched requests: 405 when the path exists under another method, else a JSON 404. */
-export function notFoundOrWrongMethod(app: Express): RequestHandler {
+export function notFoundOrWrongMethod(app: Express, index: RouteIndex): RequestHandler {
   return (req, _res, next) => {
-    const allowed = methodsFor(app, req.path);
+    const allowed = methodsFor(app, req.path, index);
     if (allowed.length > 0 && !allowed.includes(req.method)) return next(new MethodNotAllowedError(allowed));
     next(new NotFoundError(`No route for ${req.method} ${req.path.slice(0, 200)}`, [['path', req.path.slice(0, 200)]]));
   };

@@ -147,8 +147,8 @@ function bodyIntegerOutOfRange(
   return null;
 }
 
-function compile(doc: OpenApiLike): Operation[] {
-  const operations: Operation[] = [];
+function compile(doc: OpenApiLike): Array<[string, Operation]> {
+  const operations: Array<[string, Operation]> = [];
   for (const [path, methods] of Object.entries(doc.paths ?? {})) {
     const pathNames: string[] = [];
     const source = path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{([^}]+)\}/g, (_m, name: string) => {
@@ -165,7 +165,8 @@ function compile(doc: OpenApiLike): Operation[] {
           : [],
       );
       const body = op?.requestBody?.content?.['application/json']?.schema;
-      if (params.length || body) operations.push({ pattern, pathNames, method: method.toUpperCase(), params, body });
+      if (params.length || body)
+        operations.push([path, { pattern, pathNames, method: method.toUpperCase(), params, body }]);
     }
   }
   return operations;
@@ -181,12 +182,26 @@ function outOfRange(raw: unknown, format: 'int32' | 'int64'): boolean {
   });
 }
 
+/** The first segment after /api/v3/ (as written: the patterns are case-sensitive), else ''. */
+function groupOf(path: string): string {
+  if (!path.startsWith('/api/v3/')) return '';
+  const end = path.indexOf('/', 8);
+  return path.slice(8, end < 0 ? undefined : end);
+}
+
 /** Refuses integer path/query parameters outside their declared int32/int64 range with a 400. */
 export function integerRanges(doc: OpenApiLike): RequestHandler {
-  const operations = compile(doc);
+  // Grouped by first segment, so a request is matched against its own resource's operations
+  // only, in document order as before. Should a path ever start with a parameter, every request
+  // is matched against all operations again.
+  const all = compile(doc);
+  const groups = new Map<string, Operation[]>();
+  for (const [path, op] of all) groups.set(groupOf(path), [...(groups.get(groupOf(path)) ?? []), op]);
+  const ungrouped = all.some(([path]) => groupOf(path).includes('{'));
   const schemas = doc.components?.schemas ?? {};
   return (req, _res, next) => {
     const method = req.method === 'HEAD' ? 'GET' : req.method;
+    const operations = ungrouped ? all.map(([, op]) => op) : (groups.get(groupOf(req.path)) ?? []);
     for (const op of operations) {
       if (op.method !== method) continue;
       const m = op.pattern.exec(req.path);
