@@ -9,8 +9,11 @@ import express, { type RequestHandler, type Router } from 'express';
 const PREFIX = '/api/v3/';
 const VERBS = ['get', 'post', 'put', 'patch', 'delete'] as const;
 
-/** Route matching is case-insensitive (express's default), so the groups are too. */
-function groupOf(path: string): string | null {
+/**
+ * The group of a path: its first segment after /api/v3/, lower-cased (route matching is
+ * case-insensitive, express's default), or null outside /api/v3/.
+ */
+export function groupOf(path: string): string | null {
   if (path.length <= PREFIX.length || path.slice(0, PREFIX.length).toLowerCase() !== PREFIX) return null;
   const end = path.indexOf('/', PREFIX.length);
   return path.slice(PREFIX.length, end < 0 ? undefined : end).toLowerCase();

@@ -8,6 +8,7 @@
 //   to its declared format here.
 import type { RequestHandler } from 'express';
 import { InvalidInputError } from '../../errors.js';
+import { groupOf } from '../route-index.js';
 
 export const MAX_JSON_DEPTH = 64;
 
@@ -182,13 +183,6 @@ function outOfRange(raw: unknown, format: 'int32' | 'int64'): boolean {
   });
 }
 
-/** The first segment after /api/v3/ (as written: the patterns are case-sensitive), else ''. */
-function groupOf(path: string): string {
-  if (!path.startsWith('/api/v3/')) return '';
-  const end = path.indexOf('/', 8);
-  return path.slice(8, end < 0 ? undefined : end);
-}
-
 /** Refuses integer path/query parameters outside their declared int32/int64 range with a 400. */
 export function integerRanges(doc: OpenApiLike): RequestHandler {
   // Grouped by first segment, so a request is matched against its own resource's operations
@@ -196,12 +190,15 @@ export function integerRanges(doc: OpenApiLike): RequestHandler {
   // is matched against all operations again.
   const all = compile(doc);
   const groups = new Map<string, Operation[]>();
-  for (const [path, op] of all) groups.set(groupOf(path), [...(groups.get(groupOf(path)) ?? []), op]);
-  const ungrouped = all.some(([path]) => groupOf(path).includes('{'));
+  for (const [path, op] of all) {
+    const group = groupOf(path) ?? '';
+    groups.set(group, [...(groups.get(group) ?? []), op]);
+  }
+  const ungrouped = all.some(([path]) => (groupOf(path) ?? '').includes('{'));
   const schemas = doc.components?.schemas ?? {};
   return (req, _res, next) => {
     const method = req.method === 'HEAD' ? 'GET' : req.method;
-    const operations = ungrouped ? all.map(([, op]) => op) : (groups.get(groupOf(req.path)) ?? []);
+    const operations = ungrouped ? all.map(([, op]) => op) : (groups.get(groupOf(req.path) ?? '') ?? []);
     for (const op of operations) {
       if (op.method !== method) continue;
       const m = op.pattern.exec(req.path);
