@@ -24,6 +24,17 @@ interface RouteLayer {
   match?: (path: string) => boolean;
 }
 
+/** Methods (upper-case) the routes on an express router's `stack` answer for `path`. */
+export function routeMethods(router: unknown, path: string): string[] {
+  const methods: string[] = [];
+  for (const layer of (router as { stack?: RouteLayer[] } | undefined)?.stack ?? []) {
+    if (!layer.route || typeof layer.match !== 'function' || !layer.match(path)) continue;
+    for (const [m, on] of Object.entries(layer.route.methods ?? {}))
+      if (on && m !== '_all') methods.push(m.toUpperCase());
+  }
+  return methods;
+}
+
 export class RouteIndex {
   private readonly groups = new Map<string, Router>();
 
@@ -58,12 +69,6 @@ export class RouteIndex {
   /** Methods some route of the index answers for `path` (for 405's Allow). */
   methodsFor(path: string): string[] {
     const group = groupOf(path);
-    const router = group === null ? undefined : this.groups.get(group);
-    const methods: string[] = [];
-    for (const layer of (router as unknown as { stack?: RouteLayer[] } | undefined)?.stack ?? []) {
-      if (!layer.route || typeof layer.match !== 'function' || !layer.match(path)) continue;
-      for (const [m, on] of Object.entries(layer.route.methods ?? {})) if (on && m !== '_all') methods.push(m);
-    }
-    return methods;
+    return routeMethods(group === null ? undefined : this.groups.get(group), path);
   }
 }

@@ -10,7 +10,7 @@ import {
   ServiceUnavailableError,
 } from '../../errors.js';
 import type { Logger } from '../../log.js';
-import type { RouteIndex } from '../route-index.js';
+import { routeMethods, type RouteIndex } from '../route-index.js';
 import { toApiError } from '../../db/to-api-error.js';
 
 export function errorHandler(log: Logger): ErrorRequestHandler {
@@ -51,20 +51,12 @@ export function errorHandler(log: Logger): ErrorRequestHandler {
   };
 }
 
-interface RouteLayer {
-  route?: { _methods?: () => string[]; methods?: Record<string, boolean> };
-  match?: (path: string) => boolean;
-}
-
 /** Methods registered for `path` on the app's router and the route index (empty when the path is unknown). */
 function methodsFor(app: Express, path: string, index: RouteIndex): string[] {
-  const stack = (app as unknown as { router?: { stack?: RouteLayer[] } }).router?.stack ?? [];
-  const methods = new Set<string>(index.methodsFor(path).map((m) => m.toUpperCase()));
-  for (const layer of stack) {
-    if (!layer.route || typeof layer.match !== 'function' || !layer.match(path)) continue;
-    for (const [m, on] of Object.entries(layer.route.methods ?? {}))
-      if (on && m !== '_all') methods.add(m.toUpperCase());
-  }
+  const methods = new Set([
+    ...routeMethods((app as unknown as { router?: unknown }).router, path),
+    ...index.methodsFor(path),
+  ]);
   if (methods.has('GET')) methods.add('HEAD');
   return [...methods].sort();
 }

@@ -50,6 +50,8 @@ interface IntegerParam {
 }
 
 interface Operation {
+  /** route-index.ts's groupOf() of the path ('' outside /api/v3/). */
+  group: string;
   pattern: RegExp;
   pathNames: string[];
   method: string;
@@ -148,8 +150,8 @@ function bodyIntegerOutOfRange(
   return null;
 }
 
-function compile(doc: OpenApiLike): Array<[string, Operation]> {
-  const operations: Array<[string, Operation]> = [];
+function compile(doc: OpenApiLike): Operation[] {
+  const operations: Operation[] = [];
   for (const [path, methods] of Object.entries(doc.paths ?? {})) {
     const pathNames: string[] = [];
     const source = path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{([^}]+)\}/g, (_m, name: string) => {
@@ -167,7 +169,7 @@ function compile(doc: OpenApiLike): Array<[string, Operation]> {
       );
       const body = op?.requestBody?.content?.['application/json']?.schema;
       if (params.length || body)
-        operations.push([path, { pattern, pathNames, method: method.toUpperCase(), params, body }]);
+        operations.push({ group: groupOf(path) ?? '', pattern, pathNames, method: method.toUpperCase(), params, body });
     }
   }
   return operations;
@@ -185,21 +187,15 @@ function outOfRange(raw: unknown, format: 'int32' | 'int64'): boolean {
 
 /** Refuses integer path/query parameters outside their declared int32/int64 range with a 400. */
 export function integerRanges(doc: OpenApiLike): RequestHandler {
-  // Grouped by first segment, so a request is matched against its own resource's operations
-  // only, in document order as before. Should a path ever start with a parameter, every request
-  // is matched against all operations again.
-  const all = compile(doc);
+  // Grouped by first segment as the routes are (route-index.ts, which refuses a path whose first
+  // segment is a parameter): a request is matched against its own resource's operations only,
+  // in document order as before.
   const groups = new Map<string, Operation[]>();
-  for (const [path, op] of all) {
-    const group = groupOf(path) ?? '';
-    groups.set(group, [...(groups.get(group) ?? []), op]);
-  }
-  const ungrouped = all.some(([path]) => (groupOf(path) ?? '').includes('{'));
+  for (const op of compile(doc)) groups.set(op.group, [...(groups.get(op.group) ?? []), op]);
   const schemas = doc.components?.schemas ?? {};
   return (req, _res, next) => {
     const method = req.method === 'HEAD' ? 'GET' : req.method;
-    const operations = ungrouped ? all.map(([, op]) => op) : (groups.get(groupOf(req.path) ?? '') ?? []);
-    for (const op of operations) {
+    for (const op of groups.get(groupOf(req.path) ?? '') ?? []) {
       if (op.method !== method) continue;
       const m = op.pattern.exec(req.path);
       if (!m) continue;
