@@ -44,6 +44,8 @@ interface Case {
   name: string;
   who: 'admin' | 'viewer' | 'none';
   paths: string[];
+  /** Extra request headers, e.g. a browser's Accept-Encoding. */
+  headers?: string[];
   concurrency: number[];
   goals?: Record<number, Goal[]>;
 }
@@ -68,7 +70,15 @@ const freePort = () =>
   });
 
 /** One wrk run (one thread, `c` connections) over `urls` in turn; async, so RSS is sampled meanwhile. */
-async function wrk(base: string, urls: string[], token: string | null, c: number, seconds: number, scratch: string) {
+async function wrk(
+  base: string,
+  urls: string[],
+  token: string | null,
+  c: number,
+  seconds: number,
+  scratch: string,
+  headers: string[] = [],
+) {
   const script = path.join(scratch, 'paths.lua');
   writeFileSync(
     script,
@@ -85,6 +95,7 @@ async function wrk(base: string, urls: string[], token: string | null, c: number
     '-s',
     script,
     ...(token ? ['-H', `Authorization: Bearer ${token}`] : []),
+    ...headers.flatMap((h) => ['-H', h]),
     base,
   ];
   const { stdout: out } = await promisify(execFile)('wrk', args, { encoding: 'utf8' });
@@ -255,6 +266,14 @@ async function main(): Promise<void> {
         goals: { 8: [rpsOver(1600), svcCpu(1)], 64: [p99Under(20), svcCpu(1)] },
       },
       {
+        // What a browser sends: the answer's kept brotli form (~10 % of the bytes).
+        name: 'GET /monitors (browser, br)',
+        who: 'admin',
+        paths: ['/api/v3/monitors?page=1&page_size=100'],
+        headers: ['Accept-Encoding: gzip, deflate, br, zstd'],
+        concurrency: [8],
+      },
+      {
         name: 'GET /monitors (viewer, ACL)',
         who: 'viewer',
         paths: ['/api/v3/monitors?page=1&page_size=100'],
@@ -306,11 +325,11 @@ async function main(): Promise<void> {
       .join(' ');
     for (const c of selected) {
       const token = tokens[c.who];
-      await wrk(base, c.paths, token, 8, 1, scratch); // warm-up
+      await wrk(base, c.paths, token, 8, 1, scratch, c.headers); // warm-up
       for (const conc of c.concurrency) {
         const svc0 = cpuSeconds(service.pid!);
         const db0 = cpuSeconds(dbPid);
-        const r = await wrk(base, c.paths, token, conc, SECONDS, scratch);
+        const r = await wrk(base, c.paths, token, conc, SECONDS, scratch, c.headers);
         const n = Math.max(1, r.requests);
         const row: Row = {
           name: c.name,

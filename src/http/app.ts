@@ -2,12 +2,15 @@
 // error envelope. It starts nothing; src/server.ts owns the listener and the pool.
 import express, { type Express, type Request, type RequestHandler, type Response } from 'express';
 import compression from 'compression';
-import helmet from 'helmet';
 import type { Services } from '../registry.js';
 import { RegisterRoutes } from '../generated/routes.js';
 import { cors } from './middleware/cors.js';
 import { requestLog } from './middleware/request-log.js';
-import { tokenBucket } from './middleware/rate-limit.js';
+import { bucketLimiter, tokenBucket } from './middleware/rate-limit.js';
+import { securityHeaderList, securityHeaders } from './middleware/security-headers.js';
+import { hotReads } from './hot-reads.js';
+import { COMPRESS_THRESHOLD_BYTES, keptEncoding } from './kept-encoding.js';
+import { MonitorsService } from '../features/monitors/monitors-service.js';
 import { errorHandler, notFoundOrWrongMethod } from './middleware/errors.js';
 import { forwardOwnedControl } from '../features/cluster/cluster-proxy.js';
 import { markQueryToken, registerMediaRoutes, routeFor } from './media-table.js';
@@ -18,7 +21,7 @@ import { RouteIndex } from './route-index.js';
 import { registerDemoPage } from '../features/ui/demo-page.js';
 import { registerWebUi } from '../features/ui/web-ui.js';
 import { openapiDocument, readOpenapiDocument } from '../openapi/document.js';
-import { jsonBodyOf } from '../features/read-cache/json-text.js';
+import { encodedBody, jsonBodyOf } from '../features/read-cache/json-text.js';
 import { ReadCaches } from '../features/read-cache/read-caches.js';
 
 export const OPENAPI_PATH = '/api-docs/openapi.json';
@@ -28,8 +31,14 @@ export function compressible(req: Request, res: Response): boolean {
   return routeFor(req.originalUrl.split('?')[0])?.compress !== false && compression.filter(req, res);
 }
 
-export function createApp(services: Services): Express {
+export interface AppOptions {
+  /** The hot-read lane (hot-reads.ts); off only to compare its answers with the full chain's. */
+  hotReads?: boolean;
+}
+
+export function createApp(services: Services, options: AppOptions = {}): Express {
   const { config, log } = services;
+  const compress = config.server.middleware.compression;
   const app = express();
   app.locals.services = services;
   app.disable('x-powered-by');
@@ -38,12 +47,22 @@ export function createApp(services: Services): Express {
   app.set('etag', false);
 
   // Cached answers carry their JSON body (read-cache/json-text.ts): sent as is, with the headers
-  // res.json() gives a string body, so nothing on the wire changes.
+  // res.json() gives a string body, so nothing on the wire changes. Where the compression
+  // middleware would compress it, the answer's kept compressed form is sent instead (the
+  // middleware then leaves it alone, as it does any encoded body, and only adds its Vary).
   const json = app.response.json;
   app.response.json = function jsonOnce(this: Response, body: unknown) {
-    const bytes = jsonBodyOf(body);
+    let bytes = jsonBodyOf(body);
     if (bytes === undefined || this.get('Content-Type') !== undefined) return json.call(this, body);
     this.set('Content-Type', 'application/json; charset=utf-8');
+    const encoding =
+      compress && compressible(this.req, this) && !/no-transform/.test(String(this.get('Cache-Control') ?? ''))
+        ? keptEncoding(this.req, bytes.length)
+        : undefined;
+    if (encoding) {
+      this.set('Content-Encoding', encoding);
+      bytes = encodedBody(bytes, encoding);
+    }
     return this.send(bytes);
   };
 
@@ -60,34 +79,42 @@ export function createApp(services: Services): Express {
     }
     next();
   };
+  const headers = securityHeaderList(config.server);
+  const document = JSON.parse(readOpenapiDocument().toString('utf8'));
+  const limiter = bucketLimiter(config.server.middleware.rate_limit);
+  // The polled list reads, answered before everything below when that gives the same answer.
+  if (options.hotReads !== false) {
+    app.locals.hotReads = hotReads({
+      services,
+      document,
+      reads: [
+        {
+          operationId: 'list_monitors',
+          answer: (user, q) => services.get(MonitorsService).list(user, q.page, q.page_size),
+        },
+      ],
+      limiter,
+      securityHeaders: headers,
+      compression: compress,
+      trustProxy: config.server.middleware.trust_proxy_headers,
+    });
+    app.use(app.locals.hotReads);
+  }
   // Every request passes these, in this order (one layer: in-order.ts).
   app.use(
     inOrder(
       requestLog(log),
       under('/api', invalidateOnWrite),
-      helmet({
-        contentSecurityPolicy: {
-          useDefaults: false,
-          directives: { 'default-src': ["'none'"], 'frame-ancestors': ["'none'"] },
-        },
-        frameguard: { action: 'deny' },
-        referrerPolicy: { policy: 'no-referrer' },
-        strictTransportSecurity:
-          config.server.tls.enabled || config.server.acme.enabled
-            ? { maxAge: 31536000, includeSubDomains: true }
-            : false,
-        // Media is fetched cross-origin by <img>/<video> in UIs served elsewhere; CORS still guards reads.
-        crossOriginResourcePolicy: { policy: 'cross-origin' },
-      }),
+      securityHeaders(headers),
       cors(config.server.allowed_origins),
       markQueryToken,
-      tokenBucket(config.server.middleware.rate_limit, (path) => routeFor(path)?.limited === false),
+      tokenBucket(limiter, (path) => routeFor(path)?.limited === false),
       // Multi-server: control routes of another host's monitor go there, before their body is parsed.
       forwardOwnedControl(services),
     ),
   );
-  if (config.server.middleware.compression) {
-    app.use(['/api', '/api-docs'], compression({ filter: compressible }));
+  if (compress) {
+    app.use(['/api', '/api-docs'], compression({ filter: compressible, threshold: COMPRESS_THRESHOLD_BYTES }));
   }
   // Credential guessing is throttled far more tightly than everything else: the login, and the
   // password change (it checks the current password), each with a bucket of its own. /me,
@@ -105,7 +132,7 @@ export function createApp(services: Services): Express {
   );
   app.use('/api', jsonDepthLimit());
 
-  app.use(integerRanges(JSON.parse(readOpenapiDocument().toString('utf8'))));
+  app.use(integerRanges(document));
   // The 1.7 MB document is kept in memory from its first request on, not from start-up.
   app.get(OPENAPI_PATH, (_req, res) => {
     res.type('application/json').setHeader('Cache-Control', 'no-cache').send(openapiDocument());

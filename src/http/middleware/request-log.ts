@@ -1,29 +1,45 @@
 // One JSON log record per request, with a request id. `token` query values are redacted.
 import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RequestHandler } from 'express';
 import { redactUrl, type Logger } from '../../log.js';
 
+/**
+ * Gives the answer its X-Request-Id (the caller's, when it is a plain token) and logs the request
+ * when the answer is finished. Used by the middleware below and by the hot-read lane
+ * (src/http/hot-reads.ts). Returns the request id.
+ */
+export function logRequest(
+  log: Logger,
+  req: IncomingMessage,
+  res: ServerResponse,
+  url: string,
+  remote: string | undefined,
+): string {
+  const started = process.hrtime.bigint();
+  const incoming = req.headers['x-request-id'];
+  const reqId = typeof incoming === 'string' && /^[\w.-]{1,64}$/.test(incoming) ? incoming : randomUUID();
+  res.setHeader('X-Request-Id', reqId);
+  res.on('finish', () => {
+    const ms = Number(process.hrtime.bigint() - started) / 1e6;
+    log.info(
+      {
+        req_id: reqId,
+        method: req.method,
+        url: redactUrl(url),
+        status: res.statusCode,
+        duration_ms: Math.round(ms * 10) / 10,
+        remote,
+      },
+      'request',
+    );
+  });
+  return reqId;
+}
+
 export function requestLog(log: Logger): RequestHandler {
   return (req, res, next) => {
-    const started = process.hrtime.bigint();
-    const incoming = req.headers['x-request-id'];
-    const reqId = typeof incoming === 'string' && /^[\w.-]{1,64}$/.test(incoming) ? incoming : randomUUID();
-    res.locals.reqId = reqId;
-    res.setHeader('X-Request-Id', reqId);
-    res.on('finish', () => {
-      const ms = Number(process.hrtime.bigint() - started) / 1e6;
-      log.info(
-        {
-          req_id: reqId,
-          method: req.method,
-          url: redactUrl(req.originalUrl),
-          status: res.statusCode,
-          duration_ms: Math.round(ms * 10) / 10,
-          remote: req.ip,
-        },
-        'request',
-      );
-    });
+    res.locals.reqId = logRequest(log, req, res, req.originalUrl, req.ip);
     next();
   };
 }

@@ -1,0 +1,149 @@
+// The hot-read lane: the list reads that clients poll every few seconds, answered before the
+// app's middleware chain, the router and tsoa's plumbing, which were ~3/4 of a polled monitor
+// list's CPU (bench/README.md, "The hot-read lane").
+//
+// It is the app's first layer. A request takes the lane only when the lane's answer is the one
+// the full chain would give: a GET of an operation in the table, with a Bearer token, no Origin
+// (CORS), no body, no conditional headers, no trusted proxy, no wish for deflate (only brotli and
+// gzip forms are kept), and only the operation's own query parameters, each at most once, as
+// plain integers within the document's bounds. The work is done by the same code as on the full
+// chain: the request log, the security headers, the global limiter, the token and policy check
+// (authorize) and the feature's service method. When the lane does not answer (a bad or missing
+// token, an empty bucket, an error from the service), the request goes down the full chain, which
+// gives its usual answer. An error after the limiter took a token costs the caller a second token
+// there; that is the only difference, on errors only.
+// test/http/hot-reads.test.ts compares the lane's answers with the full chain's.
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import type { Services } from '../registry.js';
+import type { AuthUser } from '../auth/auth-service.js';
+import { authorize } from '../auth/authentication.js';
+import { encodedBody, jsonBodyOf } from '../features/read-cache/json-text.js';
+import { keptEncoding, negotiatedEncoding } from './kept-encoding.js';
+import { logRequest } from './middleware/request-log.js';
+import type { HeaderList } from './middleware/security-headers.js';
+import type { Limiter } from './middleware/rate-limit.js';
+
+export interface HotRead {
+  /** The operation answered (its path, policy and parameters come from the OpenAPI document). */
+  operationId: string;
+  /** The answer: the service method the operation's controller calls. Must not write. */
+  answer(user: AuthUser, query: Readonly<Record<string, number | undefined>>): Promise<unknown>;
+}
+
+interface Lane {
+  read: HotRead;
+  scope: string;
+  params: Map<string, { min: number; max: number }>;
+}
+
+interface OpenApiOperation {
+  operationId?: string;
+  parameters?: Array<{ in: string; name: string; schema?: { type?: string; minimum?: number; maximum?: number } }>;
+  security?: Array<Record<string, string[]>>;
+}
+
+export interface HotReadOptions {
+  services: Services;
+  document: { paths: Record<string, Record<string, OpenApiOperation>> };
+  reads: HotRead[];
+  limiter: Limiter;
+  securityHeaders: HeaderList;
+  /** Whether the compression middleware is on (it adds `Vary: Accept-Encoding`). */
+  compression: boolean;
+  trustProxy: boolean;
+}
+
+export interface HotReadLane extends RequestHandler {
+  /** Answers given by the lane so far (tests check which way a request went). */
+  readonly answered: number;
+}
+
+const PLAIN_INTEGER = /^(0|[1-9]\d{0,14})$/;
+
+export function hotReads(o: HotReadOptions): HotReadLane {
+  const lanes = new Map<string, Lane>();
+  for (const read of o.reads) {
+    const found = Object.entries(o.document.paths).find(([, ops]) => ops.get?.operationId === read.operationId);
+    if (!found) throw new Error(`hot read ${read.operationId}: no such GET operation`);
+    const [path, ops] = found;
+    const scope = ops.get.security?.[0]?.jwt;
+    if (!scope || scope.length !== 1) throw new Error(`hot read ${read.operationId}: no jwt policy`);
+    const params = new Map<string, { min: number; max: number }>();
+    for (const p of ops.get.parameters ?? []) {
+      if (p.in !== 'query' || p.schema?.type !== 'integer') {
+        throw new Error(`hot read ${read.operationId}: only integer query parameters are handled`);
+      }
+      params.set(p.name, { min: p.schema.minimum ?? 0, max: p.schema.maximum ?? Number.MAX_SAFE_INTEGER });
+    }
+    lanes.set(path.toLowerCase(), { read, scope: scope[0], params });
+  }
+  const log = o.services.log;
+  const counts = { answered: 0 };
+  const vary = o.compression ? 'Origin, Accept-Encoding' : 'Origin';
+
+  /** The operation's query values, or undefined when the full chain must judge them. */
+  const queryOf = (lane: Lane, search: string): Record<string, number | undefined> | undefined => {
+    const query: Record<string, number | undefined> = {};
+    if (search === '') return query;
+    for (const pair of search.split('&')) {
+      const eq = pair.indexOf('=');
+      if (eq < 0) return undefined;
+      const name = pair.slice(0, eq);
+      const raw = pair.slice(eq + 1);
+      const bounds = lane.params.get(name);
+      if (!bounds || name in query || !PLAIN_INTEGER.test(raw)) return undefined;
+      const value = Number(raw);
+      if (value < bounds.min || value > bounds.max) return undefined;
+      query[name] = value;
+    }
+    return query;
+  };
+
+  const answer = async (lane: Lane, query: Record<string, number | undefined>, req: Request, res: Response) => {
+    const user = await authorize(req, lane.scope);
+    if (o.limiter.enabled && o.limiter.take(req.socket.remoteAddress ?? 'unknown') !== 0) return false;
+    const value = await lane.read.answer(user, query);
+    let body = jsonBodyOf(value);
+    body ??= Buffer.from(JSON.stringify(value) ?? '', 'utf8');
+    const encoding = o.compression ? keptEncoding(req, body.length) : undefined;
+    if (encoding) body = encodedBody(body, encoding);
+    logRequest(log, req, res, req.url, req.socket.remoteAddress);
+    for (const [name, v] of o.securityHeaders) res.setHeader(name, v);
+    res.setHeader('Vary', vary);
+    res.setHeader('Content-Type', 'application/json; charset=utf-8');
+    if (encoding) res.setHeader('Content-Encoding', encoding);
+    res.setHeader('Content-Length', body.length);
+    res.statusCode = 200;
+    res.end(body);
+    counts.answered++;
+    return true;
+  };
+
+  const handler = (req: Request, res: Response, next: NextFunction) => {
+    if (req.method !== 'GET' || o.trustProxy) return next();
+    const url = req.url;
+    const q = url.indexOf('?');
+    const lane = lanes.get((q < 0 ? url : url.slice(0, q)).toLowerCase());
+    if (!lane) return next();
+    const h = req.headers;
+    if (
+      h.origin !== undefined ||
+      h.authorization === undefined ||
+      h['content-length'] !== undefined ||
+      h['transfer-encoding'] !== undefined ||
+      h['if-none-match'] !== undefined ||
+      h['if-modified-since'] !== undefined
+    ) {
+      return next();
+    }
+    const query = queryOf(lane, q < 0 ? '' : url.slice(q + 1));
+    if (!query) return next();
+    // Only the kept forms are sent from here; a deflate-only client gets the middleware's.
+    if (o.compression && negotiatedEncoding(req) === 'deflate') return next();
+    answer(lane, query, req, res).then(
+      (done) => done || next(),
+      () => next(),
+    );
+  };
+  return Object.defineProperty(handler, 'answered', { get: () => counts.answered }) as HotReadLane;
+}
