@@ -9,13 +9,16 @@ import './request-user.js';
 import { allows } from './permissions.js';
 import { parsePolicy, requiredLevel } from './policy.js';
 
+/** The token of an `Authorization: Bearer …` header; 401 when the header has another form. */
+export function bearerToken(header: string): string {
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  if (!match) throw new UnauthorizedError('Malformed Authorization header');
+  return match[1];
+}
+
 function tokenOf(req: Request): string {
   const header = req.headers.authorization;
-  if (header !== undefined) {
-    const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
-    if (!match) throw new UnauthorizedError('Malformed Authorization header');
-    return match[1];
-  }
+  if (header !== undefined) return bearerToken(header);
   const query = req.query.token;
   if (query !== undefined) {
     if (!req.queryTokenAllowed) {
@@ -29,13 +32,22 @@ function tokenOf(req: Request): string {
 }
 
 export async function authorize(req: Request, scope: string | undefined): Promise<AuthUser> {
+  return authorizeToken(req.app.locals.services as Services, tokenOf(req), scope, req.method);
+}
+
+/** The check itself, for a token already taken from the request (also the hot-read lane's). */
+export async function authorizeToken(
+  services: Services,
+  token: string,
+  scope: string | undefined,
+  method: string,
+): Promise<AuthUser> {
   const policy = scope === undefined ? null : parsePolicy(scope);
   // A route without a valid policy is a programming error: refuse rather than serve it open.
   if (!policy) throw new InternalError('Route has no access policy');
-  const services = req.app.locals.services as Services;
-  const user = await services.auth.authenticate(tokenOf(req));
+  const user = await services.auth.authenticate(token);
   if (policy.feature) {
-    const level = requiredLevel(policy, req.method);
+    const level = requiredLevel(policy, method);
     if (!allows(user.perms, policy.feature, level)) {
       throw new PermissionDeniedError(`${level} permission on ${policy.feature} required`, [
         ['feature', policy.feature],

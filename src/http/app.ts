@@ -1,5 +1,6 @@
 // Builds the express application: middleware order, the tsoa routes, the explorer and the
 // error envelope. It starts nothing; src/server.ts owns the listener and the pool.
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import express, { type Express, type Request, type RequestHandler, type Response } from 'express';
 import compression from 'compression';
 import type { Services } from '../registry.js';
@@ -30,6 +31,9 @@ export const OPENAPI_PATH = '/api-docs/openapi.json';
 export function compressible(req: Request, res: Response): boolean {
   return routeFor(req.originalUrl.split('?')[0])?.compress !== false && compression.filter(req, res);
 }
+
+/** express's own entry point (app.handle), which app(req, res) calls. */
+type Handle = (req: IncomingMessage, res: ServerResponse, callback?: (err?: unknown) => void) => void;
 
 export interface AppOptions {
   /** The hot-read lane (hot-reads.ts); off only to compare its answers with the full chain's. */
@@ -82,9 +86,10 @@ export function createApp(services: Services, options: AppOptions = {}): Express
   const headers = securityHeaderList(config.server);
   const document = JSON.parse(readOpenapiDocument().toString('utf8'));
   const limiter = bucketLimiter(config.server.middleware.rate_limit);
-  // The polled list reads, answered before everything below when that gives the same answer.
+  // The polled list reads, answered before express's own per-request set-up and everything
+  // below, when that gives the same answer (hot-reads.ts).
   if (options.hotReads !== false) {
-    app.locals.hotReads = hotReads({
+    const lane = hotReads({
       services,
       document,
       reads: [
@@ -98,7 +103,10 @@ export function createApp(services: Services, options: AppOptions = {}): Express
       compression: compress,
       trustProxy: config.server.middleware.trust_proxy_headers,
     });
-    app.use(app.locals.hotReads);
+    app.locals.hotReads = lane;
+    const handle = (app as unknown as { handle: Handle }).handle.bind(app);
+    (app as unknown as { handle: Handle }).handle = (req, res, callback) =>
+      lane(req, res, () => handle(req, res, callback));
   }
   // Every request passes these, in this order (one layer: in-order.ts).
   app.use(

@@ -2,21 +2,21 @@
 // app's middleware chain, the router and tsoa's plumbing, which were ~3/4 of a polled monitor
 // list's CPU (bench/README.md, "The hot-read lane").
 //
-// It is the app's first layer. A request takes the lane only when the lane's answer is the one
+// It runs before express (app.ts). A request takes the lane only when the lane's answer is the one
 // the full chain would give: a GET of an operation in the table, with a Bearer token, no Origin
 // (CORS), no body, no conditional headers, no trusted proxy, no wish for deflate (only brotli and
 // gzip forms are kept), and only the operation's own query parameters, each at most once, as
 // plain integers within the document's bounds. The work is done by the same code as on the full
 // chain: the request log, the security headers, the global limiter, the token and policy check
-// (authorize) and the feature's service method. When the lane does not answer (a bad or missing
+// (authorizeToken) and the feature's service method. When the lane does not answer (a bad or missing
 // token, an empty bucket, an error from the service), the request goes down the full chain, which
 // gives its usual answer. An error after the limiter took a token costs the caller a second token
 // there; that is the only difference, on errors only.
 // test/http/hot-reads.test.ts compares the lane's answers with the full chain's.
-import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Services } from '../registry.js';
 import type { AuthUser } from '../auth/auth-service.js';
-import { authorize } from '../auth/authentication.js';
+import { authorizeToken, bearerToken } from '../auth/authentication.js';
 import { encodedBody, jsonBodyOf } from '../features/read-cache/json-text.js';
 import { keptEncoding, negotiatedEncoding } from './kept-encoding.js';
 import { logRequest } from './middleware/request-log.js';
@@ -53,7 +53,9 @@ export interface HotReadOptions {
   trustProxy: boolean;
 }
 
-export interface HotReadLane extends RequestHandler {
+/** Runs on node's request and response, before express's own set-up (app.ts). */
+export interface HotReadLane {
+  (req: IncomingMessage, res: ServerResponse, next: () => void): void;
   /** Answers given by the lane so far (tests check which way a request went). */
   readonly answered: number;
 }
@@ -99,15 +101,20 @@ export function hotReads(o: HotReadOptions): HotReadLane {
     return query;
   };
 
-  const answer = async (lane: Lane, query: Record<string, number | undefined>, req: Request, res: Response) => {
-    const user = await authorize(req, lane.scope);
+  const answer = async (
+    lane: Lane,
+    query: Record<string, number | undefined>,
+    req: IncomingMessage,
+    res: ServerResponse,
+  ) => {
+    const user = await authorizeToken(o.services, bearerToken(req.headers.authorization ?? ''), lane.scope, 'GET');
     if (o.limiter.enabled && o.limiter.take(req.socket.remoteAddress ?? 'unknown') !== 0) return false;
     const value = await lane.read.answer(user, query);
     let body = jsonBodyOf(value);
     body ??= Buffer.from(JSON.stringify(value) ?? '', 'utf8');
     const encoding = o.compression ? keptEncoding(req, body.length) : undefined;
     if (encoding) body = encodedBody(body, encoding);
-    logRequest(log, req, res, req.url, req.socket.remoteAddress);
+    logRequest(log, req, res, req.url ?? '', req.socket.remoteAddress);
     for (const [name, v] of o.securityHeaders) res.setHeader(name, v);
     res.setHeader('Vary', vary);
     res.setHeader('Content-Type', 'application/json; charset=utf-8');
@@ -119,9 +126,9 @@ export function hotReads(o: HotReadOptions): HotReadLane {
     return true;
   };
 
-  const handler = (req: Request, res: Response, next: NextFunction) => {
+  const handler = (req: IncomingMessage, res: ServerResponse, next: () => void) => {
     if (req.method !== 'GET' || o.trustProxy) return next();
-    const url = req.url;
+    const url = req.url ?? '';
     const q = url.indexOf('?');
     const lane = lanes.get((q < 0 ? url : url.slice(0, q)).toLowerCase());
     if (!lane) return next();
