@@ -45,8 +45,8 @@ export function testEnv(options: TestAppOptions = {}): Record<string, string> {
   };
 }
 
-export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
-  const { config } = loadConfig({ env: testEnv(options), defaultOperatorFile: '/nonexistent/prod.toml' });
+/** A log stream that keeps each JSON record, parsed, in `logs`. */
+export function logCapture(): { logs: Array<Record<string, any>>; stream: Writable } {
   const logs: Array<Record<string, any>> = [];
   const stream = new Writable({
     write(chunk, _enc, done) {
@@ -54,6 +54,12 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       done();
     },
   });
+  return { logs, stream };
+}
+
+export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
+  const { config } = loadConfig({ env: testEnv(options), defaultOperatorFile: '/nonexistent/prod.toml' });
+  const { logs, stream } = logCapture();
   const log = createLogger({ level: 'debug', stream });
   const server = await startServer(config, log);
   return Object.assign(server, { logs, api: (path: string) => `${server.url}/api/v3${path}` });

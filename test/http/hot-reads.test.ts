@@ -4,7 +4,6 @@
 // the request's log record). The lane's count says which requests it answered.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Writable } from 'node:stream';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import test, { type ExecutionContext } from 'ava';
 import { loadConfig } from '../../src/config/index.js';
@@ -14,7 +13,7 @@ import { createPrismaClient } from '../../src/db/prisma.js';
 import { createServices } from '../../src/app/services.js';
 import { createApp } from '../../src/http/app.js';
 import type { HotReadLane } from '../../src/http/hot-reads.js';
-import { testEnv } from '../helpers/app.js';
+import { logCapture, testEnv } from '../helpers/app.js';
 import { insertMonitor, sql } from '../helpers/events.js';
 import type { FreshDatabase } from '../helpers/mariadb.js';
 import { addUser, login } from '../helpers/rest.js';
@@ -59,13 +58,7 @@ async function pair(env: Record<string, string> = {}): Promise<Pair> {
     env: testEnv({ db, env: { APP_SERVER__ALLOWED_ORIGINS: 'http://ui.test', ...env } }),
     defaultOperatorFile: '/nonexistent/prod.toml',
   });
-  const logs: Array<Record<string, any>> = [];
-  const stream = new Writable({
-    write(chunk, _enc, done) {
-      for (const line of chunk.toString().split('\n')) if (line.trim()) logs.push(JSON.parse(line));
-      done();
-    },
-  });
+  const { logs, stream } = logCapture();
   const log = createLogger({ level: 'info', stream });
   const pool = createPool(config.db);
   const prisma = createPrismaClient(config.db);
