@@ -12,6 +12,9 @@ import { securityHeaderList, securityHeaders } from './middleware/security-heade
 import { hotReads } from './hot-reads.js';
 import { COMPRESS_THRESHOLD_BYTES, keptEncoding } from './kept-encoding.js';
 import { MonitorsService } from '../features/monitors/monitors-service.js';
+import { MonitorStatusService } from '../features/monitors/monitor-status-service.js';
+import { EventsService } from '../features/events/events-service.js';
+import { MeService } from '../features/users/me-service.js';
 import { errorHandler, notFoundOrWrongMethod } from './middleware/errors.js';
 import { forwardOwnedControl } from '../features/cluster/cluster-proxy.js';
 import { markQueryToken, registerMediaRoutes, routeFor } from './media-table.js';
@@ -93,10 +96,28 @@ export function createApp(services: Services, options: AppOptions = {}): Express
       services,
       document,
       reads: [
+        // What a logged-in console polls (CLIENT-COMPAT's polling set): the same calls as the
+        // generated controllers make (src/generated/controllers/).
         {
           operationId: 'list_monitors',
           answer: (user, q) => services.get(MonitorsService).list(user, q.page, q.page_size),
         },
+        {
+          operationId: 'list_monitor_statuses',
+          answer: (user, q) => services.get(MonitorStatusService).list(user, q.page, q.page_size),
+        },
+        {
+          operationId: 'listEvents',
+          answer: (user, q) =>
+            services.get(EventsService).list(user, {
+              page: q.page,
+              page_size: q.page_size,
+              monitor_id: q.monitor_id,
+              alarm_frames_min: q.alarm_frames_min,
+              storage_id: q.storage_id,
+            }),
+        },
+        { operationId: 'me', answer: (user) => services.get(MeService).describe(user) },
       ],
       limiter,
       securityHeaders: headers,

@@ -5,8 +5,8 @@
 // It runs before express (app.ts). A request takes the lane only when the lane's answer is the one
 // the full chain would give: a GET of an operation in the table, with a Bearer token, no Origin
 // (CORS), no body, no conditional headers, no trusted proxy, no wish for deflate (only brotli and
-// gzip forms are kept), and only the operation's own query parameters, each at most once, as
-// plain integers within the document's bounds. The work is done by the same code as on the full
+// gzip forms are kept), and no query parameters but the operation's integer ones, each at most
+// once, as plain integers within the document's bounds. The work is done by the same code as on the full
 // chain: the request log, the security headers, the global limiter, the token and policy check
 // (authorizeToken) and the feature's service method. When the lane does not answer (a bad or missing
 // token, an empty bucket, an error from the service), the request goes down the full chain, which
@@ -26,7 +26,10 @@ import type { Limiter } from './middleware/rate-limit.js';
 export interface HotRead {
   /** The operation answered (its path, policy and parameters come from the OpenAPI document). */
   operationId: string;
-  /** The answer: the service method the operation's controller calls. Must not write. */
+  /**
+   * The answer: the service call the operation's controller makes, given the integer parameters
+   * (the others are absent whenever the lane answers). Must not write.
+   */
   answer(user: AuthUser, query: Readonly<Record<string, number | undefined>>): Promise<unknown>;
 }
 
@@ -72,9 +75,9 @@ export function hotReads(o: HotReadOptions): HotReadLane {
     if (!scope || scope.length !== 1) throw new Error(`hot read ${read.operationId}: no jwt policy`);
     const params = new Map<string, { min: number; max: number }>();
     for (const p of ops.get.parameters ?? []) {
-      if (p.in !== 'query' || p.schema?.type !== 'integer') {
-        throw new Error(`hot read ${read.operationId}: only integer query parameters are handled`);
-      }
+      if (p.in !== 'query') throw new Error(`hot read ${read.operationId}: only fixed paths are handled`);
+      // Other parameters (strings, booleans, enums) are left to the full chain's validation.
+      if (p.schema?.type !== 'integer') continue;
       params.set(p.name, { min: p.schema.minimum ?? 0, max: p.schema.maximum ?? Number.MAX_SAFE_INTEGER });
     }
     lanes.set(path.toLowerCase(), { read, scope: scope[0], params });

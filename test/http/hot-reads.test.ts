@@ -14,7 +14,7 @@ import { createServices } from '../../src/app/services.js';
 import { createApp } from '../../src/http/app.js';
 import type { HotReadLane } from '../../src/http/hot-reads.js';
 import { logCapture, testEnv } from '../helpers/app.js';
-import { insertMonitor, sql } from '../helpers/events.js';
+import { insertEvent, insertMonitor, sql } from '../helpers/events.js';
 import type { FreshDatabase } from '../helpers/mariadb.js';
 import { addUser, login } from '../helpers/rest.js';
 import { zmDatabase } from '../helpers/zmdb.js';
@@ -39,8 +39,12 @@ test.before(async () => {
   db = await zmDatabase('hotreads');
   // 40 monitors: the list (~3 KB a row) is well above the compression threshold.
   for (let id = 1; id <= 40; id++) await insertMonitor(db, id);
-  await addUser(db, 'hradmin', { Monitors: 'Edit', System: 'Edit' });
-  const viewer = await addUser(db, 'hrviewer', { Monitors: 'View' });
+  for (let i = 0; i < 30; i++) {
+    const start = `2026-01-10 ${String(i % 24).padStart(2, '0')}:${String(i).padStart(2, '0')}:00`;
+    await insertEvent(db, { monitorId: 1 + (i % 3), name: `E${i}`, start, end: start });
+  }
+  await addUser(db, 'hradmin', { Monitors: 'Edit', Events: 'Edit', System: 'Edit' });
+  const viewer = await addUser(db, 'hrviewer', { Monitors: 'View', Events: 'View' });
   await sql(db, "INSERT INTO Monitors_Permissions (MonitorId, UserId, Permission) VALUES (2, ?, 'None')", [viewer]);
 });
 test.after.always(async () => {
@@ -126,21 +130,38 @@ async function both(
   return { answer, laned: p.lane.answered > before };
 }
 
-test.serial('the lane answers polled monitor lists exactly as the full chain does', async (t) => {
+/** The lane's operations, with queries a console sends. */
+const POLLED: Array<[string, string[]]> = [
+  ['/api/v3/monitors', ['', '?page=1&page_size=100', '?page_size=3&page=2', '?page=0', '?page_size=1000']],
+  ['/api/v3/monitor-status', ['', '?page=1&page_size=1000']],
+  [
+    '/api/v3/events',
+    [
+      '?page=1&page_size=10',
+      '',
+      '?monitor_id=3&page_size=5',
+      '?page=2&page_size=4&storage_id=0',
+      '?alarm_frames_min=1',
+    ],
+  ],
+  ['/api/v3/me', ['']],
+];
+
+test.serial('the lane answers the polled reads exactly as the full chain does', async (t) => {
   const p = await pair();
   const admin = await login({ api: (path) => `${p.laneUrl}/api/v3${path}` }, 'hradmin');
   const viewer = await login({ api: (path) => `${p.laneUrl}/api/v3${path}` }, 'hrviewer');
   const encodings = [undefined, 'gzip', 'br', 'gzip, deflate, br, zstd', 'br;q=0.5, gzip', 'identity', 'identity;q=0'];
-  const queries = ['', '?page=1&page_size=100', '?page_size=3&page=2', '?page=0', '?page_size=1000'];
-  for (const token of [admin, viewer])
-    for (const query of queries)
-      for (const encoding of encodings) {
-        const headers: Record<string, string> = { authorization: `Bearer ${token}` };
-        if (encoding) headers['accept-encoding'] = encoding;
-        const { answer, laned } = await both(t, p, `/api/v3/monitors${query}`, headers);
-        t.true(laned, `the lane answered ${query} ${encoding}`);
-        t.is(answer.status, 200);
-      }
+  for (const [path, queries] of POLLED)
+    for (const token of [admin, viewer])
+      for (const query of queries)
+        for (const encoding of encodings) {
+          const headers: Record<string, string> = { authorization: `Bearer ${token}` };
+          if (encoding) headers['accept-encoding'] = encoding;
+          const { answer, laned } = await both(t, p, path + query, headers);
+          t.true(laned, `the lane answered ${path}${query} ${encoding}`);
+          t.is(answer.status, 200);
+        }
   // The kept forms decode to the JSON the plain request gets, and the viewer's list lacks monitor 2.
   const plain = await send(`${p.laneUrl}/api/v3/monitors?page_size=100`, 'GET', { authorization: `Bearer ${viewer}` });
   const br = await send(`${p.laneUrl}/api/v3/monitors?page_size=100`, 'GET', {
@@ -183,6 +204,11 @@ test.serial('requests the lane cannot answer exactly get the full chain, with it
     ['/api/v3/monitors?token=x', auth],
     ['/api/v3/monitors?page', auth],
     ['/api/v3/monitors/1', auth],
+    ['/api/v3/events?start_time=2026-01-10T00:00:00Z', auth], // not an integer parameter
+    ['/api/v3/events?archived=true', auth],
+    ['/api/v3/events?monitor_id=-1', auth],
+    ['/api/v3/monitor-status?page_size=1001', auth],
+    ['/api/v3/me?page=1', auth],
   ];
   for (const [path, headers, method] of cases) {
     const { laned } = await both(t, p, path, headers, method);
