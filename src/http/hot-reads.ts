@@ -5,8 +5,9 @@
 // It runs before express (app.ts). A request takes the lane only when the lane's answer is the one
 // the full chain would give: a GET of an operation in the table, with a Bearer token, no Origin
 // (CORS), no body, no conditional headers, no trusted proxy, no wish for deflate (only brotli and
-// gzip forms are kept), and no query parameters but the operation's integer ones, each at most
-// once, as plain integers within the document's bounds. The work is done by the same code as on the full
+// gzip forms are kept), and no query parameters but the operation's integers and unconstrained
+// strings, each at most once and not empty, integers as plain decimals within the document's
+// bounds. The work is done by the same code as on the full
 // chain: the request log, the security headers, the global limiter, the token and policy check
 // (authorizeToken) and the feature's service method. When the lane does not answer (a bad or missing
 // token, an empty bucket, an error from the service), the request goes down the full chain, which
@@ -14,6 +15,7 @@
 // there; that is the only difference, on errors only.
 // test/http/hot-reads.test.ts compares the lane's answers with the full chain's.
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { parse as parseQuery } from 'node:querystring';
 import type { Services } from '../registry.js';
 import type { AuthUser } from '../auth/auth-service.js';
 import { authorizeToken, bearerToken } from '../auth/authentication.js';
@@ -23,25 +25,35 @@ import { logRequest } from './middleware/request-log.js';
 import type { HeaderList } from './middleware/security-headers.js';
 import type { Limiter } from './middleware/rate-limit.js';
 
+/** The values of the query parameters the lane handles (integers and plain strings). */
+export type HotQuery = Readonly<Record<string, number | string | undefined>>;
+
 export interface HotRead {
   /** The operation answered (its path, policy and parameters come from the OpenAPI document). */
   operationId: string;
   /**
-   * The answer: the service call the operation's controller makes, given the integer parameters
-   * (the others are absent whenever the lane answers). Must not write.
+   * The answer: the service call the operation's controller makes, given the parameters the lane
+   * handles (the others are absent whenever the lane answers). Must not write.
    */
-  answer(user: AuthUser, query: Readonly<Record<string, number | undefined>>): Promise<unknown>;
+  answer(user: AuthUser, query: HotQuery): Promise<unknown>;
 }
+
+/** A parameter the lane takes: an integer within bounds, or a string with no constraint at all. */
+type Param = { kind: 'integer'; min: number; max: number } | { kind: 'string' };
 
 interface Lane {
   read: HotRead;
   scope: string;
-  params: Map<string, { min: number; max: number }>;
+  params: Map<string, Param>;
 }
 
 interface OpenApiOperation {
   operationId?: string;
-  parameters?: Array<{ in: string; name: string; schema?: { type?: string; minimum?: number; maximum?: number } }>;
+  parameters?: Array<{
+    in: string;
+    name: string;
+    schema?: { type?: string; minimum?: number; maximum?: number; [constraint: string]: unknown };
+  }>;
   security?: Array<Record<string, string[]>>;
 }
 
@@ -73,12 +85,21 @@ export function hotReads(o: HotReadOptions): HotReadLane {
     const [path, ops] = found;
     const scope = ops.get.security?.[0]?.jwt;
     if (!scope || scope.length !== 1) throw new Error(`hot read ${read.operationId}: no jwt policy`);
-    const params = new Map<string, { min: number; max: number }>();
+    const params = new Map<string, Param>();
     for (const p of ops.get.parameters ?? []) {
       if (p.in !== 'query') throw new Error(`hot read ${read.operationId}: only fixed paths are handled`);
-      // Other parameters (strings, booleans, enums) are left to the full chain's validation.
-      if (p.schema?.type !== 'integer') continue;
-      params.set(p.name, { min: p.schema.minimum ?? 0, max: p.schema.maximum ?? Number.MAX_SAFE_INTEGER });
+      const schema = p.schema ?? {};
+      if (schema.type === 'integer') {
+        params.set(p.name, {
+          kind: 'integer',
+          min: schema.minimum ?? 0,
+          max: schema.maximum ?? Number.MAX_SAFE_INTEGER,
+        });
+      } else if (schema.type === 'string' && Object.keys(schema).length === 1) {
+        // tsoa passes such a string through as it is; the service judges it.
+        params.set(p.name, { kind: 'string' });
+      }
+      // Anything else (booleans, enums, formats, patterns) is left to the full chain's validation.
     }
     lanes.set(path.toLowerCase(), { read, scope: scope[0], params });
   }
@@ -86,30 +107,30 @@ export function hotReads(o: HotReadOptions): HotReadLane {
   const counts = { answered: 0 };
   const vary = o.compression ? 'Origin, Accept-Encoding' : 'Origin';
 
-  /** The operation's query values, or undefined when the full chain must judge them. */
-  const queryOf = (lane: Lane, search: string): Record<string, number | undefined> | undefined => {
-    const query: Record<string, number | undefined> = {};
+  /**
+   * The operation's query values, or undefined when the full chain must judge them. The query is
+   * decoded as express decodes it (its default 'simple' parser is node's querystring.parse).
+   */
+  const queryOf = (lane: Lane, search: string): Record<string, number | string> | undefined => {
+    const query: Record<string, number | string> = {};
     if (search === '') return query;
-    for (const pair of search.split('&')) {
-      const eq = pair.indexOf('=');
-      if (eq < 0) return undefined;
-      const name = pair.slice(0, eq);
-      const raw = pair.slice(eq + 1);
-      const bounds = lane.params.get(name);
-      if (!bounds || name in query || !PLAIN_INTEGER.test(raw)) return undefined;
+    for (const [name, raw] of Object.entries(parseQuery(search))) {
+      const param = lane.params.get(name);
+      // Repeated (an array) or empty values are left to the full chain too.
+      if (!param || typeof raw !== 'string' || raw === '') return undefined;
+      if (param.kind === 'string') {
+        query[name] = raw;
+        continue;
+      }
+      if (!PLAIN_INTEGER.test(raw)) return undefined;
       const value = Number(raw);
-      if (value < bounds.min || value > bounds.max) return undefined;
+      if (value < param.min || value > param.max) return undefined;
       query[name] = value;
     }
     return query;
   };
 
-  const answer = async (
-    lane: Lane,
-    query: Record<string, number | undefined>,
-    req: IncomingMessage,
-    res: ServerResponse,
-  ) => {
+  const answer = async (lane: Lane, query: HotQuery, req: IncomingMessage, res: ServerResponse) => {
     const user = await authorizeToken(o.services, bearerToken(req.headers.authorization ?? ''), lane.scope, 'GET');
     if (o.limiter.enabled && o.limiter.take(req.socket.remoteAddress ?? 'unknown') !== 0) return false;
     const value = await lane.read.answer(user, query);

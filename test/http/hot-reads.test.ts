@@ -142,6 +142,9 @@ const POLLED: Array<[string, string[]]> = [
       '?monitor_id=3&page_size=5',
       '?page=2&page_size=4&storage_id=0',
       '?alarm_frames_min=1',
+      '?page=1&page_size=1000&start_time=2026-01-10T05:00:00Z',
+      '?start_time=2026-01-10T00%3A00%3A00Z&end_time=2026-01-10T12:00:00Z&sort=start_time&direction=asc',
+      '?name=E1&cause=Motion&page_size=5',
     ],
   ],
   ['/api/v3/me', ['']],
@@ -204,8 +207,11 @@ test.serial('requests the lane cannot answer exactly get the full chain, with it
     ['/api/v3/monitors?token=x', auth],
     ['/api/v3/monitors?page', auth],
     ['/api/v3/monitors/1', auth],
-    ['/api/v3/events?start_time=2026-01-10T00:00:00Z', auth], // not an integer parameter
-    ['/api/v3/events?archived=true', auth],
+    ['/api/v3/events?archived=true', auth], // a boolean: the full chain's validation
+    ['/api/v3/events?start_time=yesterday', auth], // the service refuses it: 400 from the full chain
+    ['/api/v3/events?sort=bogus', auth],
+    ['/api/v3/events?start_time=', auth],
+    ['/api/v3/events?sort=start_time&sort=id', auth],
     ['/api/v3/events?monitor_id=-1', auth],
     ['/api/v3/monitor-status?page_size=1001', auth],
     ['/api/v3/me?page=1', auth],
