@@ -11,10 +11,7 @@ import { bucketLimiter, tokenBucket } from './middleware/rate-limit.js';
 import { securityHeaderList, securityHeaders } from './middleware/security-headers.js';
 import { hotReads } from './hot-reads.js';
 import { COMPRESS_THRESHOLD_BYTES, keptEncoding } from './kept-encoding.js';
-import { MonitorsService } from '../features/monitors/monitors-service.js';
-import { MonitorStatusService } from '../features/monitors/monitor-status-service.js';
-import { EventsService } from '../features/events/events-service.js';
-import { MeService } from '../features/users/me-service.js';
+import { polledReads } from './polled-reads.js';
 import { errorHandler, notFoundOrWrongMethod } from './middleware/errors.js';
 import { forwardOwnedControl } from '../features/cluster/cluster-proxy.js';
 import { markQueryToken, registerMediaRoutes, routeFor } from './media-table.js';
@@ -89,33 +86,13 @@ export function createApp(services: Services, options: AppOptions = {}): Express
   const headers = securityHeaderList(config.server);
   const document = JSON.parse(readOpenapiDocument().toString('utf8'));
   const limiter = bucketLimiter(config.server.middleware.rate_limit);
-  // Integer parameters arrive as numbers (hot-reads.ts).
-  const page = (v: number | string | undefined) => v as number | undefined;
-  // The polled list reads, answered before express's own per-request set-up and everything
-  // below, when that gives the same answer (hot-reads.ts).
+  // The polled reads, answered before express's own per-request set-up and everything below,
+  // when that gives the same answer (hot-reads.ts).
   if (options.hotReads !== false) {
     const lane = hotReads({
       services,
       document,
-      reads: [
-        // What a logged-in console polls (docs/api-caches.md): the same calls as the
-        // generated controllers make (src/generated/controllers/).
-        {
-          operationId: 'list_monitors',
-          answer: (user, q) => services.get(MonitorsService).list(user, page(q.page), page(q.page_size)),
-        },
-        {
-          operationId: 'list_monitor_statuses',
-          answer: (user, q) => services.get(MonitorStatusService).list(user, page(q.page), page(q.page_size)),
-        },
-        {
-          operationId: 'listEvents',
-          // The lane hands over only the parameters the document types as integers and strings,
-          // typed so: the filter the controller passes, with the others (archived) absent.
-          answer: (user, q) => services.get(EventsService).list(user, q as Parameters<EventsService['list']>[1]),
-        },
-        { operationId: 'me', answer: (user) => services.get(MeService).describe(user) },
-      ],
+      reads: polledReads(services),
       limiter,
       securityHeaders: headers,
       compression: compress,
