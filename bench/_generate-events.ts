@@ -10,6 +10,7 @@ import { createConnection, type Connection } from 'mariadb';
 import { pathToFileURL } from 'node:url';
 import { convergeSchema } from '../src/db/converge/index.js';
 import { startThrowawayMariaDb, type ThrowawayMariaDb } from '../src/devdb/throwaway-mariadb.js';
+import { numberFlag } from './_args.js';
 
 export interface GenerateOptions {
   events?: number;
@@ -124,18 +125,13 @@ export async function generateEvents(
   return { database, events, monitors, newestStart: new Date(newest), ms };
 }
 
-function arg(name: string, fallback: number): number {
-  const i = process.argv.indexOf(`--${name}`);
-  return i > 0 ? Number(process.argv[i + 1]) : fallback;
-}
-
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const server = await startThrowawayMariaDb({ startTimeoutMs: 60_000 });
   try {
     const result = await generateEvents(server, 'zm_bench', {
-      events: arg('events', 1_000_000),
-      monitors: arg('monitors', 50),
-      days: arg('days', 90),
+      events: numberFlag('events', 1_000_000),
+      monitors: numberFlag('monitors', 50),
+      days: numberFlag('days', 90),
       bufferPoolBytes: 512 * 1024 * 1024,
       log: (line) => console.log(line),
     });

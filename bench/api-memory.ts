@@ -14,12 +14,9 @@ import bcrypt from 'bcryptjs';
 import { startThrowawayMariaDb } from '../src/devdb/throwaway-mariadb.js';
 import { generateEvents } from './_generate-events.js';
 import { cpuSeconds, rssMb, serviceEnv, serviceLaunch } from './_service.js';
+import { flag } from './_args.js';
 
 const root = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
-const flag = (name: string) => {
-  const i = process.argv.indexOf(`--${name}`);
-  return i > 0 ? process.argv[i + 1] : undefined;
-};
 const EVENTS = Number(flag('events') ?? 20_000);
 const BUILD = !process.argv.includes('--no-build');
 /** Each variant runs this many times, interleaved (the machine is shared: compare within a run). */

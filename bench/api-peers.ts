@@ -23,12 +23,9 @@ import { startThrowawayMariaDb } from '../src/devdb/throwaway-mariadb.js';
 import { generateEvents } from './_generate-events.js';
 import { report } from './_results.js';
 import { cpuSeconds, rssMb, serviceEnv, serviceLaunch } from './_service.js';
+import { flag } from './_args.js';
 
 const root = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
-const flag = (name: string) => {
-  const i = process.argv.indexOf(`--${name}`);
-  return i > 0 ? process.argv[i + 1] : undefined;
-};
 const EVENTS = Number(flag('events') ?? 1_000_000);
 const SECONDS = Number(flag('seconds') ?? 3);
 const ONLY = flag('only');

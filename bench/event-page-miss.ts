@@ -16,11 +16,8 @@ import { eventTagsOf } from '../src/features/events/events-service.js';
 import { generateEvents } from './_generate-events.js';
 import { report } from './_results.js';
 import { cpuSeconds } from './_service.js';
+import { flag } from './_args.js';
 
-const flag = (name: string) => {
-  const i = process.argv.indexOf(`--${name}`);
-  return i > 0 ? process.argv[i + 1] : undefined;
-};
 const EVENTS = Number(flag('events') ?? 200_000);
 const PAGES = Number(flag('pages') ?? 300);
 const ROUNDS = Number(flag('rounds') ?? 3);

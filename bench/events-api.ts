@@ -16,15 +16,11 @@ import { startServer } from '../src/server.js';
 import { generateEvents } from './_generate-events.js';
 import { httpLoad, percentile } from './_http-load.js';
 import { serviceEnv } from './_service.js';
+import { numberFlag } from './_args.js';
 
-function arg(name: string, fallback: number): number {
-  const i = process.argv.indexOf(`--${name}`);
-  return i > 0 ? Number(process.argv[i + 1]) : fallback;
-}
-
-const EVENTS = arg('events', 1_000_000);
-const SECONDS = arg('seconds', 4);
-const BUFFER_POOL_MB = arg('buffer-pool-mb', 512);
+const EVENTS = numberFlag('events', 1_000_000);
+const SECONDS = numberFlag('seconds', 4);
+const BUFFER_POOL_MB = numberFlag('buffer-pool-mb', 512);
 const CONCURRENCY = [1, 8, 64];
 
 const iso = (ms: number) => `${new Date(ms).toISOString().slice(0, 19)}Z`;

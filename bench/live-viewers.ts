@@ -29,15 +29,11 @@ import { createConnection } from 'mariadb';
 import { mediaClip } from '../test/helpers/media.js';
 import { BenchRtcViewer, clipIndex, type ClipIndex } from './_rtc-viewer.js';
 import { cpuSeconds, rssMb, serviceEnv } from './_service.js';
+import { flag } from './_args.js';
 
-function arg(name: string, fallback: string): string {
-  const i = process.argv.indexOf(`--${name}`);
-  return i > 0 ? process.argv[i + 1]! : fallback;
-}
-
-const SECONDS = Number(arg('seconds', '15'));
-const CAMERAS = arg('cameras', '1,8,32').split(',').map(Number);
-const WEBRTC = arg('webrtc', '1') !== '0';
+const SECONDS = Number(flag('seconds') ?? '15');
+const CAMERAS = (flag('cameras') ?? '1,8,32').split(',').map(Number);
+const WEBRTC = (flag('webrtc') ?? '1') !== '0';
 const WARMUP_MS = 4000;
 const CLIP = { video: 'h264-high' as const, width: 640, height: 360, fps: 25, seconds: 60, bitrate: '1M', noise: true };
 const here = path.dirname(new URL(import.meta.url).pathname);

@@ -26,14 +26,11 @@ import { createLogger } from '../src/log.js';
 import { EventDeletion } from '../src/features/events/event-deletion.js';
 import { generateEvents } from './_generate-events.js';
 import { report } from './_results.js';
+import { numberFlag } from './_args.js';
 
-function arg(name: string, fallback: number): number {
-  const i = process.argv.indexOf(`--${name}`);
-  return i > 0 ? Number(process.argv[i + 1]) : fallback;
-}
-const EVENTS = arg('events', 1_000_000);
-const DIRS = arg('dirs', 100_000);
-const LOGS = arg('logs', 1_000_000);
+const EVENTS = numberFlag('events', 1_000_000);
+const DIRS = numberFlag('dirs', 100_000);
+const LOGS = numberFlag('logs', 1_000_000);
 
 /** Counts the statements a pool runs and where their time went (by statement shape). */
 function counted(pool: DbPool): { pool: DbPool; count: () => number; top: (label: string) => void } {

@@ -17,12 +17,9 @@ import { report } from './_results.js';
 import { generateEvents } from './_generate-events.js';
 import { httpLoad, percentile } from './_http-load.js';
 import { cpuSeconds, serviceEnv } from './_service.js';
+import { flag } from './_args.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const flag = (name: string) => {
-  const i = process.argv.indexOf(`--${name}`);
-  return i > 0 ? process.argv[i + 1] : undefined;
-};
 const SECONDS = Number(flag('seconds') ?? 4);
 const CPU_PROF = flag('cpu-prof');
 /** Only the cases whose name contains this text (e.g. `--only list`). */

@@ -21,12 +21,9 @@ import { percentile } from './_http-load.js';
 import { report } from './_results.js';
 import { cpuSeconds, rssMb, serviceEnv } from './_service.js';
 import { generateEvents } from './_generate-events.js';
+import { flag } from './_args.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const flag = (name: string) => {
-  const i = process.argv.indexOf(`--${name}`);
-  return i > 0 ? process.argv[i + 1] : undefined;
-};
 const SECONDS = Number(flag('seconds') ?? 15);
 const CASES = (flag('cases') ?? '100:64:64,1000:64:8').split(',').map((c) => {
   const [clients, monitors, perClient] = c.split(':').map(Number);

@@ -23,15 +23,11 @@ import { eventPaths } from '../src/features/events/event-paths.js';
 import { generateEvents } from './_generate-events.js';
 import { report } from './_results.js';
 import { serviceEnv } from './_service.js';
+import { numberFlag } from './_args.js';
 
-function arg(name: string, fallback: number): number {
-  const i = process.argv.indexOf(`--${name}`);
-  return i > 0 ? Number(process.argv[i + 1]) : fallback;
-}
-
-const EVENTS = arg('events', 1_000_000);
-const DELETE = arg('delete', 10_000);
-const BUFFER_POOL_MB = arg('buffer-pool-mb', 512);
+const EVENTS = numberFlag('events', 1_000_000);
+const DELETE = numberFlag('delete', 10_000);
+const BUFFER_POOL_MB = numberFlag('buffer-pool-mb', 512);
 
 async function main(): Promise<void> {
   const db = await startThrowawayMariaDb({ startTimeoutMs: 60_000 });

@@ -15,15 +15,11 @@ import tls from 'node:tls';
 import { routeAcmeTlsAlpn } from '../src/features/acme/alpn-router.js';
 import { createLogger } from '../src/log.js';
 import { report } from './_results.js';
+import { numberFlag } from './_args.js';
 
-function arg(name: string, fallback: number): number {
-  const i = process.argv.indexOf(`--${name}`);
-  return i > 0 ? Number(process.argv[i + 1]) : fallback;
-}
-
-const ROUNDS = arg('rounds', 6);
-const PER_ROUND = arg('per-round', 300);
-const CONCURRENCY = arg('concurrency', 4);
+const ROUNDS = numberFlag('rounds', 6);
+const PER_ROUND = numberFlag('per-round', 300);
+const CONCURRENCY = numberFlag('concurrency', 4);
 const NAME = 'bench.zmgate.test';
 
 function certificate(): { key: Buffer; cert: Buffer } {

@@ -13,15 +13,12 @@ import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { numberFlag } from './_args.js';
 
-function arg(name: string, fallback: number): number {
-  const i = process.argv.indexOf(`--${name}`);
-  return i > 0 ? Number(process.argv[i + 1]) : fallback;
-}
-const RUNS = arg('runs', 4);
+const RUNS = numberFlag('runs', 4);
 // api-peers' cached event pages cost the service ~0.22 ms of CPU each.
-const SPIN_US = arg('spin-us', 200);
-const BYTES = arg('bytes', 30_000);
+const SPIN_US = numberFlag('spin-us', 200);
+const BYTES = numberFlag('bytes', 30_000);
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
