@@ -3,6 +3,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import express, { type Express, type Request, type RequestHandler, type Response } from 'express';
 import compression from 'compression';
+import proxyaddr from 'proxy-addr';
 import type { Services } from '../registry.js';
 import { RegisterRoutes } from '../generated/routes.js';
 import { cors } from './middleware/cors.js';
@@ -48,6 +49,7 @@ export function createApp(services: Services, options: AppOptions = {}): Express
   app.disable('x-powered-by');
   // One proxy hop is trusted only when configured; otherwise X-Forwarded-For is ignored.
   app.set('trust proxy', config.server.middleware.trust_proxy_headers ? 1 : false);
+  const trustProxy = app.get('trust proxy fn') as (addr: string, i: number) => boolean;
   app.set('etag', false);
 
   // Cached answers carry their JSON body (read-cache/json-text.ts): sent as is, with the headers
@@ -96,7 +98,7 @@ export function createApp(services: Services, options: AppOptions = {}): Express
       limiter,
       securityHeaders: headers,
       compression: compress,
-      trustProxy: config.server.middleware.trust_proxy_headers,
+      clientIp: (req) => proxyaddr(req, trustProxy),
     });
     app.locals.hotReads = lane;
     const handle = (app as unknown as { handle: Handle }).handle.bind(app);

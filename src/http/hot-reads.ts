@@ -4,7 +4,7 @@
 //
 // It runs before express (app.ts). A request takes the lane only when the lane's answer is the one
 // the full chain would give: a GET of an operation in the table, with a Bearer token, no Origin
-// (CORS), no body, no conditional headers, no trusted proxy, no wish for deflate (only brotli and
+// (CORS), no body, no conditional headers, no wish for deflate (only brotli and
 // gzip forms are kept), and no query parameters but the operation's integers and unconstrained
 // strings, each at most once and not empty, integers as plain decimals within the document's
 // bounds. The work is done by the same code as on the full
@@ -65,7 +65,8 @@ export interface HotReadOptions {
   securityHeaders: HeaderList;
   /** Whether the compression middleware is on (it adds `Vary: Accept-Encoding`). */
   compression: boolean;
-  trustProxy: boolean;
+  /** The client's address as express's req.ip gives it (the limiter's key, the log's `remote`). */
+  clientIp(req: IncomingMessage): string | undefined;
 }
 
 /** Runs on node's request and response, before express's own set-up (app.ts). */
@@ -132,13 +133,14 @@ export function hotReads(o: HotReadOptions): HotReadLane {
 
   const answer = async (lane: Lane, query: HotQuery, req: IncomingMessage, res: ServerResponse) => {
     const user = await authorizeToken(o.services, bearerToken(req.headers.authorization ?? ''), lane.scope, 'GET');
-    if (o.limiter.enabled && o.limiter.take(req.socket.remoteAddress ?? 'unknown') !== 0) return false;
+    const ip = o.clientIp(req);
+    if (o.limiter.enabled && o.limiter.take(ip ?? 'unknown') !== 0) return false;
     const value = await lane.read.answer(user, query);
     let body = jsonBodyOf(value);
     body ??= Buffer.from(JSON.stringify(value) ?? '', 'utf8');
     const encoding = o.compression ? keptEncoding(req, body.length) : undefined;
     if (encoding) body = encodedBody(body, encoding);
-    logRequest(log, req, res, req.url ?? '', req.socket.remoteAddress);
+    logRequest(log, req, res, req.url ?? '', ip);
     for (const [name, v] of o.securityHeaders) res.setHeader(name, v);
     res.setHeader('Vary', vary);
     res.setHeader('Content-Type', 'application/json; charset=utf-8');
@@ -151,7 +153,7 @@ export function hotReads(o: HotReadOptions): HotReadLane {
   };
 
   const handler = (req: IncomingMessage, res: ServerResponse, next: () => void) => {
-    if (req.method !== 'GET' || o.trustProxy) return next();
+    if (req.method !== 'GET') return next();
     const url = req.url ?? '';
     const q = url.indexOf('?');
     const lane = lanes.get((q < 0 ? url : url.slice(0, q)).toLowerCase());

@@ -270,3 +270,22 @@ test.serial("the lane counts against the caller's bucket, and an empty bucket ge
   const refused = await send(`${p.laneUrl}/api/v3/monitors`, 'GET', { authorization: `Bearer ${admin}` });
   t.truthy(refused.headers['retry-after']);
 });
+
+test.serial('behind a trusted proxy the lane keys the limiter and the log on the forwarded address', async (t) => {
+  const p = await pair({
+    APP_SERVER__MIDDLEWARE__TRUST_PROXY_HEADERS: 'true',
+    APP_SERVER__MIDDLEWARE__RATE_LIMIT__ENABLED: 'true',
+    APP_SERVER__MIDDLEWARE__RATE_LIMIT__BURST_SIZE: '2',
+    APP_SERVER__MIDDLEWARE__RATE_LIMIT__RATE_LIMIT_PERIOD_SECS: '600',
+  });
+  const admin = await login({ api: (path) => `${p.laneUrl}/api/v3${path}` }, 'hradmin');
+  const from = (ip: string) => ({ authorization: `Bearer ${admin}`, 'x-forwarded-for': ip });
+  // Same answer and log record (remote: the forwarded address) on both apps; each app has its own buckets.
+  const first = await both(t, p, '/api/v3/monitors', from('203.0.113.7'));
+  t.true(first.laned);
+  t.is(p.logs.at(-1)?.remote, '203.0.113.7');
+  const status = async (ip: string) => (await send(`${p.laneUrl}/api/v3/monitors`, 'GET', from(ip))).status;
+  t.is(await status('203.0.113.7'), 200);
+  t.is(await status('203.0.113.7'), 429, "that client's bucket of 2 is empty");
+  t.is(await status('203.0.113.8'), 200, 'another client behind the proxy has its own');
+});
