@@ -131,7 +131,7 @@ export function hotReads(o: HotReadOptions): HotReadLane {
     return query;
   };
 
-  const answer = async (lane: Lane, query: HotQuery, req: IncomingMessage, res: ServerResponse) => {
+  const answer = async (lane: Lane, query: HotQuery, req: IncomingMessage, res: ServerResponse, started: bigint) => {
     const user = await authorizeToken(o.services, bearerToken(req.headers.authorization ?? ''), lane.scope, 'GET');
     const ip = o.clientIp(req);
     if (o.limiter.enabled && o.limiter.take(ip ?? 'unknown') !== 0) return false;
@@ -140,7 +140,8 @@ export function hotReads(o: HotReadOptions): HotReadLane {
     body ??= Buffer.from(JSON.stringify(value) ?? '', 'utf8');
     const encoding = o.compression ? keptEncoding(req, body.length) : undefined;
     if (encoding) body = encodedBody(body, encoding);
-    logRequest(log, req, res, req.url ?? '', ip);
+    // The logged duration counts from the request's arrival, as the full chain's does.
+    logRequest(log, req, res, req.url ?? '', ip, started);
     for (const [name, v] of o.securityHeaders) res.setHeader(name, v);
     res.setHeader('Vary', vary);
     res.setHeader('Content-Type', 'application/json; charset=utf-8');
@@ -173,7 +174,7 @@ export function hotReads(o: HotReadOptions): HotReadLane {
     if (!query) return next();
     // Only the kept forms are sent from here; a deflate-only client gets the middleware's.
     if (o.compression && negotiatedEncoding(req) === 'deflate') return next();
-    answer(lane, query, req, res).then(
+    answer(lane, query, req, res, process.hrtime.bigint()).then(
       (done) => done || next(),
       () => next(),
     );

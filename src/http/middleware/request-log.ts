@@ -15,8 +15,9 @@ export function logRequest(
   res: ServerResponse,
   url: string,
   remote: string | undefined,
+  /** When the request arrived (process.hrtime.bigint()); now by default. */
+  started = process.hrtime.bigint(),
 ): string {
-  const started = process.hrtime.bigint();
   const incoming = req.headers['x-request-id'];
   const reqId = typeof incoming === 'string' && /^[\w.-]{1,64}$/.test(incoming) ? incoming : randomUUID();
   res.setHeader('X-Request-Id', reqId);
