@@ -1,7 +1,8 @@
 // `zmgate-db`: the database migration tool.
 //
 //   zmgate-db up     -u URL [--dry-run]          create ZoneMinder 1.39.22 in an empty database
-//   zmgate-db bridge -u URL [--dry-run] [--yes]  bring an existing ZoneMinder (1.36 on) up to date
+//   zmgate-db bridge -u URL [--dry-run] [--yes]  bring an existing ZoneMinder 1.39 database up to date
+//                    [--allow-older-zoneminder]  (1.36 on: only for a copy no older ZoneMinder uses)
 //   zmgate-db status -u URL                      read-only: version, schema, migrations
 //
 // Exit codes: 0 done, 1 failed (connection, a step), 2 usage, 3 refused (the database is not what
@@ -12,7 +13,13 @@ import { parseArgs } from 'node:util';
 import { createConnection, type Connection } from 'mariadb';
 import type { SchemaStep, StepProgress } from '../db/converge/index.js';
 import { DatabaseUrlError, parseDatabaseUrl, type ParsedDatabaseUrl } from '../db/migrations/database-url.js';
-import { TARGET_ZONEMINDER_VERSION } from '../db/migrations/version.js';
+import {
+  TARGET_ZONEMINDER_VERSION,
+  convertedUnderOlderZoneMinder,
+  localZmcVersion,
+  olderZoneMinderInstalled,
+  upgradePath,
+} from '../db/migrations/version.js';
 import {
   MigrationFailed,
   MigrationRefused,
@@ -31,15 +38,20 @@ const USAGE = `Usage: zmgate-db <command> [-u <database_url>] [options]
 Commands:
   up -u URL       create the ZoneMinder ${TARGET_ZONEMINDER_VERSION} schema, its seed rows and zmgate's tables
                   in a fresh, empty database (refuses a database that has anything in it)
-  bridge -u URL   bring an existing ZoneMinder database (1.36 or later) up to ${TARGET_ZONEMINDER_VERSION}: prints the
-                  plan, applies it with progress, stamps the baseline, runs later migrations
-  status -u URL   read-only: the detected ZoneMinder version and each migration, applied or pending
+  bridge -u URL   bring an existing ZoneMinder 1.39 database up to ${TARGET_ZONEMINDER_VERSION}: prints the plan, applies
+                  it with progress, stamps the baseline, runs later migrations. Refuses a database whose
+                  installed ZoneMinder is older than 1.39 (its daemons and web UI read the old model)
+  status -u URL   read-only: the ZoneMinder found, what zmgate added, whether ZoneMinder's own upgrade
+                  path is clear, and each migration, applied or pending
 
 Options:
   -u, --url URL   mysql://user:password@host:port/database (or mariadb://); add ?socket=/path
                   to use a unix socket. Default: the DATABASE_URL environment variable
   --dry-run       up/bridge: print the plan and its SQL, change nothing
   -y, --yes       bridge: apply a plan with destructive steps without asking
+  --allow-older-zoneminder
+                  bridge: convert a 1.36/1.38 database anyway; only for a copy that no ZoneMinder
+                  older than 1.39 uses (its zones, permissions and upgrade path would break)
   -h, --help      this text
   -V, --version   the version
 
@@ -94,6 +106,7 @@ async function main(argv: string[], io: CliIo): Promise<number> {
         url: { type: 'string', short: 'u' },
         'dry-run': { type: 'boolean' },
         yes: { type: 'boolean', short: 'y' },
+        'allow-older-zoneminder': { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean', short: 'V' },
       },
@@ -117,6 +130,8 @@ async function main(argv: string[], io: CliIo): Promise<number> {
   if (command === 'status' && values['dry-run'])
     throw new UsageError('--dry-run is for up and bridge (status never writes)');
   if (command !== 'bridge' && values.yes) throw new UsageError('--yes is for bridge');
+  if (command !== 'bridge' && values['allow-older-zoneminder'])
+    throw new UsageError('--allow-older-zoneminder is for bridge');
 
   const urlText = values.url ?? io.env.DATABASE_URL;
   if (!urlText) throw new UsageError('no database URL: pass -u URL or set DATABASE_URL');
@@ -166,7 +181,13 @@ async function main(argv: string[], io: CliIo): Promise<number> {
   }
   try {
     if (command === 'status') return await status(conn, url, io);
-    return await migrateCommand(conn, command as 'up' | 'bridge', url, { dryRun, yes: !!values.yes }, io);
+    return await migrateCommand(
+      conn,
+      command as 'up' | 'bridge',
+      url,
+      { dryRun, yes: !!values.yes, allowOlderZoneMinder: !!values['allow-older-zoneminder'] },
+      io,
+    );
   } catch (error) {
     io.stderr.write(
       `zmgate-db: ${error instanceof Error ? error.message : String(error)}\n${failureFix(error, url)}\n`,
@@ -284,7 +305,7 @@ async function migrateCommand(
   conn: Connection,
   mode: 'up' | 'bridge',
   url: ParsedDatabaseUrl,
-  flags: { dryRun: boolean; yes: boolean },
+  flags: { dryRun: boolean; yes: boolean; allowOlderZoneMinder: boolean },
   io: CliIo,
 ): Promise<number> {
   io.stderr.write(`zmgate-db ${mode}${flags.dryRun ? ' --dry-run' : ''}: ${url.display}\n`);
@@ -299,6 +320,7 @@ async function migrateCommand(
     result = await migrate(conn, mode, {
       database: url.database,
       dryRun: flags.dryRun,
+      allowOlderZoneMinder: flags.allowOlderZoneMinder,
       onProgress: (p) => printProgress(p, io),
       confirm: async (plan) => {
         printPlan(plan, io);
@@ -426,6 +448,14 @@ function printDryRun(result: MigrationResult, io: CliIo): void {
 
 // status -------------------------------------------------------------------------------------------
 
+/** What to do about a schema that differs from the target: nothing while an older ZoneMinder owns it. */
+function schemaHint(contents: DatabaseStatus['contents']): string {
+  if (contents.kind !== 'zoneminder') return '';
+  if (olderZoneMinderInstalled(contents) && !convertedUnderOlderZoneMinder(contents))
+    return ` (as expected: ZoneMinder ${contents.codeVersion ?? contents.dbVersion}'s own schema, which zmgate leaves as it is)`;
+  return " (run 'zmgate-db bridge')";
+}
+
 async function status(conn: Connection, url: ParsedDatabaseUrl, io: CliIo): Promise<number> {
   const s: DatabaseStatus = await readStatus(conn, url.database);
   const out = (line = '') => io.stdout.write(`${line}\n`);
@@ -438,6 +468,9 @@ async function status(conn: Connection, url: ParsedDatabaseUrl, io: CliIo): Prom
     out(
       `ZoneMinder:  ${contents.dbVersion ?? 'unknown'} (Config.ZM_DYN_DB_VERSION); installed code ${contents.codeVersion ?? 'unknown'} (ZM_DYN_CURR_VERSION)`,
     );
+    const zmc = localZmcVersion();
+    out(`zmc here:    ${zmc ? `${zmc.version} (${zmc.path} --version)` : 'none found in /usr/bin or /usr/local/bin'}`);
+    out(`upgrade:     ${upgradePath(contents)}`);
     out('probes:');
     for (const probe of s.probes)
       out(`  ${probe.holds ? 'yes' : 'no '}  ${probe.what}${probe.holds ? `  => ${probe.meaning}` : ''}`);
@@ -445,7 +478,7 @@ async function status(conn: Connection, url: ParsedDatabaseUrl, io: CliIo): Prom
   if (contents.kind !== 'empty') {
     out(
       s.differences.length
-        ? `schema:      ${s.differences.length} difference(s) from ZoneMinder ${TARGET_ZONEMINDER_VERSION} + zmgate tables${contents.kind === 'zoneminder' ? " (run 'zmgate-db bridge')" : ''}`
+        ? `schema:      ${s.differences.length} difference(s) from ZoneMinder ${TARGET_ZONEMINDER_VERSION} + zmgate tables${schemaHint(contents)}`
         : `schema:      matches ZoneMinder ${TARGET_ZONEMINDER_VERSION} + zmgate tables`,
     );
     for (const line of s.differences.slice(0, 20)) out(`  ${line}`);

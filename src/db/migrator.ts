@@ -72,6 +72,8 @@ export interface MigrateOptions {
   laterMigrations?: readonly LaterMigration[];
   /** Seconds to wait for another migration run on the same database; default 30. */
   lockTimeoutSecs?: number;
+  /** bridge: convert even a database whose installed ZoneMinder is older than 1.39 (a copy no ZoneMinder uses). */
+  allowOlderZoneMinder?: boolean;
 }
 
 export interface MigrationPlan {
@@ -130,7 +132,7 @@ async function prepare(conn: Queryable, mode: MigrationMode, options: MigrateOpt
     );
   }
   if (mode === 'bridge') {
-    const refusal = bridgeRefusal(contents, database);
+    const refusal = bridgeRefusal(contents, database, { allowOlderZoneMinder: options.allowOlderZoneMinder });
     if (refusal) throw new MigrationRefused(refusal, contents);
   }
   const ledger = await readLedger(conn);

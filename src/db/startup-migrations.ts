@@ -10,6 +10,7 @@ import { createConnection, type Connection } from 'mariadb';
 import type { AppConfig } from '../config/types.js';
 import type { Logger } from '../log.js';
 import { MigrationFailed, MigrationRefused, describeMissing, migrate } from './migrator.js';
+import { convertedUnderOlderZoneMinder, installedZoneMinder, olderZoneMinderInstalled } from './migrations/version.js';
 
 export interface StartupMigrationResult {
   /** The database is at the target and every migration is recorded. */
@@ -73,9 +74,25 @@ export async function runStartupMigrations(db: AppConfig['db'], log: Logger): Pr
       log.debug({ database }, 'database migrations: nothing to do');
     }
     for (const warning of result.warnings) log.warn({ database }, `database migrations: ${warning}`);
+    log.info(
+      { database, zoneminder: installedZoneMinder(result.contents), dbVersion: result.contents.dbVersion },
+      `database ${database}: ZoneMinder ${installedZoneMinder(result.contents) ?? 'unknown'} installed, schema ${result.contents.dbVersion ?? 'unknown'}`,
+    );
+    const converted = convertedUnderOlderZoneMinder(result.contents);
+    if (converted)
+      log.error({ database, zoneminder: installedZoneMinder(result.contents) }, `database ${database}: ${converted}`);
     return { ok: true, missing: [] };
   } catch (error) {
     const missing = await describeMissing(conn, database).catch((e: Error) => [`unknown (${e.message})`]);
+    if (error instanceof MigrationRefused && error.contents && olderZoneMinderInstalled(error.contents)) {
+      const installed = installedZoneMinder(error.contents);
+      log.warn(
+        { database, zoneminder: installed, missing },
+        `database ${database} belongs to ZoneMinder ${installed}: zmgate leaves its schema as ZoneMinder's own. ` +
+          `Routes that need ZoneMinder 1.39's tables or columns (${summariseMissing(missing)}) answer 503 until ZoneMinder itself is upgraded to 1.39 (README, "Beside ZoneMinder 1.36 and 1.38")`,
+      );
+      return { ok: false, missing };
+    }
     const reason =
       error instanceof MigrationFailed
         ? `step ${error.step?.id ?? '?'} failed after ${error.applied.length} applied step(s): ${(error.cause as Error | undefined)?.message ?? error.message}`

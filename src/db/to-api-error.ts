@@ -53,10 +53,13 @@ function isPrismaError(err: unknown): err is PrismaLikeError {
   return err instanceof Error && err.name.startsWith('PrismaClient');
 }
 
-/** A table or column the route needs does not exist yet (start-up migrations could not add it). */
+/**
+ * A table or column the route needs does not exist: a database an older ZoneMinder (1.36, 1.38)
+ * still owns, or a 1.39 one not brought up to date. `zmgate-db status` says which and what to do.
+ */
 function schemaIncomplete(): ApiError {
   return new ServiceUnavailableError(
-    'The database schema is incomplete for this route; run `zmgate-db bridge` (after a backup)',
+    "This route needs a table or column this ZoneMinder database does not have (ZoneMinder before 1.39, or a 1.39 database 'zmgate-db bridge' has not brought up to date); 'zmgate-db status' says which",
     [['database', 'schema incomplete']],
   );
 }

@@ -137,7 +137,7 @@ test('bridge brings 1.36.33 to exactly 1.39.22, keeps every row and migrates the
     }[];
     const controlsBefore = await conn.query('SELECT COUNT(*) AS n FROM Controls');
 
-    const r = await zmgateDb(['bridge', '--yes', '-u', fresh.userUrl]);
+    const r = await zmgateDb(['bridge', '--allow-older-zoneminder', '--yes', '-u', fresh.userUrl]);
     t.is(r.code, 0, r.stderr);
     // The plan, with the destructive steps marked, then progress, then what was migrated.
     t.regex(r.stdout, /^ZoneMinder 1\.36\.33 \(code 1\.36\.33\) -> 1\.39\.22$/m);
@@ -303,7 +303,7 @@ test('bridge brings 1.36.33 to exactly 1.39.22, keeps every row and migrates the
 
     // Bridge again: no step, no row changed anywhere (zmgate's own tables included).
     const before = { schema: await schemaFingerprint(conn, fresh.name), data: await dataFingerprint(conn, fresh.name) };
-    const again = await zmgateDb(['bridge', '-u', fresh.userUrl]);
+    const again = await zmgateDb(['bridge', '--allow-older-zoneminder', '-u', fresh.userUrl]);
     t.is(again.code, 0, again.stderr);
     t.regex(again.stdout, /^plan: 0 step\(s\)$/m);
     t.regex(again.stdout, /^nothing to do: b_bridge_\w+ is at ZoneMinder 1\.39\.22 and every migration is recorded$/m);
@@ -318,7 +318,7 @@ test('bridge --dry-run prints the plan and its SQL and changes nothing', async (
   const { fresh, conn } = await sample136('b_dry');
   try {
     const before = { schema: await schemaFingerprint(conn, fresh.name), data: await dataFingerprint(conn, fresh.name) };
-    const r = await zmgateDb(['bridge', '--dry-run', '-u', fresh.userUrl]);
+    const r = await zmgateDb(['bridge', '--allow-older-zoneminder', '--dry-run', '-u', fresh.userUrl]);
     t.is(r.code, 0, r.stderr);
     t.regex(r.stdout, /^-- zmgate-db bridge --dry-run on b_dry_\w+: ZoneMinder 1\.36\.33 -> ZoneMinder 1\.39\.22$/m);
     t.regex(r.stdout, /^RENAME TABLE `Snapshot_Events` TO `Snapshots_Events`;$/m);
@@ -354,7 +354,7 @@ test('bridge refuses (exit 3, nothing changed) what it must not touch, and a des
     const before = await fresh.db.query('SELECT TABLE_NAME FROM information_schema.TABLES WHERE TABLE_SCHEMA = ?', [
       fresh.name,
     ]);
-    const r = await zmgateDb(['bridge', '--yes', '-u', fresh.userUrl]);
+    const r = await zmgateDb(['bridge', '--allow-older-zoneminder', '--yes', '-u', fresh.userUrl]);
     t.is(r.code, 3, prefix);
     t.regex(r.stderr, message, prefix);
     t.deepEqual(
@@ -368,7 +368,7 @@ test('bridge refuses (exit 3, nothing changed) what it must not touch, and a des
   try {
     const before = { schema: await schemaFingerprint(conn, fresh.name), data: await dataFingerprint(conn, fresh.name) };
     // No TTY, no --yes: the plan is shown, then refused.
-    const unconfirmed = await zmgateDb(['bridge', '-u', fresh.userUrl]);
+    const unconfirmed = await zmgateDb(['bridge', '--allow-older-zoneminder', '-u', fresh.userUrl]);
     t.is(unconfirmed.code, 3);
     t.regex(unconfirmed.stdout, /^plan: \d+ step\(s\), 4 marked ! rewrite or remove data$/m);
     t.regex(
@@ -384,11 +384,60 @@ test('bridge refuses (exit 3, nothing changed) what it must not touch, and a des
       ['', /Config\.ZM_DYN_DB_VERSION is '': cannot tell which version it is/],
     ] as const) {
       await fresh.db.exec(`UPDATE Config SET Value = '${version}' WHERE Name = 'ZM_DYN_DB_VERSION'`, fresh.name);
-      const r = await zmgateDb(['bridge', '--yes', '-u', fresh.userUrl]);
+      const r = await zmgateDb(['bridge', '--allow-older-zoneminder', '--yes', '-u', fresh.userUrl]);
       t.is(r.code, 3, version);
       t.regex(r.stderr, message, version);
       t.is(await schemaFingerprint(conn, fresh.name), before.schema, version);
     }
+  } finally {
+    await conn.end();
+  }
+});
+
+test('bridge refuses a database that ZoneMinder 1.36 or 1.38 still uses, naming what converting would break', async (t) => {
+  const { fresh, conn } = await sample136('b_older');
+  try {
+    const before = { schema: await schemaFingerprint(conn, fresh.name), data: await dataFingerprint(conn, fresh.name) };
+    const setVersions = (code: string, db: string) =>
+      fresh.db.exec(
+        `UPDATE Config SET Value = '${code}' WHERE Name = 'ZM_DYN_CURR_VERSION';
+         UPDATE Config SET Value = '${db}' WHERE Name = 'ZM_DYN_DB_VERSION';`,
+        fresh.name,
+      );
+    for (const args of [['--yes'], ['--dry-run']]) {
+      const r = await zmgateDb(['bridge', ...args, '-u', fresh.userUrl]);
+      t.is(r.code, 3, args[0]);
+      t.regex(
+        r.stderr,
+        /refused: database b_older_\w+ belongs to ZoneMinder 1\.36\.33 \(Config\.ZM_DYN_CURR_VERSION\), whose daemons and web UI read it/,
+      );
+      t.regex(r.stderr, /zones in percent, which ZoneMinder 1\.36\.33's zma reads as pixels/);
+      t.regex(r.stderr, /no Users\.MonitorIds, which ZoneMinder 1\.36\.33's console and API use/);
+      t.regex(r.stderr, /ZM_DYN_DB_VERSION raised, so ZoneMinder's own zmupdate\.pl would skip its update scripts/);
+      t.regex(r.stderr, /Nothing was changed\./);
+      t.is(await schemaFingerprint(conn, fresh.name), before.schema, args[0]);
+      t.deepEqual(await dataFingerprint(conn, fresh.name), before.data, args[0]);
+    }
+
+    // 1.38 before 1.38.4 still reads zones in pixels; 1.38.4 reads percent, but the rest stands.
+    await setVersions('1.38.2', '1.38.2');
+    const early = await zmgateDb(['bridge', '--yes', '-u', fresh.userUrl]);
+    t.is(early.code, 3);
+    t.regex(early.stderr, /belongs to ZoneMinder 1\.38\.2 .*zones in percent, which ZoneMinder 1\.38\.2's zma reads/);
+    await setVersions('1.38.4', '1.38.4');
+    const late = await zmgateDb(['bridge', '--yes', '-u', fresh.userUrl]);
+    t.is(late.code, 3);
+    t.regex(late.stderr, /belongs to ZoneMinder 1\.38\.4 /);
+    t.notRegex(late.stderr, /zones in percent/);
+
+    // Once ZoneMinder 1.39's code is installed (ZM_DYN_CURR_VERSION), the conversion is the bridge's to do.
+    await setVersions('1.39.22', '1.36.33');
+    const upgraded = await zmgateDb(['bridge', '--dry-run', '-u', fresh.userUrl]);
+    t.is(upgraded.code, 0, upgraded.stderr);
+    t.regex(
+      upgraded.stdout,
+      /^-- zmgate-db bridge --dry-run on b_older_\w+: ZoneMinder 1\.36\.33 -> ZoneMinder 1\.39\.22$/m,
+    );
   } finally {
     await conn.end();
   }

@@ -74,7 +74,7 @@ test('a 1.38-shaped database: User_Preferences NULL names and duplicates go as i
        (2, 1, 'percent', 'Percent', 3, '0.00,0.00 50.00,0.00 50.00,50.00', 1250);`,
     fresh.name,
   );
-  const r = await zmgateDb(['bridge', '--yes', '-u', fresh.userUrl]);
+  const r = await zmgateDb(['bridge', '--allow-older-zoneminder', '--yes', '-u', fresh.userUrl]);
   t.is(r.code, 0, r.stderr);
   t.regex(r.stdout, /^0006_user_preferences_names: User_Preferences now holds 2 row\(s\), one per \(UserId, Name\)$/m);
   t.regex(r.stdout, /^0005_zones_pixels_to_percent: 1 zone\(s\) converted to percent, 1 already in percent$/m);
@@ -119,7 +119,7 @@ test('a bridge that fails half-way keeps what it did, and the next run continues
      INSERT INTO Zones (Id, MonitorId, Name, Coords, Area, MinAlarmPixels) VALUES (1, 1, 'All', '0,0 639,0 639,479 0,479', 307200, 4000000000);`,
     fresh.name,
   );
-  const failed = await zmgateDb(['bridge', '--yes', '-u', fresh.userUrl]);
+  const failed = await zmgateDb(['bridge', '--allow-older-zoneminder', '--yes', '-u', fresh.userUrl]);
   t.is(failed.code, 1);
   t.regex(failed.stderr, /failed: step \d+\/\d+ \(alter-table:Zones\) failed: .*[Oo]ut of range/);
   t.regex(failed.stderr, /fix the cause and run 'zmgate-db bridge' again: it continues from where it stopped/);
@@ -143,7 +143,7 @@ test('a bridge that fails half-way keeps what it did, and the next run continues
     await conn.query("UPDATE Monitors SET Recording = 'None' WHERE Id = 2");
 
     await conn.query('UPDATE Zones SET MinAlarmPixels = 1234 WHERE Id = 1');
-    const resumed = await zmgateDb(['bridge', '--yes', '-u', fresh.userUrl]);
+    const resumed = await zmgateDb(['bridge', '--allow-older-zoneminder', '--yes', '-u', fresh.userUrl]);
     t.is(resumed.code, 0, resumed.stderr);
     // It picks up at the failed step: what ran before is neither planned nor redone ...
     const planned = [...resumed.stdout.matchAll(/^ {2}\[ *\d+\/\d+\] (?:! )?(\S+):/gm)].map((m) => m[1]);

@@ -80,7 +80,7 @@ test('migrations that fail half-way: the service still answers health_check, the
   }
 });
 
-test('a 1.36 database is not touched at start-up: the destructive plan is refused with a warning', async (t) => {
+test('a 1.36 database is not touched at start-up: ZoneMinder 1.36 owns it, and the warning says what answers 503', async (t) => {
   const fresh = await database136('st_136');
   const conn = await createConnection({ ...fresh.userConfig, bigIntAsNumber: true });
   try {
@@ -93,13 +93,26 @@ test('a 1.36 database is not touched at start-up: the destructive plan is refuse
     const warning = records.find((r) => r.level === WARN);
     t.regex(
       warning?.msg ?? '',
-      /the schema needs 4 step\(s\) that rewrite or remove data \(.*data-migration:0003_monitor_ids_to_permissions.*\); nothing was changed — run 'zmgate-db bridge' by hand, after a backup/,
+      /^database st_136_\w+ belongs to ZoneMinder 1\.36\.33: zmgate leaves its schema as ZoneMinder's own\. Routes that need ZoneMinder 1\.39's tables or columns \(tables .*zmgate_migrations.*\) answer 503 until ZoneMinder itself is upgraded to 1\.39/,
     );
     t.is(await schemaFingerprint(conn, fresh.name), before.schema);
     t.deepEqual(await dataFingerprint(conn, fresh.name), before.data);
   } finally {
     await conn.end();
   }
+});
+
+test('a database an earlier bridge converted while ZoneMinder 1.36 is installed: start-up says what that broke, at error level', async (t) => {
+  const fresh = await database136('st_conv');
+  t.is((await zmgateDb(['bridge', '--allow-older-zoneminder', '--yes', '-u', fresh.userUrl])).code, 0);
+  const { log, records } = capturedLog();
+  t.deepEqual(await runStartupMigrations(dbConfig(fresh), log), { ok: true, missing: [] });
+  const error = records.find((r) => r.level === 50);
+  t.regex(
+    error?.msg ?? '',
+    /^database st_conv_\w+: the database was converted to ZoneMinder 1\.39\.22 \(Config\.ZM_DYN_DB_VERSION\) while ZoneMinder 1\.36\.33 \(ZM_DYN_CURR_VERSION\) is installed: .*zones in percent.*Restore the backup taken before 'zmgate-db bridge', or upgrade ZoneMinder itself to 1\.39/,
+  );
+  t.is(error?.zoneminder, '1.36.33');
 });
 
 test('an up-to-date database: ok, nothing applied; an empty or unreachable one: a warning, never a throw', async (t) => {

@@ -43,7 +43,15 @@ test('status on ZoneMinder 1.36.33: version, probes, differences, every migratio
     t.regex(out, /^ {2}no {3}column Monitors\.Capturing$/m);
     t.regex(
       out,
-      /^schema: {6}\d+ difference\(s\) from ZoneMinder 1\.39\.22 \+ zmgate tables \(run 'zmgate-db bridge'\)$/m,
+      /^schema: {6}\d+ difference\(s\) from ZoneMinder 1\.39\.22 \+ zmgate tables \(as expected: ZoneMinder 1\.36\.33's own schema, which zmgate leaves as it is\)$/m,
+    );
+    t.regex(
+      out,
+      /^upgrade: {5}clear: ZM_DYN_DB_VERSION is ZoneMinder's own \(1\.36\.33\); zmgate added nothing; ZoneMinder's zmupdate\.pl upgrades this database as usual$/m,
+    );
+    t.regex(
+      out,
+      /^zmc here: {4}(1\.36\.33 \(\/usr\/bin\/zmc --version\)|none found in \/usr\/bin or \/usr\/local\/bin)$/m,
     );
     t.regex(out, /^ {2}table zmgate_migrations is missing$/m);
     t.regex(out, /^migrations: {2}\(no ledger table zmgate_migrations: nothing recorded yet\)$/m);
@@ -102,7 +110,7 @@ test('status after up and after bridge lists each migration as applied or stampe
 
   // After a bridge from 1.36: the data migrations it ran are applied, the one it did not need stamped.
   const bridged = await database136('s_bridged');
-  t.is((await zmgateDb(['bridge', '--yes', '-u', bridged.userUrl])).code, 0);
+  t.is((await zmgateDb(['bridge', '--allow-older-zoneminder', '--yes', '-u', bridged.userUrl])).code, 0);
   const out = (await zmgateDb(['status', '-u', bridged.userUrl])).stdout;
   t.regex(
     out,
@@ -111,6 +119,11 @@ test('status after up and after bridge lists each migration as applied or stampe
   t.regex(out, /^ {2}0001_baseline_1_39_22 +applied \(stamped\)/m);
   t.regex(out, /^ {2}0002_function_to_modes +applied +\d{4}-/m);
   t.regex(out, /^ {2}0006_user_preferences_names +applied \(stamped\)/m);
+  // Converted while 1.36 is installed: status says what that broke.
+  t.regex(
+    out,
+    /^upgrade: {5}not clear: the database was converted to ZoneMinder 1\.39\.22 \(Config\.ZM_DYN_DB_VERSION\) while ZoneMinder 1\.36\.33 \(ZM_DYN_CURR_VERSION\) is installed: .*zones in percent, which ZoneMinder 1\.36\.33's zma reads as pixels.*ZM_DYN_DB_VERSION raised/m,
+  );
 });
 
 test('status on an empty database and on one that is not ZoneMinder says so and writes nothing', async (t) => {

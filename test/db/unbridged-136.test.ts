@@ -39,7 +39,7 @@ test('before the bridge: version, config, storage, states, logs, the caller and 
   t.like(await get('/events/1/info'), { status: 404, body: { kind: 'EVENT_NOT_FOUND_ERROR' } });
 });
 
-test('routes that need 1.39 tables or columns answer 503 naming `zmgate-db bridge`, not 500', async (t) => {
+test('routes that need 1.39 tables or columns answer 503 naming `zmgate-db status`, not 500', async (t) => {
   for (const path of [
     '/monitors',
     '/monitors/1',
@@ -57,6 +57,6 @@ test('routes that need 1.39 tables or columns answer 503 naming `zmgate-db bridg
     const res = await get(path);
     t.is(res.status, 503, path);
     t.like(res.body, { kind: 'SERVICE_UNAVAILABLE_ERROR', details: [['database', 'schema incomplete']] }, path);
-    t.regex(String(res.body.error_message), /zmgate-db bridge/, path);
+    t.regex(String(res.body.error_message), /ZoneMinder before 1\.39.*'zmgate-db status' says which/, path);
   }
 });

@@ -3,6 +3,9 @@
 // The version comes from Config.ZM_DYN_DB_VERSION (what zmupdate.pl last brought the schema to);
 // the schema probes of docs/zoneminder/database.md are reported beside it, so a database whose recorded
 // version and shape disagree is visible in `zmgate-db status`.
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
 import type { Queryable } from '../converge/introspect.js';
 import type { LiveSchema } from '../converge/index.js';
 
@@ -10,6 +13,14 @@ import type { LiveSchema } from '../converge/index.js';
 export const TARGET_ZONEMINDER_VERSION = '1.39.22';
 /** The oldest ZoneMinder schema the data migrations know how to bring forward. */
 export const OLDEST_BRIDGEABLE_VERSION = '1.36.0';
+/**
+ * The first ZoneMinder whose daemons and web UI read 1.39's model. Older ones read zones in
+ * pixels (before 1.38.4), Users.MonitorIds (before 1.37.76) and Config by position, so a database
+ * they use is left as theirs: docs/zoneminder/coexistence.md.
+ */
+export const FIRST_CONVERTIBLE_VERSION = '1.39.0';
+/** The first ZoneMinder whose zma reads zones in percent when Zones.Units says so. */
+const FIRST_PERCENT_ZONES_VERSION = '1.38.4';
 
 export interface SchemaProbe {
   what: string;
@@ -113,7 +124,11 @@ export async function inspectContents(conn: Queryable, live: LiveSchema): Promis
  * OLDEST_BRIDGEABLE_VERSION up to the target is accepted: the data migrations know nothing older,
  * and converging a newer schema back to 1.39.22 could undo changes zmgate does not know about.
  */
-export function bridgeRefusal(contents: DatabaseContents, database: string): string | null {
+export function bridgeRefusal(
+  contents: DatabaseContents,
+  database: string,
+  options: { allowOlderZoneMinder?: boolean } = {},
+): string | null {
   if (contents.kind === 'empty')
     return `database ${database} is empty: nothing to bridge (use 'zmgate-db up' for a new install)`;
   if (contents.kind === 'other') {
@@ -129,10 +144,110 @@ export function bridgeRefusal(contents: DatabaseContents, database: string): str
   if (compareVersions(version, TARGET_ZONEMINDER_VERSION) > 0) {
     return `database ${database} holds ZoneMinder ${version}, newer than the ${TARGET_ZONEMINDER_VERSION} schema this zmgate knows; upgrade zmgate instead`;
   }
+  if (!options.allowOlderZoneMinder) return olderZoneMinderRefusal(contents, database);
   return null;
+}
+
+/**
+ * The version of the ZoneMinder installed beside this database: ZM_DYN_CURR_VERSION, which
+ * ZoneMinder's own zm_create.sql and zmupdate.pl set to the installed code's version (and which
+ * `bridge` never changes); ZM_DYN_DB_VERSION when it is missing.
+ */
+export function installedZoneMinder(contents: DatabaseContents): string | null {
+  if (isVersion(contents.codeVersion)) return contents.codeVersion.trim();
+  return isVersion(contents.dbVersion) ? contents.dbVersion.trim() : null;
+}
+
+/** True when the installed ZoneMinder's daemons and UI predate 1.39's model. */
+export function olderZoneMinderInstalled(contents: DatabaseContents): boolean {
+  const installed = installedZoneMinder(contents);
+  return (
+    contents.kind === 'zoneminder' && installed !== null && compareVersions(installed, FIRST_CONVERTIBLE_VERSION) < 0
+  );
+}
+
+/**
+ * When `bridge` earlier converted a database that an older ZoneMinder still uses (its
+ * ZM_DYN_DB_VERSION says 1.39 while the installed code is older): what that means, else null.
+ */
+export function convertedUnderOlderZoneMinder(contents: DatabaseContents): string | null {
+  if (!olderZoneMinderInstalled(contents) || !isVersion(contents.dbVersion)) return null;
+  if (compareVersions(contents.dbVersion, FIRST_CONVERTIBLE_VERSION) < 0) return null;
+  const installed = installedZoneMinder(contents)!;
+  return (
+    `the database was converted to ZoneMinder ${contents.dbVersion} (Config.ZM_DYN_DB_VERSION) while ZoneMinder ${installed} ` +
+    `(ZM_DYN_CURR_VERSION) is installed: ${installed}'s daemons and web UI do not read that model ` +
+    `(${harmsFor(installed, contents).join('; ')}). Restore the backup taken before 'zmgate-db bridge', ` +
+    `or upgrade ZoneMinder itself to 1.39 (docs/zoneminder/coexistence.md)`
+  );
+}
+
+/** What converting would do to a database the installed, older ZoneMinder reads. */
+function harmsFor(installed: string, contents: DatabaseContents): string[] {
+  const harms: string[] = [];
+  if (compareVersions(installed, FIRST_PERCENT_ZONES_VERSION) < 0) {
+    harms.push(
+      `zones in percent, which ZoneMinder ${installed}'s zma reads as pixels, so motion outside one corner records nothing`,
+    );
+  }
+  if (contents.probes.some((p) => p.what === 'column Users.MonitorIds' && p.holds)) {
+    harms.push(`no Users.MonitorIds, which ZoneMinder ${installed}'s console and API use to limit a user's monitors`);
+  }
+  harms.push(`Config options it does not know (it reads Config by position)`);
+  harms.push(`ZM_DYN_DB_VERSION raised, so ZoneMinder's own zmupdate.pl would skip its update scripts`);
+  return harms;
+}
+
+/**
+ * Refuses to convert a database an older ZoneMinder reads. One converted earlier is not refused:
+ * what is left to do there only adds (and start-up and `status` warn about the conversion).
+ */
+function olderZoneMinderRefusal(contents: DatabaseContents, database: string): string | null {
+  if (!olderZoneMinderInstalled(contents) || convertedUnderOlderZoneMinder(contents)) return null;
+  const installed = installedZoneMinder(contents)!;
+  return (
+    `database ${database} belongs to ZoneMinder ${installed} (Config.ZM_DYN_CURR_VERSION), whose daemons and web UI read it; ` +
+    `converting it to ${TARGET_ZONEMINDER_VERSION} would give them ${harmsFor(installed, contents).join('; ')}. ` +
+    `Nothing was changed. zmgate runs beside ZoneMinder ${installed} without this step (README, "Beside ZoneMinder 1.36 and 1.38"); ` +
+    `bridge after ZoneMinder itself is upgraded to 1.39 (its zmupdate.pl converts the database). ` +
+    `--allow-older-zoneminder converts anyway: only for a copy of the database that no ZoneMinder ${installed} uses`
+  );
 }
 
 export function describeObjects(objects: string[], max = 5): string {
   const shown = objects.slice(0, max).join(', ');
   return `${objects.length} object(s): ${shown}${objects.length > max ? ', ...' : ''}`;
+}
+
+/**
+ * The version the capture daemon on this host prints (`zmc --version`), looked for in `binDirs`
+ * (ZM_PATH_BIN; Debian's /usr/bin), or null when there is none or it says nothing usable.
+ */
+export function localZmcVersion(binDirs: readonly string[] = ['/usr/bin', '/usr/local/bin']): {
+  path: string;
+  version: string;
+} | null {
+  for (const dir of binDirs) {
+    const zmc = path.join(dir, 'zmc');
+    if (!existsSync(zmc)) continue;
+    const r = spawnSync(zmc, ['--version'], { encoding: 'utf8', timeout: 3000 });
+    const version = /\d+\.\d+\.\d+/.exec(r.stdout ?? '')?.[0];
+    if (version) return { path: zmc, version };
+  }
+  return null;
+}
+
+/** Whether ZoneMinder's own upgrade (zmupdate.pl) can run over this database as it expects. */
+export function upgradePath(contents: DatabaseContents, objects: readonly string[] = contents.objects): string {
+  const converted = convertedUnderOlderZoneMinder(contents);
+  if (converted) return `not clear: ${converted}`;
+  const own = objects.filter((o) => /^table zmgate_/.test(o)).map((o) => o.slice('table '.length));
+  if (olderZoneMinderInstalled(contents)) {
+    return (
+      `clear: ZM_DYN_DB_VERSION is ZoneMinder's own (${contents.dbVersion}); zmgate added ` +
+      (own.length ? `only its own tables (${own.join(', ')}), which ZoneMinder ignores` : 'nothing') +
+      `; ZoneMinder's zmupdate.pl upgrades this database as usual`
+    );
+  }
+  return `clear: ZoneMinder ${installedZoneMinder(contents) ?? 'unknown'} reads this database's model`;
 }
