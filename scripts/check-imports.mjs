@@ -17,7 +17,7 @@ const LAYERS = [
   ['http', 'generated/routes.ts'],
   ['features', 'generated/controllers'],
   ['auth', 'db', 'media', 'live', 'native', 'openapi'],
-  ['api', 'errors.ts', 'config', 'log.ts', 'paths.ts', 'version.ts', 'generated'],
+  ['api', 'errors.ts', 'config', 'log.ts', 'metrics.ts', 'paths.ts', 'version.ts', 'generated'],
 ];
 
 /** The layer index of a path relative to src/ (the most specific entry wins). */

@@ -111,6 +111,8 @@ want redis-server redis-server
 group "the multi-server network-namespace test (ip netns, veth; HTTP from inside a namespace with curl)"
 want iproute2 ip
 want curl curl
+group "the metrics test: Debian's Prometheus scrapes /metrics (started by the test on loopback; no service started)"
+want prometheus prometheus
 group "the linters the tests run (clang-format for the addon's C++)"
 want clang-format clang-format
 

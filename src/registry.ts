@@ -9,6 +9,7 @@ import type { AuthService } from './auth/auth-service.js';
 import type { UserDirectory } from './auth/user-directory.js';
 import type { MonitorAcl } from './auth/monitor-acl.js';
 import type { LiveHub } from './live/hub.js';
+import type { Metrics } from './metrics.js';
 
 /** A domain service class (or key object) that knows how to build itself from the app's infrastructure. */
 export interface ServiceClass<T> {
@@ -40,6 +41,8 @@ export interface Services {
    * sessions. Nothing starts until a live route is used; closed on shutdown.
    */
   live: LiveHub;
+  /** Prometheus metrics (src/metrics.ts); records nothing unless `metrics.enabled`. */
+  metrics: Metrics;
   /** The app's one instance of a domain service, built on first use. */
   get<T>(service: InheritedServiceClass<T>): T;
   get<T>(service: ServiceClass<T>): T;

@@ -12,6 +12,7 @@ import { DbGate } from './db/bounded.js';
 import { runStartupMigrations } from './db/startup-migrations.js';
 import { createServices, type Services } from './app/services.js';
 import { createApp } from './http/app.js';
+import { metricsEndpoint } from './http/metrics-endpoint.js';
 import type { WebRtcService } from './features/live/webrtc/webrtc-service.js';
 import { iceServersFrom } from './features/live/webrtc/ice-servers.js';
 import { SERVICE_VERSION } from './version.js';
@@ -32,6 +33,8 @@ export interface RunningServer {
   services: Services;
   /** The certificate manager when server.acme is enabled. */
   acme: AcmeManager | null;
+  /** The metrics' own listener (`metrics.port`), when there is one. */
+  metricsUrl: string | null;
   /** Stops accepting, drains open requests (up to the grace period), closes the pool. */
   close(): Promise<void>;
 }
@@ -75,7 +78,7 @@ export async function startServer(config: AppConfig, log: Logger): Promise<Runni
   const pool: DbPool = createPool(config.db, gate);
   // Built on the first route that needs it (the polled set reads through the pool).
   const prisma = lazyPrismaClient(config.db, gate);
-  const services = createServices(config, log, pool, prisma);
+  const services = createServices(config, log, pool, prisma, { gate });
   const app = createApp(services);
   // One listener: HTTPS or HTTP, never both.
   // Live push (socket.io) answers its own path, HTTP and upgrades alike; everything else is the app's.
@@ -155,6 +158,23 @@ export async function startServer(config: AppConfig, log: Logger): Promise<Runni
   const scheme = config.server.tls.enabled || acme ? 'https' : 'http';
   const url = `${scheme}://${host.includes(':') ? `[${host}]` : host}:${port}`;
   log.info({ addr: config.server.addr, port, version: SERVICE_VERSION }, 'listening');
+  // Prometheus metrics on a listener of their own (plain HTTP), when `metrics.port` is set.
+  const m = config.metrics;
+  const metricsServer =
+    m.enabled && m.port > 0 ? http.createServer(metricsEndpoint(services.metrics, m.bearer_token, m.path)) : null;
+  if (metricsServer) {
+    await new Promise<void>((resolve, reject) => {
+      metricsServer.once('error', reject);
+      metricsServer.listen(m.port, m.host, () => {
+        metricsServer.off('error', reject);
+        resolve();
+      });
+    });
+    log.info({ addr: m.host, port: m.port, path: m.path }, 'metrics listening');
+  }
+  const metricsUrl = metricsServer
+    ? `http://${m.host.includes(':') ? `[${m.host}]` : m.host}:${(metricsServer.address() as AddressInfo).port}${m.path}`
+    : null;
   const maintenance = services.get(Maintenance);
   maintenance.start();
   const retention = services.get(RetentionService);
@@ -181,6 +201,8 @@ export async function startServer(config: AppConfig, log: Logger): Promise<Runni
         .get(ClusterService)
         .close()
         .catch((err: Error) => log.warn({ err: { message: err.message } }, 'cluster close failed'));
+      metricsServer?.close();
+      metricsServer?.closeAllConnections();
       const drained = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
       const grace = new Promise<void>((resolve) =>
@@ -203,7 +225,7 @@ export async function startServer(config: AppConfig, log: Logger): Promise<Runni
       log.info('stopped');
     })());
 
-  return { url, port, config, log, services, acme, close };
+  return { url, port, config, log, services, acme, metricsUrl, close };
 }
 
 /** The `zmgate` server entry: load config (one line and exit 1 on error), start, wait for a signal. */

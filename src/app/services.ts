@@ -13,22 +13,28 @@ import { isMultiServer, PeerKeyStore } from '../auth/peer-keys.js';
 import { DbMonitorAcl } from '../auth/monitor-acl.js';
 import { TokenService } from '../auth/tokens.js';
 import { UserDirectory } from '../auth/user-directory.js';
+import type { DbGate } from '../db/bounded.js';
 import { LiveHub } from '../live/hub.js';
+import { Metrics } from '../metrics.js';
 import type { ServiceClass, Services } from '../registry.js';
 import { Daemons, type DaemonManager } from '../features/daemons/daemon-manager.js';
 import type { DaemonChange } from '../features/daemons/supervisor.js';
 import type { DaemonChange as DaemonPush } from '../features/push/messages.js';
 import { PushService } from '../features/push/push-service.js';
+import { registerMetrics } from './metrics.js';
 
 export type { Services } from '../registry.js';
 
-/** `parts` substitutes infrastructure before anything is built from it (tests: another ACL). */
+/**
+ * `parts` substitutes infrastructure before anything is built from it (tests: another ACL); `gate`
+ * is the pools' database gate, reported by the metrics.
+ */
 export function createServices(
   config: AppConfig,
   log: Logger,
   pool: DbPool,
   prisma: PrismaClient,
-  parts: Partial<Pick<Services, 'acl'>> = {},
+  parts: Partial<Pick<Services, 'acl'>> & { gate?: DbGate } = {},
 ): Services {
   const keys = loadOrCreateKeys(config.auth.state_dir);
   if (keys.created) log.info({ dir: config.auth.state_dir }, 'created JWT signing keys');
@@ -51,6 +57,7 @@ export function createServices(
     // Row-level ACL: a few queries per user, cached for a few seconds (DbMonitorAcl).
     acl: parts.acl ?? new DbMonitorAcl(pool),
     live: new LiveHub({ socketDir: config.zoneminder.path_socks, hls: config.streaming.hls, log }),
+    metrics: new Metrics(config.metrics.enabled),
     get<T>(service: ServiceClass<T>): T {
       if (!built.has(service)) {
         const instance = service.from(services);
@@ -63,6 +70,7 @@ export function createServices(
       built.set(service, instance);
     },
   };
+  registerMetrics(services, parts.gate);
   return services;
 }
 

@@ -156,6 +156,18 @@ export interface AppConfig {
     /** Redis URL for socket.io's Redis adapter (push shared by every host); empty: push stays per host. */
     redis_url: string;
   };
+  /** Prometheus metrics (src/metrics.ts, docs/operations/metrics.md). */
+  metrics: {
+    enabled: boolean;
+    /** 0: served on the main listener at `path`; otherwise a separate plain-HTTP listener on host:port. */
+    port: number;
+    /** The separate listener's address. */
+    host: string;
+    /** Where the metrics are served. */
+    path: string;
+    /** When set, a scrape must send `Authorization: Bearer <token>`; empty: no authentication. */
+    bearer_token: string;
+  };
   maintenance: {
     stats: { enabled: boolean; interval_seconds: number };
     audit: {

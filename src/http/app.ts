@@ -8,6 +8,7 @@ import type { Services } from '../registry.js';
 import { RegisterRoutes } from '../generated/routes.js';
 import { cors } from './middleware/cors.js';
 import { requestLog } from './middleware/request-log.js';
+import { metricsEndpoint } from './metrics-endpoint.js';
 import { bucketLimiter, tokenBucket } from './middleware/rate-limit.js';
 import { securityHeaderList, securityHeaders } from './middleware/security-headers.js';
 import { hotReads } from './hot-reads.js';
@@ -108,7 +109,7 @@ export function createApp(services: Services, options: AppOptions = {}): Express
   // Every request passes these, in this order (one layer: in-order.ts).
   app.use(
     inOrder(
-      requestLog(log),
+      requestLog(log, services.metrics),
       under('/api', invalidateOnWrite),
       securityHeaders(headers),
       cors(config.server.allowed_origins),
@@ -118,6 +119,11 @@ export function createApp(services: Services, options: AppOptions = {}): Express
       forwardOwnedControl(services),
     ),
   );
+  // Prometheus metrics on this listener, unless they have one of their own (server.ts).
+  if (config.metrics.enabled && config.metrics.port === 0) {
+    const endpoint = metricsEndpoint(services.metrics, config.metrics.bearer_token);
+    app.all(config.metrics.path, (req, res) => endpoint(req, res));
+  }
   if (compress) {
     app.use(['/api', '/api-docs'], compression({ filter: compressible, threshold: COMPRESS_THRESHOLD_BYTES }));
   }

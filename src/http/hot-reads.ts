@@ -45,6 +45,8 @@ interface Lane {
   read: HotRead;
   scope: string;
   params: Map<string, Param>;
+  /** Counts the answer in the metrics, under the route's pattern (the lane's paths are fixed). */
+  observe?: (status: number, seconds: number) => void;
 }
 
 interface OpenApiOperation {
@@ -102,7 +104,11 @@ export function hotReads(o: HotReadOptions): HotReadLane {
       }
       // Anything else (booleans, enums, formats, patterns) is left to the full chain's validation.
     }
-    lanes.set(path.toLowerCase(), { read, scope: scope[0], params });
+    const metrics = o.services.metrics;
+    const observe = metrics.enabled
+      ? (status: number, seconds: number) => metrics.request(path, 'GET', status, seconds, true)
+      : undefined;
+    lanes.set(path.toLowerCase(), { read, scope: scope[0], params, observe });
   }
   const log = o.services.log;
   const counts = { answered: 0 };
@@ -141,7 +147,7 @@ export function hotReads(o: HotReadOptions): HotReadLane {
     const encoding = o.compression ? keptEncoding(req, body.length) : undefined;
     if (encoding) body = encodedBody(body, encoding);
     // The logged duration counts from the request's arrival, as the full chain's does.
-    logRequest(log, req, res, req.url ?? '', ip, started);
+    logRequest(log, req, res, req.url ?? '', ip, started, lane.observe);
     for (const [name, v] of o.securityHeaders) res.setHeader(name, v);
     res.setHeader('Vary', vary);
     res.setHeader('Content-Type', 'application/json; charset=utf-8');

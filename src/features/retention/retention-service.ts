@@ -108,6 +108,11 @@ export class RetentionService {
     return this.running;
   }
 
+  /** The last completed pass of this process, without its deletion list (for the metrics), or null. */
+  get lastPass(): PassSummary | null {
+    return this.last;
+  }
+
   async status(): Promise<RetentionStatus> {
     const targets = await retentionTargets(this.prisma, this.config.zoneminder.dir_events);
     const known = targets.filter((t) => t.id !== DEFAULT_STORAGE_ID).map((t) => t.id);
