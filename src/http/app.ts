@@ -19,6 +19,7 @@ import { forwardOwnedControl } from '../features/cluster/cluster-proxy.js';
 import { markQueryToken, registerMediaRoutes, routeFor } from './media-table.js';
 import { integerRanges, jsonDepthLimit } from './middleware/request-shape.js';
 import { inOrder, under } from './middleware/in-order.js';
+import { markMalformed, refuseMalformed } from './middleware/request-target.js';
 import { explorerRouter } from './explorer.js';
 import { RouteIndex } from './route-index.js';
 import { registerDemoPage } from '../features/ui/demo-page.js';
@@ -89,8 +90,12 @@ export function createApp(services: Services, options: AppOptions = {}): Express
   const headers = securityHeaderList(config.server);
   const document = JSON.parse(readOpenapiDocument().toString('utf8'));
   const limiter = bucketLimiter(config.server.middleware.rate_limit);
-  // The polled reads, answered before express's own per-request set-up and everything below,
-  // when that gives the same answer (hot-reads.ts).
+  // The door, express's entry point: a path that does not percent-decode is marked and goes
+  // straight to express's chain, whose first layer answers it 400 (request-target.ts). The polled
+  // reads are answered before express's own per-request set-up and everything below, when that
+  // gives the same answer (hot-reads.ts).
+  const handle = (app as unknown as { handle: Handle }).handle.bind(app);
+  let enter: Handle = handle;
   if (options.hotReads !== false) {
     const lane = hotReads({
       services,
@@ -102,10 +107,10 @@ export function createApp(services: Services, options: AppOptions = {}): Express
       clientIp: (req) => proxyaddr(req, trustProxy),
     });
     app.locals.hotReads = lane;
-    const handle = (app as unknown as { handle: Handle }).handle.bind(app);
-    (app as unknown as { handle: Handle }).handle = (req, res, callback) =>
-      lane(req, res, () => handle(req, res, callback));
+    enter = (req, res, callback) => lane(req, res, () => handle(req, res, callback));
   }
+  (app as unknown as { handle: Handle }).handle = (req, res, callback) =>
+    markMalformed(req) ? handle(req, res, callback) : enter(req, res, callback);
   // Every request passes these, in this order (one layer: in-order.ts).
   app.use(
     inOrder(
@@ -113,6 +118,8 @@ export function createApp(services: Services, options: AppOptions = {}): Express
       under('/api', invalidateOnWrite),
       securityHeaders(headers),
       cors(config.server.allowed_origins),
+      // Before the limiter, authentication and routing: marked at the door above.
+      refuseMalformed,
       markQueryToken,
       tokenBucket(limiter, (path) => routeFor(path)?.limited === false),
       // Multi-server: control routes of another host's monitor go there, before their body is parsed.
