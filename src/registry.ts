@@ -4,6 +4,7 @@
 import type { AppConfig } from './config/types.js';
 import type { Logger } from './log.js';
 import type { DbPool } from './db/pool.js';
+import type { LiveColumns } from './db/live-columns.js';
 import type { PrismaClient } from './db/prisma.js';
 import type { AuthService } from './auth/auth-service.js';
 import type { UserDirectory } from './auth/user-directory.js';
@@ -32,6 +33,11 @@ export interface Services {
   prisma: PrismaClient;
   /** The plain driver pool, for the few hot reads where Prisma's row mapping costs too much (monitor-rows.ts). */
   pool: DbPool;
+  /**
+   * The live database's columns, for the driver reads that answer on every ZoneMinder version
+   * (a column an older one lacks is read as a stand-in; src/db/live-columns.ts).
+   */
+  columns: LiveColumns;
   /** ZoneMinder's users and roles as authentication sees them. */
   users: UserDirectory;
   auth: AuthService;

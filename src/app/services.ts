@@ -14,6 +14,7 @@ import { DbMonitorAcl } from '../auth/monitor-acl.js';
 import { TokenService } from '../auth/tokens.js';
 import { UserDirectory } from '../auth/user-directory.js';
 import type { DbGate } from '../db/bounded.js';
+import { LiveColumns } from '../db/live-columns.js';
 import { LiveHub } from '../live/hub.js';
 import { Metrics } from '../metrics.js';
 import type { ServiceClass, Services } from '../registry.js';
@@ -52,6 +53,7 @@ export function createServices(
     log,
     prisma,
     pool,
+    columns: new LiveColumns(pool),
     users,
     auth: new AuthService(users, tokens, log),
     // Row-level ACL: a few queries per user, cached for a few seconds (DbMonitorAcl).

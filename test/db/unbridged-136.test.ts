@@ -21,6 +21,28 @@ test.before(async () => {
     [bcrypt.hashSync('adm', 4)],
     db.name,
   );
+  // Monitors as 1.36's console writes them: a Function, no Capturing/Analysing/Recording.
+  await db.db.query(
+    `INSERT INTO Monitors (Id, Name, Function, Enabled, Width, Height) VALUES
+       (1, 'Drive', 'Modect', 1, 640, 360), (2, 'Gate', 'Record', 1, 640, 360),
+       (3, 'Yard', 'None', 0, 640, 360), (4, 'Hall', 'Nodect', 1, 640, 360)`,
+    [],
+    db.name,
+  );
+  // Events as 1.36's zmc writes them (its insert trigger fills the summaries).
+  await db.db.query(
+    `INSERT INTO Events (Id, MonitorId, StorageId, Name, Cause, StartDateTime, EndDateTime, Width, Height, Length, Frames, AlarmFrames, TotScore, AvgScore, MaxScore, StateId, DiskSpace, Scheme) VALUES
+       (1, 1, 0, 'Event-1', 'Motion', '2026-11-01 10:00:00', '2026-11-01 10:00:10', 640, 360, 10.00, 250, 12, 300, 25, 60, 1, 1048576, 'Medium'),
+       (2, 2, 0, 'Event-2', 'Continuous', '2026-11-01 11:00:00', '2026-11-01 11:10:00', 640, 360, 600.00, 15000, 0, 0, 0, 0, 1, 5242880, 'Medium')`,
+    [],
+    db.name,
+  );
+  // Limited to monitors 1 and 3 by 1.36's Users.MonitorIds.
+  await db.db.query(
+    "INSERT INTO Users (Username, Password, Enabled, APIEnabled, Stream, Events, Monitors, MonitorIds) VALUES ('limited', ?, 1, 1, 'View', 'View', 'View', '1,3')",
+    [bcrypt.hashSync('limited', 4)],
+    db.name,
+  );
   app = await startTestApp({ db, env: { APP_AUTH__RATE_LIMIT__ENABLED: 'false' } });
   token = await login(app, 'adm');
 });
@@ -36,15 +58,11 @@ test('before the bridge: version, config, storage, states, logs, the caller and 
   for (const path of ['/configs', '/storage', '/states', '/logs', '/me', '/live/sources'])
     t.is((await get(path)).status, 200, path);
   // Recorded playback reads only 1.36 columns: a missing event is a plain 404.
-  t.like(await get('/events/1/info'), { status: 404, body: { kind: 'EVENT_NOT_FOUND_ERROR' } });
+  t.like(await get('/events/99/info'), { status: 404, body: { kind: 'EVENT_NOT_FOUND_ERROR' } });
 });
 
 test('routes that need 1.39 tables or columns answer 503 naming `zmgate-db status`, not 500', async (t) => {
   for (const path of [
-    '/monitors',
-    '/monitors/1',
-    '/events',
-    '/events/1',
     '/users',
     '/roles',
     '/tags',
@@ -59,4 +77,62 @@ test('routes that need 1.39 tables or columns answer 503 naming `zmgate-db statu
     t.like(res.body, { kind: 'SERVICE_UNAVAILABLE_ERROR', details: [['database', 'schema incomplete']] }, path);
     t.regex(String(res.body.error_message), /ZoneMinder before 1\.39.*'zmgate-db status' says which/, path);
   }
+});
+
+test('the monitor list and one monitor answer on 1.36: the modes read from Function, MonitorIds limits what a user sees', async (t) => {
+  const list = await get('/monitors');
+  t.is(list.status, 200, JSON.stringify(list.body));
+  const items = list.body.items as Record<string, unknown>[];
+  const modes = Object.fromEntries(items.map((m) => [m.name, [m.function, m.capturing, m.analysing, m.recording]]));
+  t.deepEqual(modes, {
+    Drive: ['Modect', 'Always', 'Always', 'OnMotion'],
+    Gate: ['Record', 'Always', 'None', 'Always'],
+    Yard: ['None', 'None', 'None', 'None'],
+    Hall: ['Nodect', 'Always', 'None', 'OnMotion'],
+  });
+  const one = await get('/monitors/2');
+  t.is(one.status, 200);
+  // Columns 1.36 lacks read as 1.39's defaults, typed as 1.39's columns read.
+  t.like(one.body, {
+    id: 2,
+    name: 'Gate',
+    recording: 'Always',
+    object_detection: 'none',
+    object_detection_object_threshold: 0.4,
+    startup_delay: 0,
+    deleted: false,
+  });
+
+  const limited = await login(app, 'limited');
+  const res = await fetch(app.api('/monitors'), { headers: { authorization: `Bearer ${limited}` } });
+  const body = (await res.json()) as { items: { id: number }[] };
+  t.deepEqual(
+    body.items.map((m) => m.id),
+    [1, 3],
+  );
+  const hidden = await fetch(app.api('/monitors/2'), { headers: { authorization: `Bearer ${limited}` } });
+  t.is(hidden.status, 404);
+});
+
+test('the event list and one event answer on 1.36: columns 1.36 lacks read as null, no tags, MonitorIds limits them', async (t) => {
+  const list = await get('/events');
+  t.is(list.status, 200, JSON.stringify(list.body));
+  const items = list.body.items as Record<string, unknown>[];
+  t.deepEqual(items.map((e) => [e.id, e.monitor_id, e.cause]).sort(), [
+    [1, 1, 'Motion'],
+    [2, 2, 'Continuous'],
+  ]);
+  const one = await get('/events/1');
+  t.is(one.status, 200, JSON.stringify(one.body));
+  t.like(one.body, { id: 1, monitor_id: 1, frames: 250, max_score: 60 });
+  t.is(one.body.latitude, null);
+
+  const limited = await login(app, 'limited');
+  const mine = await fetch(app.api('/events'), { headers: { authorization: `Bearer ${limited}` } });
+  t.deepEqual(
+    ((await mine.json()) as { items: { id: number }[] }).items.map((e) => e.id),
+    [1],
+  );
+  const hidden = await fetch(app.api('/events/2'), { headers: { authorization: `Bearer ${limited}` } });
+  t.is(hidden.status, 404);
 });

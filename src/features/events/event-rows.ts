@@ -7,13 +7,12 @@
 // pool reads dates as text, never shifted by a zone), zero/invalid dates as null.
 // test/events/read-path.test.ts checks both paths give identical responses. Writes stay on Prisma.
 import type { Pool } from 'mariadb';
+import type { LiveColumns } from '../../db/live-columns.js';
 import { isValidDateText } from '../../db/prisma-zero-dates.js';
 import { EVENT_COLUMNS, type EventRow, type TagSummary } from './event-json.js';
 
 /** The part of the driver pool used here. */
 export type EventRowsDb = Pick<Pool, 'execute'>;
-
-const PAGE_COLUMNS = EVENT_COLUMNS.map((c) => `e.${c}`).join(', ');
 
 /** Stored wall-clock text → a Date with those digits as UTC fields; zero or invalid dates → null. */
 function wallDate(text: unknown): Date | null {
@@ -21,8 +20,38 @@ function wallDate(text: unknown): Date | null {
   return new Date(`${text.replace(' ', 'T')}Z`);
 }
 
+/** Rows of Events as read here, with their DATETIMEs as the adapter gives them. */
+function withWallDates(rows: Array<Record<string, unknown>>): EventRow[] {
+  for (const r of rows) {
+    r.StartDateTime = wallDate(r.StartDateTime);
+    r.EndDateTime = wallDate(r.EndDateTime);
+  }
+  return rows as unknown as EventRow[];
+}
+
 export class EventRows {
-  constructor(private readonly db: EventRowsDb) {}
+  /**
+   * `columns`: on a database of an older ZoneMinder (1.36, 1.38), the columns it lacks are read as
+   * their 1.39 defaults and a missing tag table means no tags; without it all are read as they are.
+   */
+  constructor(
+    private readonly db: EventRowsDb,
+    private readonly columns?: LiveColumns,
+  ) {}
+
+  private async select(): Promise<string> {
+    return this.columns
+      ? this.columns.selectList('Events', EVENT_COLUMNS, 'e')
+      : EVENT_COLUMNS.map((c) => `e.${c}`).join(', ');
+  }
+
+  /** One event, or null. */
+  async byId(id: bigint | number): Promise<EventRow | null> {
+    const rows = (await this.db.execute(`SELECT ${await this.select()} FROM Events e WHERE e.Id = ?`, [id])) as Array<
+      Record<string, unknown>
+    >;
+    return withWallDates(rows)[0] ?? null;
+  }
 
   /**
    * One page in `orderBy` order: a deferred join (the ordered LIMIT/OFFSET over ids only, then
@@ -31,14 +60,10 @@ export class EventRows {
   async page(where: string, params: unknown[], orderBy: string, take: number, skip: number): Promise<EventRow[]> {
     const outerOrder = orderBy.replace(/(\w+) (ASC|DESC)/g, 'e.$1 $2');
     const rows = (await this.db.execute(
-      `SELECT ${PAGE_COLUMNS} FROM (SELECT Id FROM Events ${where} ${orderBy} LIMIT ? OFFSET ?) page JOIN Events e ON e.Id = page.Id ${outerOrder}`,
+      `SELECT ${await this.select()} FROM (SELECT Id FROM Events ${where} ${orderBy} LIMIT ? OFFSET ?) page JOIN Events e ON e.Id = page.Id ${outerOrder}`,
       [...params, take, skip],
     )) as Array<Record<string, unknown>>;
-    for (const r of rows) {
-      r.StartDateTime = wallDate(r.StartDateTime);
-      r.EndDateTime = wallDate(r.EndDateTime);
-    }
-    return rows as unknown as EventRow[];
+    return withWallDates(rows);
   }
 
   /** The exact number of rows matching `where`. */
@@ -53,6 +78,8 @@ export class EventRows {
   async tags(ids: Array<number | bigint>): Promise<Map<string, TagSummary[]>> {
     const byEvent = new Map<string, TagSummary[]>();
     if (!ids.length) return byEvent;
+    // ZoneMinder before 1.39 has no tags.
+    if (this.columns && !(await this.columns.hasTable('Events_Tags'))) return byEvent;
     const rows = (await this.db.execute(
       `SELECT et.EventId, t.Id, t.Name FROM Events_Tags et JOIN Tags t ON t.Id = et.TagId WHERE et.EventId IN (${ids.map(() => '?').join(', ')}) ORDER BY t.Name, t.Id`,
       ids,

@@ -14,7 +14,6 @@ import { EventDeletion } from './event-deletion.js';
 import { ReadCaches } from '../read-cache/read-caches.js';
 import { withJsonText } from '../read-cache/json-text.js';
 import {
-  EVENT_COLUMNS,
   storedOrientation,
   toEventResponse,
   type EventResponse,
@@ -82,7 +81,6 @@ export interface EventListQuery extends EventListFilters {
 /** Longest window of the count routes: ten years. */
 export const MAX_COUNT_HOURS = 87_600;
 const MAX_LENGTH = new Decimal('99999999.99');
-const SELECT_EVENT = `SELECT ${EVENT_COLUMNS.join(', ')} FROM Events`;
 
 const notFound = (id: bigint | number) =>
   new NotFoundError(`Event ${id} not found`, [['event_id', String(id)]], 'EVENT');
@@ -95,7 +93,7 @@ export class EventsService {
       s.acl,
       s.get(ZoneMinderClock),
       new EventDeletion(s.prisma, s.config.zoneminder.dir_events, s.log),
-      new EventRows(s.pool),
+      new EventRows(s.pool, s.columns),
       s.get(ReadCaches),
     );
   }
@@ -289,17 +287,13 @@ export class EventsService {
 
   /** The event row, or 404 when it is missing or its monitor is hidden from the caller. */
   private async visibleRow(user: AuthUser, id: bigint): Promise<EventRow> {
-    const [rows, scope] = await Promise.all([
-      this.prisma.$queryRawUnsafe<EventRow[]>(`${SELECT_EVENT} WHERE Id = ?`, id),
-      this.acl.scope(user),
-    ]);
-    const row = rows[0];
+    const [row, scope] = await Promise.all([this.rows.byId(id), this.acl.scope(user)]);
     if (!row || (scope.visible && !scope.visible.has(Number(row.MonitorId)))) throw notFound(id);
     return row;
   }
 
   private tagsOf(ids: Array<number | bigint>): Promise<Map<string, TagSummary[]>> {
-    return eventTagsOf(this.prisma, ids);
+    return this.rows.tags(ids);
   }
 }
 

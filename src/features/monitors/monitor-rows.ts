@@ -10,29 +10,41 @@
 // the two paths give identical responses. Writes stay on Prisma.
 import type { Pool } from 'mariadb';
 import type { Monitors } from '../../generated/prisma/client.js';
+import type { LiveColumns } from '../../db/live-columns.js';
 import { joinSetColumns } from '../../db/prisma-zero-dates.js';
 import { MONITOR_FIELDS } from './monitor-fields.js';
 
 /** The part of the driver pool used here. */
 export type MonitorRowsDb = Pick<Pool, 'execute'>;
 
-const COLUMNS = MONITOR_FIELDS.filter((f) => !f.writeOnly)
-  .map((f) => `\`${String(f.column)}\``)
-  .join(', ');
+const COLUMNS = MONITOR_FIELDS.filter((f) => !f.writeOnly).map((f) => String(f.column));
 
 export class MonitorRows {
-  constructor(private readonly db: MonitorRowsDb) {}
+  /**
+   * `columns`: on a database of an older ZoneMinder (1.36, 1.38), the columns it lacks are read as
+   * stand-ins (the modes derived from Function); without it every column is read as it is.
+   */
+  constructor(
+    private readonly db: MonitorRowsDb,
+    private readonly columns?: LiveColumns,
+  ) {}
+
+  private async select(): Promise<string> {
+    return this.columns ? this.columns.selectList('Monitors', COLUMNS) : COLUMNS.map((c) => `\`${c}\``).join(', ');
+  }
 
   /** Every monitor, ordered by Id (the monitor list's cache is filled from this; read-caches.ts). */
   async all(): Promise<Monitors[]> {
     return joinSetColumns(
-      await this.db.execute({ sql: `SELECT ${COLUMNS} FROM Monitors ORDER BY Id`, dateStrings: true }),
+      await this.db.execute({ sql: `SELECT ${await this.select()} FROM Monitors ORDER BY Id`, dateStrings: true }),
     );
   }
 
   async byId(id: number): Promise<Monitors | null> {
     const rows: Monitors[] = joinSetColumns(
-      await this.db.execute({ sql: `SELECT ${COLUMNS} FROM Monitors WHERE Id = ?`, dateStrings: true }, [id]),
+      await this.db.execute({ sql: `SELECT ${await this.select()} FROM Monitors WHERE Id = ?`, dateStrings: true }, [
+        id,
+      ]),
     );
     return rows[0] ?? null;
   }

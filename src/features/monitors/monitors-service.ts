@@ -129,7 +129,7 @@ export class MonitorsService {
       s.prisma,
       s.acl,
       s.config.zoneminder.path_map,
-      new MonitorRows(s.pool),
+      new MonitorRows(s.pool, s.columns),
       daemonControl(s),
       s.get(ReadCaches),
     );

@@ -1,0 +1,109 @@
+// The columns the live database has, for the hand-written reads that must answer on every
+// ZoneMinder version zmgate sits beside (1.36 to 1.39): a column the installed version lacks is
+// read as a stand-in, its 1.39 default (the monitor modes: derived from Function, as 1.36's
+// daemons read it). docs/zoneminder/coexistence.md, "Reading an older database".
+import type { Pool } from 'mariadb';
+import type { ColumnDef } from './schema/types.js';
+import { targetSchema } from './schema/index.js';
+
+/** How long the list of columns is trusted: a bridge while the service runs is seen this late. */
+const TTL_MS = 60_000;
+
+const q = (name: string) => `\`${name}\``;
+
+/**
+ * Stand-ins read from another column of the same row, when that column exists (1.36's Function
+ * for 1.37.12's three mode columns; the mapping of docs/zoneminder/database.md).
+ */
+const DERIVED: Record<string, { from: string; sql: (col: string) => string }> = {
+  'Monitors.Capturing': { from: 'Function', sql: (f) => `IF(${f} = 'None', 'None', 'Always')` },
+  'Monitors.Analysing': { from: 'Function', sql: (f) => `IF(${f} IN ('Modect', 'Mocord'), 'Always', 'None')` },
+  'Monitors.Recording': {
+    from: 'Function',
+    sql: (f) =>
+      `CASE ${f} WHEN 'Record' THEN 'Always' WHEN 'Mocord' THEN 'Always' WHEN 'Modect' THEN 'OnMotion' WHEN 'Nodect' THEN 'OnMotion' ELSE 'None' END`,
+  },
+};
+
+/**
+ * The 1.39 default of a column, as an expression whose value reads like the column's own: a
+ * FLOAT as a FLOAT (the driver widens the stored single, as it does the column's), a decimal as a DECIMAL (text, as the driver gives decimals), an
+ * expression default (a current timestamp) as NULL.
+ */
+export function defaultExpression(column: ColumnDef): string {
+  const d = column.default;
+  if (d === null || d === 'NULL' || /\(/.test(d)) return 'NULL';
+  const type = column.type.toLowerCase();
+  if (/^float/.test(type)) return `CAST(${d} AS FLOAT)`;
+  if (/^double/.test(type)) return `CAST(${d} AS DOUBLE)`;
+  if (/^decimal/.test(type)) return `CAST(${d} AS ${type.replace(/ unsigned$/, '').toUpperCase()})`;
+  return d;
+}
+
+export class LiveColumns {
+  #loaded: { at: number; tables: Promise<Map<string, Set<string>>> } | null = null;
+  /** Select lists built from the current tables, by the caller's column list and table/alias. */
+  #lists = new WeakMap<readonly string[], Map<string, string>>();
+
+  constructor(private readonly db: Pick<Pool, 'query'>) {}
+
+  /** The live tables and their columns (refreshed after TTL_MS). */
+  tables(): Promise<Map<string, Set<string>>> {
+    if (!this.#loaded || Date.now() - this.#loaded.at > TTL_MS) {
+      const tables = this.#read();
+      this.#loaded = { at: Date.now(), tables };
+      this.#lists = new WeakMap();
+      // A failed read is not kept: the next call asks again.
+      tables.catch(() => {
+        if (this.#loaded?.tables === tables) this.#loaded = null;
+      });
+    }
+    return this.#loaded.tables;
+  }
+
+  async hasTable(table: string): Promise<boolean> {
+    return (await this.tables()).has(table);
+  }
+
+  /**
+   * The SELECT list for `columns` of `table` (each read under its own name, `alias.` prefixed
+   * when given): the column where it exists, else its stand-in.
+   */
+  async selectList(table: string, columns: readonly string[], alias = ''): Promise<string> {
+    const tables = await this.tables();
+    let lists = this.#lists.get(columns);
+    if (!lists) this.#lists.set(columns, (lists = new Map()));
+    const key = `${table}.${alias}`;
+    let list = lists.get(key);
+    if (list === undefined) lists.set(key, (list = this.#build(tables, table, columns, alias)));
+    return list;
+  }
+
+  #build(tables: Map<string, Set<string>>, table: string, columns: readonly string[], alias: string): string {
+    const live = tables.get(table) ?? new Set<string>();
+    const prefix = alias ? `${alias}.` : '';
+    const target = targetSchema().tables.find((t) => t.name === table);
+    return columns
+      .map((name) => {
+        if (live.has(name)) return `${prefix}${q(name)}`;
+        const derived = DERIVED[`${table}.${name}`];
+        if (derived && live.has(derived.from)) return `${derived.sql(prefix + q(derived.from))} AS ${q(name)}`;
+        const def = target?.columns.find((c) => c.name === name);
+        return `${def ? defaultExpression(def) : 'NULL'} AS ${q(name)}`;
+      })
+      .join(', ');
+  }
+
+  async #read(): Promise<Map<string, Set<string>>> {
+    const rows = (await this.db.query(
+      'SELECT TABLE_NAME AS t, COLUMN_NAME AS c FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE()',
+    )) as { t: string; c: string }[];
+    const tables = new Map<string, Set<string>>();
+    for (const { t, c } of rows) {
+      let set = tables.get(t);
+      if (!set) tables.set(t, (set = new Set()));
+      set.add(c);
+    }
+    return tables;
+  }
+}
