@@ -14,6 +14,7 @@ import { PrismaClient, type Prisma } from '../generated/prisma/client.js';
 import { withZeroDatesAsNull } from './prisma-zero-dates.js';
 import { isCollationMismatch, noMatchResult } from './charset-errors.js';
 import { NotFoundError } from '../errors.js';
+import { OlderSchemaReads } from './older-schema.js';
 
 export { PrismaClient };
 export type ClientOptions = Prisma.PrismaClientBaseOptions;
@@ -76,19 +77,38 @@ export function createPrismaClient(
   gate: DbGate = new DbGate(),
 ): PrismaClient {
   const client = new PrismaClient({ ...options, adapter: createAdapter(db, gate) });
+  // An older ZoneMinder's tables lack some of 1.39's columns: reads leave them out (older-schema.ts).
+  const older = new OlderSchemaReads(() =>
+    client.$queryRawUnsafe<Array<{ t: string; c: string }>>(
+      'SELECT TABLE_NAME AS t, COLUMN_NAME AS c FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE()',
+    ),
+  );
   const extended = client.$extends({
     query: {
-      $allOperations: ({ operation, args, query }) =>
-        withConflictRetry(() => query(args)).catch((err: unknown) => {
-          if (!isCollationMismatch(err)) throw err;
-          // Text the column cannot hold matches no row (src/db/charset-errors.ts).
-          const result = noMatchResult(operation, args);
-          if (result === 'not-found') throw new NotFoundError('Not found');
-          if (result === undefined) throw err;
-          return result.value;
-        }),
+      $allOperations: async ({ model, operation, args, query }) => {
+        if (OlderSchemaReads.handles(model, operation)) {
+          const plan = await older.plan(model);
+          if (plan)
+            return older.read(plan, operation, args as Record<string, unknown>, (a) =>
+              run(operation, a, query as never),
+            );
+        }
+        return run(operation, args, query);
+      },
     },
   });
   // The extension adds behaviour, not API: the extended client keeps PrismaClient's surface.
   return extended as unknown as PrismaClient;
+}
+
+/** A query with the conflict retry and the charset rule (src/db/charset-errors.ts). */
+function run(operation: string, args: unknown, query: (args: unknown) => Promise<unknown>): Promise<unknown> {
+  return withConflictRetry(() => query(args)).catch((err: unknown) => {
+    if (!isCollationMismatch(err)) throw err;
+    // Text the column cannot hold matches no row.
+    const result = noMatchResult(operation, args);
+    if (result === 'not-found') throw new NotFoundError('Not found');
+    if (result === undefined) throw err;
+    return result.value;
+  });
 }

@@ -61,17 +61,37 @@ test('before the bridge: version, config, storage, states, logs, the caller and 
   t.like(await get('/events/99/info'), { status: 404, body: { kind: 'EVENT_NOT_FOUND_ERROR' } });
 });
 
-test('routes that need 1.39 tables or columns answer 503 naming `zmgate-db status`, not 500', async (t) => {
+test('reads of tables 1.36 has with fewer columns answer, the columns it lacks filled with 1.39 defaults', async (t) => {
   for (const path of [
     '/users',
-    '/roles',
-    '/tags',
+    '/users/1',
     '/filters',
     '/servers',
     '/monitor-status',
     '/event-summaries',
-    '/notifications',
-  ]) {
+    '/event-summaries/1',
+    '/zone-presets',
+    '/monitors/1/zones',
+    '/stats',
+    '/frames',
+  ])
+    t.is((await get(path)).status, 200, path);
+  // Users: Name, Email and Phone (1.37) read as 1.39's empty defaults.
+  const users = (await get('/users')).body.items as Record<string, unknown>[];
+  t.like(
+    users.find((u) => u.username === 'limited'),
+    { name: '', email: '', phone: '', monitors: 'View' },
+  );
+  // Event summaries skip deleted monitors; 1.36 has no Monitors.Deleted, so none is deleted.
+  const summaries = (await get('/event-summaries')).body.items as Record<string, unknown>[];
+  t.deepEqual(
+    summaries.map((s) => s.monitor_id),
+    [1, 2, 3, 4],
+  );
+});
+
+test('routes that need tables 1.36 lacks answer 503 naming `zmgate-db status`, not 500', async (t) => {
+  for (const path of ['/roles', '/tags', '/notifications', '/reports', '/event-data', '/menu-items', '/object-types']) {
     const res = await get(path);
     t.is(res.status, 503, path);
     t.like(res.body, { kind: 'SERVICE_UNAVAILABLE_ERROR', details: [['database', 'schema incomplete']] }, path);

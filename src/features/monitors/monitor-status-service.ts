@@ -9,6 +9,7 @@ import {
 } from '../../auth/monitor-acl.js';
 import { toLocalDateTimeString } from '../../db/datetime.js';
 import { decimalToString } from '../../db/prisma-json.js';
+import type { LiveColumns } from '../../db/live-columns.js';
 import type { PrismaClient } from '../../db/prisma.js';
 import { NotFoundError } from '../../errors.js';
 import type { Monitor_Status } from '../../generated/prisma/client.js';
@@ -81,10 +82,12 @@ function toResponse(row: Monitor_Status): MonitorStatusResponse {
   };
 }
 
+const STATUS_COLUMNS = ['MonitorId', 'Status', 'CaptureFPS', 'AnalysisFPS', 'CaptureBandwidth', 'UpdatedOn'];
+
 export class MonitorStatusService {
   /** Built once per app by the registry (Services.get). */
   static from(s: Services): MonitorStatusService {
-    return new MonitorStatusService(s.prisma, s.acl, s.pool);
+    return new MonitorStatusService(s.prisma, s.acl, s.pool, s.columns);
   }
 
   constructor(
@@ -92,6 +95,8 @@ export class MonitorStatusService {
     private readonly acl: MonitorAcl,
     /** The polled list reads through the driver (a UI polls it every few seconds). */
     private readonly db: Pick<DbPool, 'execute'>,
+    /** Reads UpdatedOn (1.39) as null on an older ZoneMinder's table (src/db/live-columns.ts). */
+    private readonly columns?: LiveColumns,
   ) {}
 
   async list(user: AuthUser, page?: number, pageSize?: number): Promise<Page<MonitorStatusResponse>> {
@@ -104,12 +109,16 @@ export class MonitorStatusService {
         ? `WHERE MonitorId IN (${visible.map(() => '?').join(', ')})`
         : 'WHERE 0';
     const params = visible ?? [];
+    const select = this.columns
+      ? await this.columns.selectList('Monitor_Status', STATUS_COLUMNS)
+      : STATUS_COLUMNS.join(', ');
     return listPage(
       req,
-      this.db.execute(
-        `SELECT MonitorId, Status, CaptureFPS, AnalysisFPS, CaptureBandwidth, UpdatedOn FROM Monitor_Status ${where} ORDER BY MonitorId LIMIT ? OFFSET ?`,
-        [...params, req.take, Math.min(req.skip, Number.MAX_SAFE_INTEGER)],
-      ) as Promise<StatusRow[]>,
+      this.db.execute(`SELECT ${select} FROM Monitor_Status ${where} ORDER BY MonitorId LIMIT ? OFFSET ?`, [
+        ...params,
+        req.take,
+        Math.min(req.skip, Number.MAX_SAFE_INTEGER),
+      ]) as Promise<StatusRow[]>,
       (
         this.db.execute(`SELECT COUNT(*) AS n FROM Monitor_Status ${where}`, params) as Promise<
           Array<{ n: number | bigint }>

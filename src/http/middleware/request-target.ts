@@ -30,9 +30,14 @@ export function malformedPath(url: string): string | undefined {
   }
 }
 
-/** The door's check: true (and the request marked for refuseMalformed) when its path is malformed. */
+/**
+ * The door's check: true (and the request marked for refuseMalformed) when its path is under
+ * /api/ and malformed. Elsewhere (the browser UI's files) such a path names no file: its 404 stays.
+ */
 export function markMalformed(req: IncomingMessage): boolean {
-  const path = malformedPath(req.url ?? '');
+  const url = req.url ?? '';
+  if (url.slice(0, 5).toLowerCase() !== '/api/') return false;
+  const path = malformedPath(url);
   if (path === undefined) return false;
   (req as Marked)[MALFORMED] = path;
   return true;
