@@ -11,6 +11,9 @@ export interface ErrorEnvelope {
   details: ErrorDetails;
 }
 
+/** Marks an ApiError whichever copy of this module made it (see hasInstance below). */
+const BRAND = Symbol.for('zmgate.ApiError');
+
 export class ApiError extends Error {
   constructor(
     readonly status: number,
@@ -21,6 +24,18 @@ export class ApiError extends Error {
   ) {
     super(message);
     this.name = new.target.name;
+    Object.defineProperty(this, BRAND, { value: true });
+  }
+
+  /**
+   * `instanceof` also recognises an error made by a second copy of this module: the Prisma client
+   * is loaded with require() (src/db/lazy-prisma.ts), which under the test runner's loader (tsx)
+   * evaluates this file again. A subclass is recognised by its name.
+   */
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    if (Function.prototype[Symbol.hasInstance].call(this, value)) return true;
+    if (!value || typeof value !== 'object' || (value as Record<symbol, unknown>)[BRAND] !== true) return false;
+    return this.name === 'ApiError' || (value as Error).name === this.name;
   }
 
   toEnvelope(): ErrorEnvelope {

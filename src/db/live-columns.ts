@@ -3,6 +3,7 @@
 // read as a stand-in, its 1.39 default (the monitor modes: derived from Function, as 1.36's
 // daemons read it). docs/zoneminder/coexistence.md, "Reading an older database".
 import type { Pool } from 'mariadb';
+import { kindOf } from './older-schema.js';
 import type { ColumnDef } from './schema/types.js';
 import { targetSchema } from './schema/index.js';
 
@@ -40,15 +41,24 @@ export function defaultExpression(column: ColumnDef): string {
   return d;
 }
 
+/** The CAST target that reads a value as `column`'s 1.39 type. */
+function castType(column: ColumnDef): string {
+  const type = column.type.toLowerCase().replace(/ unsigned$/, '');
+  if (/^decimal/.test(type)) return type.toUpperCase();
+  if (/^(float|double)/.test(type)) return 'DOUBLE';
+  if (/int/.test(type)) return 'SIGNED';
+  return 'CHAR';
+}
+
 export class LiveColumns {
-  #loaded: { at: number; tables: Promise<Map<string, Set<string>>> } | null = null;
+  #loaded: { at: number; tables: Promise<Map<string, Map<string, string>>> } | null = null;
   /** Select lists built from the current tables, by the caller's column list and table/alias. */
   #lists = new WeakMap<readonly string[], Map<string, string>>();
 
   constructor(private readonly db: Pick<Pool, 'query'>) {}
 
-  /** The live tables and their columns (refreshed after TTL_MS). */
-  tables(): Promise<Map<string, Set<string>>> {
+  /** The live tables and their columns with their DATA_TYPE (refreshed after TTL_MS). */
+  tables(): Promise<Map<string, Map<string, string>>> {
     if (!this.#loaded || Date.now() - this.#loaded.at > TTL_MS) {
       const tables = this.#read();
       this.#loaded = { at: Date.now(), tables };
@@ -79,30 +89,36 @@ export class LiveColumns {
     return list;
   }
 
-  #build(tables: Map<string, Set<string>>, table: string, columns: readonly string[], alias: string): string {
-    const live = tables.get(table) ?? new Set<string>();
+  #build(tables: Map<string, Map<string, string>>, table: string, columns: readonly string[], alias: string): string {
+    const live = tables.get(table) ?? new Map<string, string>();
     const prefix = alias ? `${alias}.` : '';
     const target = targetSchema().tables.find((t) => t.name === table);
     return columns
       .map((name) => {
-        if (live.has(name)) return `${prefix}${q(name)}`;
+        const stored = live.get(name);
+        const def = target?.columns.find((c) => c.name === name);
+        if (stored !== undefined) {
+          // Stored as another kind (1.36's DefaultScale a number, 1.39's text): read as 1.39's.
+          if (def && kindOf(stored) !== kindOf(def.type))
+            return `CAST(${prefix}${q(name)} AS ${castType(def)}) AS ${q(name)}`;
+          return `${prefix}${q(name)}`;
+        }
         const derived = DERIVED[`${table}.${name}`];
         if (derived && live.has(derived.from)) return `${derived.sql(prefix + q(derived.from))} AS ${q(name)}`;
-        const def = target?.columns.find((c) => c.name === name);
         return `${def ? defaultExpression(def) : 'NULL'} AS ${q(name)}`;
       })
       .join(', ');
   }
 
-  async #read(): Promise<Map<string, Set<string>>> {
+  async #read(): Promise<Map<string, Map<string, string>>> {
     const rows = (await this.db.query(
-      'SELECT TABLE_NAME AS t, COLUMN_NAME AS c FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE()',
-    )) as { t: string; c: string }[];
-    const tables = new Map<string, Set<string>>();
-    for (const { t, c } of rows) {
-      let set = tables.get(t);
-      if (!set) tables.set(t, (set = new Set()));
-      set.add(c);
+      'SELECT TABLE_NAME AS t, COLUMN_NAME AS c, DATA_TYPE AS d FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE()',
+    )) as { t: string; c: string; d: string }[];
+    const tables = new Map<string, Map<string, string>>();
+    for (const { t, c, d } of rows) {
+      let columns = tables.get(t);
+      if (!columns) tables.set(t, (columns = new Map()));
+      columns.set(c, d);
     }
     return tables;
   }

@@ -2,8 +2,10 @@
 // for every column of 1.39.22, so a table the installed version has with fewer columns would fail
 // the whole read. Here a read leaves out the columns the live table lacks and fills them in the
 // result as 1.39's defaults, typed as Prisma gives that column (the monitor modes derived from
-// Function). docs/zoneminder/coexistence.md, "Reading an older database". Writes are left as
-// they are: one that names a missing column still fails, and is answered 503.
+// Function). A write leaves out a missing column whose value is its default (or a mode column
+// beside the Function that carries it), and is refused (400) when it would store anything else
+// there. docs/zoneminder/coexistence.md, "Reading an older database".
+import { InvalidInputError } from '../errors.js';
 import { Prisma } from '../generated/prisma/client.js';
 import type { ColumnDef } from './schema/types.js';
 import { targetSchema } from './schema/index.js';
@@ -12,6 +14,10 @@ import { targetSchema } from './schema/index.js';
 const TTL_MS = 60_000;
 
 const READS = new Set(['findUnique', 'findUniqueOrThrow', 'findFirst', 'findFirstOrThrow', 'findMany', 'count']);
+/** Writes that return the row (their columns are left out and filled in as a read's). */
+const ROW_WRITES = new Set(['create', 'update', 'upsert', 'delete']);
+/** Writes whose data names columns. */
+const DATA_WRITES = new Set(['create', 'update', 'upsert', 'updateMany', 'createMany']);
 /** What each read answers when its condition on a missing column can hold for no row. */
 const NOTHING: Record<string, () => unknown> = {
   findUnique: () => null,
@@ -64,9 +70,39 @@ function meets(value: unknown, condition: unknown): boolean | undefined {
   return undefined;
 }
 
+/** The kind of value a column type holds, as far as Prisma's types tell them apart. */
+export function kindOf(type: string): 'int' | 'decimal' | 'float' | 'date' | 'text' {
+  const t = type.toLowerCase();
+  if (/^(tinyint|smallint|mediumint|int|bigint)/.test(t)) return 'int';
+  if (/^decimal/.test(t)) return 'decimal';
+  if (/^(float|double)/.test(t)) return 'float';
+  if (/^(date|time)/.test(t)) return 'date';
+  return 'text';
+}
+
+/** A stored value read as text, as Prisma gives a value of `column`'s 1.39 type. */
+function asPrisma(column: ColumnDef, text: string): unknown {
+  switch (kindOf(column.type)) {
+    case 'int':
+      return /^bigint/i.test(column.type) ? BigInt(text) : Number(text);
+    case 'decimal':
+      return new Prisma.Decimal(text);
+    case 'float':
+      return Number(text);
+    default:
+      return text;
+  }
+}
+
 interface Plan {
+  table: string;
   /** Columns of the model the live table lacks. */
   missing: ColumnDef[];
+  /**
+   * Columns the live table stores as another kind of value (1.36's DefaultScale is a number, 1.39's
+   * text; its zones' pixel counts integers, 1.39's decimals): read apart, as text, and converted.
+   */
+  retyped: ColumnDef[];
   /** The table's first primary-key column (asked for when a select names only missing columns). */
   key: string;
   /** Whether the live table has 1.36's Function (the modes are derived from it). */
@@ -74,21 +110,27 @@ interface Plan {
 }
 
 export class OlderSchemaReads {
-  #loaded: { at: number; tables: Promise<Map<string, Set<string>>> } | null = null;
+  #loaded: { at: number; tables: Promise<Map<string, Map<string, string>>> } | null = null;
   #plans = new Map<string, Plan | null>();
 
-  /** `readColumns`: the live database's columns, as (table, column) rows. */
-  constructor(private readonly readColumns: () => Promise<Array<{ t: string; c: string }>>) {}
+  /**
+   * `readColumns`: the live database's columns, as (table, column, DATA_TYPE) rows; `raw`: a
+   * statement of its own (the retyped columns).
+   */
+  constructor(
+    private readonly readColumns: () => Promise<Array<{ t: string; c: string; d: string }>>,
+    private readonly raw: (sql: string, ...params: unknown[]) => Promise<Row[]>,
+  ) {}
 
   /** What a read of `model` must leave out, or null when the live table has every column. */
   async plan(model: string): Promise<Plan | null> {
     if (!this.#loaded || Date.now() - this.#loaded.at > TTL_MS) {
       const tables = this.readColumns().then((rows) => {
-        const map = new Map<string, Set<string>>();
-        for (const { t, c } of rows) {
-          let set = map.get(t);
-          if (!set) map.set(t, (set = new Set()));
-          set.add(c);
+        const map = new Map<string, Map<string, string>>();
+        for (const { t, c, d } of rows) {
+          let columns = map.get(t);
+          if (!columns) map.set(t, (columns = new Map()));
+          columns.set(c, d);
         }
         return map;
       });
@@ -104,15 +146,53 @@ export class OlderSchemaReads {
     const target = targetSchema().tables.find((t) => t.name === model);
     // A table the database lacks altogether is not a column matter: the read fails as it would.
     const missing = live && target ? target.columns.filter((c) => !live.has(c.name)) : [];
+    const retyped =
+      live && target
+        ? target.columns.filter((c) => live.has(c.name) && kindOf(live.get(c.name)!) !== kindOf(c.type))
+        : [];
     const key = target?.indexes.find((i) => i.name === 'PRIMARY')?.columns[0] ?? 'Id';
-    const plan = missing.length ? { missing, key, hasFunction: !!live?.has('Function') } : null;
+    const plan =
+      missing.length || retyped.length
+        ? { table: model, missing, retyped, key, hasFunction: !!live?.has('Function') }
+        : null;
     this.#plans.set(model, plan);
     return plan;
   }
 
   /** True for the operations handled here. */
   static handles(model: string | undefined, operation: string): model is string {
-    return model !== undefined && READS.has(operation);
+    return model !== undefined && (READS.has(operation) || ROW_WRITES.has(operation) || DATA_WRITES.has(operation));
+  }
+
+  /** `data` without the missing columns it may leave out; throws InvalidInputError for the others. */
+  #writable(plan: Plan, data: unknown): unknown {
+    if (Array.isArray(data)) return data.map((d) => this.#writable(plan, d));
+    if (!data || typeof data !== 'object') return data;
+    const out = { ...(data as Row) };
+    for (const c of plan.retyped) {
+      const value = out[c.name];
+      if (value === undefined || value === null) continue;
+      // Stored as an integer there: only a whole number fits.
+      if (!/^-?\d+$/.test(String(value)))
+        throw new InvalidInputError('Invalid input', [
+          [c.name, 'this ZoneMinder database (before 1.39) stores a whole number here'],
+        ]);
+      out[c.name] = Number(value);
+    }
+    for (const c of plan.missing) {
+      if (!(c.name in out)) continue;
+      const value = out[c.name];
+      // The service writes the three modes with the Function they mean (monitors-service.ts).
+      const carried = plan.hasFunction && MODE_COLUMNS.includes(c.name) && out.Function !== undefined;
+      if (carried || value === undefined || meets(prismaDefault(c), value) === true) {
+        delete out[c.name];
+        continue;
+      }
+      throw new InvalidInputError('Invalid input', [
+        [c.name, 'this ZoneMinder database (before 1.39) has no such column: only its default can be written'],
+      ]);
+    }
+    return out;
   }
 
   /**
@@ -127,7 +207,11 @@ export class OlderSchemaReads {
     query: (args: Row) => Promise<unknown>,
   ): Promise<unknown> {
     const next: Row = { ...(args ?? {}) };
-    if (next.where && typeof next.where === 'object') {
+    if (DATA_WRITES.has(operation)) {
+      for (const key of ['data', 'create', 'update']) if (key in next) next[key] = this.#writable(plan, next[key]);
+      if (!ROW_WRITES.has(operation)) return query(next);
+    }
+    if (next.where && typeof next.where === 'object' && !ROW_WRITES.has(operation)) {
       const where = { ...(next.where as Row) };
       for (const c of plan.missing) {
         if (!(c.name in where)) continue;
@@ -144,40 +228,60 @@ export class OlderSchemaReads {
       next.where = where;
     }
     if (operation === 'count') return query(next);
-    let filled = plan.missing;
-    let extra: string | null = null;
+    const leftOut = [...plan.missing, ...plan.retyped];
+    let asked: ColumnDef[];
+    const extra = new Set<string>();
     if (next.select && typeof next.select === 'object') {
       const select = { ...(next.select as Row) };
-      filled = plan.missing.filter((c) => select[c.name] === true);
-      for (const c of plan.missing) delete select[c.name];
-      // A mode column asked for alone: read Function to derive it from.
-      if (plan.hasFunction && select.Function !== true && filled.some((c) => MODE_COLUMNS.includes(c.name))) {
+      asked = leftOut.filter((c) => select[c.name] === true);
+      for (const c of leftOut) delete select[c.name];
+      // A mode column asked for: read Function to derive it from.
+      if (plan.hasFunction && select.Function !== true && asked.some((c) => MODE_COLUMNS.includes(c.name))) {
         select.Function = true;
-        extra = 'Function';
+        extra.add('Function');
       }
-      // Asking only for missing columns: ask for the key, so a row still comes back.
-      if (!Object.values(select).some(Boolean)) {
+      // The key: to read the retyped columns by, and so that a row still comes back.
+      if (select[plan.key] !== true) {
         select[plan.key] = true;
-        extra = plan.key;
+        extra.add(plan.key);
       }
       next.select = select;
     } else {
       const omit = { ...((next.omit as Row | undefined) ?? {}) };
-      filled = plan.missing.filter((c) => omit[c.name] !== true);
-      for (const c of plan.missing) omit[c.name] = true;
+      asked = leftOut.filter((c) => omit[c.name] !== true);
+      for (const c of leftOut) omit[c.name] = true;
       next.omit = omit;
     }
     const result = await query(next);
-    const fill = (row: unknown) => {
-      if (!row || typeof row !== 'object') return;
-      const r = row as Row;
-      for (const c of filled) r[c.name] = prismaDefault(c);
+    const rows = (Array.isArray(result) ? result : [result]).filter((r): r is Row => !!r && typeof r === 'object');
+    const retyped = asked.filter((c) => plan.retyped.includes(c));
+    const stored = retyped.length && rows.length ? await this.#readRetyped(plan, retyped, rows) : null;
+    for (const r of rows) {
+      for (const c of asked) {
+        if (plan.missing.includes(c)) r[c.name] = prismaDefault(c);
+        else r[c.name] = stored?.get(String(r[plan.key]))?.[c.name] ?? null;
+      }
       const modes = typeof r.Function === 'string' ? MODES[r.Function] : undefined;
-      if (modes) MODE_COLUMNS.forEach((name, i) => filled.some((c) => c.name === name) && (r[name] = modes[i]));
-      if (extra) delete r[extra];
-    };
-    if (Array.isArray(result)) result.forEach(fill);
-    else fill(result);
+      if (modes) MODE_COLUMNS.forEach((name, i) => asked.some((c) => c.name === name) && (r[name] = modes[i]));
+      for (const name of extra) delete r[name];
+    }
     return result;
+  }
+
+  /** The retyped columns of `rows`, read as text by key and turned into the type Prisma gives them. */
+  async #readRetyped(plan: Plan, columns: ColumnDef[], rows: Row[]): Promise<Map<string, Row>> {
+    const keys = rows.map((r) => r[plan.key]);
+    const list = columns.map((c) => `CAST(\`${c.name}\` AS CHAR) AS \`${c.name}\``).join(', ');
+    const found = await this.raw(
+      `SELECT \`${plan.key}\` AS k, ${list} FROM \`${plan.table}\` WHERE \`${plan.key}\` IN (${keys.map(() => '?').join(', ')})`,
+      ...keys,
+    );
+    const out = new Map<string, Row>();
+    for (const f of found) {
+      const row: Row = {};
+      for (const c of columns) row[c.name] = f[c.name] === null ? null : asPrisma(c, String(f[c.name]));
+      out.set(String(f.k), row);
+    }
+    return out;
   }
 }

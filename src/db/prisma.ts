@@ -78,10 +78,12 @@ export function createPrismaClient(
 ): PrismaClient {
   const client = new PrismaClient({ ...options, adapter: createAdapter(db, gate) });
   // An older ZoneMinder's tables lack some of 1.39's columns: reads leave them out (older-schema.ts).
-  const older = new OlderSchemaReads(() =>
-    client.$queryRawUnsafe<Array<{ t: string; c: string }>>(
-      'SELECT TABLE_NAME AS t, COLUMN_NAME AS c FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE()',
-    ),
+  const older = new OlderSchemaReads(
+    () =>
+      client.$queryRawUnsafe<Array<{ t: string; c: string; d: string }>>(
+        'SELECT TABLE_NAME AS t, COLUMN_NAME AS c, DATA_TYPE AS d FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE()',
+      ),
+    (sql, ...params) => client.$queryRawUnsafe(sql, ...params),
   );
   const extended = client.$extends({
     query: {

@@ -37,6 +37,12 @@ test.before(async () => {
     [],
     db.name,
   );
+  // A zone in 1.36's pixels, its pixel counts integers (1.39: decimals).
+  await db.db.query(
+    "INSERT INTO Zones (Id, MonitorId, Name, Units, NumCoords, Coords, Area, MinAlarmPixels, MaxAlarmPixels) VALUES (1, 1, 'All', 'Pixels', 4, '0,0 639,0 639,359 0,359', 230400, 576, 184320)",
+    [],
+    db.name,
+  );
   // Limited to monitors 1 and 3 by 1.36's Users.MonitorIds.
   await db.db.query(
     "INSERT INTO Users (Username, Password, Enabled, APIEnabled, Stream, Events, Monitors, MonitorIds) VALUES ('limited', ?, 1, 1, 'View', 'View', 'View', '1,3')",
@@ -76,6 +82,13 @@ test('reads of tables 1.36 has with fewer columns answer, the columns it lacks f
     '/frames',
   ])
     t.is((await get(path)).status, 200, path);
+  // A pixel zone as stored, its integer pixel counts read as 1.39's decimals.
+  t.like((await get('/zones/1')).body, {
+    units: 'Pixels',
+    coords: '0,0 639,0 639,359 0,359',
+    min_alarm_pixels: 576,
+    max_alarm_pixels: 184320,
+  });
   // Users: Name, Email and Phone (1.37) read as 1.39's empty defaults.
   const users = (await get('/users')).body.items as Record<string, unknown>[];
   t.like(
@@ -121,6 +134,8 @@ test('the monitor list and one monitor answer on 1.36: the modes read from Funct
     object_detection_object_threshold: 0.4,
     startup_delay: 0,
     deleted: false,
+    // 1.36 stores DefaultScale as a number; 1.39 (and the API) as text.
+    default_scale: '100',
   });
 
   const limited = await login(app, 'limited');
@@ -155,4 +170,37 @@ test('the event list and one event answer on 1.36: columns 1.36 lacks read as nu
   );
   const hidden = await fetch(app.api('/events/2'), { headers: { authorization: `Bearer ${limited}` } });
   t.is(hidden.status, 404);
+});
+
+test('a mode change through v3 on 1.36 is stored as the Function its daemons read; a column 1.36 lacks takes only its default', async (t) => {
+  const patch = (body: unknown) =>
+    fetch(app.api('/monitors/4'), {
+      method: 'PATCH',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+  // Hall is Nodect (Always/None/OnMotion); analysing on makes it Modect.
+  const res = await patch({ analysing: 'Always' });
+  t.is(res.status, 200, await res.clone().text());
+  t.like(await res.json(), {
+    id: 4,
+    function: 'Modect',
+    capturing: 'Always',
+    analysing: 'Always',
+    recording: 'OnMotion',
+  });
+  t.deepEqual(await db.db.query('SELECT Function FROM Monitors WHERE Id = 4', [], db.name), [{ Function: 'Modect' }]);
+  // Recording off: 1.36 has Monitor for that.
+  t.like(await (await patch({ analysing: 'None', recording: 'None' })).json(), { function: 'Monitor' });
+  t.deepEqual(await db.db.query('SELECT Function FROM Monitors WHERE Id = 4', [], db.name), [{ Function: 'Monitor' }]);
+
+  // A 1.39-only column: its default is accepted (and stores nothing), another value is refused.
+  t.is((await patch({ object_detection: 'none' })).status, 200);
+  const refused = await patch({ object_detection: 'yolo', name: 'Renamed' });
+  t.is(refused.status, 400);
+  const envelope = (await refused.json()) as { kind: string; details: string[][] };
+  t.is(envelope.kind, 'INVALID_INPUT_ERROR');
+  t.is(envelope.details[0][0], 'ObjectDetection');
+  t.regex(envelope.details[0][1], /before 1\.39\) has no such column/);
+  t.deepEqual(await db.db.query('SELECT Name FROM Monitors WHERE Id = 4', [], db.name), [{ Name: 'Hall' }]);
 });
