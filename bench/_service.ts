@@ -1,6 +1,9 @@
 // What the benches that run the service share: its configuration against a throwaway MariaDB
-// (user bench/bench-pass), and the process's CPU time and RSS from /proc (Linux).
-import { mkdtempSync, readFileSync } from 'node:fs';
+// (user bench/bench-pass), starting it as its own process, logging in, and the process's CPU
+// time and RSS from /proc (Linux).
+import { type ChildProcess, spawn, type StdioOptions } from 'node:child_process';
+import { mkdtempSync, readFileSync, readdirSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
@@ -37,6 +40,11 @@ export function rssMb(pid: number): number {
   return m ? Number(m[1]) / 1024 : NaN;
 }
 
+/** Open file descriptors of a process (/proc/<pid>/fd). */
+export function openFds(pid: number): number {
+  return readdirSync(`/proc/${pid}/fd`).length;
+}
+
 /**
  * How the service is started as shipped (`npm start`, /usr/bin/zmgate and its systemd unit):
  * package.json's zmgateRuntime (node flags and environment defaults), read from there.
@@ -46,4 +54,94 @@ export function serviceLaunch(root: string): { nodeFlags: string[]; env: Record<
     zmgateRuntime: { nodeFlags: string[]; env: Record<string, string> };
   };
   return { nodeFlags: pkg.zmgateRuntime.nodeFlags, env: pkg.zmgateRuntime.env };
+}
+
+/** A free TCP port on 127.0.0.1 (closed again, for the service to take). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+export interface RunningService {
+  proc: ChildProcess;
+  /** http://127.0.0.1:<port> */
+  base: string;
+  /** `/api/v3<p>` on the service. */
+  api: (p: string) => string;
+}
+
+/**
+ * Starts the built service (bin/zmgate.js, so dist/) as `npm start` runs it (serviceLaunch) on a
+ * free loopback port, with `env` (serviceEnv's settings) over this process's environment, and
+ * resolves once it answers.
+ */
+export async function startService(
+  root: string,
+  env: Record<string, string>,
+  options: { nodeArgs?: string[]; stdio?: StdioOptions; detached?: boolean } = {},
+): Promise<RunningService> {
+  const port = await freePort();
+  const launch = serviceLaunch(root);
+  const proc = spawn(
+    process.execPath,
+    [...launch.nodeFlags, ...(options.nodeArgs ?? []), path.join(root, 'bin', 'zmgate.js')],
+    {
+      cwd: root,
+      env: { ...process.env, ...launch.env, ...env, APP_SERVER__PORT: String(port) },
+      // Default logging (one JSON line per request) goes where a service manager would take it.
+      stdio: options.stdio ?? ['ignore', 'ignore', 'inherit'],
+      detached: options.detached ?? false,
+    },
+  );
+  const base = `http://127.0.0.1:${port}`;
+  const api = (p: string) => `${base}/api/v3${p}`;
+  for (let i = 0; ; i++) {
+    try {
+      await fetch(api('/host/getVersion'));
+      return { proc, base, api };
+    } catch {
+      if (i > 300 || proc.exitCode !== null) throw new Error('zmgate did not start');
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+}
+
+/** Stops a child with SIGTERM (SIGKILL after `graceMs`); resolves with the exit, and how long it took. */
+export function stopChild(proc: ChildProcess, graceMs = 30_000): Promise<{ ms: number; killed: boolean }> {
+  const t0 = performance.now();
+  return new Promise((resolve) => {
+    if (proc.exitCode !== null || proc.signalCode !== null) return resolve({ ms: 0, killed: false });
+    let killed = false;
+    const timer = setTimeout(() => {
+      killed = true;
+      proc.kill('SIGKILL');
+    }, graceMs);
+    proc.once('exit', () => {
+      clearTimeout(timer);
+      resolve({ ms: performance.now() - t0, killed });
+    });
+    proc.kill('SIGTERM');
+  });
+}
+
+export interface LoginAnswer {
+  access_token: string;
+  refresh_token: string;
+  /** seconds */
+  expire_in: number;
+}
+
+/** POST /auth/login; throws unless it answers 200. */
+export async function apiLogin(api: (p: string) => string, username: string, password: string): Promise<LoginAnswer> {
+  const res = await fetch(api('/auth/login'), {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ username, password }),
+  });
+  if (res.status !== 200) throw new Error(`login ${username}: ${res.status} ${await res.text()}`);
+  return (await res.json()) as LoginAnswer;
 }

@@ -12,17 +12,16 @@
 // snapshots (idle, and idle after the load); --no-build runs the existing dist/.
 // Needs Debian's `wrk`. ZoneMinder's own API (apache2 + zoneminder) is not measured here.
 import bcrypt from 'bcryptjs';
-import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFile, execFileSync, type ChildProcess } from 'node:child_process';
 import { promisify } from 'node:util';
 import { readFileSync, writeFileSync, mkdtempSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startThrowawayMariaDb } from '../src/devdb/throwaway-mariadb.js';
 import { generateEvents } from './_generate-events.js';
 import { report } from './_results.js';
-import { cpuSeconds, rssMb, serviceEnv, serviceLaunch } from './_service.js';
+import { apiLogin, cpuSeconds, rssMb, serviceEnv, startService } from './_service.js';
 import { flag } from './_args.js';
 
 const root = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -57,14 +56,6 @@ interface Row {
   rss: number;
   errors: number;
 }
-
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
 
 /** One wrk run (one thread, `c` connections) over `urls` in turn; async, so RSS is sampled meanwhile. */
 async function wrk(
@@ -143,7 +134,6 @@ async function main(): Promise<void> {
     await db.createUser('bench', 'bench-pass', gen.database);
     const dbPid = Number(readFileSync(path.join(db.baseDir, 'mariadbd.pid'), 'utf8'));
 
-    const port = await freePort();
     const execArgv = [
       ...(CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${CPU_PROF}`] : []),
       ...(HEAP_DIR ? ['--heapsnapshot-signal=SIGUSR2', `--diagnostic-dir=${HEAP_DIR}`] : []),
@@ -154,36 +144,10 @@ async function main(): Promise<void> {
       await new Promise((r) => setTimeout(r, 8000)); // written synchronously by the service
     };
     // Started as `npm start` and the Debian unit start it (package.json's zmgateRuntime).
-    const launch = serviceLaunch(root);
-    service = spawn(process.execPath, [...launch.nodeFlags, ...execArgv, path.join(root, 'bin', 'zmgate.js')], {
-      cwd: root,
-      env: {
-        ...process.env,
-        ...launch.env,
-        ...serviceEnv(db, gen.database, { APP_SERVER__PORT: String(port) }),
-      },
-      // Default logging (one JSON line per request) goes where a service manager would take it.
-      stdio: ['ignore', 'ignore', 'inherit'],
-    });
-    const base = `http://127.0.0.1:${port}`;
-    const api = (p: string) => `${base}/api/v3${p}`;
-    for (let i = 0; ; i++) {
-      try {
-        await fetch(api('/host/getVersion'));
-        break;
-      } catch {
-        if (i > 300 || service.exitCode !== null) throw new Error('zmgate did not start');
-        await new Promise((r) => setTimeout(r, 100));
-      }
-    }
-    const login = async (username: string) => {
-      const res = await fetch(api('/auth/login'), {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ username, password: 'bench' }),
-      });
-      return ((await res.json()) as { access_token: string }).access_token;
-    };
+    const started = await startService(root, serviceEnv(db, gen.database), { nodeArgs: execArgv });
+    service = started.proc;
+    const { base, api } = started;
+    const login = async (username: string) => (await apiLogin(api, username, 'bench')).access_token;
     const tokens = { admin: await login('admin'), viewer: await login('viewer'), none: null };
     const get = async (p: string, who: 'admin' | 'viewer' = 'admin') =>
       (await fetch(api(p), { headers: { authorization: `Bearer ${tokens[who]}` } })).json() as Promise<any>;

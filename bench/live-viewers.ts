@@ -30,6 +30,7 @@ import { mediaClip } from '../test/helpers/media.js';
 import { BenchRtcViewer, clipIndex, type ClipIndex } from './_rtc-viewer.js';
 import { cpuSeconds, rssMb, serviceEnv } from './_service.js';
 import { flag } from './_args.js';
+import { followLiveHls } from './_ll-hls.js';
 
 const SECONDS = Number(flag('seconds') ?? '15');
 const CAMERAS = (flag('cameras') ?? '1,8,32').split(',').map(Number);
@@ -132,24 +133,20 @@ async function viewer(
     }
     return { status: res.status, body };
   };
-  const hintOf = (text: string) => /#EXT-X-PRELOAD-HINT:TYPE=PART,URI="(segment_(\d+)\.(\d+)\.m4s[^"]*)"/.exec(text);
-  let hint = hintOf((await get('live.m3u8')).body.toString());
-  while (Date.now() < until) {
-    if (!hint) {
-      hint = hintOf((await get('live.m3u8')).body.toString());
-      continue;
-    }
-    const part = await get(hint[1]!);
-    const received = Date.now();
-    const t0 = connT0();
-    if (part.status === 200 && received >= measureFrom && t0 !== undefined) {
-      s.parts++;
-      const media = lastFrameTime(part.body);
-      // Media time 0 = clip frame `fps` (the first keyframe after joining), sent (fps − 1) frames after t0.
-      if (media !== null) s.latencies.push(received - (t0 + (media + (CLIP.fps - 1) / CLIP.fps) * 1000));
-    }
-    hint = hintOf((await get(`live.m3u8?_HLS_msn=${hint[2]}&_HLS_part=${Number(hint[3])}`)).body.toString());
-  }
+  await followLiveHls(
+    get,
+    () => Date.now() < until,
+    (part) => {
+      const received = Date.now();
+      const t0 = connT0();
+      if (part.status === 200 && received >= measureFrom && t0 !== undefined) {
+        s.parts++;
+        const media = lastFrameTime(part.body);
+        // Media time 0 = clip frame `fps` (the first keyframe after joining), sent (fps − 1) frames after t0.
+        if (media !== null) s.latencies.push(received - (t0 + (media + (CLIP.fps - 1) / CLIP.fps) * 1000));
+      }
+    },
+  );
 }
 
 interface RtcStats {

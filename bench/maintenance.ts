@@ -25,7 +25,7 @@ import { deleteInBatches, emptyBatchStats } from '../src/features/maintenance/ba
 import { createLogger } from '../src/log.js';
 import { EventDeletion } from '../src/features/events/event-deletion.js';
 import { generateEvents } from './_generate-events.js';
-import { report } from './_results.js';
+import { printTable, report } from './_results.js';
 import { numberFlag } from './_args.js';
 
 const EVENTS = numberFlag('events', 1_000_000);
@@ -96,15 +96,6 @@ function logWriter(pool: DbPool): { stop: () => Promise<{ n: number; maxMs: numb
 }
 
 const rssMb = () => process.resourceUsage().maxRSS / 1024;
-
-function table(rows: string[][]) {
-  const head = rows[0];
-  const width = head.map((_, i) => Math.max(...rows.map((r) => r[i].length)));
-  const line = (r: string[]) => `| ${r.map((c, i) => c.padEnd(width[i])).join(' | ')} |`;
-  console.log(line(head));
-  console.log(`|${width.map((w) => '-'.repeat(w + 2)).join('|')}|`);
-  for (const r of rows.slice(1)) console.log(line(r));
-}
 
 async function main(): Promise<void> {
   const db = await startThrowawayMariaDb({ startTimeoutMs: 60_000 });
@@ -262,7 +253,7 @@ async function main(): Promise<void> {
     console.log(
       `\n### Maintenance passes (${EVENTS.toLocaleString('en')} events, ${DIRS.toLocaleString('en')} directories, ${LOGS.toLocaleString('en')} Logs rows)\n`,
     );
-    table([
+    printTable([
       [
         'pass',
         'input',

@@ -10,7 +10,11 @@ import { fileURLToPath } from 'node:url';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '..');
-const wanted = process.argv.slice(2);
+// Names first; from the first `--flag` on, the arguments go to every bench run
+// (`npm run bench soak -- --minutes 3`).
+const firstFlag = process.argv.findIndex((a, i) => i >= 2 && a.startsWith('--'));
+const wanted = process.argv.slice(2, firstFlag < 0 ? undefined : firstFlag);
+const flags = firstFlag < 0 ? [] : process.argv.slice(firstFlag);
 const scripts = readdirSync(here)
   // Files starting with _ are helpers (data generators), not benchmarks.
   .filter((f) => f.endsWith('.ts') && !f.startsWith('_'))
@@ -25,7 +29,7 @@ const results = join(scratch, 'results.jsonl');
 let failed = 0;
 for (const script of scripts) {
   console.log(`\n## ${script}`);
-  const r = spawnSync(process.execPath, ['--import=tsx', join(here, script)], {
+  const r = spawnSync(process.execPath, ['--import=tsx', join(here, script), ...flags], {
     cwd: root,
     stdio: 'inherit',
     env: { ...process.env, ZM_BENCH_RESULTS: results },
