@@ -270,10 +270,26 @@ test.serial(
     t.deepEqual(noevents.of('event_start'), []);
     t.is(viewer.of('event_start').filter((m) => m.event.id === hidden).length, 1, 'no duplicates');
 
+    // A newer event on the monitor `limited` may not see, reported by the detector.
+    const later = await insertEvent(db, {
+      monitorId: 2,
+      name: 'New Event',
+      cause: 'Motion',
+      start: '2026-05-01 12:01:00',
+      end: null,
+    });
+    await viewer.waitFor('event_start', (m) => m.event.id === later);
     const back = await connect('limited');
+    // Before subscribing, a replay tells nothing (not the newest event id of all monitors).
+    t.like(await back.request('replay', { since_event_id: hidden - 1 }), {
+      ok: true,
+      count: 0,
+      last_event_id: hidden - 1,
+    });
     await back.request('subscribe', { monitors: 'all' });
     const ack = await back.request('replay', { since_event_id: hidden - 1 });
-    t.like(ack, { ok: true, count: 1, truncated: false });
+    // last_event_id is the newest event it may see, not the hidden one after it.
+    t.like(ack, { ok: true, count: 1, truncated: false, last_event_id: shown });
     t.like(await back.waitFor('event_end', (m) => m.replay === true), { event: { id: shown } });
     t.false(back.received.some((r) => r.body?.event?.id === hidden));
     for (const c of [viewer, limited, noevents, back]) c.close();

@@ -637,7 +637,9 @@ export class PushService {
     if (client.replaying) throw new TooManyRequestsError('A replay is already running on this connection');
     const until = this.events.lastId;
     const monitors = [...client.socket.rooms].flatMap((r) => (/^event:(\d+)$/.exec(r) ? [Number(r.slice(6))] : []));
-    if (until === null || monitors.length === 0) return { count: 0, last_event_id: until ?? since, truncated: false };
+    // Nothing in the answer may tell of events the caller cannot see: without a subscribed, visible
+    // monitor it learns nothing, and last_event_id is the newest event it was sent (or `since`).
+    if (until === null || monitors.length === 0) return { count: 0, last_event_id: since, truncated: false };
     client.replaying = true;
     try {
       const limit = this.#o.config.push.replay_max;
@@ -651,7 +653,8 @@ export class PushService {
       }
       const truncated = rows.length === limit;
       // Truncated: ask again from the last id returned; otherwise the client is up to date.
-      return { count: rows.length, last_event_id: truncated ? Number(rows[rows.length - 1].Id) : until, truncated };
+      const last = rows.length ? Number(rows[rows.length - 1].Id) : (since as number);
+      return { count: rows.length, last_event_id: last, truncated };
     } finally {
       client.replaying = false;
     }
