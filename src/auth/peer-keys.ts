@@ -75,6 +75,19 @@ export class PeerKeyStore {
     return pending;
   }
 
+  /**
+   * The other servers whose published rows carry one of these key ids: hosts started from the
+   * same key files (a cloned disk or VM image, a shared state directory). Such hosts overwrite
+   * each other's rows, the last to publish wins.
+   */
+  async sharedWith(keys: TokenKeys, serverId: number): Promise<Array<{ serverId: number; serverName: string }>> {
+    const rows = (await this.db.query(
+      `SELECT DISTINCT server_id, server_name FROM ${TABLE} WHERE kid IN (?, ?) AND server_id <> ?`,
+      [keys.access.kid, keys.refresh.kid, serverId],
+    )) as Array<{ server_id: number; server_name: string }>;
+    return rows.map((r) => ({ serverId: Number(r.server_id), serverName: String(r.server_name) }));
+  }
+
   /** Publishes this host's two public keys (and where it is reached); replaces rows with the same ids. */
   async publish(keys: TokenKeys, host: PublishedHost): Promise<void> {
     const row = (kind: KeyKind, key: SigningKey) => [

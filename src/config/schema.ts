@@ -147,6 +147,11 @@ export const SETTINGS: { [P in SettingKey]: Setting<ValueAt<Settings, P>> } = {
   'streaming.webrtc.turn.username': { type: str(), default: '' },
   'streaming.webrtc.turn.password': { type: str(), default: '', secret: true },
   'streaming.mjpeg.max_fps': { type: int(1, 30, 'must be an integer number of frames per second 1..30'), default: 5 },
+  'streaming.mjpeg.max_queue_bytes': {
+    type: int(65536, 256 * 2 ** 20, 'must be a number of bytes 65536..268435456'),
+    default: 2 ** 20,
+  },
+  'streaming.mjpeg.stall_timeout_seconds': { type: seconds(1, 300), default: 10 },
   'playback.segment_cache_bytes': {
     type: int(0, 16 * 2 ** 30, 'must be a number of bytes 0..17179869184'),
     default: 64 * 2 ** 20,

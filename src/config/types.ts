@@ -105,8 +105,15 @@ export interface AppConfig {
       idle_timeout_seconds: number;
     };
     webrtc: { stun_servers: string[]; turn: { enabled: boolean; server: string; username: string; password: string } };
-    /** The live MJPEG stream from shared memory (stock ZoneMinder's live view): frame-rate cap. */
-    mjpeg: { max_fps: number };
+    /** The MJPEG streams (live from shared memory, and recorded JPEG-only events). */
+    mjpeg: {
+      /** Frame-rate cap of the live stream. */
+      max_fps: number;
+      /** Bytes queued for one viewer (not yet taken by its socket) beyond which frames are skipped. */
+      max_queue_bytes: number;
+      /** A viewer whose queue stays over max_queue_bytes this long is disconnected (logged once). */
+      stall_timeout_seconds: number;
+    };
   };
   playback: {
     /** Memory for HLS VOD segments of recorded events (LRU), in bytes. */

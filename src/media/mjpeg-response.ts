@@ -1,7 +1,13 @@
 // One `multipart/x-mixed-replace` response, the format <img> elements play as a stream: the
 // headers, one part per JPEG, waits that end early when the client leaves, and the closing
 // boundary. Shared by the paced event MJPEG (mjpeg.ts) and the live one (live-mjpeg.ts).
+//
+// A bounded send queue (streaming.mjpeg): a part is written only while the bytes waiting for the
+// client's socket are within `maxQueueBytes`; above it parts are skipped (the writers' next part
+// is then the newest). A client still over the bound after `stallMs` (it stopped reading) is
+// disconnected and logged once, so a stalled viewer never pins its buffers for long.
 import type { Response } from 'express';
+import type { Logger } from '../log.js';
 
 export const MJPEG_BOUNDARY = 'zmgate-mjpeg-frame';
 
@@ -10,10 +16,32 @@ function clientGone(res: Response): boolean {
   return res.destroyed || res.req.destroyed || res.writableEnded;
 }
 
+/** How far behind a viewer may fall: streaming.mjpeg.max_queue_bytes and stall_timeout_seconds. */
+export interface MjpegQueueBound {
+  maxQueueBytes: number;
+  stallMs: number;
+}
+
+/** The bound from the settings. */
+export function mjpegQueueBound(mjpeg: { max_queue_bytes: number; stall_timeout_seconds: number }): MjpegQueueBound {
+  return { maxQueueBytes: mjpeg.max_queue_bytes, stallMs: mjpeg.stall_timeout_seconds * 1000 };
+}
+
+/** Where a stalled viewer is reported: the log, and what names the stream in its line. */
+export interface MjpegReport {
+  log: Logger;
+  fields: Record<string, unknown>;
+}
+
 export class MjpegResponse {
   readonly #res: Response;
+  readonly #bound: MjpegQueueBound;
+  readonly #report: MjpegReport;
+  /** Since when the queue has been over the bound (null: within it). */
+  #overSince: number | null = null;
+  #skipped = 0;
   // The client may have left during the caller's awaits (ACL, shared memory, first encode):
-  // 'close' then fired before anyone listened, and a write would wait for 'drain' forever.
+  // 'close' then fired before anyone listened, and the stream would run on for nobody.
   #gone: boolean;
   #wake: (() => void) | null = null;
   readonly #onClose = () => {
@@ -21,8 +49,10 @@ export class MjpegResponse {
     this.#wake?.();
   };
 
-  constructor(res: Response) {
+  constructor(res: Response, bound: MjpegQueueBound, report: MjpegReport) {
     this.#res = res;
+    this.#bound = bound;
+    this.#report = report;
     this.#gone = clientGone(res);
     res.on('close', this.#onClose);
   }
@@ -60,14 +90,47 @@ export class MjpegResponse {
     });
   }
 
-  /** Writes one JPEG part; waits for the socket to drain when it is full (or the client leaves). */
-  async part(jpeg: Buffer, frameNumber: number, seconds: number): Promise<void> {
+  /**
+   * Whether the next part may be written: 'send' when the client's queue is within the bound;
+   * 'skip' while it is over it (drop this part); 'stalled' once it has been over it for
+   * `stallMs`: the response is then destroyed and one warning logged.
+   */
+  room(): 'send' | 'skip' | 'stalled' {
+    if (this.#gone) return 'stalled';
+    const res = this.#res;
+    // The response's own buffer plus its socket's: what the client has not taken yet.
+    const queued = res.writableLength;
+    if (queued <= this.#bound.maxQueueBytes) {
+      this.#overSince = null;
+      return 'send';
+    }
+    const now = Date.now();
+    this.#overSince ??= now;
+    this.#skipped++;
+    if (now - this.#overSince < this.#bound.stallMs) return 'skip';
+    this.#report.log.warn(
+      {
+        ...this.#report.fields,
+        client: res.req.socket.remoteAddress,
+        queued_bytes: queued,
+        skipped_parts: this.#skipped,
+        stalled_secs: Math.round((now - this.#overSince) / 1000),
+      },
+      'MJPEG: the viewer stopped reading; disconnected',
+    );
+    this.#gone = true;
+    res.destroy();
+    return 'stalled';
+  }
+
+  /** Writes one JPEG part (ask room() first; the queue is bounded there, not by waiting for drain). */
+  part(jpeg: Buffer, frameNumber: number, seconds: number): void {
     const res = this.#res;
     res.write(
       `--${MJPEG_BOUNDARY}\r\nContent-Type: image/jpeg\r\nContent-Length: ${jpeg.length}\r\nX-Frame-Number: ${frameNumber}\r\nX-Timestamp: ${seconds.toFixed(3)}\r\n\r\n`,
     );
     res.write(jpeg);
-    if (!res.write('\r\n')) await this.#drained();
+    res.write('\r\n');
   }
 
   /** The closing boundary (nothing when the client has left). */
@@ -78,25 +141,5 @@ export class MjpegResponse {
   /** Stops listening to the response; call once when the stream is over. */
   dispose(): void {
     this.#res.off('close', this.#onClose);
-  }
-
-  // A destroyed response never drains: resolve at once, or on 'close'.
-  #drained(): Promise<void> {
-    const res = this.#res;
-    return new Promise<void>((resolve) => {
-      if (this.#gone || clientGone(res)) {
-        resolve();
-        return;
-      }
-      const done = () => {
-        res.off('drain', done);
-        res.off('close', done);
-        this.#wake = null;
-        resolve();
-      };
-      res.on('drain', done);
-      res.on('close', done);
-      this.#wake = done;
-    });
   }
 }

@@ -72,6 +72,9 @@ export class ClusterService {
   #timer: NodeJS.Timeout | null = null;
   #redis: Array<ReturnType<typeof createClient>> = [];
   #adapter: ReturnType<typeof createAdapter> | null | undefined;
+  /** Servers already reported as presenting this host's token keys (one warning each). */
+  #sameKeysWarned = new Set<number>();
+  #published = false;
 
   constructor(options: ClusterServiceOptions) {
     this.#o = options;
@@ -123,6 +126,7 @@ export class ClusterService {
       await this.refresh();
       if (!this.#self) return;
       const apiUrl = this.#o.config.cluster.advertise_url.replace(/\/+$/, '') || this.#urlOf(this.#self, listenPort);
+      await this.#checkSameKeys();
       await new PeerKeyStore(this.#o.db).publish(this.#o.keys(), {
         serverId: this.#self.Id,
         serverName: this.#self.Name,
@@ -132,6 +136,7 @@ export class ClusterService {
         { server_id: this.#self.Id, server_name: this.#self.Name, api_url: apiUrl, peers: this.peers() },
         'multi-server: token keys and URL published',
       );
+      this.#published = true;
     } catch (err) {
       this.#o.log.warn(
         { err: { message: (err as Error).message } },
@@ -175,11 +180,36 @@ export class ClusterService {
         }
         this.#peers = peers;
         this.#loadedAt = this.#now();
+        // Another host that published this host's keys since (it overwrote this host's rows).
+        if (this.#published) await this.#checkSameKeys().catch(() => undefined);
       } finally {
         this.#loading = undefined;
       }
     })();
     return this.#loading;
+  }
+
+  /**
+   * Warns once per other server found publishing this host's token keys: hosts started from the
+   * same key files (a cloned disk or VM image, a shared auth.state_dir) overwrite each other's
+   * published rows, so the forwarding finds the wrong URL for one of them.
+   */
+  async #checkSameKeys(): Promise<void> {
+    const self = this.#self;
+    if (!self) return;
+    for (const other of await new PeerKeyStore(this.#o.db).sharedWith(this.#o.keys(), self.Id)) {
+      if (this.#sameKeysWarned.has(other.serverId)) continue;
+      this.#sameKeysWarned.add(other.serverId);
+      this.#o.log.warn(
+        {
+          server_id: self.Id,
+          server_name: self.Name,
+          other_server_id: other.serverId,
+          other_server_name: other.serverName,
+        },
+        `multi-server: servers ${self.Id} (${self.Name}) and ${other.serverId} (${other.serverName}) present the same token keys (key files copied between hosts?), so one of them is forwarded to at the wrong address: stop one, remove jwt-access.key and jwt-refresh.key from its auth.state_dir and start it again (it makes new ones)`,
+      );
+    }
   }
 
   /** A host's API base from its Servers row: Protocol and Hostname, and zmgate's port (same on every host). */

@@ -8,6 +8,7 @@ import { LiveMjpegStreams } from './live-mjpeg.js';
 import { LiveImagesService } from './live-images.js';
 import type { Services } from '../../registry.js';
 import { mediaRoute, type MediaHandler, type MediaRoute } from '../../media/media-route.js';
+import { mjpegQueueBound } from '../../media/mjpeg-response.js';
 import { liveImagePaths } from './live-images-openapi.js';
 
 const route = (path: string, handler: MediaHandler): MediaRoute =>
@@ -77,7 +78,13 @@ export const LIVE_IMAGE_ROUTES: MediaRoute[] = [
         },
         close: () => shm.close(),
       },
-      { monitorId: m.id, fps, idleMs: MJPEG_IDLE_MS },
+      {
+        monitorId: m.id,
+        fps,
+        idleMs: MJPEG_IDLE_MS,
+        bound: mjpegQueueBound(s.config.streaming.mjpeg),
+        log: s.log,
+      },
     );
   }),
 ];

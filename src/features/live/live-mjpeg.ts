@@ -1,10 +1,13 @@
 // A live MJPEG stream (`multipart/x-mixed-replace`) from a source polled at a capped rate: the
 // live view of stock ZoneMinder, whose only live source is shared memory. A poll that finds no
-// new image sends nothing, so a 1 fps camera is not repeated at 5 fps. The stream stops as soon
-// as the client goes away (no timer survives it), or after `idleMs` without a new image (zmc gone
-// for good); the source is released exactly once either way.
+// new image sends nothing, so a 1 fps camera is not repeated at 5 fps. A viewer that falls behind
+// is not polled for (no encode is wasted) until its queue is within the bound, then gets the newest
+// image; one that stays behind is disconnected (mjpeg-response.ts). The stream stops as soon as
+// the client goes away (no timer survives it), or after `idleMs` without a new image (zmc gone for
+// good); the source is released exactly once either way.
 import type { Response } from 'express';
-import { MjpegResponse } from '../../media/mjpeg-response.js';
+import type { Logger } from '../../log.js';
+import { MjpegResponse, type MjpegQueueBound } from '../../media/mjpeg-response.js';
 
 export interface LiveJpegSource {
   /** The next new JPEG, or null when nothing new was captured since the last one. Throws when unavailable. */
@@ -19,6 +22,10 @@ export interface LiveMjpegOptions {
   fps: number;
   /** End the stream after this long without a new image. */
   idleMs: number;
+  /** The viewer's send queue bound (streaming.mjpeg). */
+  bound: MjpegQueueBound;
+  /** Where a stalled viewer is reported. */
+  log: Logger;
 }
 
 /** The app's open live MJPEG responses (one instance per app, from the registry). */
@@ -45,7 +52,10 @@ export class LiveMjpegStreams {
     const perMonitor = this.perMonitor;
     this.active++;
     perMonitor.set(options.monitorId, (perMonitor.get(options.monitorId) ?? 0) + 1);
-    const out = new MjpegResponse(res);
+    const out = new MjpegResponse(res, options.bound, {
+      log: options.log,
+      fields: { monitor_id: options.monitorId, stream: 'live' },
+    });
     try {
       if (!out.start()) return;
       const period = 1000 / options.fps;
@@ -53,14 +63,19 @@ export class LiveMjpegStreams {
       let lastNew = Date.now();
       let frame = 0;
       while (!out.gone) {
-        const got = await source.next().catch(() => null); // a zmc restart mid-stream: keep polling
-        if (out.gone) break;
-        if (got) {
-          lastNew = Date.now();
-          await out.part(got.jpeg, ++frame, got.timestampUs / 1e6);
-        } else if (Date.now() - lastNew > options.idleMs) {
-          out.finish();
-          break;
+        const room = out.room();
+        if (room === 'stalled') break;
+        // 'skip': the viewer is behind, nothing is read for it (the stall bound decides, not the idle one).
+        if (room === 'send') {
+          const got = await source.next().catch(() => null); // a zmc restart mid-stream: keep polling
+          if (out.gone) break;
+          if (got) {
+            lastNew = Date.now();
+            out.part(got.jpeg, ++frame, got.timestampUs / 1e6);
+          } else if (Date.now() - lastNew > options.idleMs) {
+            out.finish();
+            break;
+          }
         }
         due += period;
         const wait = due - Date.now();

@@ -62,6 +62,9 @@ export class EventMjpeg {
         return readFile(file);
       },
     }));
-    return { frames, options: { speed, maxGapMs: MAX_GAP_MS } };
+    return {
+      frames,
+      options: { speed, maxGapMs: MAX_GAP_MS, fields: { event_id: String(event.id), stream: 'event' } },
+    };
   }
 }

@@ -6,6 +6,7 @@ import type { Services } from '../../registry.js';
 import { DEFAULT_FFMPEG_OPTIONS, FfmpegRunner } from '../../media/ffmpeg.js';
 import { StillCache } from '../../media/still-cache.js';
 import { PacedMjpegStreams } from '../../media/mjpeg.js';
+import { mjpegQueueBound } from '../../media/mjpeg-response.js';
 import { VideoProber } from '../../media/video-probe.js';
 import { EventMediaLocator } from './event-media.js';
 import { EventMjpeg } from './event-mjpeg.js';
@@ -57,7 +58,7 @@ export function createPlayback(services: Services, parts: Partial<PlaybackParts>
     videos: new EventPlaybackService(services.prisma, media, prober, remuxer),
     stills: new EventStills(services.prisma, media, runner, prober, cache, services.log),
     mjpeg: new EventMjpeg(services.prisma, media),
-    paced: new PacedMjpegStreams(),
+    paced: new PacedMjpegStreams(mjpegQueueBound(services.config.streaming.mjpeg), services.log),
     runner,
     cache,
     remuxer,
