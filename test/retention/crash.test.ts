@@ -2,7 +2,16 @@
 // again, nothing is lost, and nothing outside the storage is touched.
 import test from 'ava';
 import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  realpathSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
@@ -174,7 +183,6 @@ test.serial(
     const [oldest] = s.events;
     const crash = await crashPass(s, 'after-rename');
     t.is(crash.signal, 'SIGKILL');
-    const { rmSync } = await import('node:fs');
     rmSync(path.join(s.root, '.zmgate-retention'), { recursive: true });
     const outcome = await new EventDeletion(s.prisma, path.join(s.base, 'default'), log).delete(BigInt(oldest.id), {
       reason: 'api',
@@ -188,3 +196,38 @@ test.serial(
     await s.prisma.$disconnect();
   },
 );
+
+for (const where of ['notes folder', 'storage root'] as const) {
+  test.serial(
+    `a full volume's empty note (in the ${where}) is settled as a written one: the folder is put back`,
+    async (t) => {
+      const s = await setup(`crash5${where[0]}`, 'Medium');
+      const [oldest] = s.events;
+      const crash = await crashPass(s, 'after-rename');
+      t.is(crash.signal, 'SIGKILL', crash.stdout);
+      // The note as a full volume leaves it: an empty file whose name carries the parent folder.
+      const realRoot = realpathSync(s.root);
+      const dir = path.join(realRoot, '.zmgate-retention');
+      const parent = readFileSync(path.join(dir, String(oldest.id)), 'utf8').trim();
+      rmSync(path.join(dir, String(oldest.id)));
+      const named = `${oldest.id}@${path.relative(realRoot, parent).split(path.sep).join('%')}`;
+      if (where === 'notes folder') writeFileSync(path.join(dir, named), '');
+      else {
+        rmSync(dir, { recursive: true });
+        writeFileSync(path.join(realRoot, `.zmgate-retention@${named}`), '');
+      }
+      const report = await pass(s, '90d');
+      t.is(report.deleted, 0);
+      t.true(await rowExists(s, oldest.id));
+      t.true(existsSync(path.join(oldest.eventDir, `${oldest.id}-video.mp4`)), 'the folder is back where its row says');
+      t.deepEqual(trashIn(path.dirname(oldest.eventDir)), []);
+      t.deepEqual(
+        readdirSync(realRoot).filter((n) => n.startsWith('.zmgate-retention@')),
+        [],
+        'no note left in the root',
+      );
+      t.deepEqual(existsSync(dir) ? readdirSync(dir) : [], [], 'no note left in the folder');
+      await s.prisma.$disconnect();
+    },
+  );
+}

@@ -4,7 +4,7 @@
 // and without its last deletion it would not.
 import test from 'ava';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, statfsSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, statfsSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { AppConfig } from '../../src/config/types.js';
@@ -130,3 +130,99 @@ for (const [index, scheme] of SCHEMES.entries()) {
     },
   );
 }
+
+volumeTest(
+  'a volume at 0 bytes available: the pass frees it down to the floor, oldest first, archived kept, and goes on to the next Storage',
+  async (t) => {
+    const full = path.join(base, 'full');
+    const next = path.join(base, 'next');
+    for (const dir of [full, next]) {
+      mkdirSync(dir);
+      t.true(tryMount(dir), 'tmpfs mounted');
+    }
+    await insertStorage(db, { id: 11, path: full, scheme: 'Medium' });
+    await insertStorage(db, { id: 12, path: next, scheme: 'Medium' });
+    const media = await realMedia();
+    const now = clock.now();
+    const seed = async (root: string, storageId: number, monitorId: number, count: number) => {
+      const events: SeededEvent[] = [];
+      for (let i = 0; i < count; i++) {
+        const start = wallDaysBefore(now, 30 - i);
+        events.push(
+          await seedTreeEvent(db, root, {
+            monitorId,
+            storageId,
+            start,
+            end: start,
+            scheme: 'Medium',
+            media: { real: media, stills: 6 },
+            diskSpace: null,
+          }),
+        );
+      }
+      return events;
+    };
+    const events = await seed(full, 11, 110, 12);
+    const others = await seed(next, 12, 120, 6);
+    // The oldest event on the full volume is archived: never deleted.
+    await sql(db, 'UPDATE Events SET Archived = 1 WHERE Id = ?', [events[0].id]);
+    // zmc fills the volume to nothing available.
+    const filler = path.join(full, 'zmc-filler');
+    const chunk = Buffer.alloc(64 * 1024, 7);
+    const fd = openSync(filler, 'w');
+    try {
+      for (;;) writeSync(fd, chunk);
+    } catch (err) {
+      t.is((err as NodeJS.ErrnoException).code, 'ENOSPC');
+    } finally {
+      closeSync(fd);
+    }
+    const available = (dir: string) => Number(statfsSync(dir).bavail) * Number(statfsSync(dir).bsize);
+    t.is(available(full), 0, 'the volume is full');
+    const per = await dirBytes(events[1].eventDir);
+    const floor = Math.round(3.5 * per);
+    const config: AppConfig['retention'] = {
+      enabled: true,
+      interval_seconds: 300,
+      free_space_floor: '',
+      max_age: '',
+      quota: '',
+      overrides: [
+        { storage: '11', free_space_floor: String(floor) },
+        { storage: '12', free_space_floor: String(available(next) + Math.round(1.5 * per)) },
+      ],
+    };
+    const report = await new RetentionPass({
+      prisma,
+      config,
+      defaultEventsDir: path.join(base, 'default'),
+      log,
+      clock: async () => clock,
+      deletion: new EventDeletion(prisma, path.join(base, 'default'), log),
+    }).run();
+    t.is(report.outcome, 'completed', String(report.error));
+    const onFull = report.deletions.filter((d) => d.storage_id === 11).map((d) => d.event_id);
+    t.true(available(full) >= floor, `the floor holds: ${available(full)} >= ${floor}`);
+    t.deepEqual(
+      onFull,
+      events.slice(1, 1 + onFull.length).map((e) => e.id),
+      'oldest first, the archived one kept',
+    );
+    t.true(existsSync(events[0].eventDir), 'the archived event is kept');
+    t.true(onFull.length >= 3, `${onFull.length} deletions`);
+    // The next Storage was processed too.
+    const onNext = report.deletions.filter((d) => d.storage_id === 12).map((d) => d.event_id);
+    t.deepEqual(
+      onNext,
+      others.slice(0, onNext.length).map((e) => e.id),
+    );
+    t.true(onNext.length >= 2);
+    // Nothing left behind: no notes, no moved-aside folders.
+    t.deepEqual(
+      readdirSync(full).filter((n) => n.startsWith('.zmgate-trash') || n.startsWith('.zmgate-retention@')),
+      [],
+    );
+    const notes = path.join(full, '.zmgate-retention');
+    t.deepEqual(existsSync(notes) ? readdirSync(notes) : [], []);
+  },
+);

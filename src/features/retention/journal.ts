@@ -6,7 +6,12 @@
 //   - row still there: the deletion never committed; the folder is renamed back (nothing lost);
 //   - row gone: the deletion committed; the leftover folder is removed.
 // Folders of a live process (another deletion in flight) are left alone.
-// See docs/operations/retention.md.
+//
+// On a full volume (zmc writes until nothing is available) a note with content cannot be written:
+// the note is then an empty file whose name carries the parent folder (`<Id>@<folder relative to
+// the storage, '/' as '%'>`), which needs an inode and a directory entry but no data block, so
+// retention can free a full disk. Where even the notes' folder cannot be made, that file goes in
+// the storage's root, its name prefixed `.zmgate-retention@`. See docs/operations/retention.md.
 import * as fsp from 'node:fs/promises';
 import path from 'node:path';
 import type { PrismaClient } from '../../db/prisma.js';
@@ -16,14 +21,58 @@ import { TRASH_PREFIX } from '../events/event-deletion.js';
 
 export const JOURNAL_DIR = '.zmgate-retention';
 
+/** Errors of a volume with no room left for data (the note then goes into its name). */
+const FULL = new Set(['ENOSPC', 'EDQUOT']);
+
+/** The empty note's name: the event id and its parent folder relative to the storage. */
+const namedNote = (eventId: bigint, relativeParent: string) => `${eventId}@${relativeParent.split(path.sep).join('%')}`;
+
+const isFull = (err: unknown) => FULL.has((err as NodeJS.ErrnoException).code ?? '');
+
+/** Prefix of an empty note kept in the storage's root (the notes' folder could not be made). */
+const ROOT_NOTE = `${JOURNAL_DIR}@`;
+
 export async function noteDeletion(realRoot: string, eventId: bigint, parent: string): Promise<void> {
   const dir = path.join(realRoot, JOURNAL_DIR);
-  await fsp.mkdir(dir, { recursive: true });
-  await fsp.writeFile(path.join(dir, String(eventId)), parent);
+  const named = namedNote(eventId, path.relative(realRoot, parent));
+  try {
+    await fsp.mkdir(dir, { recursive: true });
+  } catch (err) {
+    if (!isFull(err)) throw err;
+    await fsp.writeFile(path.join(realRoot, ROOT_NOTE + named), '');
+    return;
+  }
+  try {
+    await fsp.writeFile(path.join(dir, String(eventId)), parent);
+  } catch (err) {
+    if (!isFull(err)) throw err;
+    await fsp.unlink(path.join(dir, String(eventId))).catch(() => undefined);
+    await fsp.writeFile(path.join(dir, named), '');
+  }
+}
+
+/** Every note of `eventId`, in the notes' folder or the storage's root. */
+async function notesOf(realRoot: string, eventId: bigint): Promise<string[]> {
+  const dir = path.join(realRoot, JOURNAL_DIR);
+  const inDir = (await fsp.readdir(dir).catch(() => [] as string[]))
+    .filter((n) => n === String(eventId) || n.startsWith(`${eventId}@`))
+    .map((n) => path.join(dir, n));
+  const inRoot = (await fsp.readdir(realRoot).catch(() => [] as string[]))
+    .filter((n) => n.startsWith(`${ROOT_NOTE}${eventId}@`))
+    .map((n) => path.join(realRoot, n));
+  return [...inDir, ...inRoot];
 }
 
 export async function dropNote(realRoot: string, eventId: bigint): Promise<void> {
-  await fsp.unlink(path.join(realRoot, JOURNAL_DIR, String(eventId))).catch(() => undefined);
+  for (const file of await notesOf(realRoot, eventId)) await fsp.unlink(file).catch(() => undefined);
+}
+
+/** The event id and parent folder a note names (its content, or its name for an empty note). */
+async function readNote(dir: string, realRoot: string, name: string): Promise<{ id: string; parent: string } | null> {
+  const named = /^(\d+)@(.*)$/.exec(name);
+  if (named) return { id: named[1], parent: path.join(realRoot, ...named[2].split('%')) };
+  if (!/^\d+$/.test(name)) return null;
+  return { id: name, parent: (await fsp.readFile(path.join(dir, name), 'utf8').catch(() => '')).trim() };
 }
 
 const alive = (pid: number) => {
@@ -43,13 +92,20 @@ export async function recoverNotes(
   log: Logger,
 ): Promise<number> {
   const dir = path.join(realRoot, JOURNAL_DIR);
-  const notes = await fsp.readdir(dir).catch(() => [] as string[]);
+  const notes = [
+    ...(await fsp.readdir(dir).catch(() => [] as string[])).map((n) => ({ name: n, file: path.join(dir, n) })),
+    ...(await fsp.readdir(realRoot).catch(() => [] as string[]))
+      .filter((n) => n.startsWith(ROOT_NOTE))
+      .map((n) => ({ name: n.slice(ROOT_NOTE.length), file: path.join(realRoot, n) })),
+  ];
   let settled = 0;
-  for (const note of notes.filter((n) => /^\d+$/.test(n))) {
-    const parent = (await fsp.readFile(path.join(dir, note), 'utf8').catch(() => '')).trim();
+  for (const { name, file } of notes) {
+    const read = await readNote(dir, realRoot, name);
+    if (!read) continue;
+    const { id: note, parent } = read;
     // A note can only send us inside the storage.
     if (!parent.startsWith(realRoot + path.sep) || parent.split(path.sep).includes('..')) {
-      await fsp.unlink(path.join(dir, note)).catch(() => undefined);
+      await fsp.unlink(file).catch(() => undefined);
       continue;
     }
     const names = await fsp.readdir(parent).catch(() => [] as string[]);
@@ -100,7 +156,7 @@ export async function recoverNotes(
       }
       settled++;
     }
-    if (!pending) await fsp.unlink(path.join(dir, note)).catch(() => undefined);
+    if (!pending) await fsp.unlink(file).catch(() => undefined);
   }
   return settled;
 }

@@ -364,10 +364,10 @@ export class RetentionPass {
         const aborted = await this.processStorage(inspected, clock, newest, pass, dryRun, (fraction) =>
           options.onProgress?.({ storage: inspected.report, index, count: targets.length, fraction }),
         );
+        // A deletion that failed on this Storage ends its part of the pass, not the others'.
         if (aborted) {
           pass.outcome = 'aborted';
-          pass.error = aborted;
-          break;
+          pass.error ??= aborted;
         }
       }
     } catch (err) {
@@ -528,7 +528,7 @@ export class RetentionPass {
             report.reason = text;
             log.error(
               { event_id: Number(id), storage_id: report.storage_id, err: { message: (err as Error).message } },
-              'retention: deletion failed; the pass ends here',
+              "retention: deletion failed; this storage's part of the pass ends here",
             );
             return text;
           }
