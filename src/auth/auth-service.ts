@@ -26,7 +26,8 @@ export class AuthService {
   /** A user's row and when the read that produced it started. */
   private readonly cache = new Map<number, { user: UserRecord; from: number }>();
   /** The read of a user's row in flight, shared by every request that needs it. */
-  private readonly loads = new Map<number, Promise<UserRecord | null>>();
+  /** Reads of a user row under way, with when each started (this.now()). */
+  private readonly loads = new Map<number, { read: Promise<UserRecord | null>; from: number }>();
   /** Per user, bumped by revokeAll: a read started before it may hold the old floor and is not kept. */
   private readonly revocations = new Map<number, number>();
 
@@ -57,25 +58,26 @@ export class AuthService {
    * not wait for the database every few seconds; concurrent requests share one read. `fresh`
    * reads anew, not joining a read that started earlier.
    */
-  private current(id: number, fresh = false): Promise<UserRecord | null> {
+  /** `readSince`: only a row read (or a read started) at or after this time will do. */
+  private current(id: number, fresh = false, readSince = -Infinity): Promise<UserRecord | null> {
     const hit = fresh ? undefined : this.cache.get(id);
     const age = hit ? this.now() - hit.from : Infinity;
-    if (hit && age < USER_CACHE_MS) {
+    if (hit && age < USER_CACHE_MS && hit.from >= readSince) {
       // A failed background read keeps the row until it expires; the next request tries again.
       if (age >= USER_CACHE_MS / 2) this.load(id, false).catch(() => {});
       return Promise.resolve(hit.user);
     }
-    return this.load(id, fresh);
+    return this.load(id, fresh, readSince);
   }
 
-  private load(id: number, fresh: boolean): Promise<UserRecord | null> {
+  private load(id: number, fresh: boolean, readSince = -Infinity): Promise<UserRecord | null> {
     const running = this.loads.get(id);
-    if (running && !fresh) return running;
+    if (running && !fresh && running.from >= readSince) return running.read;
     const from = this.now();
     const revocation = this.revocations.get(id) ?? 0;
     const read = this.users.findById(id).then(
       (user) => {
-        if (this.loads.get(id) === read) this.loads.delete(id);
+        if (this.loads.get(id)?.read === read) this.loads.delete(id);
         if ((this.revocations.get(id) ?? 0) === revocation) {
           if (user) this.remember(user, from);
           else this.cache.delete(id);
@@ -83,11 +85,11 @@ export class AuthService {
         return user;
       },
       (err: unknown) => {
-        if (this.loads.get(id) === read) this.loads.delete(id);
+        if (this.loads.get(id)?.read === read) this.loads.delete(id);
         throw err;
       },
     );
-    this.loads.set(id, read);
+    this.loads.set(id, { read, from });
     return read;
   }
 
@@ -126,10 +128,20 @@ export class AuthService {
     return this.issue(user);
   }
 
-  /** Checks an access token against the user's current state (enabled, revocation floor). */
-  async authenticate(accessToken: string): Promise<AuthUser> {
+  /** This service's clock (ms): a `readSince` for authenticate. */
+  clock(): number {
+    return this.now();
+  }
+
+  /**
+   * Checks an access token against the user's current state (enabled, revocation floor). With
+   * `readSince` (from clock()), the user's row is one read at or after then: a long-lived
+   * connection's periodic recheck sees a change made by anyone, ZoneMinder's UI included, at its
+   * next run; the reads of one run are shared.
+   */
+  async authenticate(accessToken: string, readSince?: number): Promise<AuthUser> {
     const claims = await this.tokens.verify(accessToken, 'access');
-    const user = await this.current(claims.uid);
+    const user = await this.current(claims.uid, false, readSince);
     if (!this.usable(user)) throw new UnauthorizedError('Account disabled or removed');
     if (claims.iat < user.tokenMinExpiry) throw new UnauthorizedError('Token revoked');
     return { id: user.id, username: user.username, perms: user.perms, issuedAt: claims.iat, expiresAt: claims.exp };

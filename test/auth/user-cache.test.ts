@@ -39,7 +39,7 @@ const stateDir = mkdtempSync(join(tmpdir(), 'zmgate-user-cache-'));
 
 test.before(async () => {
   db = await zmDatabase('usercache');
-  for (const username of ['poller', 'stale', 'revoked', 'disabled']) {
+  for (const username of ['poller', 'stale', 'revoked', 'disabled', 'recheck']) {
     await insertUser(db, { username, password: 'x', stored: bcrypt.hashSync('pw', 4), perms: { Events: 'View' } });
   }
   pool = createPool(dbConfigFor(db));
@@ -110,4 +110,22 @@ test('a revocation is not undone by a read that ran before it', async (t) => {
   await before.catch(() => undefined);
   // ...nor is that read's old floor kept once it lands.
   await t.throwsAsync(auth.authenticate(token), { message: 'Token revoked' });
+});
+
+test('a recheck with readSince sees a row changed outside the API at once; reads of one recheck are shared', async (t) => {
+  const { auth, users, token, advance } = await signedIn('recheck');
+  await auth.authenticate(token); // the row is cached now
+  // ZoneMinder's own UI disables the user.
+  await pool.query("UPDATE Users SET Enabled = 0 WHERE Username = 'recheck'");
+  advance(100);
+  // A request within the cache's bound still sees the cached row (the API's hot path)...
+  await t.notThrowsAsync(auth.authenticate(token));
+  // ...a recheck does not: one read for all its checks, at or after its start.
+  const since = auth.clock();
+  const reads = users.reads;
+  const [a, b] = await Promise.allSettled([auth.authenticate(token, since), auth.authenticate(token, since)]);
+  t.is(a.status, 'rejected');
+  t.is(b.status, 'rejected');
+  t.is(users.reads - reads, 1, 'one read shared by the recheck');
+  t.regex(String((a as PromiseRejectedResult).reason?.message), /disabled/);
 });

@@ -46,6 +46,7 @@ async function service(t: any, push: Record<string, string> = {}) {
   });
   const checks = { n: 0 };
   const auth = {
+    clock: () => Date.now(),
     authenticate: async (token: string) => {
       checks.n++;
       if (token !== GOOD) throw new UnauthorizedError('Invalid token');

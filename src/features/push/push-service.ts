@@ -61,7 +61,7 @@ import { ClusterService } from '../cluster/cluster-service.js';
 export interface PushServiceOptions {
   config: Pick<AppConfig, 'push' | 'zoneminder'>;
   log: Logger;
-  auth: Pick<AuthService, 'authenticate'>;
+  auth: Pick<AuthService, 'authenticate' | 'clock'>;
   acl: Pick<MonitorAcl, 'scope'>;
   db: Queryable;
   clock: () => Promise<ZoneClock>;
@@ -330,12 +330,14 @@ export class PushService {
     this.#rechecking = true;
     try {
       const byToken = new Map<string, Promise<AuthUser>>();
+      // Every user row as it is now, not as the API's short cache holds it (docs/push.md).
+      const readSince = this.#o.auth.clock();
       await Promise.all(
         [...this.#clients.values()].map(async (client) => {
           const token = client.token;
           let check = byToken.get(token);
           if (!check) {
-            check = this.#o.auth.authenticate(token);
+            check = this.#o.auth.authenticate(token, readSince);
             byToken.set(token, check);
           }
           try {
