@@ -443,3 +443,43 @@ test.serial(
     t.true(f.records.some((r) => /dry run/.test(r.msg)));
   },
 );
+
+test.serial(
+  'the database going away mid-pass: the pass stops at once with its counts so far, not one error line per event',
+  async (t) => {
+    const f = await setup('audit_outage');
+    t.teardown(teardown(f));
+    const start = await ago(f.db, '3 HOUR');
+    const end = await ago(f.db, '2 HOUR');
+    for (let i = 0; i < 40; i++) await insertEvent(f.db, { monitorId: 1, start, end });
+    // The deletion path meets an outage after three deletions (a database that stopped answering).
+    const { log, records } = capturedLogger();
+    const { EventDeletion } = await import('../../src/features/events/event-deletion.js');
+    const { DatabaseUnavailableError } = await import('../../src/errors.js');
+    let done = 0;
+    const deletion = new EventDeletion(f.prisma, f.roots.defaultDir, log);
+    const real = deletion.delete.bind(deletion);
+    deletion.delete = async (...args: Parameters<typeof real>) => {
+      if (done >= 3) throw new DatabaseUnavailableError();
+      done++;
+      return real(...args);
+    };
+    const audit = new AuditDb({
+      pool: f.pool,
+      prisma: f.prisma,
+      log,
+      dirEvents: f.roots.defaultDir,
+      dryRun: false,
+      minAgeSeconds: 600,
+      deletion,
+    });
+    const err = await t.throwsAsync(audit.run());
+    t.like((err as Error & { counts: Record<string, number> }).counts, { empty_deleted: 3 });
+    t.deepEqual(
+      records.filter((r) => r.msg === 'empty event not deleted'),
+      [],
+      'no line per remaining event',
+    );
+    t.is(Number((await sql(f.db, 'SELECT COUNT(*) AS n FROM Events'))[0].n), 37);
+  },
+);

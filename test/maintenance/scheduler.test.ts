@@ -159,3 +159,34 @@ test('GET /maintenance/status: every job with its settings state, System View re
   t.is((await call('GET', '/maintenance/status', undefined, await login(app, 'sysnone'))).status, 403);
   t.is((await call('GET', '/maintenance/status', undefined, 'not-a-token')).status, 401);
 });
+
+test('an interval that cannot be read (the database away) keeps the last known one, not an hour; never read: a minute', async (t) => {
+  let reads = 0;
+  const job = fakeJob(async () => ({ pass: 1 }), {
+    intervalSeconds: () => {
+      reads += 1;
+      if (reads === 1) return 2;
+      throw new Error('database went away');
+    },
+  });
+  const { log, records } = capturedLogger();
+  const scheduler = new MaintenanceScheduler([job], { log, firstRunDelaySeconds: 0, procRoot: fakeProc([]) });
+  scheduler.start();
+  const plannedIn = () => Date.parse(scheduler.status()[0].next_run_at ?? '') - Date.now();
+  await until(() => reads === 2 && scheduler.status()[0].next_run_at !== null);
+  t.true(plannedIn() <= 2000, `next pass in ${plannedIn()} ms (the last known 2 s)`);
+  t.true(records.some((r) => r.msg === 'maintenance interval unreadable; the next pass keeps the last known interval'));
+  await scheduler.stop();
+
+  const never = fakeJob(async () => ({ pass: 1 }), {
+    intervalSeconds: () => {
+      throw new Error('database went away');
+    },
+  });
+  const other = new MaintenanceScheduler([never], { log, firstRunDelaySeconds: 0, procRoot: fakeProc([]) });
+  other.start();
+  await until(() => never.calls === 1 && other.status()[0].next_run_at !== null);
+  const inMs = Date.parse(other.status()[0].next_run_at ?? '') - Date.now();
+  t.true(inMs > 30_000 && inMs <= 60_000, `next pass in ${inMs} ms (a minute)`);
+  await other.stop();
+});

@@ -10,6 +10,7 @@
 //   5. Event_Summaries and Storage.DiskSpace are recomputed.
 // Archived events are never touched. With dryRun nothing is written: each step counts (and
 // logs) what it would do.
+import { toApiError } from '../../db/to-api-error.js';
 import type { DbPool } from '../../db/pool.js';
 import type { PrismaClient } from '../../db/prisma.js';
 import { ApiError } from '../../errors.js';
@@ -85,14 +86,19 @@ export class AuditDb {
 
   async run(): Promise<JobCounts> {
     const counts: JobCounts = { dry_run: this.o.dryRun ? 1 : 0 };
-    const storages = await loadStorages(this.o.pool);
-    await this.orphanRows(counts);
-    // A recovered event is never deleted as empty in the same pass (it may have no frame).
-    const recovered = await this.recoverUnclosed(counts);
-    await this.deleteEmpty(counts, storages, recovered);
-    await this.fillDiskSpace(counts, storages);
-    counts.summaries_updated = await this.recomputeSummaries();
-    counts.storage_updated = await this.recomputeStorage();
+    try {
+      const storages = await loadStorages(this.o.pool);
+      await this.orphanRows(counts);
+      // A recovered event is never deleted as empty in the same pass (it may have no frame).
+      const recovered = await this.recoverUnclosed(counts);
+      await this.deleteEmpty(counts, storages, recovered);
+      await this.fillDiskSpace(counts, storages);
+      counts.summaries_updated = await this.recomputeSummaries();
+      counts.storage_updated = await this.recomputeStorage();
+    } catch (err) {
+      // The scheduler records what the pass did before it stopped (its status shows the counts).
+      throw Object.assign(err as Error, { counts: { ...counts } });
+    }
     if (this.o.dryRun)
       this.o.log.info(
         { job: 'audit', counts },
@@ -260,6 +266,9 @@ export class AuditDb {
         await this.deletion.delete(BigInt(e.Id), { reason: 'audit: empty event (no frames)' });
         counts.empty_deleted += 1;
       } catch (err) {
+        // The database does not answer: the rest would fail alike, one line each. The pass stops
+        // here, and the scheduler logs that once.
+        if (toApiError(err).status === 503) throw err;
         counts.empty_refused += 1;
         const level = err instanceof ApiError && err.status === 409 ? 'info' : 'error';
         this.o.log[level](

@@ -53,6 +53,8 @@ export interface JobStatus {
 
 interface Slot {
   job: MaintenanceJob;
+  /** The interval the job last gave (used while it cannot be read, e.g. during an outage). */
+  interval: number | null;
   status: JobStatus;
   timer: schedule.Job | null;
   current: Promise<JobCounts> | null;
@@ -66,6 +68,9 @@ export interface SchedulerOptions {
   procRoot?: string;
 }
 
+/** The next pass's delay when a job's interval was never read. */
+const UNREADABLE_INTERVAL_SECONDS = 60;
+
 export class MaintenanceScheduler {
   private readonly slots: Slot[];
   private stopped = false;
@@ -76,6 +81,7 @@ export class MaintenanceScheduler {
   ) {
     this.slots = jobs.map((job) => ({
       job,
+      interval: null,
       timer: null,
       current: null,
       status: {
@@ -175,12 +181,14 @@ export class MaintenanceScheduler {
         let interval: number;
         try {
           interval = await slot.job.intervalSeconds();
+          slot.interval = interval;
         } catch (err) {
+          // Unreadable (the database is away): the interval last read, or a minute before ever.
+          interval = slot.interval ?? UNREADABLE_INTERVAL_SECONDS;
           this.options.log.warn(
-            { job: slot.job.name, err: { message: (err as Error).message } },
-            'maintenance interval unreadable; retrying in an hour',
+            { job: slot.job.name, err: { message: (err as Error).message }, next_in_seconds: interval },
+            'maintenance interval unreadable; the next pass keeps the last known interval',
           );
-          interval = 3600;
         }
         this.scheduleNext(slot, interval);
       });
