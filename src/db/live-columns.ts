@@ -3,7 +3,6 @@
 // read as a stand-in, its 1.39 default (the monitor modes: derived from Function, as 1.36's
 // daemons read it). docs/zoneminder/coexistence.md, "Reading an older database".
 import type { Pool } from 'mariadb';
-import { kindOf } from './older-schema.js';
 import type { ColumnDef } from './schema/types.js';
 import { targetSchema } from './schema/index.js';
 
@@ -50,25 +49,59 @@ function castType(column: ColumnDef): string {
   return 'CHAR';
 }
 
-export class LiveColumns {
-  #loaded: { at: number; tables: Promise<Map<string, Map<string, string>>> } | null = null;
-  /** Select lists built from the current tables, by the caller's column list and table/alias. */
-  #lists = new WeakMap<readonly string[], Map<string, string>>();
+/** Tables → columns → DATA_TYPE. */
+export type Tables = Map<string, Map<string, string>>;
 
-  constructor(private readonly db: Pick<Pool, 'query'>) {}
+/** The live database's columns, one row each. */
+const COLUMNS_SQL =
+  'SELECT TABLE_NAME AS t, COLUMN_NAME AS c, DATA_TYPE AS d FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE()';
 
-  /** The live tables and their columns with their DATA_TYPE (refreshed after TTL_MS). */
-  tables(): Promise<Map<string, Map<string, string>>> {
-    if (!this.#loaded || Date.now() - this.#loaded.at > TTL_MS) {
-      const tables = this.#read();
-      this.#loaded = { at: Date.now(), tables };
-      this.#lists = new WeakMap();
-      // A failed read is not kept: the next call asks again.
+/**
+ * The live database's tables and columns, read with `query` and trusted for TTL_MS (a failed read
+ * is not kept: the next call asks again). Used by the driver reads here and by Prisma's
+ * (older-schema.ts), each through its own connection pool.
+ */
+export function columnCatalog(query: (sql: string) => Promise<unknown>): () => Promise<Tables> {
+  let loaded: { at: number; tables: Promise<Tables> } | null = null;
+  return () => {
+    if (!loaded || Date.now() - loaded.at > TTL_MS) {
+      const tables = query(COLUMNS_SQL).then((rows) => {
+        const map: Tables = new Map();
+        for (const { t, c, d } of rows as Array<{ t: string; c: string; d: string }>) {
+          let columns = map.get(t);
+          if (!columns) map.set(t, (columns = new Map()));
+          columns.set(c, d);
+        }
+        return map;
+      });
+      loaded = { at: Date.now(), tables };
       tables.catch(() => {
-        if (this.#loaded?.tables === tables) this.#loaded = null;
+        if (loaded?.tables === tables) loaded = null;
       });
     }
-    return this.#loaded.tables;
+    return loaded.tables;
+  };
+}
+
+/** The kind of value a column type holds, as far as Prisma's types tell them apart. */
+export function kindOf(type: string): 'int' | 'decimal' | 'float' | 'date' | 'text' {
+  const t = type.toLowerCase();
+  if (/^(tinyint|smallint|mediumint|int|bigint)/.test(t)) return 'int';
+  if (/^decimal/.test(t)) return 'decimal';
+  if (/^(float|double)/.test(t)) return 'float';
+  if (/^(date|time)/.test(t)) return 'date';
+  return 'text';
+}
+
+export class LiveColumns {
+  /** The live tables and their columns with their DATA_TYPE (refreshed after TTL_MS). */
+  readonly tables: () => Promise<Tables>;
+  /** Select lists built from `#from`'s tables, by the caller's column list and table/alias. */
+  #lists = new WeakMap<readonly string[], Map<string, string>>();
+  #from: Tables | null = null;
+
+  constructor(db: Pick<Pool, 'query'>) {
+    this.tables = columnCatalog((sql) => db.query(sql));
   }
 
   async hasTable(table: string): Promise<boolean> {
@@ -81,6 +114,10 @@ export class LiveColumns {
    */
   async selectList(table: string, columns: readonly string[], alias = ''): Promise<string> {
     const tables = await this.tables();
+    if (tables !== this.#from) {
+      this.#from = tables;
+      this.#lists = new WeakMap();
+    }
     let lists = this.#lists.get(columns);
     if (!lists) this.#lists.set(columns, (lists = new Map()));
     const key = `${table}.${alias}`;
@@ -89,7 +126,7 @@ export class LiveColumns {
     return list;
   }
 
-  #build(tables: Map<string, Map<string, string>>, table: string, columns: readonly string[], alias: string): string {
+  #build(tables: Tables, table: string, columns: readonly string[], alias: string): string {
     const live = tables.get(table) ?? new Map<string, string>();
     const prefix = alias ? `${alias}.` : '';
     const target = targetSchema().tables.find((t) => t.name === table);
@@ -108,18 +145,5 @@ export class LiveColumns {
         return `${def ? defaultExpression(def) : 'NULL'} AS ${q(name)}`;
       })
       .join(', ');
-  }
-
-  async #read(): Promise<Map<string, Map<string, string>>> {
-    const rows = (await this.db.query(
-      'SELECT TABLE_NAME AS t, COLUMN_NAME AS c, DATA_TYPE AS d FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE()',
-    )) as { t: string; c: string; d: string }[];
-    const tables = new Map<string, Map<string, string>>();
-    for (const { t, c, d } of rows) {
-      let columns = tables.get(t);
-      if (!columns) tables.set(t, (columns = new Map()));
-      columns.set(c, d);
-    }
-    return tables;
   }
 }

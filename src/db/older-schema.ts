@@ -7,11 +7,9 @@
 // there. docs/zoneminder/coexistence.md, "Reading an older database".
 import { InvalidInputError } from '../errors.js';
 import { Prisma } from '../generated/prisma/client.js';
+import { kindOf, type Tables } from './live-columns.js';
 import type { ColumnDef } from './schema/types.js';
 import { targetSchema } from './schema/index.js';
-
-/** How long the list of columns is trusted, as in live-columns.ts. */
-const TTL_MS = 60_000;
 
 const READS = new Set(['findUnique', 'findUniqueOrThrow', 'findFirst', 'findFirstOrThrow', 'findMany', 'count']);
 /** Writes that return the row (their columns are left out and filled in as a read's). */
@@ -70,16 +68,6 @@ function meets(value: unknown, condition: unknown): boolean | undefined {
   return undefined;
 }
 
-/** The kind of value a column type holds, as far as Prisma's types tell them apart. */
-export function kindOf(type: string): 'int' | 'decimal' | 'float' | 'date' | 'text' {
-  const t = type.toLowerCase();
-  if (/^(tinyint|smallint|mediumint|int|bigint)/.test(t)) return 'int';
-  if (/^decimal/.test(t)) return 'decimal';
-  if (/^(float|double)/.test(t)) return 'float';
-  if (/^(date|time)/.test(t)) return 'date';
-  return 'text';
-}
-
 /** A stored value read as text, as Prisma gives a value of `column`'s 1.39 type. */
 function asPrisma(column: ColumnDef, text: string): unknown {
   switch (kindOf(column.type)) {
@@ -110,37 +98,25 @@ interface Plan {
 }
 
 export class OlderSchemaReads {
-  #loaded: { at: number; tables: Promise<Map<string, Map<string, string>>> } | null = null;
   #plans = new Map<string, Plan | null>();
+  #from: Tables | null = null;
 
   /**
-   * `readColumns`: the live database's columns, as (table, column, DATA_TYPE) rows; `raw`: a
-   * statement of its own (the retyped columns).
+   * `tables`: the live database's columns (columnCatalog, live-columns.ts); `raw`: a statement of
+   * its own (the retyped columns).
    */
   constructor(
-    private readonly readColumns: () => Promise<Array<{ t: string; c: string; d: string }>>,
+    private readonly tables: () => Promise<Tables>,
     private readonly raw: (sql: string, ...params: unknown[]) => Promise<Row[]>,
   ) {}
 
   /** What a read of `model` must leave out, or null when the live table has every column. */
   async plan(model: string): Promise<Plan | null> {
-    if (!this.#loaded || Date.now() - this.#loaded.at > TTL_MS) {
-      const tables = this.readColumns().then((rows) => {
-        const map = new Map<string, Map<string, string>>();
-        for (const { t, c, d } of rows) {
-          let columns = map.get(t);
-          if (!columns) map.set(t, (columns = new Map()));
-          columns.set(c, d);
-        }
-        return map;
-      });
-      this.#loaded = { at: Date.now(), tables };
+    const tables = await this.tables();
+    if (tables !== this.#from) {
+      this.#from = tables;
       this.#plans = new Map();
-      tables.catch(() => {
-        if (this.#loaded?.tables === tables) this.#loaded = null;
-      });
     }
-    const tables = await this.#loaded.tables;
     if (this.#plans.has(model)) return this.#plans.get(model)!;
     const live = tables.get(model);
     const target = targetSchema().tables.find((t) => t.name === model);

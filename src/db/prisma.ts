@@ -14,6 +14,7 @@ import { PrismaClient, type Prisma } from '../generated/prisma/client.js';
 import { withZeroDatesAsNull } from './prisma-zero-dates.js';
 import { isCollationMismatch, noMatchResult } from './charset-errors.js';
 import { NotFoundError } from '../errors.js';
+import { columnCatalog } from './live-columns.js';
 import { OlderSchemaReads } from './older-schema.js';
 
 export { PrismaClient };
@@ -79,10 +80,7 @@ export function createPrismaClient(
   const client = new PrismaClient({ ...options, adapter: createAdapter(db, gate) });
   // An older ZoneMinder's tables lack some of 1.39's columns: reads leave them out (older-schema.ts).
   const older = new OlderSchemaReads(
-    () =>
-      client.$queryRawUnsafe<Array<{ t: string; c: string; d: string }>>(
-        'SELECT TABLE_NAME AS t, COLUMN_NAME AS c, DATA_TYPE AS d FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE()',
-      ),
+    columnCatalog((sql) => client.$queryRawUnsafe(sql)),
     (sql, ...params) => client.$queryRawUnsafe(sql, ...params),
   );
   const extended = client.$extends({

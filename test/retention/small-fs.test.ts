@@ -45,6 +45,16 @@ let prisma: PrismaClient;
 const clock = new ZoneClock(processTimeZone());
 const log = createLogger({ level: 'fatal' });
 
+const runPass = (config: AppConfig['retention']) =>
+  new RetentionPass({
+    prisma,
+    config,
+    defaultEventsDir: path.join(base, 'default'),
+    log,
+    clock: async () => clock,
+    deletion: new EventDeletion(prisma, path.join(base, 'default'), log),
+  }).run();
+
 test.before(async () => {
   if (!canMount) return;
   db = await zmDatabase('retfs');
@@ -100,14 +110,7 @@ for (const [index, scheme] of SCHEMES.entries()) {
         quota: '',
         overrides: [{ storage: String(storageId), free_space_floor: String(floor) }],
       };
-      const report = await new RetentionPass({
-        prisma,
-        config,
-        defaultEventsDir: path.join(base, 'default'),
-        log,
-        clock: async () => clock,
-        deletion: new EventDeletion(prisma, path.join(base, 'default'), log),
-      }).run();
+      const report = await runPass(config);
       const mine = report.deletions.filter((d) => d.storage_id === storageId);
       const s = statfsSync(root);
       const freeAfter = Number(s.bavail) * Number(s.bsize);
@@ -192,14 +195,7 @@ volumeTest(
         { storage: '12', free_space_floor: String(available(next) + Math.round(1.5 * per)) },
       ],
     };
-    const report = await new RetentionPass({
-      prisma,
-      config,
-      defaultEventsDir: path.join(base, 'default'),
-      log,
-      clock: async () => clock,
-      deletion: new EventDeletion(prisma, path.join(base, 'default'), log),
-    }).run();
+    const report = await runPass(config);
     t.is(report.outcome, 'completed', String(report.error));
     const onFull = report.deletions.filter((d) => d.storage_id === 11).map((d) => d.event_id);
     t.true(available(full) >= floor, `the floor holds: ${available(full)} >= ${floor}`);
