@@ -93,6 +93,9 @@ function toResponse(row: Zones): ZoneResponse {
 const zoneNotFound = (id: number) => new NotFoundError(`Zone ${id} not found`, [['id', String(id)]]);
 
 export class ZonesService extends AclDbService {
+  /** The last zone write queued per monitor (oneAtATime). */
+  private readonly writing = new Map<number, Promise<unknown>>();
+
   private async monitorFrame(id: number): Promise<FrameSize> {
     const monitor = await this.prisma.monitors.findUnique({ where: { Id: id }, select: { Width: true, Height: true } });
     if (!monitor) throw monitorNotFound(id);
@@ -122,20 +125,38 @@ export class ZonesService extends AclDbService {
     const frame = await this.monitorFrame(monitorId);
     const units = body.units ?? 'Percent';
     const polygon = parsePolygon(body.coords, units, 'coords', frame);
-    const row = await this.prisma.zones.create({
-      data: {
-        ...(motionToData(body) as Prisma.ZonesUncheckedCreateInput),
-        MonitorId: monitorId,
-        Name: body.name,
-        Type: body.type ?? 'Active',
-        Units: units,
-        Coords: polygon.coords,
-        NumCoords: polygon.numCoords,
-        Area: polygon.area,
-        ...(body.alarm_rgb !== undefined && { AlarmRGB: body.alarm_rgb }),
-      },
-    });
+    const row = await this.oneAtATime(monitorId, () =>
+      this.prisma.zones.create({
+        data: {
+          ...(motionToData(body) as Prisma.ZonesUncheckedCreateInput),
+          MonitorId: monitorId,
+          Name: body.name,
+          Type: body.type ?? 'Active',
+          Units: units,
+          Coords: polygon.coords,
+          NumCoords: polygon.numCoords,
+          Area: polygon.area,
+          ...(body.alarm_rgb !== undefined && { AlarmRGB: body.alarm_rgb }),
+        },
+      }),
+    );
     return toResponse(row);
+  }
+
+  /**
+   * The zone creations and deletions of one monitor, one after another. The Zones triggers
+   * recount Monitors.ZoneCount inside the inserting transaction, whose snapshot misses a zone
+   * another request is adding at the same moment: concurrent creations left it one short.
+   */
+  private oneAtATime<T>(monitorId: number, work: () => Promise<T>): Promise<T> {
+    const next = (this.writing.get(monitorId) ?? Promise.resolve()).catch(() => undefined).then(work);
+    this.writing.set(monitorId, next);
+    void next
+      .finally(() => {
+        if (this.writing.get(monitorId) === next) this.writing.delete(monitorId);
+      })
+      .catch(() => undefined);
+    return next;
   }
 
   /** The zone if its monitor is visible (and editable when `edit`); hidden reads as missing. */
@@ -181,7 +202,7 @@ export class ZonesService extends AclDbService {
   }
 
   async remove(user: AuthUser, id: number): Promise<void> {
-    await this.zone(user, id, true);
-    await this.prisma.zones.delete({ where: { Id: id } });
+    const zone = await this.zone(user, id, true);
+    await this.oneAtATime(zone.MonitorId, () => this.prisma.zones.delete({ where: { Id: id } }));
   }
 }
