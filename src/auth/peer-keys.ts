@@ -22,6 +22,12 @@ export interface KeyQueryable {
 const MISS_TTL_MS = 10_000;
 const CACHE_MAX = 256;
 const TABLE = 'zmgate_cluster_keys';
+/**
+ * The key id of the row holding a server's own published URL. Rows under key ids are shared by
+ * hosts started from the same key files (one overwrites the other); this one is the server's alone.
+ */
+export const serverRowKid = (serverId: number): string => `server:${serverId}`;
+const SERVER_ROW = /^server:/;
 
 export interface PublishedHost {
   serverId: number | null;
@@ -41,6 +47,7 @@ export class PeerKeyStore {
 
   /** The published key of this kind with this id, or null (unknown, wrong kind, or the table is unreadable). */
   async key(kid: string, kind: KeyKind): Promise<KeyObject | null> {
+    if (SERVER_ROW.test(kid)) return null; // a URL row, not a key id any host signs with
     const hit = this.#found.get(kid) ?? (await this.#load(kid));
     return hit && hit.kind === kind ? hit.key : null;
   }
@@ -88,22 +95,28 @@ export class PeerKeyStore {
     return rows.map((r) => ({ serverId: Number(r.server_id), serverName: String(r.server_name) }));
   }
 
-  /** Publishes this host's two public keys (and where it is reached); replaces rows with the same ids. */
+  /**
+   * Publishes this host's two public keys and where it is reached: one row per key id (replacing
+   * rows with the same ids) and, for a host with a server id, one row of its own under
+   * `server:<id>`, which the forwarding reads the URL from (issue 36, item 8).
+   */
   async publish(keys: TokenKeys, host: PublishedHost): Promise<void> {
-    const row = (kind: KeyKind, key: SigningKey) => [
-      key.kid,
+    const row = (kid: string, kind: KeyKind, key: SigningKey) => [
+      kid,
       kind,
       host.serverId,
       host.serverName,
       key.publicKey.export({ type: 'spki', format: 'pem' }) as string,
       host.apiUrl,
     ];
+    const rows = [row(keys.access.kid, 'access', keys.access), row(keys.refresh.kid, 'refresh', keys.refresh)];
+    if (host.serverId !== null) rows.push(row(serverRowKid(host.serverId), 'access', keys.access));
     await this.db.query(
       `INSERT INTO ${TABLE} (kid, kind, server_id, server_name, public_key, api_url, published_at)
-       VALUES (?, ?, ?, ?, ?, ?, NOW(3)), (?, ?, ?, ?, ?, ?, NOW(3))
+       VALUES ${rows.map(() => '(?, ?, ?, ?, ?, ?, NOW(3))').join(', ')}
        ON DUPLICATE KEY UPDATE server_id = VALUES(server_id), server_name = VALUES(server_name),
-         api_url = VALUES(api_url), published_at = VALUES(published_at)`,
-      [...row('access', keys.access), ...row('refresh', keys.refresh)],
+         public_key = VALUES(public_key), api_url = VALUES(api_url), published_at = VALUES(published_at)`,
+      rows.flat(),
     );
   }
 }

@@ -61,3 +61,14 @@ test('both hosts warn, once each, naming both servers', async (t) => {
   t.is(warnings(a).length, 1);
   t.is(warnings(b).length, 1);
 });
+
+test('each host still forwards to the other at the other’s own URL', async (t) => {
+  // Both refresh after both published: the URLs come from the rows each server owns, not from
+  // the key rows the clone overwrote.
+  await a.services.get(ClusterService).refresh();
+  await b.services.get(ClusterService).refresh();
+  const peerOf = async (app: TestApp, id: number) =>
+    (await app.services.get(ClusterService).currentPeers()).find((p) => p.id === id);
+  t.is((await peerOf(b, 1))?.url, `${a.url}/api/v3`);
+  t.is((await peerOf(a, 2))?.url, `${b.url}/api/v3`);
+});

@@ -26,11 +26,16 @@ export class ClusterQueries {
     }));
   }
 
-  /** The newest API URL each host published, by server id. */
+  /**
+   * The API URL each host published, by server id: from the host's own `server:<id>` row, else
+   * (a host of an older zmgate) the newest of its key rows. Key rows can name the wrong server
+   * when two hosts share key files; the server rows, read last, win over them.
+   */
   async publishedUrls(): Promise<Map<number, string>> {
     const rows = (await this.db.query(
       `SELECT server_id, api_url FROM zmgate_cluster_keys
-        WHERE server_id IS NOT NULL AND api_url <> '' ORDER BY published_at`,
+        WHERE server_id IS NOT NULL AND api_url <> ''
+        ORDER BY kid = CONCAT('server:', server_id), published_at`,
     )) as Array<Record<string, unknown>>;
     const urls = new Map<number, string>();
     for (const r of rows) urls.set(Number(r.server_id), String(r.api_url));

@@ -192,7 +192,7 @@ export class ClusterService {
   /**
    * Warns once per other server found publishing this host's token keys: hosts started from the
    * same key files (a cloned disk or VM image, a shared auth.state_dir) overwrite each other's
-   * published rows, so the forwarding finds the wrong URL for one of them.
+   * published key rows (their URLs are kept apart, in rows of their own).
    */
   async #checkSameKeys(): Promise<void> {
     const self = this.#self;
@@ -207,7 +207,7 @@ export class ClusterService {
           other_server_id: other.serverId,
           other_server_name: other.serverName,
         },
-        `multi-server: servers ${self.Id} (${self.Name}) and ${other.serverId} (${other.serverName}) present the same token keys (key files copied between hosts?), so one of them is forwarded to at the wrong address: stop one, remove jwt-access.key and jwt-refresh.key from its auth.state_dir and start it again (it makes new ones)`,
+        `multi-server: servers ${self.Id} (${self.Name}) and ${other.serverId} (${other.serverName}) present the same token keys (key files copied between hosts?), so each accepts the other's tokens as its own: stop one, remove jwt-access.key and jwt-refresh.key from its auth.state_dir and start it again (it makes new ones)`,
       );
     }
   }
