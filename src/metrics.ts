@@ -24,6 +24,10 @@ export class Metrics {
   readonly #requests: Counter<'route' | 'method' | 'status'>;
   readonly #duration: Histogram<'route' | 'method'>;
   readonly #fastPath: Counter<'route'>;
+  readonly #liveBytes: Counter<'monitor' | 'transport'>;
+  readonly #pushMessages: Counter<'type'>;
+  readonly #pushDeliveries: Counter<'type'>;
+  readonly #pushEnded: Counter<'reason'>;
 
   constructor(readonly enabled: boolean) {
     const registers = [this.registry];
@@ -46,6 +50,30 @@ export class Metrics {
       labelNames: ['route'],
       registers,
     });
+    this.#liveBytes = new Counter({
+      name: 'zmgate_live_bytes_sent_total',
+      help: 'Live video bytes sent to viewers, by monitor and transport (HLS files and playlists, WebRTC media, MJPEG parts)',
+      labelNames: ['monitor', 'transport'],
+      registers,
+    });
+    this.#pushMessages = new Counter({
+      name: 'zmgate_push_messages_total',
+      help: 'Push messages published (event_start, alarm, monitor_status, …), by type',
+      labelNames: ['type'],
+      registers,
+    });
+    this.#pushDeliveries = new Counter({
+      name: 'zmgate_push_deliveries_total',
+      help: "Push messages handed to this host's connections (one per connection a message went to), by type",
+      labelNames: ['type'],
+      registers,
+    });
+    this.#pushEnded = new Counter({
+      name: 'zmgate_push_connections_ended_total',
+      help: 'Push connections the server ended, by reason (slow_consumer: dropped for not reading)',
+      labelNames: ['reason'],
+      registers,
+    });
     if (enabled) collectDefaultMetrics({ register: this.registry, prefix: 'zmgate_' });
   }
 
@@ -58,6 +86,28 @@ export class Metrics {
     this.#requests.inc({ route, method, status: String(status) });
     this.#duration.observe({ route, method }, seconds);
     if (fastPath) this.#fastPath.inc({ route });
+  }
+
+  /**
+   * A counter of one viewer's live bytes: the child is looked up once, so a frame costs one add.
+   * A no-op when metrics are off.
+   */
+  liveBytes(monitor: number, transport: 'hls' | 'webrtc' | 'mjpeg'): (bytes: number) => void {
+    if (!this.enabled) return () => {};
+    const child = this.#liveBytes.labels({ monitor: String(monitor), transport });
+    return (bytes) => child.inc(bytes);
+  }
+
+  /** One push message published, and the number of this host's connections it went to. */
+  pushMessage(type: string, deliveries: number): void {
+    if (!this.enabled) return;
+    this.#pushMessages.inc({ type });
+    if (deliveries > 0) this.#pushDeliveries.inc({ type }, deliveries);
+  }
+
+  /** A push connection ended by the server. */
+  pushEnded(reason: string): void {
+    if (this.enabled) this.#pushEnded.inc({ reason });
   }
 
   /** A gauge whose samples are read when a scrape arrives (no-op when metrics are off). */

@@ -121,6 +121,7 @@ export async function startServer(config: AppConfig, log: Logger): Promise<Runni
           log,
           feeds: services.live,
           streamingEnabled: () => config.streaming.enabled,
+          metrics: services.metrics,
           http: app,
           // Multi-server: signalling for another host's monitor goes to that host.
           forward: (monitorId, req, socket, head) => forwardOwnedUpgrade(services, monitorId, req, socket, head),

@@ -123,14 +123,17 @@ export class MjpegResponse {
     return 'stalled';
   }
 
-  /** Writes one JPEG part (ask room() first; the queue is bounded there, not by waiting for drain). */
-  part(jpeg: Buffer, frameNumber: number, seconds: number): void {
+  /**
+   * Writes one JPEG part (ask room() first; the queue is bounded there, not by waiting for drain).
+   * Returns the bytes written.
+   */
+  part(jpeg: Buffer, frameNumber: number, seconds: number): number {
     const res = this.#res;
-    res.write(
-      `--${MJPEG_BOUNDARY}\r\nContent-Type: image/jpeg\r\nContent-Length: ${jpeg.length}\r\nX-Frame-Number: ${frameNumber}\r\nX-Timestamp: ${seconds.toFixed(3)}\r\n\r\n`,
-    );
+    const head = `--${MJPEG_BOUNDARY}\r\nContent-Type: image/jpeg\r\nContent-Length: ${jpeg.length}\r\nX-Frame-Number: ${frameNumber}\r\nX-Timestamp: ${seconds.toFixed(3)}\r\n\r\n`;
+    res.write(head);
     res.write(jpeg);
     res.write('\r\n');
+    return head.length + jpeg.length + 2; // the head is ASCII
   }
 
   /** The closing boundary (nothing when the client has left). */

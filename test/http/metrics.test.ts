@@ -83,12 +83,15 @@ test.serial(
       t.is((await scrape(`Bearer ${TOKEN}x`)).status, 401);
       t.is((await scrape(`Bearer ${TOKEN}`, 'POST')).status, 405);
 
-      const call = caller(app, await login(app, 'viewer'));
+      const token = await login(app, 'viewer');
+      const call = caller(app, token);
       t.is((await call('GET', '/monitors')).status, 200); // the hot-read lane
       t.is((await call('GET', '/monitors/1')).status, 200); // the full chain
       t.is((await call('GET', '/monitors/99')).status, 404);
       t.is((await call('GET', '/no-such-route/1')).status, 404);
       t.is((await call('POST', '/live/1/start')).status, 200); // an LL-HLS session: one reader, one hls viewer
+      const master = await call('GET', '/live/1/hls/master.m3u8');
+      t.is(master.status, 200);
 
       const res = await scrape(`Bearer ${TOKEN}`);
       t.is(res.status, 200);
@@ -116,6 +119,7 @@ test.serial(
       t.is(m.get('zmgate_live_hls_sessions'), 1);
       t.is(m.get('zmgate_live_viewers{monitor="1",transport="hls"}'), 1);
       t.is(m.get('zmgate_live_viewers{monitor="1",transport="webrtc"}'), 0);
+      t.is(m.get('zmgate_live_bytes_sent_total{monitor="1",transport="hls"}'), Buffer.byteLength(master.text));
       t.is(m.get('zmgate_db_gate_closed'), 0);
       t.is(m.get('zmgate_db_pool_waiting'), 0);
       t.true(m.has('zmgate_process_cpu_seconds_total'), 'the default process metrics');

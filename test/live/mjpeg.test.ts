@@ -76,6 +76,7 @@ test.before(async () => {
       APP_AUTH__RATE_LIMIT__ENABLED: 'false',
       APP_ZONEMINDER__PATH_MAP: mapDir,
       APP_ZONEMINDER__PATH_SOCKS: sockDir,
+      APP_METRICS__ENABLED: 'true', // the live bytes counter
     },
   });
   for (const name of ['viewer', 'nostream', 'limited']) tokens[name] = await login(app, name);
@@ -92,7 +93,8 @@ const commit = (slot: number, timestampUs: number) =>
 
 /** Reads parts of a multipart stream as they arrive. */
 class PartReader {
-  parts: Array<{ headers: Record<string, string>; body: Buffer }> = [];
+  /** Each part, and its bytes on the wire (boundary and head included). */
+  parts: Array<{ headers: Record<string, string>; body: Buffer; raw: number }> = [];
   #buf = Buffer.alloc(0);
   constructor(readonly res: Response) {
     void this.#pump();
@@ -126,7 +128,12 @@ class PartReader {
       );
       const len = Number(headers['content-length']);
       if (this.#buf.length < headEnd + 4 + len) return;
-      this.parts.push({ headers, body: this.#buf.subarray(headEnd + 4, headEnd + 4 + len) });
+      // A part ends with CRLF after its body (before the next boundary).
+      this.parts.push({
+        headers,
+        body: this.#buf.subarray(headEnd + 4, headEnd + 4 + len),
+        raw: headEnd + 4 + len + 2 - start,
+      });
       this.#buf = this.#buf.subarray(headEnd + 4 + len);
     }
   }
@@ -168,6 +175,12 @@ test.serial(
     t.deepEqual(
       reader.parts.map((p) => p.headers['x-timestamp']),
       ['1700000000.000', '1700000000.100', '1700000000.200'],
+    );
+    // The live bytes metric: every part with its part head (the stream's bytes up to here).
+    const sent = reader.parts.reduce((n, p) => n + p.raw, 0);
+    t.regex(
+      (await app.services.metrics.render()).body,
+      new RegExp(`^zmgate_live_bytes_sent_total\\{monitor="1",transport="mjpeg"\\} ${sent}$`, 'm'),
     );
     abort.abort();
     const end = Date.now() + 5000;

@@ -34,7 +34,7 @@ test.before(async () => {
     fps: 25,
     seconds: 30,
   });
-  app = await startTestApp({ db, env: liveEnv(fixture) });
+  app = await startTestApp({ db, env: liveEnv(fixture, { APP_METRICS__ENABLED: 'true' }) });
   token = await login(app, 'viewer');
   call = caller(app, token);
 });
@@ -77,6 +77,17 @@ test.serial(
       10_000,
       'audio RTP',
     );
+
+    // The live bytes metric: what reached the viewer was counted first. The tracks get whole access
+    // units and packets; RTP adds 2 bytes per fragment and strips 4-byte start codes, so the
+    // received payload is within a few percent of it.
+    const received = [...viewer.packets.video, ...viewer.packets.audio].reduce((n, p) => n + p.payload.length, 0);
+    const counted = Number(
+      /^zmgate_live_bytes_sent_total\{monitor="1",transport="webrtc"\} (\d+)$/m.exec(
+        (await app.services.metrics.render()).body,
+      )?.[1] ?? 0,
+    );
+    t.true(counted >= received * 0.9, `counted ${counted} for ${received} received`);
 
     const row = await source(1);
     t.like(row, { monitor_id: 1, codec: 'H264', has_audio: true, audio_subscribers: 1 });

@@ -13,6 +13,7 @@ import { ZoneClock } from '../../src/db/zone-clock.js';
 import { UnauthorizedError } from '../../src/errors.js';
 import { PushService } from '../../src/features/push/push-service.js';
 import { createLogger } from '../../src/log.js';
+import { Metrics } from '../../src/metrics.js';
 import { insertMonitor } from '../helpers/events.js';
 import { request } from '../helpers/http.js';
 import { dbConfigFor, type FreshDatabase } from '../helpers/mariadb.js';
@@ -54,6 +55,7 @@ async function service(t: any, push: Record<string, string> = {}) {
     },
   };
   const acl = { scope: async () => ({ visible: null, editable: null }) };
+  const metrics = new Metrics(true);
   const svc = new PushService({
     config,
     log: createLogger({ level: 'fatal' }),
@@ -61,6 +63,7 @@ async function service(t: any, push: Record<string, string> = {}) {
     acl,
     db: pool,
     clock: async () => new ZoneClock('UTC'),
+    metrics,
   });
   await svc.monitors.refresh();
   const server: Server = createServer(svc.wrap((_req, res) => res.writeHead(404).end()));
@@ -72,7 +75,7 @@ async function service(t: any, push: Record<string, string> = {}) {
     server.closeAllConnections();
     server.close();
   });
-  return { svc, url, checks };
+  return { svc, url, checks, metrics };
 }
 
 const alarm = (i: number) => ({
@@ -122,7 +125,7 @@ test('a flood of handshakes with the same forged token is refused, costing one r
 });
 
 test('a client that stops reading is dropped; the others receive everything', async (t) => {
-  const { svc, url } = await service(t, { APP_PUSH__MAX_QUEUED_MESSAGES: '8' });
+  const { svc, url, metrics } = await service(t, { APP_PUSH__MAX_QUEUED_MESSAGES: '8' });
   svc.start(); // the queue sweep
   const fast = new PushClient(url, { token: GOOD });
   t.teardown(() => fast.close());
@@ -145,6 +148,11 @@ test('a client that stops reading is dropped; the others receive everything', as
   for (let i = 0; i < 300 && svc.clientCount > 1; i++) await sleep(20);
   t.is(svc.clientCount, 1, 'the slow client was dropped');
   t.true(fast.socket.connected);
+  // The metrics: 30 alarms published, each to both connections; one connection dropped.
+  const text = (await metrics.render()).body;
+  t.regex(text, /^zmgate_push_messages_total\{type="alarm"\} 30$/m);
+  t.regex(text, /^zmgate_push_deliveries_total\{type="alarm"\} 60$/m);
+  t.regex(text, /^zmgate_push_connections_ended_total\{reason="slow_consumer"\} 1$/m);
   // When it polls again it gets what was queued (bounded), ending with session_ended.
   const rest = (await request(`${base}&sid=${sid}`)).text;
   t.regex(rest, /session_ended.*slow_consumer/);

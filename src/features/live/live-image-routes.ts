@@ -84,6 +84,7 @@ export const LIVE_IMAGE_ROUTES: MediaRoute[] = [
         idleMs: MJPEG_IDLE_MS,
         bound: mjpegQueueBound(s.config.streaming.mjpeg),
         log: s.log,
+        sent: s.metrics.liveBytes(m.id, 'mjpeg'),
       },
     );
   }),

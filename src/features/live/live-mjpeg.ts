@@ -26,6 +26,8 @@ export interface LiveMjpegOptions {
   bound: MjpegQueueBound;
   /** Where a stalled viewer is reported. */
   log: Logger;
+  /** Counts the bytes sent (the live bytes metric). */
+  sent?: (bytes: number) => void;
 }
 
 /** The app's open live MJPEG responses (one instance per app, from the registry). */
@@ -71,7 +73,8 @@ export class LiveMjpegStreams {
           if (out.gone) break;
           if (got) {
             lastNew = Date.now();
-            out.part(got.jpeg, ++frame, got.timestampUs / 1e6);
+            const bytes = out.part(got.jpeg, ++frame, got.timestampUs / 1e6);
+            options.sent?.(bytes);
           } else if (Date.now() - lastNew > options.idleMs) {
             out.finish();
             break;

@@ -9,13 +9,14 @@ import { LiveHlsService, type HlsFile } from './live-hls-service.js';
 import { mediaRoute, type MediaRoute } from '../../media/media-route.js';
 import { livePaths } from './live-openapi.js';
 
-type Handler = (hls: LiveHlsService, req: Request, res: Response, user: AuthUser) => Promise<void>;
+type Handler = (hls: LiveHlsService, req: Request, res: Response, user: AuthUser) => Promise<number>;
 
-/** A live HLS entry: the handler gets the app's LiveHlsService. */
+/** A live HLS entry: the handler gets the app's LiveHlsService and returns the body's bytes (the live bytes metric). */
 const route = (path: string, handler: Handler): MediaRoute =>
-  mediaRoute(path, 'stream:View', livePaths[path]?.get, (s, req, res, user) =>
-    handler(s.get(LiveHlsService), req, res, user),
-  );
+  mediaRoute(path, 'stream:View', livePaths[path]?.get, async (s, req, res, user) => {
+    const bytes = await handler(s.get(LiveHlsService), req, res, user);
+    if (s.metrics.enabled) s.metrics.liveBytes(monitorId(req), 'hls')(bytes);
+  });
 
 const PLAYLIST_TYPE = 'application/vnd.apple.mpegurl';
 const NO_STORE = 'no-cache, no-store, must-revalidate';
@@ -41,17 +42,19 @@ function searchParams(req: Request): URLSearchParams {
   return new URLSearchParams(i < 0 ? '' : req.originalUrl.slice(i + 1));
 }
 
-function sendPlaylist(res: Response, text: string): void {
+function sendPlaylist(res: Response, text: string): number {
   res.status(200).type(PLAYLIST_TYPE).setHeader('Cache-Control', NO_STORE);
   res.send(text);
+  return Buffer.byteLength(text);
 }
 
-function sendFile(res: Response, file: HlsFile): void {
+function sendFile(res: Response, file: HlsFile): number {
   res.status(200).setHeader('Content-Type', file.contentType);
   // `init.mp4` follows the current generation (a zmc restart makes a new init): never kept.
   res.setHeader('Cache-Control', file.current ? 'no-cache' : IMMUTABLE);
   res.setHeader('Content-Length', String(file.body.length));
   res.end(file.body);
+  return file.body.length;
 }
 
 const serveFile: Handler = async (hls, req, res, user) =>

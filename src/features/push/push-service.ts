@@ -40,6 +40,7 @@ import {
   UnauthorizedError,
 } from '../../errors.js';
 import type { Logger } from '../../log.js';
+import type { Metrics } from '../../metrics.js';
 import { EventWatcher } from './event-watcher.js';
 import {
   monitorOf,
@@ -67,6 +68,8 @@ export interface PushServiceOptions {
   clock: () => Promise<ZoneClock>;
   /** Multi-server (src/features/cluster/): the Redis adapter, and which monitors this host announces. */
   cluster?: Pick<ClusterService, 'pushAdapter' | 'publishes' | 'sharesPush'>;
+  /** Messages published and delivered, connections ended (src/metrics.ts). */
+  metrics?: Pick<Metrics, 'pushMessage' | 'pushEnded'>;
 }
 
 /** Why a connection was ended by the server (the `session_ended` message). */
@@ -130,6 +133,7 @@ export class PushService {
       db: s.pool,
       clock: s.get(ZoneMinderClock),
       cluster: s.get(ClusterService),
+      metrics: s.metrics,
     });
   }
 
@@ -306,9 +310,11 @@ export class PushService {
     if (monitor !== null && this.#o.cluster && !this.#o.cluster.publishes(monitor)) return;
     // Not loaded: no push client has connected yet (with Redis it loads at start).
     const io = this.#io;
-    if (!io) return;
-    const members = io.sockets.adapter.rooms.get(room);
-    if (!this.#shared && (!members || members.size === 0)) return;
+    const members = io?.sockets.adapter.rooms.get(room);
+    if (!io || (!this.#shared && (!members || members.size === 0))) {
+      this.#o.metrics?.pushMessage(message.type, 0);
+      return;
+    }
     // A burst published in one tick queues for every client alike, the fast ones too; only a
     // queue several times the limit is dropped here, the sweep judges the rest once drained.
     const hard = this.#o.config.push.max_queued_messages * HARD_LIMIT_FACTOR;
@@ -317,6 +323,8 @@ export class PushService {
       if (client && queued(client.socket) >= hard) this.#end(client, 'slow_consumer');
     }
     io.to(room).emit(message.type, message);
+    // This host's connections only (with Redis, other hosts count their own).
+    this.#o.metrics?.pushMessage(message.type, members?.size ?? 0);
   }
 
   /** The hook for the daemon supervisor (takeover mode): a daemon started, exited or is restarting. */
@@ -545,6 +553,7 @@ export class PushService {
     if (!this.#clients.delete(client.socket.id)) return;
     for (const t of client.timers) clearTimeout(t);
     this.#o.log.debug({ user_id: client.user.id, reason }, 'push: connection ended');
+    this.#o.metrics?.pushEnded(reason);
     client.socket.emit('session_ended', { v: PUSH_PROTOCOL_VERSION, type: 'session_ended', reason, time: nowIso() });
     client.socket.disconnect(true);
   }

@@ -23,6 +23,8 @@ export interface PeerOptions {
   iceServers: Array<string | IceServer>;
   /** Restricts ICE host candidates to one local address (tests use 127.0.0.1). */
   bindAddress?: string;
+  /** Counts the media bytes handed to the tracks (before RTP packetization). */
+  sent?: (bytes: number) => void;
 }
 
 export interface PeerEvents {
@@ -46,6 +48,7 @@ class TrackOutput implements RtpOutput {
     private readonly track: ndc.Track,
     private readonly config: ndc.RtpPacketizationConfig,
     readonly clockRate: number,
+    private readonly sent?: (bytes: number) => void,
   ) {
     this.startTimestamp = config.timestamp;
   }
@@ -55,7 +58,9 @@ class TrackOutput implements RtpOutput {
     // The packetizer stamps every packet of this message with the config's current timestamp.
     this.config.timestamp = rtpTimestamp;
     try {
-      return this.track.sendMessageBinary(data);
+      const ok = this.track.sendMessageBinary(data);
+      if (ok) this.sent?.(data.length);
+      return ok;
     } catch {
       return false; // closed under us: the session notices through the state callback
     }
@@ -70,11 +75,13 @@ export class LivePeer extends EventEmitter<PeerEvents> {
   #outputs: { video: RtpOutput; audio: RtpOutput | null } | null = null;
   #closed = false;
   #sourceProfile: (() => number) | undefined;
+  readonly #sent: ((bytes: number) => void) | undefined;
 
   constructor(options: PeerOptions) {
     super();
     this.offer = options.offer;
     this.#sourceProfile = options.sourceProfile;
+    this.#sent = options.sent;
     this.#pc = new ndc.PeerConnection(`zm-live-${options.monitorId}`, {
       iceServers: options.iceServers,
       ...(options.bindAddress ? { bindAddress: options.bindAddress } : {}),
@@ -159,7 +166,7 @@ export class LivePeer extends EventEmitter<PeerEvents> {
     packetizer.addToChain(new ndc.RtcpNackResponder());
     this.#video.track.setMediaHandler(packetizer);
     const outputs: { video: RtpOutput; audio: RtpOutput | null } = {
-      video: new TrackOutput(this.#video.track, videoConfig, 90000),
+      video: new TrackOutput(this.#video.track, videoConfig, 90000, this.#sent),
       audio: null,
     };
 
@@ -169,7 +176,7 @@ export class LivePeer extends EventEmitter<PeerEvents> {
       const audioPacketizer = new ndc.RtpPacketizer(audioConfig); // one packet per message
       audioPacketizer.addToChain(new ndc.RtcpSrReporter(audioConfig));
       this.#audio.track.setMediaHandler(audioPacketizer);
-      outputs.audio = new TrackOutput(this.#audio.track, audioConfig, a.clockRate);
+      outputs.audio = new TrackOutput(this.#audio.track, audioConfig, a.clockRate, this.#sent);
     }
     this.#outputs = outputs;
     return { videoPayloadType: pt, audio: outputs.audio !== null };

@@ -34,6 +34,8 @@ export interface SessionOptions {
   bindAddress?: string;
   log: Logger;
   timeouts?: Partial<SessionTimeouts>;
+  /** Counts the media bytes sent (the live bytes metric). */
+  sent?: (bytes: number) => void;
   /** Called once when the session has released everything. */
   onClosed?: () => void;
 }
@@ -134,6 +136,7 @@ export class WebRtcSession {
         sourceProfile: () => (client.closed ? -1 : sourceProfile(client.codecs().video, client.latestKeyframe()?.data)),
         iceServers: this.#o.iceServers,
         bindAddress: this.#o.bindAddress,
+        sent: this.#o.sent,
       });
     } catch (err) {
       this.#log.warn({ err: { message: (err as Error).message } }, 'webrtc peer creation failed');

@@ -11,6 +11,7 @@ import { ServiceUnavailableError } from '../../../errors.js';
 import { toApiError } from '../../../db/to-api-error.js';
 import { redactUrl, type Logger } from '../../../log.js';
 import type { LiveFeeds } from '../../../live/feed.js';
+import type { Metrics } from '../../../metrics.js';
 import { iceServersFrom } from './ice-servers.js';
 import { MAX_MESSAGE_BYTES } from './messages.js';
 import { settleTracks } from './track-registry.js';
@@ -35,6 +36,8 @@ export interface WebRtcServiceOptions extends UpgradeAuth {
   /** Restricts ICE host candidates to one address (tests: 127.0.0.1). */
   bindAddress?: string;
   timeouts?: Partial<SessionTimeouts>;
+  /** The live bytes metric (src/metrics.ts). */
+  metrics?: Pick<Metrics, 'liveBytes'>;
   /** Concurrent sessions beyond this are refused with 503 (each holds a PeerConnection and DTLS state). */
   maxSessions?: number;
   /**
@@ -120,6 +123,7 @@ export class WebRtcService {
           bindAddress: this.#o.bindAddress,
           log,
           timeouts: this.#o.timeouts,
+          sent: this.#o.metrics?.liveBytes(monitorId, 'webrtc'),
           onClosed: () => this.#sessions.delete(session),
         });
         this.#sessions.add(session);
