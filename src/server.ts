@@ -72,13 +72,14 @@ export async function startServer(config: AppConfig, log: Logger): Promise<Runni
     : null;
   // Before the pool and the listener, so no request sees a half-migrated schema. Never throws:
   // a failure is one warning, and routes that need what is missing answer with the envelope.
-  if (config.db.migrate_on_start) await runStartupMigrations(config.db, log);
+  // On an older ZoneMinder it also prepares the tables zmgate keeps beside it (db/side-tables.ts).
+  const tables = config.db.migrate_on_start ? (await runStartupMigrations(config.db, log)).tables : undefined;
   // One gate for both pools: a database found not answering fails every statement at once.
   const gate = new DbGate();
-  const pool: DbPool = createPool(config.db, gate);
+  const pool: DbPool = createPool(config.db, gate, tables);
   // Built on the first route that needs it (the polled set reads through the pool).
-  const prisma = lazyPrismaClient(config.db, gate);
-  const services = createServices(config, log, pool, prisma, { gate });
+  const prisma = lazyPrismaClient(config.db, gate, tables);
+  const services = createServices(config, log, pool, prisma, { gate, tables });
   const app = createApp(services);
   // One listener: HTTPS or HTTP, never both.
   // Live push (socket.io) answers its own path, HTTP and upgrades alike; everything else is the app's.

@@ -15,6 +15,7 @@ import { TokenService } from '../auth/tokens.js';
 import { UserDirectory } from '../auth/user-directory.js';
 import type { DbGate } from '../db/bounded.js';
 import { LiveColumns } from '../db/live-columns.js';
+import type { TableNames } from '../db/side-tables.js';
 import { LiveHub } from '../live/hub.js';
 import { Metrics } from '../metrics.js';
 import type { ServiceClass, Services } from '../registry.js';
@@ -35,7 +36,7 @@ export function createServices(
   log: Logger,
   pool: DbPool,
   prisma: PrismaClient,
-  parts: Partial<Pick<Services, 'acl'>> & { gate?: DbGate } = {},
+  parts: Partial<Pick<Services, 'acl'>> & { gate?: DbGate; tables?: TableNames } = {},
 ): Services {
   const keys = loadOrCreateKeys(config.auth.state_dir);
   if (keys.created) log.info({ dir: config.auth.state_dir }, 'created JWT signing keys');
@@ -53,7 +54,7 @@ export function createServices(
     log,
     prisma,
     pool,
-    columns: new LiveColumns(pool),
+    columns: new LiveColumns(pool, parts.tables),
     users,
     auth: new AuthService(users, tokens, log),
     // Row-level ACL: a few queries per user, cached for a few seconds (DbMonitorAcl).

@@ -6,19 +6,20 @@ import { createRequire } from 'node:module';
 import type { AppConfig } from '../config/types.js';
 import type { DbGate } from './bounded.js';
 import type { PrismaClient } from './prisma.js';
+import type { TableNames } from './side-tables.js';
 
 /**
  * A PrismaClient that loads and builds the real one on the first property access (every query
  * starts with one). `$disconnect` of a client never built does nothing; the object is not a
  * thenable, so awaiting or returning it from an async function does not build it.
  */
-export function lazyPrismaClient(db: AppConfig['db'], gate: DbGate): PrismaClient {
+export function lazyPrismaClient(db: AppConfig['db'], gate: DbGate, tables?: TableNames): PrismaClient {
   let client: PrismaClient | null = null;
   const real = (): PrismaClient => {
     if (!client) {
       // require() of an ES module (Node >= 20.19): synchronous, so a plain property access can build it.
       const { createPrismaClient } = createRequire(import.meta.url)('./prisma.js') as typeof import('./prisma.js');
-      client = createPrismaClient(db, {}, gate);
+      client = createPrismaClient(db, {}, gate, tables);
     }
     return client;
   };

@@ -5,6 +5,7 @@
 import type { Pool } from 'mariadb';
 import type { ColumnDef } from './schema/types.js';
 import { targetSchema } from './schema/index.js';
+import type { TableNames } from './side-tables.js';
 
 /** How long the list of columns is trusted: a bridge while the service runs is seen this late. */
 const TTL_MS = 60_000;
@@ -61,7 +62,10 @@ const COLUMNS_SQL =
  * is not kept: the next call asks again). Used by the driver reads here and by Prisma's
  * (older-schema.ts), each through its own connection pool.
  */
-export function columnCatalog(query: (sql: string) => Promise<unknown>): () => Promise<Tables> {
+export function columnCatalog(
+  query: (sql: string) => Promise<unknown>,
+  names?: Pick<TableNames, 'entries'>,
+): () => Promise<Tables> {
   let loaded: { at: number; tables: Promise<Tables> } | null = null;
   return () => {
     if (!loaded || Date.now() - loaded.at > TTL_MS) {
@@ -71,6 +75,11 @@ export function columnCatalog(query: (sql: string) => Promise<unknown>): () => P
           let columns = map.get(t);
           if (!columns) map.set(t, (columns = new Map()));
           columns.set(c, d);
+        }
+        // 1.39's tables kept beside an older ZoneMinder read as if they had their own names.
+        for (const [name, side] of names?.entries() ?? []) {
+          const columns = map.get(side);
+          if (columns && !map.has(name)) map.set(name, columns);
         }
         return map;
       });
@@ -100,8 +109,9 @@ export class LiveColumns {
   #lists = new WeakMap<readonly string[], Map<string, string>>();
   #from: Tables | null = null;
 
-  constructor(db: Pick<Pool, 'query'>) {
-    this.tables = columnCatalog((sql) => db.query(sql));
+  /** `names`: 1.39's tables kept beside an older ZoneMinder (side-tables.ts), seen under their own names. */
+  constructor(db: Pick<Pool, 'query'>, names?: TableNames) {
+    this.tables = columnCatalog((sql) => db.query(sql), names);
   }
 
   async hasTable(table: string): Promise<boolean> {

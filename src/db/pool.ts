@@ -4,6 +4,7 @@
 import { createPool as createMariaDbPool, type Pool, type PoolConfig } from 'mariadb';
 import type { AppConfig } from '../config/types.js';
 import { DbGate, withQueryTimeout } from './bounded.js';
+import { withTableNames, type TableNames } from './side-tables.js';
 
 export type DbPool = Pool;
 
@@ -34,7 +35,8 @@ export function poolConfig(db: AppConfig['db']): PoolConfig {
 }
 
 /** `gate`: shared with the app's other pool (Prisma's), see src/db/bounded.ts. */
-export function createPool(db: AppConfig['db'], gate: DbGate = new DbGate()): DbPool {
+/** `tables`: where 1.39's tables are on an older ZoneMinder's database (side-tables.ts). */
+export function createPool(db: AppConfig['db'], gate: DbGate = new DbGate(), tables?: TableNames): DbPool {
   const config = poolConfig(db);
   const pool = createMariaDbPool({
     ...config,
@@ -44,5 +46,6 @@ export function createPool(db: AppConfig['db'], gate: DbGate = new DbGate()): Db
     insertIdAsNumber: true,
     decimalAsNumber: false,
   });
-  return withQueryTimeout(pool, db.query_timeout_secs * 1000, gate, config);
+  const bounded = withQueryTimeout(pool, db.query_timeout_secs * 1000, gate, config);
+  return tables ? withTableNames(bounded, tables) : bounded;
 }

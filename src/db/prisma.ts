@@ -16,6 +16,7 @@ import { isCollationMismatch, noMatchResult } from './charset-errors.js';
 import { NotFoundError } from '../errors.js';
 import { columnCatalog } from './live-columns.js';
 import { OlderSchemaReads } from './older-schema.js';
+import { withTableNames, type TableNames } from './side-tables.js';
 
 export { PrismaClient };
 export type ClientOptions = Prisma.PrismaClientBaseOptions;
@@ -27,15 +28,17 @@ type AdapterPool = Exclude<ConstructorParameters<typeof PrismaMariaDb>[0], strin
  * Each connect() (Prisma calls it again after $disconnect()) gets a fresh pool, which the adapter
  * owns and ends on disconnect.
  */
-export function createAdapter(db: AppConfig['db'], gate: DbGate = new DbGate()): AdapterFactory {
+export function createAdapter(db: AppConfig['db'], gate: DbGate = new DbGate(), tables?: TableNames): AdapterFactory {
   const config = poolConfig(db);
   return {
     provider: 'mysql',
     adapterName: '@prisma/adapter-mariadb',
     connect() {
-      const pool = withZeroDatesAsNull(
+      const bounded = withZeroDatesAsNull(
         withQueryTimeout(createPool(config), db.query_timeout_secs * 1000, gate, config),
       );
+      // An older ZoneMinder's database: 1.39's tables it lacks are zmgate's side tables.
+      const pool = tables ? withTableNames(bounded, tables) : bounded;
       // The adapter's types are mariadb 3.4's and ours 3.5's: slightly different typings of the
       // same API, so the Pool type is asserted.
       const factory = new PrismaMariaDb(pool as unknown as AdapterPool, {
@@ -76,11 +79,12 @@ export function createPrismaClient(
   db: AppConfig['db'],
   options: ClientOptions = {},
   gate: DbGate = new DbGate(),
+  tables?: TableNames,
 ): PrismaClient {
-  const client = new PrismaClient({ ...options, adapter: createAdapter(db, gate) });
+  const client = new PrismaClient({ ...options, adapter: createAdapter(db, gate, tables) });
   // An older ZoneMinder's tables lack some of 1.39's columns: reads leave them out (older-schema.ts).
   const older = new OlderSchemaReads(
-    columnCatalog((sql) => client.$queryRawUnsafe(sql)),
+    columnCatalog((sql) => client.$queryRawUnsafe(sql), tables),
     (sql, ...params) => client.$queryRawUnsafe(sql, ...params),
   );
   const extended = client.$extends({

@@ -11,12 +11,15 @@ import type { AppConfig } from '../config/types.js';
 import type { Logger } from '../log.js';
 import { MigrationFailed, MigrationRefused, describeMissing, migrate } from './migrator.js';
 import { convertedUnderOlderZoneMinder, installedZoneMinder, olderZoneMinderInstalled } from './migrations/version.js';
+import { moveSideTables, prepareSideTables, TableNames } from './side-tables.js';
 
 export interface StartupMigrationResult {
   /** The database is at the target and every migration is recorded. */
   ok: boolean;
   /** What is missing when not ok: schema differences ('table Notifications is missing', 'Monitors.X is missing', ...) and 'migration <id> pending'. */
   missing: string[];
+  /** Where the app's statements find 1.39's tables an older ZoneMinder lacks (side-tables.ts). */
+  tables: TableNames;
 }
 
 /** One line naming what is missing, grouped, for the log message. */
@@ -60,7 +63,7 @@ export async function runStartupMigrations(db: AppConfig['db'], log: Logger): Pr
       { database, err: { message: (error as Error).message } },
       `database migrations not checked: cannot connect to database ${database} (${(error as Error).message}); the service continues`,
     );
-    return { ok: false, missing: ['database connection'] };
+    return { ok: false, missing: ['database connection'], tables: new TableNames() };
   }
 
   try {
@@ -81,17 +84,31 @@ export async function runStartupMigrations(db: AppConfig['db'], log: Logger): Pr
     const converted = convertedUnderOlderZoneMinder(result.contents);
     if (converted)
       log.error({ database, zoneminder: installedZoneMinder(result.contents) }, `database ${database}: ${converted}`);
-    return { ok: true, missing: [] };
+    // ZoneMinder was upgraded since zmgate kept tables beside it: their rows go into its own now.
+    await moveSideTables(conn, log).catch((err: Error) =>
+      log.warn(
+        { database, err: { message: err.message } },
+        `side tables not moved into ZoneMinder's own (${err.message}); they are kept and the move is tried at the next start`,
+      ),
+    );
+    return { ok: true, missing: [], tables: new TableNames() };
   } catch (error) {
     const missing = await describeMissing(conn, database).catch((e: Error) => [`unknown (${e.message})`]);
     if (error instanceof MigrationRefused && error.contents && olderZoneMinderInstalled(error.contents)) {
       const installed = installedZoneMinder(error.contents);
+      const tables = await prepareSideTables(conn, log).catch((err: Error) => {
+        log.warn({ database, err: { message: err.message } }, `side tables not prepared: ${err.message}`);
+        return new TableNames();
+      });
+      const kept = new Set([...tables.entries()].map(([name]) => `table ${name} is missing`));
+      const still = missing.filter((line) => !kept.has(line));
       log.warn(
-        { database, zoneminder: installed, missing },
-        `database ${database} belongs to ZoneMinder ${installed}: zmgate leaves its schema as ZoneMinder's own. ` +
-          `Routes that need ZoneMinder 1.39's tables or columns (${summariseMissing(missing)}) answer 503 until ZoneMinder itself is upgraded to 1.39 (README, "Beside ZoneMinder 1.36 and 1.38")`,
+        { database, zoneminder: installed, missing: still, side_tables: [...tables.entries()].map(([, side]) => side) },
+        `database ${database} belongs to ZoneMinder ${installed}: zmgate leaves its schema as ZoneMinder's own and keeps ` +
+          `1.39's tables it lacks beside it (${tables.size}). What else 1.39 has (${summariseMissing(still)}) is read as 1.39's defaults, ` +
+          `or answers 503 until ZoneMinder itself is upgraded (README, "Beside ZoneMinder 1.36, 1.38 and 1.39")`,
       );
-      return { ok: false, missing };
+      return { ok: false, missing: still, tables };
     }
     const reason =
       error instanceof MigrationFailed
@@ -109,7 +126,7 @@ export async function runStartupMigrations(db: AppConfig['db'], log: Logger): Pr
       },
       `database migrations did not complete: ${reason}. Missing: ${summariseMissing(missing)}. The service continues without them.`,
     );
-    return { ok: false, missing };
+    return { ok: false, missing, tables: new TableNames() };
   } finally {
     await conn.end().catch(() => conn.destroy());
   }
