@@ -204,3 +204,30 @@ test('a mode change through v3 on 1.36 is stored as the Function its daemons rea
   t.regex(envelope.details[0][1], /before 1\.39\) has no such column/);
   t.deepEqual(await db.db.query('SELECT Name FROM Monitors WHERE Id = 4', [], db.name), [{ Name: 'Hall' }]);
 });
+
+test('a zone written in percent through v3 on 1.36 is stored in the pixels its zma reads', async (t) => {
+  const send = async (method: string, path: string, body: unknown) => {
+    const res = await fetch(app.api(path), {
+      method,
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    const text = await res.text();
+    return { status: res.status, body: (text ? JSON.parse(text) : {}) as Record<string, unknown> };
+  };
+  // Monitor 2 is 640×360; percent is v3's default unit.
+  const created = await send('POST', '/monitors/2/zones', { name: 'Left half', coords: '0,0 50,0 50,100 0,100' });
+  t.is(created.status, 201, JSON.stringify(created.body));
+  t.like(created.body, { units: 'Pixels', coords: '0,0 320,0 320,359 0,359', area: 114880 });
+  const id = Number(created.body.id);
+  t.deepEqual(await db.db.query('SELECT Units, Coords FROM Zones WHERE Id = ?', [id], db.name), [
+    { Units: 'Pixels', Coords: '0,0 320,0 320,359 0,359' },
+  ]);
+  const moved = await send('PUT', `/zones/${id}`, { units: 'Percent', coords: '50,50 100,50 100,100 50,100' });
+  t.is(moved.status, 200, JSON.stringify(moved.body));
+  t.like(moved.body, { units: 'Pixels', coords: '320,180 639,180 639,359 320,359' });
+  // Pixels stay as given.
+  const pixels = await send('PUT', `/zones/${id}`, { units: 'Pixels', coords: '10,10 100,10 100,100' });
+  t.like(pixels.body, { units: 'Pixels', coords: '10,10 100,10 100,100' });
+  t.is((await send('DELETE', `/zones/${id}`, undefined)).status, 204);
+});

@@ -107,3 +107,18 @@ export function parsePolygon(text: string, units: ZoneUnits, field = 'coords', f
     area: Math.max(1, Math.round(area)),
   };
 }
+
+/**
+ * Percent coordinates ("x,y …", already checked by parsePolygon) as whole pixels of `frame`,
+ * 0..width-1 and 0..height-1: what a ZoneMinder before 1.38.4 reads (docs/zoneminder/coexistence.md).
+ */
+export function percentToPixels(coords: string, frame: FrameSize): string {
+  const at = (value: number, size: number) => Math.min(size - 1, Math.max(0, Math.round((value * size) / 100)));
+  return coords
+    .split(' ')
+    .map((pair) => {
+      const [x, y] = pair.split(',').map(Number);
+      return `${at(x, frame.width)},${at(y, frame.height)}`;
+    })
+    .join(' ');
+}

@@ -20,7 +20,8 @@ import {
   type ZoneType,
   type ZoneUnitsValue,
 } from './zone-fields.js';
-import { parsePolygon, type FrameSize } from './zone-geometry.js';
+import { parsePolygon, percentToPixels, type FrameSize, type Polygon, type ZoneUnits } from './zone-geometry.js';
+import { compareVersions } from '../../db/migrations/version.js';
 import { AclDbService } from '../db-service.js';
 
 export interface ZoneResponse extends ZoneMotionFields {
@@ -92,9 +93,49 @@ function toResponse(row: Zones): ZoneResponse {
 
 const zoneNotFound = (id: number) => new NotFoundError(`Zone ${id} not found`, [['id', String(id)]]);
 
+/** How long the installed ZoneMinder's version is trusted (Config ZM_DYN_CURR_VERSION). */
+const VERSION_TTL_MS = 60_000;
+
 export class ZonesService extends AclDbService {
   /** The last zone write queued per monitor (oneAtATime). */
   private readonly writing = new Map<number, Promise<unknown>>();
+  private pixelDaemons: { at: number; value: Promise<boolean> } | null = null;
+
+  /**
+   * Whether the installed ZoneMinder's zma reads Zones.Coords as whole pixels whatever Units says:
+   * before 1.38.4 (ZM_DYN_CURR_VERSION, the installed code's version).
+   */
+  private readsPixelsOnly(): Promise<boolean> {
+    if (!this.pixelDaemons || Date.now() - this.pixelDaemons.at > VERSION_TTL_MS) {
+      const value = this.prisma.config
+        .findUnique({ where: { Name: 'ZM_DYN_CURR_VERSION' }, select: { Value: true } })
+        .then((row) => /^\d+\.\d+/.test(row?.Value ?? '') && compareVersions(row!.Value, '1.38.4') < 0);
+      this.pixelDaemons = { at: Date.now(), value };
+      value.catch(() => (this.pixelDaemons = null));
+    }
+    return this.pixelDaemons.value;
+  }
+
+  /**
+   * The polygon as it is stored: in the units given, except that percent coordinates become whole
+   * pixels of the monitor's frame when the installed zma reads only pixels (a percent polygon
+   * would make it watch a 100×100-pixel corner and miss motion everywhere else).
+   */
+  private async stored(
+    text: string,
+    units: ZoneUnits,
+    field: string,
+    frame: FrameSize,
+  ): Promise<{ units: ZoneUnits; polygon: Polygon }> {
+    const polygon = parsePolygon(text, units, field, frame);
+    if (units !== 'Percent' || !(await this.readsPixelsOnly())) return { units, polygon };
+    if (!frame.width || !frame.height) {
+      throw new InvalidInputError('Invalid input', [
+        [field, 'the monitor has no Width/Height to place percent coordinates by; give them in Pixels'],
+      ]);
+    }
+    return { units: 'Pixels', polygon: parsePolygon(percentToPixels(polygon.coords, frame), 'Pixels', field, frame) };
+  }
 
   private async monitorFrame(id: number): Promise<FrameSize> {
     const monitor = await this.prisma.monitors.findUnique({ where: { Id: id }, select: { Width: true, Height: true } });
@@ -123,8 +164,7 @@ export class ZonesService extends AclDbService {
   async create(user: AuthUser, monitorId: number, body: CreateZoneRequest): Promise<ZoneResponse> {
     requireEditableMonitor(await this.acl.scope(user), monitorId);
     const frame = await this.monitorFrame(monitorId);
-    const units = body.units ?? 'Percent';
-    const polygon = parsePolygon(body.coords, units, 'coords', frame);
+    const { units, polygon } = await this.stored(body.coords, body.units ?? 'Percent', 'coords', frame);
     const row = await this.oneAtATime(monitorId, () =>
       this.prisma.zones.create({
         data: {
@@ -180,13 +220,16 @@ export class ZonesService extends AclDbService {
     const current = await this.zone(user, id, true);
     const text = body.coords ?? body.polygon;
     const field = body.coords != null ? 'coords' : 'polygon';
-    const units = body.units ?? current.Units;
-    if (units !== current.Units && text == null) {
+    const asked = (body.units ?? current.Units) as ZoneUnits;
+    if (asked !== current.Units && text == null) {
       throw new InvalidInputError('Invalid input', [
         ['coords', `required when units change (the stored polygon is in ${current.Units})`],
       ]);
     }
-    const polygon = text != null ? parsePolygon(text, units, field, await this.monitorFrame(current.MonitorId)) : null;
+    const placed =
+      text != null ? await this.stored(text, asked, field, await this.monitorFrame(current.MonitorId)) : null;
+    const units = placed?.units ?? asked;
+    const polygon = placed?.polygon ?? null;
     const row = await this.prisma.zones.update({
       where: { Id: id },
       data: {
