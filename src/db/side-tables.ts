@@ -11,13 +11,17 @@
 // the side table `zmgate_moved_<Table>`, kept as a copy. docs/zoneminder/coexistence.md, "Side
 // tables".
 //
-// Permissions and roles are not among them: on 1.36 a user's monitors are Users.MonitorIds, which
-// ZoneMinder's own UI and API enforce; rows of zmgate's would not be (those routes answer 503).
+// Per-monitor permissions: on a database with Users.MonitorIds (1.36), which ZoneMinder's own UI
+// and API enforce, Monitors_Permissions is kept beside it too, filled from MonitorIds when it is
+// created; every v3 write to it is written back to MonitorIds (features/users/permissions-service.ts),
+// which stays what both ZoneMinder and zmgate enforce. Group and role permissions have no
+// counterpart there and are not kept (their routes answer 503).
 import type { Logger } from '../log.js';
 import { createTable, quoteIdent } from './converge/ddl.js';
 import type { Queryable } from './converge/introspect.js';
 import { targetSchema } from './schema/index.js';
 import { seedEmptyTables } from './seed/index.js';
+import { writeRowsFromMonitorIds } from './migrations/monitor-permissions.js';
 
 export const SIDE_PREFIX = 'zmgate_side_';
 export const MOVED_PREFIX = 'zmgate_moved_';
@@ -41,6 +45,12 @@ export const SIDE_TABLES: readonly string[] = [
   'AI_Detection_Settings',
   'AI_Detections',
 ];
+
+/** Kept beside a database whose Users still have MonitorIds (1.36): the v3 face of those lists. */
+export const MONITOR_PERMISSIONS = 'Monitors_Permissions';
+
+/** Moved without their Id (a fresh one is given): the rows are told apart by (MonitorId, UserId). */
+const MOVED_WITHOUT_ID = new Set([MONITOR_PERMISSIONS]);
 
 /** 1.39 names of tables an older ZoneMinder has under another name, with the same columns. */
 export const RENAMED_TABLES: Readonly<Record<string, string>> = { Snapshots_Events: 'Snapshot_Events' };
@@ -133,7 +143,11 @@ export async function prepareSideTables(conn: Queryable, log: Logger): Promise<T
   const schema = targetSchema();
   const map: Array<[string, string]> = [];
   const created: string[] = [];
-  for (const name of SIDE_TABLES) {
+  const [monitorIds] = (await conn.query(
+    "SELECT COUNT(*) AS n FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = 'Users' AND COLUMN_NAME = 'MonitorIds'",
+  )) as Array<{ n: number | bigint }>;
+  const wanted = Number(monitorIds?.n ?? 0) > 0 ? [...SIDE_TABLES, MONITOR_PERMISSIONS] : SIDE_TABLES;
+  for (const name of wanted) {
     if (live.has(name)) continue;
     const def = schema.tables.find((t) => t.name === name);
     if (!def) continue;
@@ -158,7 +172,13 @@ export async function prepareSideTables(conn: Queryable, log: Logger): Promise<T
   const names = new TableNames(map);
   if (created.length) {
     // 1.39's seed rows (the COCO dataset, encoder templates, menu items, …), only into tables just made.
-    await seedEmptyTables(withTableNames(conn, names), created);
+    const renamed = withTableNames(conn, names);
+    await seedEmptyTables(renamed, created);
+    if (created.includes(MONITOR_PERMISSIONS)) {
+      const warnings: string[] = [];
+      await writeRowsFromMonitorIds(renamed, warnings);
+      for (const w of warnings) log.warn(w);
+    }
     log.info({ tables: created.map((t) => SIDE_PREFIX + t) }, `side tables created for ${created.join(', ')}`);
   }
   return names;
@@ -172,7 +192,7 @@ export async function prepareSideTables(conn: Queryable, log: Logger): Promise<T
 export async function moveSideTables(conn: Queryable, log: Logger): Promise<Record<string, number>> {
   const live = await liveTables(conn);
   const moved: Record<string, number> = {};
-  for (const name of SIDE_TABLES) {
+  for (const name of [...SIDE_TABLES, MONITOR_PERMISSIONS]) {
     const side = SIDE_PREFIX + name;
     if (!live.has(side) || !live.has(name)) continue;
     const columns = (
@@ -182,7 +202,9 @@ export async function moveSideTables(conn: Queryable, log: Logger): Promise<Reco
           WHERE s.TABLE_SCHEMA = DATABASE() AND s.TABLE_NAME = ? ORDER BY s.ORDINAL_POSITION`,
         [name, side],
       )) as Array<{ name: string }>
-    ).map((c) => quoteIdent(String(c.name)));
+    )
+      .filter((c) => !(MOVED_WITHOUT_ID.has(name) && c.name === 'Id'))
+      .map((c) => quoteIdent(String(c.name)));
     const target = MOVED_PREFIX + name;
     const copied = (await conn.query(
       `INSERT IGNORE INTO ${quoteIdent(name)} (${columns.join(', ')}) SELECT ${columns.join(', ')} FROM ${quoteIdent(side)}`,

@@ -45,7 +45,12 @@ test.before(async () => {
     [bcrypt.hashSync('adm', 4)],
   );
   await sql(
-    "INSERT INTO Monitors (Id, Name, Function, Enabled, Width, Height) VALUES (1, 'Drive', 'Modect', 1, 640, 360)",
+    "INSERT INTO Monitors (Id, Name, Function, Enabled, Width, Height) VALUES (1, 'Drive', 'Modect', 1, 640, 360), (2, 'Gate', 'Record', 1, 640, 360)",
+  );
+  // Limited to monitor 1 by 1.36's Users.MonitorIds.
+  await sql(
+    "INSERT INTO Users (Username, Password, Enabled, APIEnabled, Stream, Events, Monitors, MonitorIds) VALUES ('limited', ?, 1, 1, 'View', 'View', 'View', '1')",
+    [bcrypt.hashSync('limited', 4)],
   );
   await sql(
     `INSERT INTO Events (Id, MonitorId, StorageId, Name, Cause, StartDateTime, EndDateTime, Width, Height, Length, Frames, StateId, Scheme)
@@ -79,8 +84,9 @@ test.serial(
       'Menu_Items',
     ])
       t.true(side.includes(`zmgate_side_${name}`), name);
-    // Permissions and roles are not kept beside 1.36 (Users.MonitorIds is what its UI enforces).
-    t.false(side.some((n) => /Permissions|Roles/.test(n)));
+    // Per-monitor permissions are (the v3 face of MonitorIds); group and role ones are not.
+    t.true(side.includes('zmgate_side_Monitors_Permissions'));
+    t.false(side.some((n) => /Groups_Permissions|Role/.test(n)));
     // Seeded as 1.39 seeds them.
     const [menu] = await sql<{ n: number }>('SELECT COUNT(*) AS n FROM zmgate_side_Menu_Items');
     t.true(Number(menu.n) > 0);
@@ -121,6 +127,48 @@ test.serial('a tag made and assigned through v3 is stored beside 1.36 and shown 
     ['Delivery'],
   );
 });
+
+test.serial(
+  'per-monitor permissions on 1.36: read from MonitorIds, and a v3 write is written back to it',
+  async (t) => {
+    const [limited] = await sql<{ Id: number }>("SELECT Id FROM Users WHERE Username = 'limited'");
+    const userId = Number(limited.Id);
+    const monitorIds = async () =>
+      (await sql<{ MonitorIds: string }>('SELECT MonitorIds FROM Users WHERE Id = ?', [userId]))[0].MonitorIds;
+    const seen = async () => {
+      const as = caller(app, await login(app, 'limited'));
+      return ((await as('GET', '/monitors')).body.items as Array<{ id: number }>).map((m) => m.id).sort();
+    };
+    const rows = ((await call('GET', '/monitors-permissions')).body.items as any[]).filter((r) => r.user_id === userId);
+    t.deepEqual(rows.map((r) => [r.monitor_id, r.permission]).sort(), [
+      [1, 'View'],
+      [2, 'None'],
+    ]);
+    t.deepEqual(await seen(), [1]);
+    const rowOf = (monitor: number) => rows.find((r) => r.monitor_id === monitor).id;
+
+    // Monitor 2 shown: every monitor is visible, which 1.36 writes as an empty list.
+    t.is((await call('PATCH', `/monitors-permissions/${rowOf(2)}`, { permission: 'View' })).status, 200);
+    t.is(await monitorIds(), '');
+    t.deepEqual(await seen(), [1, 2]);
+    // Monitor 1 hidden.
+    t.is((await call('PATCH', `/monitors-permissions/${rowOf(1)}`, { permission: 'None' })).status, 200);
+    t.is(await monitorIds(), '2');
+    t.deepEqual(await seen(), [2]);
+    // What MonitorIds cannot say is refused, and nothing changes: Edit for a View user, every monitor hidden.
+    const edit = await call('PATCH', `/monitors-permissions/${rowOf(2)}`, { permission: 'Edit' });
+    t.is(edit.status, 400);
+    t.regex(edit.body.details[0][1], /use None, Inherit or View/);
+    const none = await call('PATCH', `/monitors-permissions/${rowOf(2)}`, { permission: 'None' });
+    t.is(none.status, 400);
+    t.regex(none.body.details[0][1], /an empty list means all/);
+    t.is(await monitorIds(), '2');
+    t.is((await call('GET', `/monitors-permissions/${rowOf(2)}`)).body.permission, 'View');
+    // Deleting the row of monitor 1 is Inherit: visible again.
+    t.is((await call('DELETE', `/monitors-permissions/${rowOf(1)}`)).status, 204);
+    t.is(await monitorIds(), '');
+  },
+);
 
 test.serial(
   'after ZoneMinder made the real tables, the side rows move there; a taken key stays in the copy',

@@ -32,7 +32,15 @@ export function parseMonitorIds(list: string | null): number[] {
     .filter((id) => id > 0);
 }
 
-async function migrate(conn: Queryable, ctx: MigrationContext): Promise<void> {
+/**
+ * Writes the Monitors_Permissions rows of every restricted user's MonitorIds (existing rows are
+ * kept); returns the restricted users and the monitors, and warns of ids of monitors gone. Also
+ * used for the side table kept beside a 1.36 database (src/db/side-tables.ts).
+ */
+export async function writeRowsFromMonitorIds(
+  conn: Queryable,
+  warnings: string[],
+): Promise<{ users: UserRow[]; monitors: number[]; rows: Array<[number, number, string]> }> {
   const users = (
     (await conn.query(
       "SELECT Id, Username, Monitors, MonitorIds FROM Users WHERE MonitorIds IS NOT NULL AND TRIM(MonitorIds) <> '' ORDER BY Id",
@@ -50,7 +58,7 @@ async function migrate(conn: Queryable, ctx: MigrationContext): Promise<void> {
     for (const monitorId of monitors) rows.push([monitorId, user.Id, listed.has(monitorId) ? granted : 'None']);
     const gone = parseMonitorIds(user.MonitorIds).filter((id) => !existing.has(id));
     if (gone.length)
-      ctx.warnings.push(
+      warnings.push(
         `${ID}: user ${user.Username}'s MonitorIds name monitors that no longer exist (${gone.join(', ')}); left out`,
       );
   }
@@ -62,6 +70,11 @@ async function migrate(conn: Queryable, ctx: MigrationContext): Promise<void> {
       batch.flat(),
     );
   }
+  return { users, monitors, rows };
+}
+
+async function migrate(conn: Queryable, ctx: MigrationContext): Promise<void> {
+  const { users, monitors, rows } = await writeRowsFromMonitorIds(conn, ctx.warnings);
 
   // Check before dropping the only other copy of the lists: every (user, monitor) pair has a row.
   if (users.length && monitors.length) {

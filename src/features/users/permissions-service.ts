@@ -1,8 +1,16 @@
 // Row-level permission rows: Monitors_Permissions and Groups_Permissions (System area only, so a
 // Groups- or Monitors-Edit user cannot raise their own rights). Every write drops the cached
 // scopes so the change applies at once rather than after the ACL cache's few seconds.
+//
+// On ZoneMinder 1.36 (Users.MonitorIds) the rows live beside it (src/db/side-tables.ts) and each
+// write is written back, in its transaction, to the user's MonitorIds: the list ZoneMinder's own
+// console and API, and zmgate's ACL, enforce. docs/zoneminder/coexistence.md, "Permissions on 1.36".
 import { InvalidInputError, notFound } from '../../errors.js';
 import { pageRequest, type Page, listPage } from '../../api/pagination.js';
+import type { MonitorAcl } from '../../auth/monitor-acl.js';
+import type { LiveColumns } from '../../db/live-columns.js';
+import type { PrismaClient } from '../../db/prisma.js';
+import type { Services } from '../../registry.js';
 import { AclDbService } from '../db-service.js';
 
 /** A row's level: Inherit defers to group, role and area rules; None hides. */
@@ -64,7 +72,95 @@ interface Row {
   Permission: string;
 }
 
+type Tx = Pick<PrismaClient, '$queryRawUnsafe' | '$executeRawUnsafe'>;
+
+/** What a 1.36 user's Monitors area grants on a listed monitor: View, Edit, or nothing. */
+function grantedBy(area: string | null | undefined): 'View' | 'Edit' | null {
+  if (area === 'Edit' || area === 'Create') return 'Edit';
+  return area === 'View' ? 'View' : null;
+}
+
 export class PermissionsService extends AclDbService {
+  static override from<T>(
+    this: new (prisma: PrismaClient, acl: MonitorAcl, columns?: LiveColumns) => T,
+    s: Services,
+  ): T {
+    return new this(s.prisma, s.acl, s.columns);
+  }
+
+  constructor(
+    prisma: PrismaClient,
+    acl: MonitorAcl,
+    private readonly columns?: Pick<LiveColumns, 'tables'>,
+  ) {
+    super(prisma, acl);
+  }
+
+  /** ZoneMinder 1.36: a user's monitors are Users.MonitorIds. */
+  private async monitorIdsLive(): Promise<boolean> {
+    return !!(await this.columns?.tables())?.get('Users')?.has('MonitorIds');
+  }
+
+  /**
+   * A 1.36 write of `permission` for `userId`: only what MonitorIds can say (None, Inherit, or the
+   * level the user's Monitors area grants on a listed monitor). Runs `write` and writes the user's
+   * rows back to MonitorIds in one transaction.
+   */
+  private async onMonitorIds<R extends Row>(
+    userId: number,
+    permission: string | null | undefined,
+    write: (tx: PrismaClient) => Promise<R>,
+  ): Promise<R> {
+    return this.prisma.$transaction(async (tx) => {
+      const [user] = await tx.$queryRawUnsafe<Array<{ Monitors: string | null }>>(
+        'SELECT Monitors FROM Users WHERE Id = ? FOR UPDATE',
+        userId,
+      );
+      const granted = grantedBy(user?.Monitors);
+      if (permission && permission !== 'None' && permission !== 'Inherit' && permission !== granted) {
+        throw new InvalidInputError('Invalid input', [
+          [
+            'permission',
+            `ZoneMinder 1.36 can only show or hide a monitor for this user (MonitorIds); its level comes from the user's Monitors permission (${user?.Monitors ?? 'None'}): use None, Inherit${granted ? ` or ${granted}` : ''}`,
+          ],
+        ]);
+      }
+      const row = await write(tx as unknown as PrismaClient);
+      await this.writeBack(tx, Number(row.UserId), granted);
+      return row;
+    });
+  }
+
+  /** The user's rows as 1.36's MonitorIds: the monitors it may see ('' for all of them). */
+  private async writeBack(tx: Tx, userId: number, granted: 'View' | 'Edit' | null): Promise<void> {
+    const [monitors, rows] = await Promise.all([
+      tx.$queryRawUnsafe<Array<{ Id: number | bigint }>>('SELECT Id FROM Monitors ORDER BY Id'),
+      tx.$queryRawUnsafe<Array<{ MonitorId: number | bigint; Permission: string }>>(
+        'SELECT MonitorId, Permission FROM Monitors_Permissions WHERE UserId = ?',
+        userId,
+      ),
+    ]);
+    const level = new Map(rows.map((r) => [Number(r.MonitorId), r.Permission]));
+    const ids = monitors.map((m) => Number(m.Id));
+    const visible = ids.filter((id) => {
+      const p = level.get(id);
+      return p === 'View' || p === 'Edit' || ((p === undefined || p === 'Inherit') && granted !== null);
+    });
+    // An empty MonitorIds means every monitor to 1.36: a user who may see none must keep a list.
+    if (granted !== null && ids.length > 0 && visible.length === 0) {
+      throw new InvalidInputError('Invalid input', [
+        [
+          'permission',
+          "ZoneMinder 1.36 cannot hide every monitor from a user by MonitorIds (an empty list means all): set the user's Monitors permission to None instead",
+        ],
+      ]);
+    }
+    await tx.$executeRawUnsafe(
+      'UPDATE Users SET MonitorIds = ? WHERE Id = ?',
+      visible.length === ids.length ? '' : visible.join(','),
+      userId,
+    );
+  }
   private async checkRefs(userId: number, target: ['monitor_id' | 'group_id', number]): Promise<void> {
     const [field, id] = target;
     const [user, row] = await Promise.all([
@@ -104,26 +200,39 @@ export class PermissionsService extends AclDbService {
   async createMonitor(body: CreateMonitorPermissionRequest): Promise<MonitorPermissionResponse> {
     await this.checkRefs(body.user_id, ['monitor_id', body.monitor_id]);
     // A second row for the same (monitor, user) is a unique-index 409, mapped centrally.
-    const row = await this.prisma.monitors_Permissions.create({
-      data: { MonitorId: body.monitor_id, UserId: body.user_id, Permission: body.permission },
-    });
+    const create = (db: PrismaClient) =>
+      db.monitors_Permissions.create({
+        data: { MonitorId: body.monitor_id, UserId: body.user_id, Permission: body.permission },
+      });
+    const row = (await this.monitorIdsLive())
+      ? await this.onMonitorIds(body.user_id, body.permission, create)
+      : await create(this.prisma);
     this.changed(row);
     return monitorRow(row);
   }
 
   async updateMonitor(id: number, body: UpdateMonitorPermissionRequest): Promise<MonitorPermissionResponse> {
-    await this.getMonitor(id);
-    const row = await this.prisma.monitors_Permissions.update({
-      where: { Id: id },
-      data: { ...(body.permission != null && { Permission: body.permission }) },
-    });
+    const current = await this.getMonitor(id);
+    const update = (db: PrismaClient) =>
+      db.monitors_Permissions.update({
+        where: { Id: id },
+        data: { ...(body.permission != null && { Permission: body.permission }) },
+      });
+    const row = (await this.monitorIdsLive())
+      ? await this.onMonitorIds(current.user_id, body.permission, update)
+      : await update(this.prisma);
     this.changed(row);
     return monitorRow(row);
   }
 
   async removeMonitor(id: number): Promise<void> {
-    await this.getMonitor(id);
-    this.changed(await this.prisma.monitors_Permissions.delete({ where: { Id: id } }));
+    const current = await this.getMonitor(id);
+    const remove = (db: PrismaClient) => db.monitors_Permissions.delete({ where: { Id: id } });
+    this.changed(
+      (await this.monitorIdsLive())
+        ? await this.onMonitorIds(current.user_id, null, remove)
+        : await remove(this.prisma),
+    );
   }
 
   // Groups_Permissions ---------------------------------------------------------------------
