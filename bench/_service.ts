@@ -2,7 +2,7 @@
 // (user bench/bench-pass), starting it as its own process, logging in, and the process's CPU
 // time and RSS from /proc (Linux).
 import { type ChildProcess, spawn, type StdioOptions } from 'node:child_process';
-import { mkdtempSync, readFileSync, readdirSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, readlinkSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -43,6 +43,36 @@ export function rssMb(pid: number): number {
 /** Open file descriptors of a process (/proc/<pid>/fd). */
 export function openFds(pid: number): number {
   return readdirSync(`/proc/${pid}/fd`).length;
+}
+
+/**
+ * How many of a process's open fds are TCP connections to `port` (e.g. its database pools'):
+ * the sockets' inodes from /proc/<pid>/net/tcp{,6} (remote port, field 3), matched to its fd links.
+ */
+export function socketsTo(pid: number, port: number): number {
+  const inodes = new Set<string>();
+  for (const table of ['tcp', 'tcp6']) {
+    let text: string;
+    try {
+      text = readFileSync(`/proc/${pid}/net/${table}`, 'utf8');
+    } catch {
+      continue;
+    }
+    for (const line of text.split('\n').slice(1)) {
+      const fields = line.trim().split(/\s+/);
+      if (fields.length > 9 && Number.parseInt(fields[2].split(':')[1] ?? '', 16) === port) inodes.add(fields[9]);
+    }
+  }
+  let n = 0;
+  for (const fd of readdirSync(`/proc/${pid}/fd`)) {
+    try {
+      const m = /^socket:\[(\d+)\]$/.exec(readlinkSync(`/proc/${pid}/fd/${fd}`));
+      if (m && inodes.has(m[1])) n++;
+    } catch {
+      // closed meanwhile
+    }
+  }
+  return n;
 }
 
 /**
