@@ -21,7 +21,7 @@ import {
   type ZoneUnitsValue,
 } from './zone-fields.js';
 import { parsePolygon, percentToPixels, type FrameSize, type Polygon, type ZoneUnits } from './zone-geometry.js';
-import { compareVersions } from '../../db/migrations/version.js';
+import { compareVersions, isVersion } from '../../db/migrations/version.js';
 import { AclDbService } from '../db-service.js';
 
 export interface ZoneResponse extends ZoneMotionFields {
@@ -109,7 +109,10 @@ export class ZonesService extends AclDbService {
     if (!this.pixelDaemons || Date.now() - this.pixelDaemons.at > VERSION_TTL_MS) {
       const value = this.prisma.config
         .findUnique({ where: { Name: 'ZM_DYN_CURR_VERSION' }, select: { Value: true } })
-        .then((row) => /^\d+\.\d+/.test(row?.Value ?? '') && compareVersions(row!.Value, '1.38.4') < 0);
+        .then((row) => {
+          const version = row?.Value ?? null;
+          return isVersion(version) && compareVersions(version, '1.38.4') < 0;
+        });
       this.pixelDaemons = { at: Date.now(), value };
       value.catch(() => (this.pixelDaemons = null));
     }
