@@ -4,11 +4,15 @@
 //
 // On ZoneMinder 1.36 (Users.MonitorIds) the rows live beside it (src/db/side-tables.ts) and each
 // write is written back, in its transaction, to the user's MonitorIds: the list ZoneMinder's own
-// console and API, and zmgate's ACL, enforce. docs/zoneminder/coexistence.md, "Permissions on 1.36".
+// console and API, and zmgate's ACL, enforce. ZoneMinder's own UI edits MonitorIds only, so before
+// the rows are read or written they are brought in line with it (driftFromMonitorIds): a write
+// never restores a list ZoneMinder's admin has since changed. docs/zoneminder/coexistence.md,
+// "Permissions on 1.36".
 import { InvalidInputError, notFound } from '../../errors.js';
 import { pageRequest, type Page, listPage } from '../../api/pagination.js';
 import type { MonitorAcl } from '../../auth/monitor-acl.js';
 import type { LiveColumns } from '../../db/live-columns.js';
+import { parseMonitorIds } from '../../db/migrations/monitor-permissions.js';
 import type { PrismaClient } from '../../db/prisma.js';
 import type { Services } from '../../registry.js';
 import { AclDbService } from '../db-service.js';
@@ -74,10 +78,64 @@ interface Row {
 
 type Tx = Pick<PrismaClient, '$queryRawUnsafe' | '$executeRawUnsafe'>;
 
+interface MonitorIdsUser {
+  Id: number | bigint;
+  Monitors: string | null;
+  MonitorIds: string | null;
+}
+
+interface SideRow {
+  Id: number | bigint;
+  UserId: number | bigint;
+  MonitorId: number | bigint;
+  Permission: string;
+}
+
+/** A side row to write so that it says what MonitorIds says (id null: a row to add). */
+interface Drift {
+  id: number | null;
+  userId: number;
+  monitorId: number;
+  permission: 'None' | 'View' | 'Edit' | 'Inherit';
+}
+
 /** What a 1.36 user's Monitors area grants on a listed monitor: View, Edit, or nothing. */
 function grantedBy(area: string | null | undefined): 'View' | 'Edit' | null {
   if (area === 'Edit' || area === 'Create') return 'Edit';
   return area === 'View' ? 'View' : null;
+}
+
+/**
+ * Where a 1.36 user's side rows disagree with the user's MonitorIds on whether a monitor is shown.
+ * MonitorIds is the truth (ZoneMinder enforces it): empty means every monitor, otherwise only the
+ * listed ones. A row shows its monitor when it is View or Edit, or Inherit or absent (as writeBack
+ * reads them). A monitor to show gets Inherit under an empty list, else the level the user's
+ * Monitors area grants; one to hide gets None. Users whose area is None are left alone: 1.36
+ * shows them nothing whatever the list says.
+ */
+export function driftFromMonitorIds(users: MonitorIdsUser[], monitors: number[], rows: SideRow[]): Drift[] {
+  const byPair = new Map(rows.map((r) => [`${Number(r.UserId)}:${Number(r.MonitorId)}`, r]));
+  const drift: Drift[] = [];
+  for (const user of users) {
+    const granted = grantedBy(user.Monitors);
+    if (granted === null) continue;
+    const userId = Number(user.Id);
+    const listed = new Set(parseMonitorIds(user.MonitorIds));
+    const all = listed.size === 0;
+    for (const monitorId of monitors) {
+      const row = byPair.get(`${userId}:${monitorId}`);
+      const shown = row?.Permission !== 'None';
+      const truth = all || listed.has(monitorId);
+      if (shown === truth) continue;
+      drift.push({
+        id: row ? Number(row.Id) : null,
+        userId,
+        monitorId,
+        permission: !truth ? 'None' : all ? 'Inherit' : granted,
+      });
+    }
+  }
+  return drift;
 }
 
 export class PermissionsService extends AclDbService {
@@ -101,6 +159,55 @@ export class PermissionsService extends AclDbService {
     return !!(await this.columns?.tables())?.get('Users')?.has('MonitorIds');
   }
 
+  /** The drift of `userIds` (every user when omitted), read in `db` (FOR UPDATE in a transaction). */
+  private async drift(db: Tx, userIds?: number[], lock = false): Promise<Drift[]> {
+    const only = userIds ? ` AND Id IN (${userIds.map(() => '?').join(', ')})` : '';
+    const users = await db.$queryRawUnsafe<MonitorIdsUser[]>(
+      `SELECT Id, Monitors, MonitorIds FROM Users WHERE 1 = 1${only} ORDER BY Id${lock ? ' FOR UPDATE' : ''}`,
+      ...(userIds ?? []),
+    );
+    if (users.length === 0) return [];
+    const [monitors, rows] = await Promise.all([
+      db.$queryRawUnsafe<Array<{ Id: number | bigint }>>('SELECT Id FROM Monitors ORDER BY Id'),
+      db.$queryRawUnsafe<SideRow[]>(
+        `SELECT Id, UserId, MonitorId, Permission FROM Monitors_Permissions WHERE UserId IN (${users.map(() => '?').join(', ')})`,
+        ...users.map((u) => Number(u.Id)),
+      ),
+    ]);
+    return driftFromMonitorIds(
+      users,
+      monitors.map((m) => Number(m.Id)),
+      rows,
+    );
+  }
+
+  private async applyDrift(tx: Tx, drift: Drift[]): Promise<void> {
+    for (const d of drift) {
+      if (d.id !== null)
+        await tx.$executeRawUnsafe('UPDATE Monitors_Permissions SET Permission = ? WHERE Id = ?', d.permission, d.id);
+      else
+        await tx.$executeRawUnsafe(
+          'INSERT INTO Monitors_Permissions (MonitorId, UserId, Permission) VALUES (?, ?, ?) ON DUPLICATE KEY UPDATE Permission = VALUES(Permission)',
+          d.monitorId,
+          d.userId,
+          d.permission,
+        );
+    }
+  }
+
+  /**
+   * On 1.36, brings the side rows in line with MonitorIds before they are read: looked at without
+   * locks, and only where they differ rewritten under the users' row locks (checked again there).
+   */
+  private async syncWithMonitorIds(): Promise<void> {
+    if (!(await this.monitorIdsLive())) return;
+    const seen = await this.drift(this.prisma);
+    if (seen.length === 0) return;
+    const userIds = [...new Set(seen.map((d) => d.userId))];
+    await this.prisma.$transaction(async (tx) => this.applyDrift(tx, await this.drift(tx, userIds, true)));
+    for (const id of userIds) this.acl.invalidate(id);
+  }
+
   /**
    * A 1.36 write of `permission` for `userId`: only what MonitorIds can say (None, Inherit, or the
    * level the user's Monitors area grants on a listed monitor). Runs `write` and writes the user's
@@ -117,6 +224,8 @@ export class PermissionsService extends AclDbService {
         userId,
       );
       const granted = grantedBy(user?.Monitors);
+      // Rows first as ZoneMinder's list now says, so that writing back keeps its admin's changes.
+      await this.applyDrift(tx, await this.drift(tx, [userId]));
       if (permission && permission !== 'None' && permission !== 'Inherit' && permission !== granted) {
         throw new InvalidInputError('Invalid input', [
           [
@@ -183,6 +292,7 @@ export class PermissionsService extends AclDbService {
 
   async listMonitor(page?: number, pageSize?: number): Promise<Page<MonitorPermissionResponse>> {
     const req = pageRequest(page, pageSize);
+    await this.syncWithMonitorIds();
     return listPage(
       req,
       this.prisma.monitors_Permissions.findMany({ orderBy: { Id: 'asc' }, skip: req.skip, take: req.take }),
@@ -192,6 +302,7 @@ export class PermissionsService extends AclDbService {
   }
 
   async getMonitor(id: number): Promise<MonitorPermissionResponse> {
+    await this.syncWithMonitorIds();
     const row = await this.prisma.monitors_Permissions.findUnique({ where: { Id: id } });
     if (!row) throw notFound('Monitor permission', id);
     return monitorRow(row);
