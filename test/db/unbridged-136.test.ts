@@ -216,18 +216,52 @@ test('a zone written in percent through v3 on 1.36 is stored in the pixels its z
     return { status: res.status, body: (text ? JSON.parse(text) : {}) as Record<string, unknown> };
   };
   // Monitor 2 is 640×360; percent is v3's default unit.
-  const created = await send('POST', '/monitors/2/zones', { name: 'Left half', coords: '0,0 50,0 50,100 0,100' });
+  // The area limits come as 1.39 reads them beside percent coordinates: percent of the zone's area.
+  const created = await send('POST', '/monitors/2/zones', {
+    name: 'Left half',
+    coords: '0,0 50,0 50,100 0,100',
+    min_alarm_pixels: 3,
+    max_alarm_pixels: 75,
+    min_filter_pixels: 2.5,
+    max_blob_pixels: 0,
+  });
   t.is(created.status, 201, JSON.stringify(created.body));
-  t.like(created.body, { units: 'Pixels', coords: '0,0 320,0 320,359 0,359', area: 114880 });
+  // …and are stored as the pixel counts 1.36's zma reads: floor(value × 114880 / 100 + 0.5); 0 stays 0.
+  t.like(created.body, {
+    units: 'Pixels',
+    coords: '0,0 320,0 320,359 0,359',
+    area: 114880,
+    min_alarm_pixels: 3446,
+    max_alarm_pixels: 86160,
+    min_filter_pixels: 2872,
+    max_blob_pixels: 0,
+  });
   const id = Number(created.body.id);
   t.deepEqual(await db.db.query('SELECT Units, Coords FROM Zones WHERE Id = ?', [id], db.name), [
     { Units: 'Pixels', Coords: '0,0 320,0 320,359 0,359' },
   ]);
-  const moved = await send('PUT', `/zones/${id}`, { units: 'Percent', coords: '50,50 100,50 100,100 50,100' });
+  const moved = await send('PUT', `/zones/${id}`, {
+    units: 'Percent',
+    coords: '50,50 100,50 100,100 50,100',
+    min_alarm_pixels: 10,
+  });
   t.is(moved.status, 200, JSON.stringify(moved.body));
-  t.like(moved.body, { units: 'Pixels', coords: '320,180 639,180 639,359 320,359' });
-  // Pixels stay as given.
-  const pixels = await send('PUT', `/zones/${id}`, { units: 'Pixels', coords: '10,10 100,10 100,100' });
-  t.like(pixels.body, { units: 'Pixels', coords: '10,10 100,10 100,100' });
+  // 10 % of the new polygon's 319 × 179 pixels; the limits not given stay as stored.
+  t.like(moved.body, {
+    units: 'Pixels',
+    coords: '320,180 639,180 639,359 320,359',
+    area: 57101,
+    min_alarm_pixels: 5710,
+    max_alarm_pixels: 86160,
+  });
+  // Pixels stay as given, and so do limits given beside them or alone (the zone's unit: pixels).
+  const pixels = await send('PUT', `/zones/${id}`, {
+    units: 'Pixels',
+    coords: '10,10 100,10 100,100',
+    min_alarm_pixels: 50,
+  });
+  t.like(pixels.body, { units: 'Pixels', coords: '10,10 100,10 100,100', min_alarm_pixels: 50 });
+  const alone = await send('PUT', `/zones/${id}`, { max_alarm_pixels: 400 });
+  t.like(alone.body, { units: 'Pixels', min_alarm_pixels: 50, max_alarm_pixels: 400 });
   t.is((await send('DELETE', `/zones/${id}`, undefined)).status, 204);
 });

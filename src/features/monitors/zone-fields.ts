@@ -123,3 +123,17 @@ export function motionToData(body: ZoneMotionSettings): Record<string, unknown> 
   }
   return data;
 }
+
+/**
+ * The area thresholds of `data` (column values from motionToData), given as a percentage of the
+ * zone's area as 1.39 reads them beside percent coordinates, as the pixel counts an older zma
+ * reads: the same rounding 1.39 applies when it loads them (docs/zoneminder/coexistence.md, zone writes). Zero and
+ * null stay as they are (no bound).
+ */
+export function areaPercentToPixels(data: Record<string, unknown>, zonePixels: number): void {
+  for (const [, column, , decimal] of MOTION) {
+    const v = data[column];
+    if (!decimal || typeof v !== 'number' || v <= 0) continue;
+    data[column] = Math.floor((v * zonePixels) / 100 + 0.5);
+  }
+}

@@ -13,6 +13,7 @@ import { InvalidInputError, NotFoundError, PermissionDeniedError } from '../../e
 import type { Prisma, Zones } from '../../generated/prisma/client.js';
 import { pageRequest, type Page, listPage } from '../../api/pagination.js';
 import {
+  areaPercentToPixels,
   motionToData,
   motionToJson,
   type ZoneMotionFields,
@@ -129,15 +130,16 @@ export class ZonesService extends AclDbService {
     units: ZoneUnits,
     field: string,
     frame: FrameSize,
-  ): Promise<{ units: ZoneUnits; polygon: Polygon }> {
+  ): Promise<{ units: ZoneUnits; polygon: Polygon; toPixels: boolean }> {
     const polygon = parsePolygon(text, units, field, frame);
-    if (units !== 'Percent' || !(await this.readsPixelsOnly())) return { units, polygon };
+    if (units !== 'Percent' || !(await this.readsPixelsOnly())) return { units, polygon, toPixels: false };
     if (!frame.width || !frame.height) {
       throw new InvalidInputError('Invalid input', [
         [field, 'the monitor has no Width/Height to place percent coordinates by; give them in Pixels'],
       ]);
     }
-    return { units: 'Pixels', polygon: parsePolygon(percentToPixels(polygon.coords, frame), 'Pixels', field, frame) };
+    const pixels = parsePolygon(percentToPixels(polygon.coords, frame), 'Pixels', field, frame);
+    return { units: 'Pixels', polygon: pixels, toPixels: true };
   }
 
   private async monitorFrame(id: number): Promise<FrameSize> {
@@ -167,11 +169,13 @@ export class ZonesService extends AclDbService {
   async create(user: AuthUser, monitorId: number, body: CreateZoneRequest): Promise<ZoneResponse> {
     requireEditableMonitor(await this.acl.scope(user), monitorId);
     const frame = await this.monitorFrame(monitorId);
-    const { units, polygon } = await this.stored(body.coords, body.units ?? 'Percent', 'coords', frame);
+    const { units, polygon, toPixels } = await this.stored(body.coords, body.units ?? 'Percent', 'coords', frame);
+    const motion = motionToData(body);
+    if (toPixels) areaPercentToPixels(motion, polygon.area);
     const row = await this.oneAtATime(monitorId, () =>
       this.prisma.zones.create({
         data: {
-          ...(motionToData(body) as Prisma.ZonesUncheckedCreateInput),
+          ...(motion as Prisma.ZonesUncheckedCreateInput),
           MonitorId: monitorId,
           Name: body.name,
           Type: body.type ?? 'Active',
@@ -233,10 +237,12 @@ export class ZonesService extends AclDbService {
       text != null ? await this.stored(text, asked, field, await this.monitorFrame(current.MonitorId)) : null;
     const units = placed?.units ?? asked;
     const polygon = placed?.polygon ?? null;
+    const motion = motionToData(body);
+    if (placed?.toPixels) areaPercentToPixels(motion, placed.polygon.area);
     const row = await this.prisma.zones.update({
       where: { Id: id },
       data: {
-        ...(motionToData(body) as Prisma.ZonesUncheckedUpdateInput),
+        ...(motion as Prisma.ZonesUncheckedUpdateInput),
         ...(body.name != null && { Name: body.name }),
         ...(body.type != null && { Type: body.type }),
         Units: units,
