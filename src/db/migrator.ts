@@ -38,8 +38,11 @@ import {
 } from './migrations/index.js';
 import { RunClock, bridgeSteps, laterSteps, upSteps, type SplicedPlan } from './migrations/steps.js';
 import {
+  FIRST_CONVERTIBLE_VERSION,
   bridgeRefusal,
+  compareVersions,
   describeObjects,
+  isVersion,
   inspectContents,
   schemaProbes,
   type DatabaseContents,
@@ -65,6 +68,13 @@ export interface MigrateOptions {
   dryRun?: boolean;
   /** Refuse, before anything runs, a plan with a step that rewrites or removes data. */
   refuseDestructive?: boolean;
+  /**
+   * On a database already at 1.39 or later (ZM_DYN_DB_VERSION), leave the steps that rewrite or
+   * remove data out and run the rest, with a warning naming them, instead of refusing. ZoneMinder's
+   * own upgrade leaves a schema that differs from a fresh install (nullable columns, column order);
+   * the start-up must not rewrite those, nor give up zmgate's own tables because of them.
+   */
+  skipDestructive?: boolean;
   onProgress?: (progress: StepProgress) => void;
   /** Sees the plan before anything runs; resolving false stops the run (nothing written). */
   confirm?: (plan: MigrationPlan) => Promise<boolean>;
@@ -181,6 +191,25 @@ export async function migrate(conn: Queryable, mode: MigrationMode, options: Mig
     const result: MigrationResult = { ...plan, ran: false, applied: [], notes: ctx.notes };
     if (options.dryRun) return result;
 
+    let transform = spliced.transform;
+    let laterRun = later;
+    const dbVersion = ctx.contents.dbVersion;
+    const skipped = plan.steps.filter((step) => step.destructive);
+    if (
+      options.skipDestructive &&
+      skipped.length &&
+      isVersion(dbVersion) &&
+      compareVersions(dbVersion, FIRST_CONVERTIBLE_VERSION) >= 0
+    ) {
+      const kept = (steps: SchemaStep[]) => steps.filter((step) => !step.destructive);
+      transform = (steps) => kept(spliced.transform(steps));
+      laterRun = kept(later);
+      plan.steps = kept(plan.steps);
+      result.steps = plan.steps;
+      ctx.warnings.push(
+        `left as they are: ${skipped.length} step(s) that would rewrite or remove data (${skipped.map((s) => s.id).join(', ')}); 'zmgate-db bridge' runs them, after a backup`,
+      );
+    }
     const destructive = plan.steps.filter((step) => step.destructive);
     if (options.refuseDestructive && destructive.length) {
       throw new MigrationRefused(
@@ -198,17 +227,17 @@ export async function migrate(conn: Queryable, mode: MigrationMode, options: Mig
     try {
       const converged = await convergeSchema(conn, {
         database: options.database,
-        transformSteps: spliced.transform,
+        transformSteps: transform,
         onProgress,
         refuseDestructive: options.refuseDestructive,
       });
       applied = converged.applied;
       result.runId = converged.runId;
-      if (later.length) {
+      if (laterRun.length) {
         // Numbered after the converger's steps, so progress reads as one run.
         const offset = converged.steps.length;
-        const total = offset + later.length;
-        const ran = await applySteps(conn, later, {
+        const total = offset + laterRun.length;
+        const ran = await applySteps(conn, laterRun, {
           runId: converged.runId,
           onProgress: (p) => onProgress({ ...p, index: p.index + offset, total }),
         });

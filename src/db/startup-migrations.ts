@@ -1,7 +1,10 @@
 // Start-up migrations: the service brings the database up to date by itself, but only with
 // changes that add (tables, columns, indexes, triggers, ledger rows): a plan that would rewrite or
 // remove data (a 1.36 database: Users.MonitorIds, zones to percent, ...) is refused as a whole and
-// left to `zmgate-db bridge`, run by hand after a backup. An empty database is left alone too: the
+// left to `zmgate-db bridge`, run by hand after a backup. On a database already at 1.39 (after
+// ZoneMinder's own upgrade, whose result differs from a fresh install in nullable columns and
+// column order) the steps that would rewrite data are left out with a warning and the rest runs:
+// zmgate's own tables must not wait for a cosmetic difference. An empty database is left alone too: the
 // service sits beside an existing ZoneMinder, so an empty one means a wrong database setting.
 //
 // Never throws. Any failure is one warning that says what failed and what is missing; the service
@@ -66,8 +69,23 @@ export async function runStartupMigrations(db: AppConfig['db'], log: Logger): Pr
     return { ok: false, missing: ['database connection'], tables: new TableNames() };
   }
 
+  // ZoneMinder was upgraded since zmgate kept tables beside it: their rows go into its own now.
+  // Also when the migrations stop short: ZoneMinder's own upgrade leaves a schema that differs from
+  // a fresh 1.39 install in ways zmgate will not rewrite by itself, and the rows must move anyway.
+  const moveSide = () =>
+    moveSideTables(conn, log).catch((err: Error) =>
+      log.warn(
+        { database, err: { message: err.message } },
+        `side tables not moved into ZoneMinder's own (${err.message}); they are kept and the move is tried at the next start`,
+      ),
+    );
   try {
-    const result = await migrate(conn, 'bridge', { database, refuseDestructive: true, lockTimeoutSecs: 10 });
+    const result = await migrate(conn, 'bridge', {
+      database,
+      refuseDestructive: true,
+      skipDestructive: true,
+      lockTimeoutSecs: 10,
+    });
     if (result.applied.length) {
       log.info(
         { database, steps: result.applied.map((a) => a.step.id), notes: result.notes },
@@ -84,13 +102,7 @@ export async function runStartupMigrations(db: AppConfig['db'], log: Logger): Pr
     const converted = convertedUnderOlderZoneMinder(result.contents);
     if (converted)
       log.error({ database, zoneminder: installedZoneMinder(result.contents) }, `database ${database}: ${converted}`);
-    // ZoneMinder was upgraded since zmgate kept tables beside it: their rows go into its own now.
-    await moveSideTables(conn, log).catch((err: Error) =>
-      log.warn(
-        { database, err: { message: err.message } },
-        `side tables not moved into ZoneMinder's own (${err.message}); they are kept and the move is tried at the next start`,
-      ),
-    );
+    await moveSide();
     return { ok: true, missing: [], tables: new TableNames() };
   } catch (error) {
     const missing = await describeMissing(conn, database).catch((e: Error) => [`unknown (${e.message})`]);
@@ -110,6 +122,7 @@ export async function runStartupMigrations(db: AppConfig['db'], log: Logger): Pr
       );
       return { ok: false, missing: still, tables };
     }
+    await moveSide();
     const reason =
       error instanceof MigrationFailed
         ? `step ${error.step?.id ?? '?'} failed after ${error.applied.length} applied step(s): ${(error.cause as Error | undefined)?.message ?? error.message}`

@@ -1,0 +1,244 @@
+// ZoneMinder's own upgrade path after zmgate. A 1.36.33 database that zmgate served for a while
+// (v3 writes of every kind that lands in the database: tags, preferences, permissions, zones,
+// modes, notes; its side tables filled) and an untouched copy of the same data both take
+// ZoneMinder's own db/zm_update-*.sql the way zmupdate.pl applies them (each script whose version
+// is at least the database's, in version order, through the `mariadb` client): those of tag 1.38.4
+// from 1.36.33, then those of a 1.39 commit from 1.38.4. No script may fail on either database,
+// and after each step both have the same schema, zmgate's own tables aside. Then zmgate starts on
+// the upgraded database and serves what it stored beside 1.36: the tags, the preferences, the
+// permissions (a restricted user stays restricted), the zones.
+//
+// Needs ZoneMinder's source as a git repository, ZMGATE_ZM_SOURCE=/path/to/zoneminder (a clone, or
+// its .git / a bare mirror), holding the tag 1.38.4 and ZMGATE_ZM_1_39 (default HEAD, a 1.39
+// commit). CI has none (only package registries are reachable from it), so there this test is
+// skipped with that reason; docs/zoneminder/coexistence.md says how it was last run.
+import test from 'ava';
+import bcrypt from 'bcryptjs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { startTestApp, type TestApp } from '../helpers/app.js';
+import type { FreshDatabase } from '../helpers/mariadb.js';
+import { caller, login } from '../helpers/rest.js';
+import { database136 } from '../helpers/zm136.js';
+
+const source = process.env.ZMGATE_ZM_SOURCE;
+const gitDir = source && existsSync(path.join(source, '.git')) ? path.join(source, '.git') : source;
+const at139 = process.env.ZMGATE_ZM_1_39 ?? 'HEAD';
+const unavailable = !gitDir
+  ? 'ZMGATE_ZM_SOURCE is not set (a git repository of ZoneMinder with the tag 1.38.4 and a 1.39 commit)'
+  : !existsSync(gitDir)
+    ? `ZMGATE_ZM_SOURCE ${source} does not exist`
+    : null;
+if (unavailable) console.log(`# upgrade-path test skipped: ${unavailable}`);
+const serial = unavailable ? test.serial.skip : test.serial;
+
+let used: FreshDatabase;
+let untouched: FreshDatabase;
+let work: string;
+
+const q = <T = any>(db: FreshDatabase, statement: string, params: unknown[] = []) =>
+  db.db.query<T>(statement, params, db.name);
+
+/** The same 1.36 data in both databases: two monitors, an admin, a user limited to monitor 1, an event. */
+async function seed(db: FreshDatabase): Promise<void> {
+  await q(
+    db,
+    "INSERT INTO Users (Username, Password, Enabled, APIEnabled, Stream, Events, Monitors, System) VALUES ('adm', ?, 1, 1, 'View', 'Edit', 'Edit', 'Edit')",
+    [bcrypt.hashSync('adm', 4)],
+  );
+  await q(
+    db,
+    "INSERT INTO Users (Username, Password, Enabled, APIEnabled, Stream, Events, Monitors, MonitorIds) VALUES ('limited', ?, 1, 1, 'View', 'View', 'View', '1')",
+    [bcrypt.hashSync('limited', 4)],
+  );
+  await q(
+    db,
+    "INSERT INTO Monitors (Id, Name, Type, `Function`, Enabled, Width, Height) VALUES (1, 'Drive', 'Ffmpeg', 'Modect', 1, 640, 360), (2, 'Gate', 'Ffmpeg', 'Record', 1, 640, 360)",
+  );
+  await q(
+    db,
+    `INSERT INTO Events (Id, MonitorId, StorageId, Name, Cause, StartDateTime, EndDateTime, Width, Height, Length, Frames, StateId, Scheme)
+     VALUES (1, 1, 0, 'Event-1', 'Motion', '2026-11-01 10:00:00', '2026-11-01 10:00:10', 640, 360, 10.00, 250, 1, 'Medium')`,
+  );
+}
+
+/** ZoneMinder's db/ directory at `rev`, its .sql.in configured as its CMakeLists does (PKGDATADIR). */
+function dbScripts(rev: string): { dir: string; updates: Array<{ version: string; file: string }> } {
+  const root = path.join(work, rev.replace(/[^A-Za-z0-9.]/g, '_'));
+  execFileSync('sh', [
+    '-c',
+    `mkdir -p "$2" && git --git-dir="$1" archive "$3" db | tar -x -C "$2"`,
+    'sh',
+    gitDir!,
+    root,
+    rev,
+  ]);
+  const dir = path.join(root, 'db');
+  for (const name of readdirSync(dir).filter((n) => n.endsWith('.sql.in'))) {
+    const text = readFileSync(path.join(dir, name), 'utf8').replaceAll('@PKGDATADIR@', root);
+    writeFileSync(path.join(dir, name.replace(/\.in$/, '')), text);
+  }
+  const updates = readdirSync(dir)
+    .map((n) => /^zm_update-([\d.]+)\.sql$/.exec(n))
+    .filter((m): m is RegExpExecArray => m !== null)
+    .map((m) => ({ version: m[1], file: path.join(dir, m[0]) }))
+    .sort((a, b) => compare(a.version, b.version));
+  return { dir, updates };
+}
+
+function compare(a: string, b: string): number {
+  const pa = a.split('.').map(Number);
+  const pb = b.split('.').map(Number);
+  for (let i = 0; i < Math.max(pa.length, pb.length); i++) {
+    const d = (pa[i] ?? 0) - (pb[i] ?? 0);
+    if (d !== 0) return d;
+  }
+  return 0;
+}
+
+/** zmupdate.pl's loop: every script from `from` (inclusive) up to `to`, each through the client. */
+function upgrade(db: FreshDatabase, rev: string, from: string, to: string): string[] {
+  const applied: string[] = [];
+  for (const { version, file } of dbScripts(rev).updates) {
+    if (compare(version, from) < 0 || compare(version, to) > 0) continue;
+    const r = spawnSync('mariadb', [`--socket=${db.db.socket}`, '-uroot', db.name], {
+      input: readFileSync(file),
+      encoding: 'utf8',
+      timeout: 300_000,
+    });
+    if (r.status !== 0) throw new Error(`zm_update-${version}.sql failed on ${db.name}: ${r.stderr.slice(0, 2000)}`);
+    applied.push(version);
+  }
+  return applied;
+}
+
+/** What zmupdate.pl writes once its scripts ran. */
+async function stamp(db: FreshDatabase, version: string): Promise<void> {
+  await q(db, "UPDATE Config SET Value = ? WHERE Name IN ('ZM_DYN_DB_VERSION', 'ZM_DYN_CURR_VERSION')", [version]);
+}
+
+/** SHOW CREATE TABLE of every table but zmgate's (AUTO_INCREMENT counters aside), and every trigger. */
+async function schema(db: FreshDatabase): Promise<Record<string, string>> {
+  const out: Record<string, string> = {};
+  const tables = await q<{ name: string }>(
+    db,
+    "SELECT TABLE_NAME AS name FROM information_schema.TABLES WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME NOT LIKE 'zmgate\\_%' ORDER BY 1",
+  );
+  for (const { name } of tables) {
+    const [row] = await q<Record<string, string>>(db, `SHOW CREATE TABLE \`${name}\``);
+    out[name] = (row['Create Table'] ?? row['Create View']).replace(/ AUTO_INCREMENT=\d+/, '');
+  }
+  for (const trg of await q<{ name: string; body: string }>(
+    db,
+    'SELECT TRIGGER_NAME AS name, ACTION_STATEMENT AS body FROM information_schema.TRIGGERS WHERE TRIGGER_SCHEMA = DATABASE() ORDER BY 1',
+  ))
+    out[`trigger ${trg.name}`] = trg.body;
+  return out;
+}
+
+test.before(async () => {
+  if (unavailable) return;
+  work = mkdtempSync(path.join(os.tmpdir(), 'zmgate-upgrade-'));
+  [used, untouched] = await Promise.all([database136('upgused'), database136('upgcopy')]);
+  await seed(used);
+  await seed(untouched);
+});
+
+test.after.always(() => {
+  if (work) rmSync(work, { recursive: true, force: true });
+});
+
+serial('zmgate in use on 1.36, then ZoneMinder upgraded by its own scripts to 1.38.4 and to 1.39', async (t) => {
+  // A while of zmgate on 1.36, as shipped.
+  let app: TestApp = await startTestApp({
+    db: used,
+    env: { APP_AUTH__RATE_LIMIT__ENABLED: 'false', APP_DB__MIGRATE_ON_START: 'true' },
+  });
+  t.teardown(() => app.close());
+  let call = caller(app, await login(app, 'adm'));
+  const ok = async (method: string, route: string, body?: unknown) => {
+    const res = await call(method, route, body);
+    if (res.status < 200 || res.status >= 300)
+      throw new Error(`${method} ${route}: ${res.status} ${JSON.stringify(res.body)}`);
+    return res.body;
+  };
+  const [adm] = await q<{ Id: number }>(used, "SELECT Id FROM Users WHERE Username = 'adm'");
+  const tag = await ok('POST', '/tags', { name: 'Delivery' });
+  await ok('POST', '/events-tags', { tag_id: tag.id, event_id: 1 });
+  await ok('POST', '/user_preferences', { user_id: Number(adm.Id), name: 'theme', value: 'dark' });
+  await ok('POST', '/monitors/2/zones', { name: 'Left half', coords: '0,0 50,0 50,100 0,100', min_alarm_pixels: 3 });
+  await ok('PATCH', '/monitors/1', { analysing: 'None' });
+  await ok('PATCH', '/events/1', { notes: 'parcel left at the gate' });
+  const rows = ((await ok('GET', '/monitors-permissions')).items as any[]).filter((r) => r.monitor_id === 2);
+  t.is(rows.length, 1);
+  t.is(rows[0].permission, 'None');
+  await app.close();
+
+  // ZoneMinder's own upgrade, the same on both databases.
+  const to138 = [upgrade(used, '1.38.4', '1.36.33', '1.38.4'), upgrade(untouched, '1.38.4', '1.36.33', '1.38.4')];
+  t.deepEqual(to138[0], to138[1]);
+  t.true(to138[0].length > 40, to138[0].join(' '));
+  await Promise.all([stamp(used, '1.38.4'), stamp(untouched, '1.38.4')]);
+  t.deepEqual(await schema(used), await schema(untouched), 'at 1.38.4');
+
+  const to139 = [upgrade(used, at139, '1.38.4', '1.39.99'), upgrade(untouched, at139, '1.38.4', '1.39.99')];
+  t.deepEqual(to139[0], to139[1]);
+  const reached = to139[0].at(-1) ?? '1.38.4';
+  t.true(compare(reached, '1.39.0') > 0, reached);
+  await Promise.all([stamp(used, reached), stamp(untouched, reached)]);
+  t.deepEqual(await schema(used), await schema(untouched), `at ${reached}`);
+
+  // zmgate on the upgraded database serves what it kept beside 1.36.
+  app = await startTestApp({
+    db: used,
+    env: { APP_AUTH__RATE_LIMIT__ENABLED: 'false', APP_DB__MIGRATE_ON_START: 'true' },
+  });
+  t.teardown(() => app.close());
+  call = caller(app, await login(app, 'adm'));
+  t.deepEqual(
+    (((await ok('GET', '/events/1')).tags ?? []) as Array<{ name: string }>).map((x) => x.name),
+    ['Delivery'],
+  );
+  t.is((await ok('GET', '/events/1')).notes, 'parcel left at the gate');
+  const prefs = (await ok('GET', '/user_preferences')).items as Array<{ name: string; value: string }>;
+  t.true(
+    prefs.some((p) => p.name === 'theme' && p.value === 'dark'),
+    JSON.stringify(prefs),
+  );
+  // The zone zmgate stored in 1.36's pixels, as ZoneMinder's own scripts converted it to percent.
+  const zones = (await ok('GET', '/monitors/2/zones')).items as Array<{ name: string; units: string; coords: string }>;
+  t.deepEqual(
+    zones.map((z) => [z.name, z.units, z.coords]),
+    [['Left half', 'Percent', '0.00,0.00 50.00,0.00 50.00,99.72 0.00,99.72']],
+  );
+  t.is((await ok('GET', '/monitors')).items.length, 2);
+  t.is((await ok('GET', '/events')).items.length, 1);
+  const limited = caller(app, await login(app, 'limited'));
+  t.deepEqual(
+    ((await limited('GET', '/monitors')).body.items as Array<{ id: number }>).map((m) => m.id),
+    [1],
+  );
+  // zmgate's own tables were made; what differs from a fresh 1.39 install in ZoneMinder's own
+  // tables and would rewrite data (its nullable Janus columns) was left as ZoneMinder's upgrade made it.
+  const own = await q<{ name: string }>(
+    used,
+    "SELECT TABLE_NAME AS name FROM information_schema.TABLES WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME IN ('zmgate_migrations', 'zmgate_cluster_keys') ORDER BY 1",
+  );
+  t.deepEqual(
+    own.map((r) => r.name),
+    ['zmgate_cluster_keys', 'zmgate_migrations'],
+  );
+  const [janus] = await q<{ nullable: string }>(
+    used,
+    "SELECT IS_NULLABLE AS nullable FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = 'Monitors' AND COLUMN_NAME = 'Janus_Profile_Override'",
+  );
+  const [copyJanus] = await q<{ nullable: string }>(
+    untouched,
+    "SELECT IS_NULLABLE AS nullable FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = 'Monitors' AND COLUMN_NAME = 'Janus_Profile_Override'",
+  );
+  t.is(janus.nullable, copyJanus.nullable);
+  const [monitor1] = await q<{ Analysing: string }>(used, 'SELECT Analysing FROM Monitors WHERE Id = 1');
+  t.is(monitor1.Analysing, 'None');
+});
