@@ -68,7 +68,7 @@ test.after.always(async () => app?.close());
 
 test('geometry: shoelace area, closing point, normalisation', (t) => {
   t.deepEqual(parsePolygon('0,0 50,0 50,50 0,50', 'Percent'), {
-    coords: '0,0 50,0 50,50 0,50',
+    coords: '0.00,0.00 50.00,0.00 50.00,50.00 0.00,50.00',
     numCoords: 4,
     area: 2500,
   });
@@ -77,7 +77,9 @@ test('geometry: shoelace area, closing point, normalisation', (t) => {
   t.is(parsePolygon('0,0 20,0 20,10 10,10 10,20 0,20', 'Pixels').area, 300);
   t.deepEqual(parsePolygon('  0,0   10,0 10,10 0,0 ', 'Pixels'), { coords: '0,0 10,0 10,10', numCoords: 3, area: 50 });
   t.is(parsePolygon('0.5,0.5 1.25,0.5 1.25,1.1', 'Percent').area, 1, 'tiny real polygons keep a non-zero area');
-  t.is(parsePolygon('10.50,0 20,0 20,10', 'Percent').coords, '10.5,0 20,0 20,10');
+  t.is(parsePolygon('10.50,0 20,0 20,10', 'Percent').coords, '10.50,0.00 20.00,0.00 20.00,10.00');
+  // Two decimals, as ZoneMinder's zone editor stores them; with a decimal point, which 1.39.11+ zma needs.
+  t.is(parsePolygon('33.333,0 66.667,0 50,50', 'Percent').coords, '33.33,0.00 66.67,0.00 50.00,50.00');
 });
 
 test('create: Area and NumCoords derived (Percent default), zone_count maintained', async (t) => {
@@ -97,7 +99,7 @@ test('create: Area and NumCoords derived (Percent default), zone_count maintaine
     name: 'Driveway',
     units: 'Percent',
     type: 'Active',
-    coords: '0,0 50,0 50,50 0,50',
+    coords: '0.00,0.00 50.00,0.00 50.00,50.00 0.00,50.00',
     num_coords: 4,
     area: 2500,
     check_method: 'Blobs',
@@ -193,9 +195,13 @@ test('PUT: polygon (older clients) or coords recompute Area; partial updates kee
     max_blobs: null,
     polygon: '0,0 1,0 1,1',
   });
-  t.like(full.body, { area: 450, num_coords: 3, max_blobs: null, coords: '0,0 30,0 0,30' }, 'coords wins over polygon');
+  t.like(
+    full.body,
+    { area: 450, num_coords: 3, max_blobs: null, coords: '0.00,0.00 30.00,0.00 0.00,30.00' },
+    'coords wins over polygon',
+  );
   const nameOnly = await call('PUT', `/zones/${z.id}`, { name: 'again' });
-  t.like(nameOnly.body, { name: 'again', area: 450, coords: '0,0 30,0 0,30' });
+  t.like(nameOnly.body, { name: 'again', area: 450, coords: '0.00,0.00 30.00,0.00 0.00,30.00' });
   const unitsOnly = await call('PUT', `/zones/${z.id}`, { units: 'Pixels' });
   t.is(unitsOnly.status, 400);
   t.regex(detailNames(unitsOnly.body), /coords/);

@@ -8,29 +8,23 @@
 // the upgraded database and serves what it stored beside 1.36: the tags, the preferences, the
 // permissions (a restricted user stays restricted), the zones.
 //
-// Needs ZoneMinder's source as a git repository, ZMGATE_ZM_SOURCE=/path/to/zoneminder (a clone, or
-// its .git / a bare mirror), holding the tag 1.38.4 and ZMGATE_ZM_1_39 (default HEAD, a 1.39
-// commit). CI has none (only package registries are reachable from it), so there this test is
-// skipped with that reason; docs/zoneminder/coexistence.md says how it was last run.
+// Needs ZoneMinder's source as a git repository (test/helpers/zm-source.ts), ZMGATE_ZM_SOURCE,
+// holding the tag 1.38.4 and ZMGATE_ZM_1_39 (default HEAD, a 1.39 commit). CI has none, so there
+// this test is skipped with that reason; docs/zoneminder/coexistence.md says how it was last run.
 import test from 'ava';
 import bcrypt from 'bcryptjs';
-import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import type { FreshDatabase } from '../helpers/mariadb.js';
 import { caller, login } from '../helpers/rest.js';
 import { database136 } from '../helpers/zm136.js';
+import { compareVersions, runZmUpdates, zmDbScripts, zmSource } from '../helpers/zm-source.js';
 
-const source = process.env.ZMGATE_ZM_SOURCE;
-const gitDir = source && existsSync(path.join(source, '.git')) ? path.join(source, '.git') : source;
+const found = zmSource();
 const at139 = process.env.ZMGATE_ZM_1_39 ?? 'HEAD';
-const unavailable = !gitDir
-  ? 'ZMGATE_ZM_SOURCE is not set (a git repository of ZoneMinder with the tag 1.38.4 and a 1.39 commit)'
-  : !existsSync(gitDir)
-    ? `ZMGATE_ZM_SOURCE ${source} does not exist`
-    : null;
+const unavailable = 'unavailable' in found ? found.unavailable : null;
 if (unavailable) console.log(`# upgrade-path test skipped: ${unavailable}`);
 const serial = unavailable ? test.serial.skip : test.serial;
 
@@ -64,54 +58,9 @@ async function seed(db: FreshDatabase): Promise<void> {
   );
 }
 
-/** ZoneMinder's db/ directory at `rev`, its .sql.in configured as its CMakeLists does (PKGDATADIR). */
-function dbScripts(rev: string): { dir: string; updates: Array<{ version: string; file: string }> } {
-  const root = path.join(work, rev.replace(/[^A-Za-z0-9.]/g, '_'));
-  execFileSync('sh', [
-    '-c',
-    `mkdir -p "$2" && git --git-dir="$1" archive "$3" db | tar -x -C "$2"`,
-    'sh',
-    gitDir!,
-    root,
-    rev,
-  ]);
-  const dir = path.join(root, 'db');
-  for (const name of readdirSync(dir).filter((n) => n.endsWith('.sql.in'))) {
-    const text = readFileSync(path.join(dir, name), 'utf8').replaceAll('@PKGDATADIR@', root);
-    writeFileSync(path.join(dir, name.replace(/\.in$/, '')), text);
-  }
-  const updates = readdirSync(dir)
-    .map((n) => /^zm_update-([\d.]+)\.sql$/.exec(n))
-    .filter((m): m is RegExpExecArray => m !== null)
-    .map((m) => ({ version: m[1], file: path.join(dir, m[0]) }))
-    .sort((a, b) => compare(a.version, b.version));
-  return { dir, updates };
-}
-
-function compare(a: string, b: string): number {
-  const pa = a.split('.').map(Number);
-  const pb = b.split('.').map(Number);
-  for (let i = 0; i < Math.max(pa.length, pb.length); i++) {
-    const d = (pa[i] ?? 0) - (pb[i] ?? 0);
-    if (d !== 0) return d;
-  }
-  return 0;
-}
-
-/** zmupdate.pl's loop: every script from `from` (inclusive) up to `to`, each through the client. */
+/** zmupdate.pl's loop over the scripts of `rev`, from `from` up to `to`. */
 function upgrade(db: FreshDatabase, rev: string, from: string, to: string): string[] {
-  const applied: string[] = [];
-  for (const { version, file } of dbScripts(rev).updates) {
-    if (compare(version, from) < 0 || compare(version, to) > 0) continue;
-    const r = spawnSync('mariadb', [`--socket=${db.db.socket}`, '-uroot', db.name], {
-      input: readFileSync(file),
-      encoding: 'utf8',
-      timeout: 300_000,
-    });
-    if (r.status !== 0) throw new Error(`zm_update-${version}.sql failed on ${db.name}: ${r.stderr.slice(0, 2000)}`);
-    applied.push(version);
-  }
-  return applied;
+  return runZmUpdates(db, zmDbScripts((found as { gitDir: string }).gitDir, rev, work), from, to);
 }
 
 /** What zmupdate.pl writes once its scripts ran. */
@@ -186,7 +135,7 @@ serial('zmgate in use on 1.36, then ZoneMinder upgraded by its own scripts to 1.
   const to139 = [upgrade(used, at139, '1.38.4', '1.39.99'), upgrade(untouched, at139, '1.38.4', '1.39.99')];
   t.deepEqual(to139[0], to139[1]);
   const reached = to139[0].at(-1) ?? '1.38.4';
-  t.true(compare(reached, '1.39.0') > 0, reached);
+  t.true(compareVersions(reached, '1.39.0') > 0, reached);
   await Promise.all([stamp(used, reached), stamp(untouched, reached)]);
   t.deepEqual(await schema(used), await schema(untouched), `at ${reached}`);
 

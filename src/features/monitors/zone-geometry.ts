@@ -80,10 +80,12 @@ function selfIntersects(points: Point[]): boolean {
 export function parsePolygon(text: string, units: ZoneUnits, field = 'coords', frame?: FrameSize): Polygon {
   const tokens = text.trim().split(/\s+/).filter(Boolean);
   if (tokens.length === 0) reject('no points', field);
+  // Percent to two decimals, as ZoneMinder's own zone editor stores them.
+  const exact = (v: number) => (units === 'Percent' ? Math.round(v * 100) / 100 : v);
   const points: Point[] = tokens.map((token) => {
     const m = TOKEN.exec(token);
     if (!m) reject(`"${token.slice(0, 20)}" is not an x,y pair of non-negative numbers`, field);
-    return [Number(m[1]), Number(m[2])];
+    return [exact(Number(m[1])), exact(Number(m[2]))];
   });
   const limitX = units === 'Percent' ? 100 : frame?.width ? frame.width : MAX_PIXEL;
   const limitY = units === 'Percent' ? 100 : frame?.height ? frame.height : MAX_PIXEL;
@@ -101,8 +103,11 @@ export function parsePolygon(text: string, units: ZoneUnits, field = 'coords', f
   if (selfIntersects(points)) reject('edges cross each other', field);
   const area = Math.abs(doubleArea(points)) / 2;
   if (area === 0) reject('the points are collinear (zero area)', field);
+  // Percent always with a decimal point: since 1.39.11 zma takes Coords without one for pixels,
+  // whatever Units says (docs/zoneminder/coexistence.md, zone writes).
+  const show = (v: number) => (units === 'Percent' ? v.toFixed(2) : String(v));
   return {
-    coords: points.map(([x, y]) => `${x},${y}`).join(' '),
+    coords: points.map(([x, y]) => `${show(x)},${show(y)}`).join(' '),
     numCoords: points.length,
     area: Math.max(1, Math.round(area)),
   };
