@@ -118,14 +118,20 @@ async function seedTable(conn: Connection, table: string, columns: Column[]): Pr
 }
 
 /** Seeds `db` (see the file comment); `storageDir` becomes the path of every Storage row. */
-export async function seedFuzzDatabase(db: FreshDatabase, storageDir: string): Promise<Record<string, number>> {
+export async function seedFuzzDatabase(
+  db: FreshDatabase,
+  storageDir: string,
+  /** false on a database whose own zm_create.sql already wrote ZoneMinder's rows (1.36). */
+  zoneminderRows = true,
+): Promise<Record<string, number>> {
   const conn = await createConnection(db.db.connectionConfig(db.name));
   try {
     // Rows are written table by table: referenced rows may come later, and unset NOT NULL
     // columns take their type's implicit default.
     await conn.query("SET SESSION sql_mode = '', FOREIGN_KEY_CHECKS = 0");
-    for (const seed of [...ZONEMINDER_SEED_ROWS, ZONEMINDER_CONFIG])
-      if (seed.table !== 'Users') await insertSeedRows(conn as unknown as Queryable, seed);
+    if (zoneminderRows)
+      for (const seed of [...ZONEMINDER_SEED_ROWS, ZONEMINDER_CONFIG])
+        if (seed.table !== 'Users') await insertSeedRows(conn as unknown as Queryable, seed);
     await conn.query('UPDATE Storage SET Path = ?, ServerId = NULL', [storageDir]);
     // An ordinary user with id 1 beside the fuzzing admin (whose id is far away).
     await conn.query(
