@@ -2,8 +2,8 @@
 // 1.38.4 install makes it), the service started as shipped. Start-up leaves every table and
 // trigger of ZoneMinder's as it was and keeps the 1.39 tables 1.38.4 lacks beside it; the lists a
 // client starts from answer; a user limited by 1.38's Monitors_Permissions sees only its monitor;
-// a zone given in percent is stored in percent (1.38.4's zma reads it so); a mode change lands in
-// the columns 1.38 reads.
+// a zone given in percent is stored in percent (1.38.4's zma reads it so), its area limits as the
+// pixel counts 1.38's zma reads; a mode change lands in the columns 1.38 reads.
 //
 // Needs ZoneMinder's source (test/helpers/zm-source.ts, ZMGATE_ZM_SOURCE with the tag 1.38.4);
 // CI has none, so there this test is skipped with that reason.
@@ -125,7 +125,26 @@ serial('writes on 1.38.4: a percent zone stays percent; a mode change lands in t
     min_alarm_pixels: 3,
   });
   t.is(zone.status, 201, JSON.stringify(zone.body));
-  t.like(zone.body, { units: 'Percent', coords: '0.00,0.00 50.00,0.00 50.00,100.00 0.00,100.00' });
+  // The area limit in v3 is 1.39's: percent of the zone's area. 1.38.4's zma reads pixel counts, so
+  // it is stored as one (3 % of the 320 × 360 pixels the zone covers) and read back as percent.
+  t.like(zone.body, {
+    units: 'Percent',
+    coords: '0.00,0.00 50.00,0.00 50.00,100.00 0.00,100.00',
+    min_alarm_pixels: 3,
+  });
+  const [stored] = await sql<{ MinAlarmPixels: string }>('SELECT MinAlarmPixels FROM Zones WHERE Id = ?', [
+    zone.body.id,
+  ]);
+  t.is(Number(stored.MinAlarmPixels), 3456);
+  t.like((await call('GET', `/zones/${zone.body.id}`)).body, { min_alarm_pixels: 3 });
+  const listed = (await call('GET', '/monitors/1/zones')).body.items as Array<{ id: number; min_alarm_pixels: number }>;
+  t.is(listed.find((z) => z.id === zone.body.id)?.min_alarm_pixels, 3);
+  const moved = await call('PUT', `/zones/${zone.body.id}`, { max_alarm_pixels: 50 });
+  t.like(moved.body, { min_alarm_pixels: 3, max_alarm_pixels: 50 });
+  const [after] = await sql<{ MaxAlarmPixels: string }>('SELECT MaxAlarmPixels FROM Zones WHERE Id = ?', [
+    zone.body.id,
+  ]);
+  t.is(Number(after.MaxAlarmPixels), 57600);
   const patched = await call('PATCH', '/monitors/1', { analysing: 'None' });
   t.is(patched.status, 200, JSON.stringify(patched.body));
   const [row] = await sql<{ Analysing: string; Recording: string }>(

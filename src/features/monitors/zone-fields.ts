@@ -137,3 +137,16 @@ export function areaPercentToPixels(data: Record<string, unknown>, zonePixels: n
     data[column] = Math.floor((v * zonePixels) / 100 + 0.5);
   }
 }
+
+/**
+ * The reverse of areaPercentToPixels, on response fields (motionToJson): stored pixel counts as a
+ * percentage of the zone's `zonePixels`, to two decimals. Zero and null stay as they are.
+ */
+export function areaPixelsToPercent(json: ZoneMotionFields, zonePixels: number): void {
+  const out = json as unknown as Record<string, unknown>;
+  for (const [field, , , decimal] of MOTION) {
+    const v = out[field];
+    if (!decimal || typeof v !== 'number' || v <= 0) continue;
+    out[field] = Math.round((v * 10000) / zonePixels) / 100;
+  }
+}

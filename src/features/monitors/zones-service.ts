@@ -14,6 +14,7 @@ import type { Prisma, Zones } from '../../generated/prisma/client.js';
 import { pageRequest, type Page, listPage } from '../../api/pagination.js';
 import {
   areaPercentToPixels,
+  areaPixelsToPercent,
   motionToData,
   motionToJson,
   type ZoneMotionFields,
@@ -77,7 +78,10 @@ export interface UpdateZoneRequest extends ZoneMotionSettings {
   alarm_rgb?: number | null;
 }
 
-function toResponse(row: Zones): ZoneResponse {
+/** `frame`: set when the stored area limits are pixel counts beside percent coordinates (limitsFrame). */
+function toResponse(row: Zones, frame: FrameSize | null = null): ZoneResponse {
+  const motion = motionToJson(row);
+  if (frame) areaPixelsToPercent(motion, zonePixels(Number(row.Area), frame));
   return {
     id: row.Id,
     monitor_id: row.MonitorId,
@@ -88,8 +92,13 @@ function toResponse(row: Zones): ZoneResponse {
     num_coords: row.NumCoords,
     area: row.Area,
     alarm_rgb: row.AlarmRGB,
-    ...motionToJson(row),
+    ...motion,
   };
+}
+
+/** The pixels a percent zone covers: its Area is in hundredths of the frame squared (a full frame is 10000). */
+function zonePixels(percentArea: number, frame: FrameSize): number {
+  return Math.max(1, Math.round((percentArea * frame.width * frame.height) / 10000));
 }
 
 const zoneNotFound = (id: number) => new NotFoundError(`Zone ${id} not found`, [['id', String(id)]]);
@@ -100,24 +109,44 @@ const VERSION_TTL_MS = 60_000;
 export class ZonesService extends AclDbService {
   /** The last zone write queued per monitor (oneAtATime). */
   private readonly writing = new Map<number, Promise<unknown>>();
-  private pixelDaemons: { at: number; value: Promise<boolean> } | null = null;
+  private installedVersion: { at: number; value: Promise<string | null> } | null = null;
 
-  /**
-   * Whether the installed ZoneMinder's zma reads Zones.Coords as whole pixels whatever Units says:
-   * before 1.38.4 (ZM_DYN_CURR_VERSION, the installed code's version).
-   */
-  private readsPixelsOnly(): Promise<boolean> {
-    if (!this.pixelDaemons || Date.now() - this.pixelDaemons.at > VERSION_TTL_MS) {
+  /** The installed ZoneMinder (ZM_DYN_CURR_VERSION, the installed code's version), trusted a minute. */
+  private installed(): Promise<string | null> {
+    if (!this.installedVersion || Date.now() - this.installedVersion.at > VERSION_TTL_MS) {
       const value = this.prisma.config
         .findUnique({ where: { Name: 'ZM_DYN_CURR_VERSION' }, select: { Value: true } })
-        .then((row) => {
-          const version = row?.Value ?? null;
-          return isVersion(version) && compareVersions(version, '1.38.4') < 0;
-        });
-      this.pixelDaemons = { at: Date.now(), value };
-      value.catch(() => (this.pixelDaemons = null));
+        .then((row) => row?.Value ?? null);
+      this.installedVersion = { at: Date.now(), value };
+      value.catch(() => (this.installedVersion = null));
     }
-    return this.pixelDaemons.value;
+    return this.installedVersion.value;
+  }
+
+  private async installedBefore(version: string): Promise<boolean> {
+    const installed = await this.installed();
+    return isVersion(installed) && compareVersions(installed, version) < 0;
+  }
+
+  /** Whether the installed zma reads Zones.Coords as whole pixels whatever Units says: before 1.38.4. */
+  private readsPixelsOnly(): Promise<boolean> {
+    return this.installedBefore('1.38.4');
+  }
+
+  /**
+   * Whether the installed zma reads the area limits as pixel counts even beside percent
+   * coordinates: before 1.39.11. v3 speaks of them as 1.39 does (percent of the zone's area beside
+   * percent coordinates), so they are converted both ways there (docs/zoneminder/coexistence.md).
+   */
+  private limitsInPixels(): Promise<boolean> {
+    return this.installedBefore('1.39.11');
+  }
+
+  /** The frame to convert a percent zone's area limits by, or null when they need no conversion. */
+  private async limitsFrame(monitorId: number, units: string): Promise<FrameSize | null> {
+    if (units !== 'Percent' || !(await this.limitsInPixels())) return null;
+    const frame = await this.monitorFrame(monitorId);
+    return frame.width && frame.height ? frame : null;
   }
 
   /**
@@ -157,12 +186,13 @@ export class ZonesService extends AclDbService {
     const req = pageRequest(page, pageSize);
     requireVisibleMonitor(await this.acl.scope(user), monitorId);
     await this.monitorFrame(monitorId);
+    const frame = await this.limitsFrame(monitorId, 'Percent');
     const where = { MonitorId: monitorId };
     return listPage(
       req,
       this.prisma.zones.findMany({ where, orderBy: { Id: 'asc' }, skip: req.skip, take: req.take }),
       this.prisma.zones.count({ where }),
-      toResponse,
+      (row) => toResponse(row, row.Units === 'Percent' ? frame : null),
     );
   }
 
@@ -171,7 +201,9 @@ export class ZonesService extends AclDbService {
     const frame = await this.monitorFrame(monitorId);
     const { units, polygon, toPixels } = await this.stored(body.coords, body.units ?? 'Percent', 'coords', frame);
     const motion = motionToData(body);
+    const limitsFrame = await this.limitsFrame(monitorId, units);
     if (toPixels) areaPercentToPixels(motion, polygon.area);
+    else if (limitsFrame) areaPercentToPixels(motion, zonePixels(polygon.area, limitsFrame));
     const row = await this.oneAtATime(monitorId, () =>
       this.prisma.zones.create({
         data: {
@@ -187,7 +219,7 @@ export class ZonesService extends AclDbService {
         },
       }),
     );
-    return toResponse(row);
+    return toResponse(row, limitsFrame);
   }
 
   /**
@@ -220,7 +252,8 @@ export class ZonesService extends AclDbService {
   }
 
   async get(user: AuthUser, id: number): Promise<ZoneResponse> {
-    return toResponse(await this.zone(user, id, false));
+    const row = await this.zone(user, id, false);
+    return toResponse(row, await this.limitsFrame(row.MonitorId, row.Units));
   }
 
   async update(user: AuthUser, id: number, body: UpdateZoneRequest): Promise<ZoneResponse> {
@@ -238,7 +271,9 @@ export class ZonesService extends AclDbService {
     const units = placed?.units ?? asked;
     const polygon = placed?.polygon ?? null;
     const motion = motionToData(body);
+    const limitsFrame = await this.limitsFrame(current.MonitorId, units);
     if (placed?.toPixels) areaPercentToPixels(motion, placed.polygon.area);
+    else if (limitsFrame) areaPercentToPixels(motion, zonePixels(polygon?.area ?? Number(current.Area), limitsFrame));
     const row = await this.prisma.zones.update({
       where: { Id: id },
       data: {
@@ -250,7 +285,7 @@ export class ZonesService extends AclDbService {
         ...(body.alarm_rgb !== undefined && { AlarmRGB: body.alarm_rgb }),
       },
     });
-    return toResponse(row);
+    return toResponse(row, limitsFrame);
   }
 
   async remove(user: AuthUser, id: number): Promise<void> {
