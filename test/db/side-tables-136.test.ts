@@ -12,31 +12,14 @@ import { createLogger } from '../../src/log.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import type { FreshDatabase } from '../helpers/mariadb.js';
 import { caller, login, type Call } from '../helpers/rest.js';
-import { database136 } from '../helpers/zm136.js';
+import { database136, zoneminderSchema } from '../helpers/zm136.js';
 
 let db: FreshDatabase;
 let app: TestApp;
 let call: Call;
-let before: Map<string, string>;
+let before: Record<string, string>;
 
 const sql = <T = any>(statement: string, params: unknown[] = []) => db.db.query<T>(statement, params, db.name);
-
-/** SHOW CREATE TABLE of every table but zmgate's, and every trigger: ZoneMinder's schema as it reads it. */
-async function zoneminderSchema(): Promise<Map<string, string>> {
-  const out = new Map<string, string>();
-  const tables = await sql<{ name: string }>(
-    "SELECT TABLE_NAME AS name FROM information_schema.TABLES WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME NOT LIKE 'zmgate\\_%' ORDER BY 1",
-  );
-  for (const { name } of tables) {
-    const [row] = await sql<Record<string, string>>(`SHOW CREATE TABLE \`${name}\``);
-    out.set(name, row['Create Table'].replace(/ AUTO_INCREMENT=\d+/, ''));
-  }
-  for (const trg of await sql<{ name: string; body: string }>(
-    'SELECT TRIGGER_NAME AS name, ACTION_STATEMENT AS body FROM information_schema.TRIGGERS WHERE TRIGGER_SCHEMA = DATABASE()',
-  ))
-    out.set(`trigger ${trg.name}`, trg.body);
-  return out;
-}
 
 test.before(async () => {
   db = await database136('side136');
@@ -56,7 +39,7 @@ test.before(async () => {
     `INSERT INTO Events (Id, MonitorId, StorageId, Name, Cause, StartDateTime, EndDateTime, Width, Height, Length, Frames, StateId, Scheme)
      VALUES (1, 1, 0, 'Event-1', 'Motion', '2026-11-01 10:00:00', '2026-11-01 10:00:10', 640, 360, 10.00, 250, 1, 'Medium')`,
   );
-  before = await zoneminderSchema();
+  before = await zoneminderSchema(db);
   // As shipped: the start-up migrations run (and refuse to convert a 1.36 database).
   app = await startTestApp({ db, env: { APP_AUTH__RATE_LIMIT__ENABLED: 'false', APP_DB__MIGRATE_ON_START: 'true' } });
   call = caller(app, await login(app, 'adm'));
@@ -66,7 +49,7 @@ test.after.always(async () => app?.close());
 test.serial(
   'start-up adds only zmgate_side_* tables: every table and trigger of ZoneMinder 1.36 is as it was',
   async (t) => {
-    t.deepEqual(await zoneminderSchema(), before);
+    t.deepEqual(await zoneminderSchema(db), before);
     const [version] = await sql<{ Value: string }>("SELECT Value FROM Config WHERE Name = 'ZM_DYN_DB_VERSION'");
     t.is(version.Value, '1.36.33');
     const side = (

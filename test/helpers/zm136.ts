@@ -186,3 +186,24 @@ export async function dataFingerprint(conn: Queryable, database: string): Promis
   }[];
   return Object.fromEntries(rows.map((row) => [row.Table.split('.').pop()!, String(row.Checksum)]));
 }
+
+/**
+ * ZoneMinder's schema as its daemons and scripts see it: SHOW CREATE TABLE of every table but
+ * zmgate's own (AUTO_INCREMENT counters aside) and every trigger's body, by name.
+ */
+export async function zoneminderSchema(db: FreshDatabase): Promise<Record<string, string>> {
+  const q = <T>(sql: string) => db.db.query<T>(sql, [], db.name);
+  const out: Record<string, string> = {};
+  const tables = await q<{ name: string }>(
+    "SELECT TABLE_NAME AS name FROM information_schema.TABLES WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME NOT LIKE 'zmgate\\_%' ORDER BY 1",
+  );
+  for (const { name } of tables) {
+    const [row] = await q<Record<string, string>>(`SHOW CREATE TABLE \`${name}\``);
+    out[name] = (row['Create Table'] ?? row['Create View']).replace(/ AUTO_INCREMENT=\d+/, '');
+  }
+  for (const trg of await q<{ name: string; body: string }>(
+    'SELECT TRIGGER_NAME AS name, ACTION_STATEMENT AS body FROM information_schema.TRIGGERS WHERE TRIGGER_SCHEMA = DATABASE() ORDER BY 1',
+  ))
+    out[`trigger ${trg.name}`] = trg.body;
+  return out;
+}

@@ -19,7 +19,7 @@ import path from 'node:path';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import type { FreshDatabase } from '../helpers/mariadb.js';
 import { caller, login } from '../helpers/rest.js';
-import { database136 } from '../helpers/zm136.js';
+import { database136, zoneminderSchema } from '../helpers/zm136.js';
 import { compareVersions, runZmUpdates, zmDbScripts, zmSource } from '../helpers/zm-source.js';
 
 const found = zmSource();
@@ -68,25 +68,6 @@ async function stamp(db: FreshDatabase, version: string): Promise<void> {
   await q(db, "UPDATE Config SET Value = ? WHERE Name IN ('ZM_DYN_DB_VERSION', 'ZM_DYN_CURR_VERSION')", [version]);
 }
 
-/** SHOW CREATE TABLE of every table but zmgate's (AUTO_INCREMENT counters aside), and every trigger. */
-async function schema(db: FreshDatabase): Promise<Record<string, string>> {
-  const out: Record<string, string> = {};
-  const tables = await q<{ name: string }>(
-    db,
-    "SELECT TABLE_NAME AS name FROM information_schema.TABLES WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME NOT LIKE 'zmgate\\_%' ORDER BY 1",
-  );
-  for (const { name } of tables) {
-    const [row] = await q<Record<string, string>>(db, `SHOW CREATE TABLE \`${name}\``);
-    out[name] = (row['Create Table'] ?? row['Create View']).replace(/ AUTO_INCREMENT=\d+/, '');
-  }
-  for (const trg of await q<{ name: string; body: string }>(
-    db,
-    'SELECT TRIGGER_NAME AS name, ACTION_STATEMENT AS body FROM information_schema.TRIGGERS WHERE TRIGGER_SCHEMA = DATABASE() ORDER BY 1',
-  ))
-    out[`trigger ${trg.name}`] = trg.body;
-  return out;
-}
-
 test.before(async () => {
   if (unavailable) return;
   work = mkdtempSync(path.join(os.tmpdir(), 'zmgate-upgrade-'));
@@ -130,14 +111,14 @@ serial('zmgate in use on 1.36, then ZoneMinder upgraded by its own scripts to 1.
   t.deepEqual(to138[0], to138[1]);
   t.true(to138[0].length > 40, to138[0].join(' '));
   await Promise.all([stamp(used, '1.38.4'), stamp(untouched, '1.38.4')]);
-  t.deepEqual(await schema(used), await schema(untouched), 'at 1.38.4');
+  t.deepEqual(await zoneminderSchema(used), await zoneminderSchema(untouched), 'at 1.38.4');
 
   const to139 = [upgrade(used, at139, '1.38.4', '1.39.99'), upgrade(untouched, at139, '1.38.4', '1.39.99')];
   t.deepEqual(to139[0], to139[1]);
   const reached = to139[0].at(-1) ?? '1.38.4';
   t.true(compareVersions(reached, '1.39.0') > 0, reached);
   await Promise.all([stamp(used, reached), stamp(untouched, reached)]);
-  t.deepEqual(await schema(used), await schema(untouched), `at ${reached}`);
+  t.deepEqual(await zoneminderSchema(used), await zoneminderSchema(untouched), `at ${reached}`);
 
   // zmgate on the upgraded database serves what it kept beside 1.36.
   app = await startTestApp({

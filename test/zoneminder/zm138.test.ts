@@ -16,6 +16,7 @@ import { startTestApp, type TestApp } from '../helpers/app.js';
 import { freshDatabase, type FreshDatabase } from '../helpers/mariadb.js';
 import { caller, login, type Call } from '../helpers/rest.js';
 import { loadZmCreate, zmDbScripts, zmSource } from '../helpers/zm-source.js';
+import { zoneminderSchema } from '../helpers/zm136.js';
 
 const found = zmSource();
 const unavailable = 'unavailable' in found ? found.unavailable : null;
@@ -29,21 +30,6 @@ let work: string;
 let before: Record<string, string>;
 
 const sql = <T = any>(statement: string, params: unknown[] = []) => db.db.query<T>(statement, params, db.name);
-
-async function zoneminderSchema(): Promise<Record<string, string>> {
-  const out: Record<string, string> = {};
-  for (const { name } of await sql<{ name: string }>(
-    "SELECT TABLE_NAME AS name FROM information_schema.TABLES WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME NOT LIKE 'zmgate\\_%' ORDER BY 1",
-  )) {
-    const [row] = await sql<Record<string, string>>(`SHOW CREATE TABLE \`${name}\``);
-    out[name] = row['Create Table'].replace(/ AUTO_INCREMENT=\d+/, '');
-  }
-  for (const trg of await sql<{ name: string; body: string }>(
-    'SELECT TRIGGER_NAME AS name, ACTION_STATEMENT AS body FROM information_schema.TRIGGERS WHERE TRIGGER_SCHEMA = DATABASE()',
-  ))
-    out[`trigger ${trg.name}`] = trg.body;
-  return out;
-}
 
 test.before(async () => {
   if (unavailable) return;
@@ -68,7 +54,7 @@ test.before(async () => {
     `INSERT INTO Events (Id, MonitorId, StorageId, Name, Cause, StartDateTime, EndDateTime, Width, Height, Length, Frames, StateId, Scheme)
      VALUES (1, 1, 1, 'Event-1', 'Motion', '2026-11-01 10:00:00', '2026-11-01 10:00:10', 640, 360, 10.00, 250, 1, 'Medium')`,
   );
-  before = await zoneminderSchema();
+  before = await zoneminderSchema(db);
   app = await startTestApp({ db, env: { APP_AUTH__RATE_LIMIT__ENABLED: 'false', APP_DB__MIGRATE_ON_START: 'true' } });
   call = caller(app, await login(app, 'adm'));
 });
@@ -79,7 +65,7 @@ test.after.always(async () => {
 });
 
 serial("start-up leaves 1.38.4's schema as it was and keeps what it lacks beside it", async (t) => {
-  t.deepEqual(await zoneminderSchema(), before);
+  t.deepEqual(await zoneminderSchema(db), before);
   const side = (
     await sql<{ name: string }>(
       "SELECT TABLE_NAME AS name FROM information_schema.TABLES WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME LIKE 'zmgate\\_side\\_%' ORDER BY 1",
