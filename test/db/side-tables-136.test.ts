@@ -12,7 +12,7 @@ import { createLogger } from '../../src/log.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import type { FreshDatabase } from '../helpers/mariadb.js';
 import { caller, login, type Call } from '../helpers/rest.js';
-import { database136, zoneminderSchema } from '../helpers/zm136.js';
+import { database136, zmgateDb, zoneminderSchema } from '../helpers/zm136.js';
 
 let db: FreshDatabase;
 let app: TestApp;
@@ -73,6 +73,15 @@ test.serial(
     // Seeded as 1.39 seeds them.
     const [menu] = await sql<{ n: number }>('SELECT COUNT(*) AS n FROM zmgate_side_Menu_Items');
     t.true(Number(menu.n) > 0);
+    // zmgate-db status says so in one line.
+    const status = await zmgateDb(['status', '-u', db.url]);
+    t.regex(
+      status.stdout,
+      new RegExp(
+        `^upgrade: {5}clear: ZM_DYN_DB_VERSION is ZoneMinder's own \\(1\\.36\\.33\\); zmgate added only its own tables \\(${side.length} zmgate_side_\\* for 1\\.39 data\\), which ZoneMinder ignores; ZoneMinder's zmupdate\\.pl upgrades this database as usual$`,
+        'm',
+      ),
+    );
   },
 );
 

@@ -237,6 +237,13 @@ export function localZmcVersion(binDirs: readonly string[] = ['/usr/bin', '/usr/
   return null;
 }
 
+/** zmgate's tables in a few words: the side tables counted, the others named. */
+function describeOwn(own: string[]): string {
+  const side = own.filter((name) => name.startsWith('zmgate_side_'));
+  const rest = own.filter((name) => !name.startsWith('zmgate_side_'));
+  return [...(side.length ? [`${side.length} zmgate_side_* for 1.39 data`] : []), ...rest].join(', ');
+}
+
 /** Whether ZoneMinder's own upgrade (zmupdate.pl) can run over this database as it expects. */
 export function upgradePath(contents: DatabaseContents, objects: readonly string[] = contents.objects): string {
   const converted = convertedUnderOlderZoneMinder(contents);
@@ -245,7 +252,7 @@ export function upgradePath(contents: DatabaseContents, objects: readonly string
   if (olderZoneMinderInstalled(contents)) {
     return (
       `clear: ZM_DYN_DB_VERSION is ZoneMinder's own (${contents.dbVersion}); zmgate added ` +
-      (own.length ? `only its own tables (${own.join(', ')}), which ZoneMinder ignores` : 'nothing') +
+      (own.length ? `only its own tables (${describeOwn(own)}), which ZoneMinder ignores` : 'nothing') +
       `; ZoneMinder's zmupdate.pl upgrades this database as usual`
     );
   }
