@@ -251,6 +251,8 @@ test.serial(
       "INSERT INTO Frames (EventId, FrameId, Type, Score, Delta) VALUES (999999, 1, 'Normal', 0, 0), (999999, 2, 'Normal', 0, 0), (999998, 1, 'Normal', 0, 0)",
     );
     await sql(f.db, 'INSERT INTO Stats (MonitorId, ZoneId, EventId, FrameId) VALUES (1, 1, 999999, 1)');
+    // Event data has no foreign key (nor do zmgate's side tables beside 1.36): its orphans go too.
+    await sql(f.db, "INSERT INTO Event_Data (EventId, MonitorId, Data) VALUES (999999, 1, 'x'), (999999, 1, 'y')");
 
     const counts = await f.audit().run();
     t.like(counts, {
@@ -260,6 +262,8 @@ test.serial(
       frames_removed: 3,
       stats_orphan_events: 1,
       stats_removed: 1,
+      event_data_orphan_events: 1,
+      event_data_removed: 2,
     });
     for (const e of [deleted, deepDeleted]) {
       t.is((await sql(f.db, 'SELECT Id FROM Events WHERE Id = ?', [e.id])).length, 0);

@@ -1,6 +1,7 @@
 // The database half of the audit (replaces zmaudit.pl's database checks; see
 // docs/operations/maintenance.md and docs/zoneminder/derived-tables.md). One pass:
-//   1. Frames and Stats rows whose event is gone are removed.
+//   1. Frames and Stats rows whose event is gone are removed (and zmgate's side rows of tags, event
+//      data and detections beside an older ZoneMinder).
 //   2. Unclosed events whose capture daemon is no longer writing are closed: end time, length,
 //      frame count and scores recomputed from the frames that exist, name tagged "(r)" and
 //      notes "Recovered." as ZoneMinder does. Never deleted.
@@ -107,12 +108,23 @@ export class AuditDb {
     return counts;
   }
 
-  /** 1. Frames and Stats rows of events that no longer exist. */
+  /**
+   * 1. Frames and Stats rows of events that no longer exist; and the rows zmgate keeps beside an
+   * older ZoneMinder (tags, event data, detections: side tables without the foreign keys that
+   * remove them with their event on 1.39) of events ZoneMinder itself deleted.
+   */
   private async orphanRows(counts: JobCounts): Promise<void> {
-    for (const table of ['Frames', 'Stats'] as const) {
-      const rows = await this.o.pool.query<Array<{ EventId: number }>>(
-        `SELECT DISTINCT t.EventId FROM ${table} t LEFT JOIN Events e ON e.Id = t.EventId WHERE e.Id IS NULL`,
-      );
+    for (const table of ['Frames', 'Stats', 'Events_Tags', 'Event_Data', 'AI_Detections'] as const) {
+      const rows = await this.o.pool
+        .query<Array<{ EventId: number }>>(
+          `SELECT DISTINCT t.EventId FROM ${table} t LEFT JOIN Events e ON e.Id = t.EventId WHERE e.Id IS NULL`,
+        )
+        .catch((err: { errno?: number }) => {
+          // A table neither this ZoneMinder nor zmgate has (1.39's, on a database whose side tables were not made).
+          if (err.errno === 1146 && !['Frames', 'Stats'].includes(table)) return null;
+          throw err;
+        });
+      if (rows === null) continue;
       const ids = rows.map((r) => Number(r.EventId));
       counts[`${table.toLowerCase()}_orphan_events`] = ids.length;
       let removed = 0;
