@@ -10,7 +10,7 @@
 // directory lives under /dev/shm, as zmc's shared-memory files belong on tmpfs.
 //
 // Needs root (the mount namespace; zmc itself) and /usr/bin/zmc: realZmcUnavailable() says why not.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { FreshDatabase } from './mariadb.js';
@@ -98,6 +98,24 @@ export class RealZm {
     child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
     const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
     if (code !== 0) throw new Error(`zmupdate.pl --freshen failed (exit ${code}): ${out.slice(-2000)}`);
+  }
+
+  /**
+   * A local H.264 file for monitors of Type `Ffmpeg` to capture, made by ffmpeg from lavfi `inputs`
+   * (each a source description, e.g. `color=c=gray:s=640x360:r=10:d=60`), through `filter`
+   * (a -filter_complex graph, or a -vf chain for one input) when given; a keyframe every 10 frames.
+   */
+  async clip(name: string, inputs: string[], filter?: string): Promise<string> {
+    const file = path.join(this.paths.base, name);
+    const args = ['-v', 'error', ...inputs.flatMap((i) => ['-f', 'lavfi', '-i', i])];
+    if (filter) args.push(inputs.length > 1 ? '-filter_complex' : '-vf', filter);
+    args.push('-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-g', '10', file);
+    await new Promise<void>((resolve, reject) =>
+      execFile('ffmpeg', args, (err, _out, stderr) =>
+        err ? reject(new Error(`ffmpeg ${name}: ${stderr || err.message}`)) : resolve(),
+      ),
+    );
+    return file;
   }
 
   /** Starts `zmc -m id` with this test's conf.d; its output is kept for failure messages. */

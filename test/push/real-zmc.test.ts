@@ -10,9 +10,6 @@
 //
 // Each zmc runs in a private mount namespace with this test's conf.d (test/helpers/real-zmc.ts):
 // /etc/zm is never touched. Skipped with a message when zmc is missing or not running as root.
-import { execFile } from 'node:child_process';
-import path from 'node:path';
-import { promisify } from 'node:util';
 import test from 'ava';
 import bcrypt from 'bcryptjs';
 import { startTestApp, type TestApp } from '../helpers/app.js';
@@ -25,7 +22,6 @@ import { caller, login } from '../helpers/rest.js';
 import { database136, zmgateDb } from '../helpers/zm136.js';
 import { insertUser } from '../helpers/zmdb.js';
 
-const run = promisify(execFile);
 const unavailable = realZmcUnavailable();
 if (unavailable) console.log(`# real-zmc push tests skipped: ${unavailable}`);
 const serial = unavailable ? test.serial.skip : test.serial;
@@ -56,24 +52,7 @@ test.before(async () => {
   db = await database136('pushrealzmc');
   zm = new RealZm(db);
   await zm.freshen();
-  const clip = path.join(zm.paths.base, 'clip.mp4');
-  await run('ffmpeg', [
-    '-v',
-    'error',
-    '-f',
-    'lavfi',
-    '-i',
-    'testsrc=size=320x240:rate=10:d=120',
-    '-c:v',
-    'libx264',
-    '-preset',
-    'ultrafast',
-    '-pix_fmt',
-    'yuv420p',
-    '-g',
-    '10',
-    clip,
-  ]);
+  const clip = await zm.clip('clip.mp4', ['testsrc=size=320x240:rate=10:d=120']);
   for (const [id, fn] of [
     [RECORD, 'Record'],
     [NODECT, 'Nodect'],

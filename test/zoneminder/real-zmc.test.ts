@@ -66,24 +66,11 @@ test.before(async () => {
   db = await database136('realzmc');
   zm = new RealZm(db);
   await zm.freshen();
-  const clip = path.join(zm.paths.base, 'marker.mp4');
-  await run('ffmpeg', [
-    '-v',
-    'error',
-    '-f',
-    'lavfi',
-    '-i',
-    `color=c=gray:s=${W}x${H}:r=10:d=60`,
-    '-vf',
+  const clip = await zm.clip(
+    'marker.mp4',
+    [`color=c=gray:s=${W}x${H}:r=10:d=60`],
     'drawbox=x=0:y=0:w=40:h=20:color=red:t=fill',
-    '-c:v',
-    'libx264',
-    '-pix_fmt',
-    'yuv420p',
-    '-g',
-    '10',
-    clip,
-  ]);
+  );
   for (const m of Object.values(M)) {
     await sql(
       db,

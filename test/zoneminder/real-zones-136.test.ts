@@ -9,16 +9,12 @@
 // Needs root and Debian's zoneminder package: skipped with the reason otherwise.
 import test from 'ava';
 import bcrypt from 'bcryptjs';
-import { execFile } from 'node:child_process';
-import path from 'node:path';
-import { promisify } from 'node:util';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import type { FreshDatabase } from '../helpers/mariadb.js';
 import { RealZm, realZmcUnavailable, waitFor } from '../helpers/real-zmc.js';
 import { caller, login, type Call } from '../helpers/rest.js';
 import { database136 } from '../helpers/zm136.js';
 
-const run = promisify(execFile);
 const unavailable = realZmcUnavailable();
 if (unavailable) console.log(`# real-zmc zone tests skipped: ${unavailable}`);
 const serial = unavailable ? test.serial.skip : test.serial;
@@ -68,28 +64,11 @@ test.before(async () => {
   zm = new RealZm(db);
   await zm.freshen();
   // Flat grey; a white 80×80 box wanders inside the top-left quadrant only (x 40..300, y 40..160).
-  const clip = path.join(zm.paths.base, 'quadrant.mp4');
-  await run('ffmpeg', [
-    '-v',
-    'error',
-    '-f',
-    'lavfi',
-    '-i',
-    `color=c=gray:s=${W}x${H}:r=10:d=180`,
-    '-f',
-    'lavfi',
-    '-i',
-    'color=c=white:s=80x80:r=10:d=180',
-    '-filter_complex',
+  const clip = await zm.clip(
+    'quadrant.mp4',
+    [`color=c=gray:s=${W}x${H}:r=10:d=180`, 'color=c=white:s=80x80:r=10:d=180'],
     "[0][1]overlay=x='40+140*abs(sin(t))':y='40+40*abs(cos(t*0.7))'",
-    '-c:v',
-    'libx264',
-    '-pix_fmt',
-    'yuv420p',
-    '-g',
-    '10',
-    clip,
-  ]);
+  );
   for (const [id, name] of [
     [MOVING, 'Moving'],
     [STILL, 'Still'],
