@@ -52,6 +52,14 @@ export function prismaDefault(column: ColumnDef): unknown {
 
 type Row = Record<string, unknown>;
 
+/** A create's data of plain column values only (no nested relation writes), insertable as it is. */
+function isScalarRow(data: unknown): data is Row {
+  if (!data || typeof data !== 'object' || Array.isArray(data)) return false;
+  return Object.values(data as Row).every(
+    (v) => v === null || typeof v !== 'object' || v instanceof Date || v instanceof Prisma.Decimal,
+  );
+}
+
 /**
  * Whether `value` meets a Prisma scalar condition (a value, `{equals}`, `{not}` or `{in}`);
  * undefined for any other condition.
@@ -108,6 +116,15 @@ export class OlderSchemaReads {
   constructor(
     private readonly tables: () => Promise<Tables>,
     private readonly raw: (sql: string, ...params: unknown[]) => Promise<Row[]>,
+    /**
+     * A create there: Prisma writes every column that has a default in 1.39's model, so the row
+     * is inserted with only the columns given (`insert`, returning its key) and read back through
+     * the client (`readBack`, which leaves the missing columns out as any read).
+     */
+    private readonly creates?: {
+      insert: (table: string, columns: string[], values: unknown[]) => Promise<number>;
+      readBack: (model: string, args: Row) => Promise<unknown>;
+    },
   ) {}
 
   /** What a read of `model` must leave out, or null when the live table has every column. */
@@ -153,7 +170,7 @@ export class OlderSchemaReads {
         throw new InvalidInputError('Invalid input', [
           [c.name, 'this ZoneMinder database (before 1.39) stores a whole number here'],
         ]);
-      out[c.name] = Number(value);
+      // Kept as Prisma's (1.39's) type: the client validates it so, and MariaDB stores '100' as 100.
     }
     for (const c of plan.missing) {
       if (!(c.name in out)) continue;
@@ -185,6 +202,8 @@ export class OlderSchemaReads {
     const next: Row = { ...(args ?? {}) };
     if (DATA_WRITES.has(operation)) {
       for (const key of ['data', 'create', 'update']) if (key in next) next[key] = this.#writable(plan, next[key]);
+      if (operation === 'create' && plan.missing.length && this.creates && isScalarRow(next.data))
+        return this.#create(plan, next);
       if (!ROW_WRITES.has(operation)) return query(next);
     }
     if (next.where && typeof next.where === 'object' && !ROW_WRITES.has(operation)) {
@@ -242,6 +261,24 @@ export class OlderSchemaReads {
       for (const name of extra) delete r[name];
     }
     return result;
+  }
+
+  /** A create with only the given columns, answered as Prisma would (select/omit kept). */
+  async #create(plan: Plan, args: Row): Promise<unknown> {
+    const data = args.data as Row;
+    // A null is left to the column's own default: 1.36 has NOT NULL columns (Events.Cause) where
+    // 1.39 allows NULL, and where both allow it the default is NULL.
+    const columns = Object.keys(data).filter((k) => data[k] !== undefined && data[k] !== null);
+    const values = columns.map((k) => {
+      const v = data[k];
+      return v instanceof Prisma.Decimal ? v.toString() : v;
+    });
+    const inserted = await this.creates!.insert(plan.table, columns, values);
+    const key = data[plan.key] ?? inserted;
+    const readArgs: Row = { where: { [plan.key]: key } };
+    if (args.select) readArgs.select = args.select;
+    if (args.omit) readArgs.omit = args.omit;
+    return this.creates!.readBack(plan.table, readArgs);
   }
 
   /** The retyped columns of `rows`, read as text by key and turned into the type Prisma gives them. */

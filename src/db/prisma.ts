@@ -83,9 +83,28 @@ export function createPrismaClient(
 ): PrismaClient {
   const client = new PrismaClient({ ...options, adapter: createAdapter(db, gate, tables) });
   // An older ZoneMinder's tables lack some of 1.39's columns: reads leave them out (older-schema.ts).
+  // The extended client, once made: creates on an older table are read back through it.
+  const made: { client?: PrismaClient } = {};
   const older = new OlderSchemaReads(
     columnCatalog((sql) => client.$queryRawUnsafe(sql), tables),
     (sql, ...params) => client.$queryRawUnsafe(sql, ...params),
+    {
+      insert: (table, columns, values) =>
+        client.$transaction(async (tx) => {
+          const names = columns.map((c) => `\`${c}\``).join(', ');
+          await tx.$executeRawUnsafe(
+            `INSERT INTO \`${table}\` (${names}) VALUES (${columns.map(() => '?').join(', ')})`,
+            ...values,
+          );
+          const [row] = await tx.$queryRawUnsafe<Array<{ id: number | bigint }>>('SELECT LAST_INSERT_ID() AS id');
+          return Number(row?.id ?? 0);
+        }),
+      // Through the extended client, so the read leaves the missing columns out too.
+      readBack: (model, args): Promise<unknown> =>
+        (made.client as unknown as Record<string, { findUniqueOrThrow(a: unknown): Promise<unknown> }>)[
+          model.charAt(0).toLowerCase() + model.slice(1)
+        ].findUniqueOrThrow(args),
+    },
   );
   const extended = client.$extends({
     query: {
@@ -102,7 +121,8 @@ export function createPrismaClient(
     },
   });
   // The extension adds behaviour, not API: the extended client keeps PrismaClient's surface.
-  return extended as unknown as PrismaClient;
+  made.client = extended as unknown as PrismaClient;
+  return made.client;
 }
 
 /** A query with the conflict retry and the charset rule (src/db/charset-errors.ts). */

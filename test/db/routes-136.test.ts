@@ -34,7 +34,6 @@ const UNAVAILABLE_ON_136 = new Set([
 
 let db: FreshDatabase;
 let app: TestApp;
-let call: Call;
 let dir: string;
 
 test.before(async () => {
@@ -57,8 +56,12 @@ test.before(async () => {
       APP_ZONEMINDER__PATH_SOCKS: dir,
     },
   });
-  call = caller(app, await login(app, 'adm'));
 });
+
+/** A session of its own per test: the loop below reads GET /host/logout too, which ends the caller's. */
+async function session(): Promise<Call> {
+  return caller(app, await login(app, 'adm'));
+}
 
 test.after.always(async () => {
   await app?.close();
@@ -74,30 +77,102 @@ function concrete(route: string): string {
   });
 }
 
-test('every GET of the baseline answers on 1.36 with rows: no server error, 503 only where 1.36 has no place', async (t) => {
-  const failures: string[] = [];
-  const unavailable: string[] = [];
-  let asked = 0;
-  for (const [route, item] of Object.entries(baseline.paths)) {
-    const op = item.get;
-    if (!op) continue;
-    // Media and streams answer bytes or hold the connection: their own tests cover them.
-    if (
-      /\/(stream|live|video|image|snapshot|thumbnail|frames\/\{[^}]+\}\/image)|\.(m3u8|m4s|mp4|jpg)|\/socket/.test(
-        route,
+test.serial(
+  'every GET of the baseline answers on 1.36 with rows: no server error, 503 only where 1.36 has no place',
+  async (t) => {
+    const call = await session();
+    const failures: string[] = [];
+    const unavailable: string[] = [];
+    let asked = 0;
+    for (const [route, item] of Object.entries(baseline.paths)) {
+      const op = item.get;
+      if (!op) continue;
+      // Media and streams answer bytes or hold the connection: their own tests cover them.
+      if (
+        /\/(stream|live|video|image|snapshot|thumbnail|frames\/\{[^}]+\}\/image)|\.(m3u8|m4s|mp4|jpg)|\/socket/.test(
+          route,
+        )
       )
-    )
-      continue;
-    const url = concrete(route.replace(/^\/api\/v3/, ''));
-    const res = await call('GET', url);
-    asked++;
-    if (res.status === 503) {
-      unavailable.push(op.operationId ?? route);
-      if (!UNAVAILABLE_ON_136.has(op.operationId ?? ''))
-        failures.push(`${route}: 503 ${JSON.stringify(res.body).slice(0, 200)}`);
-    } else if (res.status >= 500) failures.push(`${route}: ${res.status} ${JSON.stringify(res.body).slice(0, 200)}`);
-  }
-  t.true(asked > 60, `asked ${asked}`);
-  t.deepEqual(failures, []);
-  t.log(`${asked} reads; 503 by design: ${unavailable.join(', ') || 'none'}`);
+        continue;
+      const url = concrete(route.replace(/^\/api\/v3/, ''));
+      const res = await call('GET', url);
+      asked++;
+      if (res.status === 503) {
+        unavailable.push(op.operationId ?? route);
+        if (!UNAVAILABLE_ON_136.has(op.operationId ?? ''))
+          failures.push(`${route}: 503 ${JSON.stringify(res.body).slice(0, 200)}`);
+      } else if (res.status >= 500) failures.push(`${route}: ${res.status} ${JSON.stringify(res.body).slice(0, 200)}`);
+    }
+    t.true(asked > 60, `asked ${asked}`);
+    t.deepEqual(failures, []);
+    t.log(`${asked} reads; 503 by design: ${unavailable.join(', ') || 'none'}`);
+  },
+);
+
+test.serial('writes a client makes first answer on 1.36: a monitor, a user, a control, a monitor status', async (t) => {
+  const call = await session();
+  const made = [
+    await call('POST', '/monitors', { name: 'From v3' }),
+    await call('POST', '/users', { username: 'fromv3', password: 'a-long-password-1' }),
+    await call('POST', '/controls', { name: 'From v3', type: 'Ffmpeg' }),
+    await call('PATCH', `/monitor-status/${SEEDED_IDS[1]}`, { analysis_fps: '0', capture_fps: '0' }),
+  ];
+  t.deepEqual(
+    made.map((r) => r.status),
+    [201, 201, 201, 200],
+    JSON.stringify(made.map((r) => r.body)).slice(0, 2000),
+  );
+  // The rows are there and read back as any other.
+  t.is((await call('GET', `/monitors/${made[0].body.id}`)).body.name, 'From v3');
+  const [user] = await db.db.query<{ Username: string }>(
+    'SELECT Username FROM Users WHERE Id = ?',
+    [made[1].body.id],
+    db.name,
+  );
+  t.is(user.Username, 'fromv3');
+  t.is(made[2].body.name, 'From v3');
+  // An event: columns 1.36 lacks left out, a null where 1.36 says NOT NULL left to its default.
+  const event = await call('POST', '/events', {
+    monitor_id: SEEDED_IDS[0],
+    name: '',
+    orientation: 'Rotate0',
+    storage_id: 0,
+    width: 0,
+    height: 0,
+    length: '0',
+  });
+  t.is(event.status, 201, JSON.stringify(event.body));
+  const got = await call('GET', `/events/${event.body.id}`);
+  t.like(got.body, { monitor_id: SEEDED_IDS[0] }, JSON.stringify([event.body, got.status, got.body]));
+  // 1.36's own insert trigger counted it once (zmgate adds no second bucket row).
+  const [hour] = await db.db.query<{ n: number }>(
+    'SELECT COUNT(*) AS n FROM Events_Hour WHERE EventId = ?',
+    [event.body.id],
+    db.name,
+  );
+  t.is(Number(hour.n), 1);
+  // Archiving runs 1.36's event triggers (Events_Archived).
+  const archived = await call('PATCH', `/events/${SEEDED_IDS[1]}`, { archived: true });
+  t.is(archived.status, 200, JSON.stringify(archived.body));
 });
+
+test.serial(
+  'a column 1.36 keeps as a number where 1.39 has text (DefaultScale) is written from 1.39 text',
+  async (t) => {
+    const call = await session();
+    const preset = await call('PATCH', '/monitor_presets/1', { default_scale: '100', width: 5128 });
+    t.is(preset.status, 200, JSON.stringify(preset.body));
+    t.like(preset.body, { default_scale: '100', width: 5128 });
+    const monitor = await call('PATCH', `/monitors/${SEEDED_IDS[0]}`, { default_scale: '50' });
+    t.is(monitor.status, 200, JSON.stringify(monitor.body));
+    const [row] = await db.db.query<{ DefaultScale: number }>(
+      'SELECT DefaultScale FROM Monitors WHERE Id = ?',
+      [SEEDED_IDS[0]],
+      db.name,
+    );
+    t.is(Number(row.DefaultScale), 50);
+    // Text 1.36 cannot store there: 400, nothing written.
+    const word = await call('PATCH', `/monitors/${SEEDED_IDS[0]}`, { default_scale: 'fit_to_width' });
+    t.is(word.status, 400);
+  },
+);

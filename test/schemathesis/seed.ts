@@ -151,6 +151,14 @@ export async function seedFuzzDatabase(
       const [{ n }] = (await conn.query(`SELECT COUNT(*) AS n FROM \`${table}\``)) as { n: bigint }[];
       if (Number(n) === 0) await seedTable(conn, table, byTable.get(table)!);
     }
+    // The event buckets as ZoneMinder's triggers keep them: rows of existing events only, and
+    // Events_Archived of archived ones (the triggers insert a row when an event is made or
+    // archived; a row already there for that id would be a duplicate).
+    for (const bucket of ['Events_Hour', 'Events_Day', 'Events_Week', 'Events_Month'])
+      await conn.query(`DELETE b FROM ${bucket} b LEFT JOIN Events e ON e.Id = b.EventId WHERE e.Id IS NULL`);
+    await conn.query(
+      'DELETE ea FROM Events_Archived ea LEFT JOIN Events e ON e.Id = ea.EventId WHERE e.Id IS NULL OR e.Archived = 0',
+    );
     const counts: Record<string, number> = {};
     for (const table of order) {
       const [{ n }] = (await conn.query(`SELECT COUNT(*) AS n FROM \`${table}\``)) as { n: bigint }[];

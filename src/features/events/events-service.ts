@@ -189,6 +189,8 @@ export class EventsService {
         },
         select: { Id: true },
       });
+      // Before 1.37.77 ZoneMinder's own event_insert_trigger fills the buckets and counters.
+      if (await this.insertTrigger(tx)) return event.Id;
       // What zmc does when an event starts (1.37.77+): one row in each bucket whose window
       // holds the start, and the monitor's Event_Summaries counters. Lock order: Events, buckets,
       // Event_Summaries.
@@ -221,6 +223,22 @@ export class EventsService {
       return event.Id;
     });
     return this.get(user, Number(id));
+  }
+
+  private hasInsertTrigger: Promise<boolean> | null = null;
+
+  /** Whether the database still has ZoneMinder's event_insert_trigger (before 1.37.77), read once. */
+  private insertTrigger(tx: Pick<PrismaClient, '$queryRawUnsafe'>): Promise<boolean> {
+    this.hasInsertTrigger ??= tx
+      .$queryRawUnsafe<Array<{ n: number | bigint }>>(
+        "SELECT COUNT(*) AS n FROM information_schema.TRIGGERS WHERE TRIGGER_SCHEMA = DATABASE() AND TRIGGER_NAME = 'event_insert_trigger'",
+      )
+      .then(([row]) => Number(row?.n ?? 0) > 0)
+      .catch((err: unknown) => {
+        this.hasInsertTrigger = null;
+        throw err;
+      });
+    return this.hasInsertTrigger;
   }
 
   async update(user: AuthUser, id: number, body: EventUpdateRequest): Promise<EventResponse> {

@@ -144,11 +144,20 @@ export class MonitorStatusService {
       throw monitorNotFound(monitorId);
     const status = body.status ?? null;
     const bandwidth = body.capture_bandwidth ?? null;
-    await this.prisma.$executeRaw`
-      INSERT INTO Monitor_Status (MonitorId, Status, CaptureFPS, AnalysisFPS, CaptureBandwidth, UpdatedOn)
-      VALUES (${monitorId}, COALESCE(${status}, 'Unknown'), ${body.capture_fps}, ${body.analysis_fps}, COALESCE(${bandwidth}, 0), NOW())
-      ON DUPLICATE KEY UPDATE Status = COALESCE(${status}, Status), CaptureFPS = VALUES(CaptureFPS),
-        AnalysisFPS = VALUES(AnalysisFPS), CaptureBandwidth = COALESCE(${bandwidth}, CaptureBandwidth), UpdatedOn = NOW()`;
+    // 1.36's Monitor_Status has no UpdatedOn (src/db/live-columns.ts): the heartbeat is the row itself.
+    const stamped = !this.columns || !!(await this.columns.tables()).get('Monitor_Status')?.has('UpdatedOn');
+    if (stamped)
+      await this.prisma.$executeRaw`
+        INSERT INTO Monitor_Status (MonitorId, Status, CaptureFPS, AnalysisFPS, CaptureBandwidth, UpdatedOn)
+        VALUES (${monitorId}, COALESCE(${status}, 'Unknown'), ${body.capture_fps}, ${body.analysis_fps}, COALESCE(${bandwidth}, 0), NOW())
+        ON DUPLICATE KEY UPDATE Status = COALESCE(${status}, Status), CaptureFPS = VALUES(CaptureFPS),
+          AnalysisFPS = VALUES(AnalysisFPS), CaptureBandwidth = COALESCE(${bandwidth}, CaptureBandwidth), UpdatedOn = NOW()`;
+    else
+      await this.prisma.$executeRaw`
+        INSERT INTO Monitor_Status (MonitorId, Status, CaptureFPS, AnalysisFPS, CaptureBandwidth)
+        VALUES (${monitorId}, COALESCE(${status}, 'Unknown'), ${body.capture_fps}, ${body.analysis_fps}, COALESCE(${bandwidth}, 0))
+        ON DUPLICATE KEY UPDATE Status = COALESCE(${status}, Status), CaptureFPS = VALUES(CaptureFPS),
+          AnalysisFPS = VALUES(AnalysisFPS), CaptureBandwidth = COALESCE(${bandwidth}, CaptureBandwidth)`;
     return this.get(user, monitorId);
   }
 }
