@@ -176,3 +176,13 @@ test.serial(
     t.is(word.status, 400);
   },
 );
+
+test.serial(
+  'a filter preview that matches events answers on 1.36 (the event columns it lacks read as defaults)',
+  async (t) => {
+    const call = await session();
+    const res = await call('POST', '/filters/preview', { where: { match: 'any' } });
+    t.is(res.status, 200, JSON.stringify(res.body).slice(0, 300));
+    t.true((res.body.items as unknown[]).length > 0);
+  },
+);

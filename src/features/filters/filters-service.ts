@@ -10,6 +10,7 @@ import type { AuthUser } from '../../auth/auth-service.js';
 import type { MonitorAcl } from '../../auth/monitor-acl.js';
 import { allows } from '../../auth/permissions.js';
 import type { PrismaClient } from '../../db/prisma.js';
+import type { LiveColumns } from '../../db/live-columns.js';
 import { InvalidInputError, NotFoundError, PermissionDeniedError, type ErrorDetails } from '../../errors.js';
 import type { Filters, Prisma } from '../../generated/prisma/client.js';
 import { pageOf, pageRequest, type Page, listPage } from '../../api/pagination.js';
@@ -69,13 +70,15 @@ function isRegexpError(err: unknown): boolean {
 export class FiltersService {
   /** Built once per app by the registry (Services.get). */
   static from(s: Services): FiltersService {
-    return new FiltersService(s.prisma, s.acl, s.get(ZoneMinderClock));
+    return new FiltersService(s.prisma, s.acl, s.get(ZoneMinderClock), s.columns);
   }
 
   constructor(
     private readonly prisma: PrismaClient,
     private readonly acl: MonitorAcl,
     private readonly clock: () => Promise<ZoneClock>,
+    /** The event columns an older ZoneMinder lacks read as their stand-ins (src/db/live-columns.ts). */
+    private readonly columns?: LiveColumns,
   ) {}
 
   async list(page?: number, pageSize?: number): Promise<Page<FilterResponse>> {
@@ -164,9 +167,10 @@ export class FiltersService {
     if (!ids.length) return pageOf([], total, req);
 
     const idList = ids.map((r) => r.Id);
+    const select = this.columns ? await this.columns.selectList('Events', EVENT_COLUMNS) : EVENT_COLUMNS.join(', ');
     const [rows, tags] = await Promise.all([
       this.prisma.$queryRawUnsafe<EventRow[]>(
-        `SELECT ${EVENT_COLUMNS.join(', ')} FROM Events WHERE Id IN (${idList.map(() => '?').join(', ')})`,
+        `SELECT ${select} FROM Events WHERE Id IN (${idList.map(() => '?').join(', ')})`,
         ...idList,
       ),
       eventTagsOf(this.prisma, idList),
