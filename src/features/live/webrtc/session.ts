@@ -26,6 +26,9 @@ const MAX_PENDING_CANDIDATES = 64;
 
 export const DEFAULT_TIMEOUTS: SessionTimeouts = { codecWaitMs: 2000, answerMs: 60_000, connectMs: 30_000 };
 
+/** At least this long for the offer to be made and sent, however short the answer timeout. */
+const OFFER_WAIT_MS = 10_000;
+
 export interface SessionOptions {
   monitorId: number;
   feed: LiveFeed;
@@ -161,8 +164,12 @@ export class WebRtcSession {
     });
     peer.on('state', (state) => this.#onPeerState(state));
     peer.createOffer();
-    // Also covers an offer that never comes; restarted when the offer is sent.
-    this.#armAnswer();
+    // An offer that never comes. Making it may take a while under load, which is not the
+    // client's time to answer: that timer starts when the offer is sent (#sendOffer).
+    this.#arm(
+      Math.max(this.#timeouts.answerMs, OFFER_WAIT_MS),
+      `Connection timeout: no SDP offer within ${Math.round(Math.max(this.#timeouts.answerMs, OFFER_WAIT_MS) / 1000)} seconds`,
+    );
   }
 
   /** The answer timeout counts from the offer the client got (its creation may take a while under load). */
