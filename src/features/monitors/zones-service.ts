@@ -143,9 +143,10 @@ export class ZonesService extends AclDbService {
   }
 
   /** The frame to convert a percent zone's area limits by, or null when they need no conversion. */
-  private async limitsFrame(monitorId: number, units: string): Promise<FrameSize | null> {
+  private async limitsFrame(monitor: number | FrameSize, units: string): Promise<FrameSize | null> {
     if (units !== 'Percent' || !(await this.limitsInPixels())) return null;
-    const frame = await this.monitorFrame(monitorId);
+    // A frame the caller already read, else the monitor's (read only when a conversion is due).
+    const frame = typeof monitor === 'number' ? await this.monitorFrame(monitor) : monitor;
     return frame.width && frame.height ? frame : null;
   }
 
@@ -185,8 +186,7 @@ export class ZonesService extends AclDbService {
   ): Promise<Page<ZoneResponse>> {
     const req = pageRequest(page, pageSize);
     requireVisibleMonitor(await this.acl.scope(user), monitorId);
-    await this.monitorFrame(monitorId);
-    const frame = await this.limitsFrame(monitorId, 'Percent');
+    const frame = await this.limitsFrame(await this.monitorFrame(monitorId), 'Percent');
     const where = { MonitorId: monitorId };
     return listPage(
       req,
@@ -201,7 +201,7 @@ export class ZonesService extends AclDbService {
     const frame = await this.monitorFrame(monitorId);
     const { units, polygon, toPixels } = await this.stored(body.coords, body.units ?? 'Percent', 'coords', frame);
     const motion = motionToData(body);
-    const limitsFrame = await this.limitsFrame(monitorId, units);
+    const limitsFrame = await this.limitsFrame(frame, units);
     if (toPixels) areaPercentToPixels(motion, polygon.area);
     else if (limitsFrame) areaPercentToPixels(motion, zonePixels(polygon.area, limitsFrame));
     const row = await this.oneAtATime(monitorId, () =>
