@@ -102,8 +102,9 @@ group "tests that drop privileges (setpriv)"
 want util-linux setpriv
 group "tests against ZoneMinder's own daemons (zmc); installed with no service started"
 want zoneminder /usr/bin/zmc
-group "tests against ZoneMinder's own web UI and API (its PHP tree, served by PHP's built-in server)"
-want php-cli /usr/bin/php
+group "tests against ZoneMinder's own web UI and API (its PHP tree under apache2 with mod_php, as the package's apache.conf serves it)"
+want apache2 /usr/sbin/apache2
+want libapache2-mod-php
 group "the journal test of takeover mode (a stand-in journal socket)"
 want socat socat
 group "the ACME tests: Debian's pebble test CA and its mock DNS, on loopback"

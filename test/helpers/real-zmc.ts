@@ -11,12 +11,24 @@
 //
 // Needs root (the mount namespace; zmc itself) and /usr/bin/zmc: realZmcUnavailable() says why not.
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  chownSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import path from 'node:path';
 import type { FreshDatabase } from './mariadb.js';
 
 export const ZMC = '/usr/bin/zmc';
 const SYSTEM_CONF_D = '/etc/zm/conf.d';
+/** Debian's www-data group (fixed by base-passwd). */
+const WWW_DATA_GID = 33;
 
 /** Why real-zmc tests cannot run here, or null when they can. */
 export function realZmcUnavailable(): string | null {
@@ -42,7 +54,13 @@ export class RealZm {
   private readonly children = new Map<number, ChildProcess>();
   private readonly output = new Map<number, string>();
 
-  constructor(db: FreshDatabase) {
+  /**
+   * `forWebServer`: for ZoneMinder's PHP in a web server whose workers run as www-data. ZoneMinder
+   * then reaches the database as the database's own user over TCP (MariaDB's root login by socket
+   * refuses www-data), and its config files are readable by the group www-data (as the package's
+   * installation makes /etc/zm/zm.conf; a copy is put in its place, the machine's is not touched).
+   */
+  constructor(db: FreshDatabase, opts: { forWebServer?: boolean } = {}) {
     const base = mkdtempSync(path.join('/dev/shm', 'zmgate-realzmc-'));
     this.paths = {
       base,
@@ -63,10 +81,10 @@ export class RealZm {
     writeFileSync(
       path.join(this.confD, '99-zmgate-test.conf'),
       [
-        `ZM_DB_HOST=localhost:${db.db.socket}`,
+        ...(opts.forWebServer
+          ? [`ZM_DB_HOST=127.0.0.1:${db.userConfig.port}`, `ZM_DB_USER=${db.user}`, `ZM_DB_PASS=${db.password}`]
+          : [`ZM_DB_HOST=localhost:${db.db.socket}`, 'ZM_DB_USER=root', 'ZM_DB_PASS=']),
         `ZM_DB_NAME=${db.name}`,
-        'ZM_DB_USER=root',
-        'ZM_DB_PASS=',
         `ZM_DIR_EVENTS=${this.paths.events}`,
         `ZM_PATH_MAP=${this.paths.map}`,
         `ZM_PATH_SOCKS=${this.paths.socks}`,
@@ -75,15 +93,42 @@ export class RealZm {
         '',
       ].join('\n'),
     );
+    this.zmConf = null;
+    if (opts.forWebServer) {
+      chmodSync(base, 0o755);
+      this.zmConf = path.join(base, 'zm.conf');
+      cpSync('/etc/zm/zm.conf', this.zmConf);
+      chownSync(this.zmConf, 0, WWW_DATA_GID);
+      chmodSync(this.zmConf, 0o640);
+    }
   }
 
-  /** `command ...args` seeing this test's conf.d (in a private mount namespace). */
-  spawn(command: string, args: string[]): ChildProcess {
-    const script = 'mount --bind "$1" /etc/zm/conf.d && shift && exec "$@"';
+  /** A copy of /etc/zm/zm.conf readable by www-data, bound over the machine's; null: the machine's. */
+  private readonly zmConf: string | null;
+
+  /**
+   * `command ...args` seeing this test's conf.d (in a private mount namespace). `detached`: in a
+   * process group of its own (apache2 signals its whole group when it stops).
+   */
+  spawn(command: string, args: string[], opts: { detached?: boolean } = {}): ChildProcess {
+    const script =
+      'mount --bind "$1" /etc/zm/conf.d && { [ -z "$2" ] || mount --bind "$2" /etc/zm/zm.conf; } && shift 2 && exec "$@"';
     return spawn(
       'unshare',
-      ['--mount', '--propagation', 'private', 'sh', '-c', script, 'sh', this.confD, command, ...args],
-      { stdio: ['ignore', 'pipe', 'pipe'] },
+      [
+        '--mount',
+        '--propagation',
+        'private',
+        'sh',
+        '-c',
+        script,
+        'sh',
+        this.confD,
+        this.zmConf ?? '',
+        command,
+        ...args,
+      ],
+      { stdio: ['ignore', 'pipe', 'pipe'], detached: opts.detached ?? false },
     );
   }
 

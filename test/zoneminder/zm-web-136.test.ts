@@ -1,18 +1,19 @@
-// ZoneMinder 1.36's own web UI and API beside zmgate: Debian's package's PHP tree (served by
-// Debian's PHP 8.2, the built-in server with the router in fixtures/; the package's own apache.conf
-// only aliases /zm to the same tree) on a throwaway 1.36.33 database, with authentication on.
+// ZoneMinder 1.36's own web UI and API beside zmgate: Debian's package's PHP tree served as an
+// operator serves it (Debian's apache2 with mod_php, the package's own conf-available/zoneminder.conf
+// included as is, the API's .htaccess rewrite rules in force) on loopback, against a throwaway
+// 1.36.33 database, with authentication on.
 // A user limited to monitor 1 by Users.MonitorIds sees only monitor 1 in ZoneMinder's
 // /zm/api/monitors.json and its console, before zmgate starts, after v3 edits of that user and of
 // the monitors, and after v3 permission writes (which ZoneMinder's UI then shows as they were meant).
 // And the other way: an edit of MonitorIds made through ZoneMinder's own API is what v3 answers.
 //
-// Needs root and Debian's zoneminder package (as the real-zmc tests): skipped with the reason otherwise.
+// Needs root, Debian's zoneminder package (as the real-zmc tests), apache2 and libapache2-mod-php:
+// skipped with the reason otherwise.
 import test from 'ava';
 import bcrypt from 'bcryptjs';
 import { type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, symlinkSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import type { FreshDatabase } from '../helpers/mariadb.js';
 import { freePort } from '../helpers/pebble.js';
@@ -21,18 +22,25 @@ import { caller, login, type Call } from '../helpers/rest.js';
 import { database136 } from '../helpers/zm136.js';
 
 const WEB = '/usr/share/zoneminder/www';
-const ROUTER = path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures', 'zm-web-router.php');
+const APACHE = '/usr/sbin/apache2';
+const MODULES = '/usr/lib/apache2/modules';
+const ZM_APACHE_CONF = '/etc/apache2/conf-available/zoneminder.conf';
+const modPhp = existsSync(MODULES) ? readdirSync(MODULES).find((f) => /^libphp[\d.]*\.so$/.test(f)) : undefined;
+const setup = 'bash scripts/setup.sh installs it';
 const unavailable =
   realZmcUnavailable() ??
-  (existsSync('/usr/bin/php') ? null : '/usr/bin/php is missing (php-cli; bash scripts/setup.sh installs it)') ??
-  (existsSync(`${WEB}/index.php`) ? null : `${WEB} is missing (Debian package zoneminder)`);
+  (existsSync(APACHE) ? null : `${APACHE} is missing (apache2; ${setup})`) ??
+  (modPhp ? null : `no ${MODULES}/libphp*.so (libapache2-mod-php; ${setup})`) ??
+  (existsSync(`${WEB}/index.php`) && existsSync(ZM_APACHE_CONF)
+    ? null
+    : `${WEB} or ${ZM_APACHE_CONF} is missing (Debian package zoneminder)`);
 if (unavailable) console.log(`# ZoneMinder web tests skipped: ${unavailable}`);
 const serial = unavailable ? test.serial.skip : test.serial;
 
 let db: FreshDatabase;
 let zm: RealZm;
-let php: ChildProcess;
-let phpOutput = '';
+let apache: ChildProcess;
+let errorLog = '';
 let zmUrl: string;
 let app: TestApp;
 let call: Call;
@@ -52,8 +60,7 @@ async function zmLogin(user: string, pass: string): Promise<string> {
     body: new URLSearchParams({ user, pass }),
   });
   const text = await res.text();
-  if (res.status !== 200)
-    throw new Error(`ZoneMinder login ${res.status}: ${text.slice(0, 500)}\n${phpOutput.slice(-2000)}`);
+  if (res.status !== 200) throw new Error(`ZoneMinder login ${res.status}: ${text.slice(0, 500)}\n${apacheErrors()}`);
   const body = JSON.parse(text) as { access_token?: string };
   if (!body.access_token) throw new Error(`ZoneMinder login gave no token: ${text.slice(0, 500)}`);
   return body.access_token;
@@ -88,7 +95,7 @@ async function v3Monitors(): Promise<number[]> {
 test.before(async () => {
   if (unavailable) return;
   db = await database136('zmweb');
-  zm = new RealZm(db);
+  zm = new RealZm(db, { forWebServer: true });
   await zm.freshen();
   await sql("UPDATE Config SET Value = '1' WHERE Name IN ('ZM_OPT_USE_AUTH', 'ZM_OPT_USE_API')");
   await sql("UPDATE Config SET Value = 'zmweb-test-secret-0123456789' WHERE Name = 'ZM_AUTH_HASH_SECRET'");
@@ -105,17 +112,51 @@ test.before(async () => {
   );
   limitedId = Number((await sql<{ Id: number }>("SELECT Id FROM Users WHERE Username = 'limited'"))[0].Id);
 
-  // The docroot holds /zm as the package's apache.conf aliases it.
-  const docroot = path.join(zm.paths.base, 'docroot');
-  mkdirSync(docroot);
-  symlinkSync(WEB, path.join(docroot, 'zm'));
+  // apache2 as the operator's, but on a free loopback port and with its own files under the test's
+  // directory; its workers run as www-data (apache refuses root), so that directory is opened to them.
+  const base = zm.paths.base;
   const port = await freePort();
   zmUrl = `http://127.0.0.1:${port}/zm`;
-  php = zm.spawn('/usr/bin/php', ['-S', `127.0.0.1:${port}`, '-t', docroot, ROUTER]);
-  const keep = (d: Buffer) => (phpOutput = `${phpOutput}${d.toString()}`.slice(-8000));
-  php.stdout!.on('data', keep);
-  php.stderr!.on('data', keep);
-  process.once('exit', () => php.kill('SIGKILL'));
+  const conf = path.join(base, 'apache2.conf');
+  writeFileSync(
+    conf,
+    [
+      `ServerRoot ${base}`,
+      `DefaultRuntimeDir ${base}`,
+      `PidFile ${base}/apache2.pid`,
+      `ErrorLog ${base}/apache2-error.log`,
+      'LogLevel warn',
+      `Listen 127.0.0.1:${port}`,
+      'ServerName 127.0.0.1',
+      'User www-data',
+      'Group www-data',
+      ...['mpm_prefork', 'authz_core', 'alias', 'dir', 'mime', 'rewrite', 'env'].map(
+        (m) => `LoadModule ${m}_module ${MODULES}/mod_${m}.so`,
+      ),
+      `LoadModule php_module ${MODULES}/${modPhp}`,
+      'TypesConfig /etc/mime.types',
+      '<FilesMatch "\\.php$">',
+      '  SetHandler application/x-httpd-php',
+      '</FilesMatch>',
+      `DocumentRoot ${base}`,
+      `Include ${ZM_APACHE_CONF}`,
+      // Debian's package leaves out ZoneMinder's .htaccess files, so its API (a CakePHP application)
+      // answers 404 until the operator routes /zm/api to its front controller, as here.
+      `<Directory ${WEB}/api>`,
+      '  RewriteEngine On',
+      '  RewriteBase /zm/api/',
+      '  RewriteCond %{REQUEST_FILENAME} !-f',
+      '  RewriteRule ^ app/webroot/index.php [L]',
+      '</Directory>',
+      '',
+    ].join('\n'),
+  );
+  // In a process group of its own: apache2 signals its whole group when it stops.
+  apache = zm.spawn(APACHE, ['-f', conf, '-DFOREGROUND'], { detached: true });
+  const keep = (d: Buffer) => (errorLog = `${errorLog}${d.toString()}`.slice(-8000));
+  apache.stdout!.on('data', keep);
+  apache.stderr!.on('data', keep);
+  process.once('exit', () => stopApache('SIGKILL'));
   await waitFor('the ZoneMinder web server', 15_000, async () => {
     try {
       return (await fetch(`${zmUrl}/api/host/getVersion.json`)).status > 0;
@@ -125,9 +166,24 @@ test.before(async () => {
   });
 });
 
+function stopApache(signal: NodeJS.Signals): void {
+  try {
+    if (apache?.pid) process.kill(-apache.pid, signal);
+  } catch {
+    // already gone
+  }
+}
+
+/** apache's own output and the tail of its error log (PHP's errors land there), for failures. */
+function apacheErrors(): string {
+  const file = path.join(zm.paths.base, 'apache2-error.log');
+  const log = existsSync(file) ? readFileSync(file, 'utf8') : '';
+  return `${errorLog}\n${log.slice(-4000)}`;
+}
+
 test.after.always(async () => {
   await app?.close();
-  php?.kill('SIGTERM');
+  stopApache('SIGTERM');
   await zm?.stop();
 });
 
