@@ -3,10 +3,13 @@
 //   cli, server, devdb, sim → app → http → features → auth, db, media, live, native, openapi
 //   → api, errors, config, log, paths, version
 // Imports inside one layer are allowed; an import from a lower layer to a higher one is reported.
+// It also reports a hand edit of a committed generated source (src/generated/controllers/ and dto/:
+// the checksum on its first line no longer matches, scripts/generated-stamp.mjs).
 // Prints one line per violation and exits 1 when there is any. `--json` prints them as JSON.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, posix, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { stampHolds } from './generated-stamp.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const src = join(root, 'src');
@@ -64,13 +67,28 @@ export function violations() {
   return out;
 }
 
+/** The committed generated sources whose checksum line no longer matches their text (edited by hand). */
+export function handEdits() {
+  const out = [];
+  for (const dir of ['generated/controllers', 'generated/dto']) {
+    for (const file of walk(join(src, dir)))
+      if (!stampHolds(readFileSync(file, 'utf8'))) out.push(`src/${relative(src, file).split('\\').join('/')}`);
+  }
+  return out;
+}
+
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const found = violations();
-  if (process.argv.includes('--json')) console.log(JSON.stringify(found, null, 2));
-  else for (const v of found) console.log(`${v.file} imports ${v.imports} (a layer above it)`);
-  if (found.length) {
-    console.error(`${found.length} import(s) run back up; see the layer list in scripts/check-imports.mjs`);
-    process.exit(1);
+  const edited = handEdits();
+  if (process.argv.includes('--json')) console.log(JSON.stringify({ imports: found, handEdits: edited }, null, 2));
+  else {
+    for (const v of found) console.log(`${v.file} imports ${v.imports} (a layer above it)`);
+    for (const f of edited) console.log(`${f} was edited by hand (its checksum line no longer matches)`);
   }
-  console.log('imports run one way');
+  if (found.length)
+    console.error(`${found.length} import(s) run back up; see the layer list in scripts/check-imports.mjs`);
+  if (edited.length)
+    console.error(`${edited.length} generated file(s) edited: change their tables instead, then npm run build:ts`);
+  if (found.length || edited.length) process.exit(1);
+  console.log('imports run one way; the generated sources are as generated');
 }

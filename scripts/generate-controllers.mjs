@@ -1,9 +1,11 @@
 // Writes the plain tsoa controllers into src/generated/controllers/ from their route tables
 // (`src/features/**/<name>.api.ts`, the format is in src/features/controller-spec.ts). Run by
-// scripts/build-ts.mjs before tsoa reads the controllers. Run with tsx.
+// scripts/build-ts.mjs before tsoa reads the controllers. Run with tsx. The output is committed;
+// test/architecture/generated-fresh.test.ts keeps it equal to what this renders.
 import { mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, posix, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { stamp } from './generated-stamp.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const src = join(root, 'src');
@@ -164,14 +166,25 @@ export function render(spec, specPath, outPath) {
   return out.join('\n');
 }
 
-export async function generateControllers() {
-  rmSync(outDir, { recursive: true, force: true });
-  const written = [];
+/** Every controller as it should be on disk: path under src/generated/controllers/ → text. */
+export async function renderControllers() {
+  const files = new Map();
   for (const specPath of specFiles(join(src, 'features'))) {
     const spec = (await import(pathToFileURL(specPath).href)).default;
     const outPath = join(outDir, posix.dirname(relative(join(src, 'features'), specPath)), `${spec.name}.ts`);
+    files.set(relative(outDir, outPath), stamp(render(spec, specPath, outPath)));
+  }
+  return files;
+}
+
+export async function generateControllers() {
+  const files = await renderControllers();
+  rmSync(outDir, { recursive: true, force: true });
+  const written = [];
+  for (const [rel, text] of files) {
+    const outPath = join(outDir, rel);
     mkdirSync(dirname(outPath), { recursive: true });
-    writeFileSync(outPath, render(spec, specPath, outPath));
+    writeFileSync(outPath, text);
     written.push(outPath);
   }
   return written;

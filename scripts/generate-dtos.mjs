@@ -1,11 +1,13 @@
 // Writes the request/response interfaces of the wide tables into src/generated/dto/ from their
 // field tables (src/features/field-table.ts, listed in src/features/dto-tables.ts), so that each
 // column is described once. Run by scripts/build-ts.mjs before tsoa reads the interfaces
-// (src/generated/ is not committed, like the Prisma client and tsoa's routes). Run with tsx.
-import { mkdirSync, writeFileSync } from 'node:fs';
+// (committed; test/architecture/generated-fresh.test.ts keeps them equal to what this renders).
+// Run with tsx.
+import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { DTO_TABLES } from '../src/features/dto-tables.ts';
+import { stamp } from './generated-stamp.mjs';
 import { INT_RANGES } from '../src/features/field-table.ts';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -137,7 +139,14 @@ export function render(table) {
   return out.join('\n');
 }
 
+/** Every DTO module as it should be on disk: file name under src/generated/dto/ → text. */
+export function renderDtos() {
+  return new Map(DTO_TABLES.map((table) => [`${table.name}.ts`, stamp(render(table))]));
+}
+
 if (import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const files = renderDtos();
   mkdirSync(outDir, { recursive: true });
-  for (const table of DTO_TABLES) writeFileSync(join(outDir, `${table.name}.ts`), render(table));
+  for (const name of readdirSync(outDir)) if (!files.has(name)) rmSync(join(outDir, name));
+  for (const [name, text] of files) writeFileSync(join(outDir, name), text);
 }
