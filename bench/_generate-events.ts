@@ -1,15 +1,20 @@
 // Fills a throwaway ZoneMinder 1.39.22 database with a big install's events: 50 monitors and
 // 1,000,000 closed events over the last 90 days (ids grow with time, as zmc writes them),
 // random monitors, lengths, scores and causes, plus Event_Summaries computed from those rows.
+// With `zm: '1.36'` the database is ZoneMinder 1.36.33's own (Debian's zm_create.sql and
+// triggers.sql, test/helpers/zm136.ts); its event buckets then hold what 1.36's triggers and
+// zmstats.pl leave: the last hour's, day's, week's and month's events.
 //
 // Used by bench/events-api.ts; on its own it generates, prints the timing and row counts, and
 // throws the server away:
 //   npx tsx bench/_generate-events.ts [--events N] [--monitors N] [--days N]
 // Rows go in as multi-row INSERTs of literal values (no placeholders) in batches of 5,000.
 import { createConnection, type Connection } from 'mariadb';
+import { readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { convergeSchema } from '../src/db/converge/index.js';
 import { startThrowawayMariaDb, type ThrowawayMariaDb } from '../src/devdb/throwaway-mariadb.js';
+import { createScriptFor, runScript, zoneminder136Files } from '../test/helpers/zm136.js';
 import { numberFlag } from './_args.js';
 
 export interface GenerateOptions {
@@ -18,6 +23,8 @@ export interface GenerateOptions {
   days?: number;
   /** InnoDB buffer pool for the run; the throwaway server starts with 32M. */
   bufferPoolBytes?: number;
+  /** The schema: zmgate's 1.39.22 (default) or ZoneMinder 1.36.33's own. */
+  zm?: '1.39' | '1.36';
   log?: (line: string) => void;
 }
 
@@ -62,11 +69,21 @@ export async function generateEvents(
     await server.exec(`SET GLOBAL innodb_buffer_pool_size = ${Math.floor(options.bufferPoolBytes)}`);
   const conn: Connection = await createConnection({ ...server.connectionConfig(database), multipleStatements: false });
   let newest: number;
+  const is136 = options.zm === '1.36';
   try {
-    await convergeSchema(conn, { database });
-    log(`schema converged in ${Math.round(performance.now() - t0)} ms`);
+    if (is136) {
+      runScript(server.socket, database, createScriptFor(database), "ZoneMinder 1.36's zm_create.sql");
+      // Its per-row bucket trigger would make the load take many minutes; the buckets are filled
+      // below as the trigger and zmstats.pl would leave them, and the trigger is put back.
+      await conn.query('DROP TRIGGER event_insert_trigger');
+      log(`ZoneMinder 1.36 schema loaded in ${Math.round(performance.now() - t0)} ms`);
+    } else {
+      await convergeSchema(conn, { database });
+      log(`schema converged in ${Math.round(performance.now() - t0)} ms`);
+    }
     await conn.query(
-      `INSERT INTO Storage (Id, Path, Name, Scheme) VALUES (1, '/var/cache/zoneminder/events', 'Default', 'Medium')`,
+      // REPLACE: 1.36's zm_create.sql has its own Storage row 1.
+      `REPLACE INTO Storage (Id, Path, Name, Scheme) VALUES (1, '/var/cache/zoneminder/events', 'Default', 'Medium')`,
     );
     await conn.query(
       `INSERT INTO Monitors (Id, Name, StorageId) VALUES ${Array.from({ length: monitors }, (_, i) => `(${i + 1}, 'Camera ${i + 1}', 1)`).join(', ')}`,
@@ -116,6 +133,20 @@ export async function generateEvents(
          SUM(Archived), SUM(IF(Archived, DiskSpace, 0))
        FROM Events GROUP BY MonitorId`,
     );
+    if (is136) {
+      for (const [table, window] of [
+        ['Events_Hour', '1 HOUR'],
+        ['Events_Day', '1 DAY'],
+        ['Events_Week', '1 WEEK'],
+        ['Events_Month', '1 MONTH'],
+      ])
+        await conn.query(
+          `INSERT INTO ${table} (EventId, MonitorId, StartDateTime, DiskSpace)
+           SELECT Id, MonitorId, StartDateTime, DiskSpace FROM Events WHERE StartDateTime >= '${now}' - INTERVAL ${window}`,
+        );
+      const triggers = readFileSync(zoneminder136Files().triggersSql, 'utf8');
+      runScript(server.socket, database, triggers, "ZoneMinder 1.36's triggers.sql");
+    }
     await conn.query('ANALYZE TABLE Events');
   } finally {
     await conn.end();

@@ -6,8 +6,11 @@
 // list query are printed first (EXPLAIN): each must use an index, none a full scan.
 //
 //   npm run bench api-peers
-//   npx tsx bench/api-peers.ts [--events N] [--seconds S] [--only TEXT] [--cpu-prof DIR] [--heap-snapshots DIR] [--no-build]
+//   npx tsx bench/api-peers.ts [--events N] [--seconds S] [--only TEXT] [--zm 1.36] [--cpu-prof DIR] [--heap-snapshots DIR] [--no-build]
 //
+// --zm 1.36 runs it on ZoneMinder 1.36.33's own schema (Debian's zm_create.sql, as zmgate meets
+// an unconverted install) instead of 1.39.22's; the restricted viewer is then limited by
+// Users.MonitorIds, as 1.36 has it.
 // --cpu-prof writes a V8 CPU profile of the service into DIR, --heap-snapshots DIR two heap
 // snapshots (idle, and idle after the load); --no-build runs the existing dist/.
 // Needs Debian's `wrk`. ZoneMinder's own API (apache2 + zoneminder) is not measured here.
@@ -31,6 +34,9 @@ const ONLY = flag('only');
 const CPU_PROF = flag('cpu-prof');
 const HEAP_DIR = flag('heap-snapshots');
 const BUILD = !process.argv.includes('--no-build');
+const ZM = flag('zm') ?? '1.39';
+if (ZM !== '1.39' && ZM !== '1.36') throw new Error(`--zm: 1.39 or 1.36, not ${ZM}`);
+const ZM_SCHEMA: '1.39' | '1.36' = ZM;
 
 interface Goal {
   label: string;
@@ -110,10 +116,12 @@ async function main(): Promise<void> {
     const gen = await generateEvents(db, 'zm_bench', {
       events: EVENTS,
       bufferPoolBytes: 512 * 1024 * 1024,
+      zm: ZM_SCHEMA,
       log: (l) => console.log(`# ${l}`),
     });
     const q = (sql: string, params: unknown[] = []) => db.query<any>(sql, params, gen.database);
     const hash = bcrypt.hashSync('bench', 4);
+    await q(`DELETE FROM Users WHERE Username = 'admin'`); // 1.36's zm_create.sql seeds admin/admin
     await q(
       `INSERT INTO Users (Username, Password, Enabled, APIEnabled, Events, Monitors, Stream, System) VALUES ('admin', ?, 1, 1, 'Edit', 'Edit', 'View', 'Edit')`,
       [hash],
@@ -123,8 +131,13 @@ async function main(): Promise<void> {
       [hash],
     );
     const [viewer] = await q(`SELECT Id FROM Users WHERE Username = 'viewer'`);
-    // The restricted viewer sees 40 of the 50 monitors: 1..10 are hidden by per-monitor rows.
-    for (let m = 1; m <= gen.monitors; m++) {
+    // The restricted viewer sees 40 of the 50 monitors: 1..10 are hidden by per-monitor rows
+    // (1.36: by its monitor list).
+    if (ZM === '1.36') {
+      const shown = Array.from({ length: gen.monitors - 10 }, (_, i) => i + 11).join(',');
+      await q('UPDATE Users SET MonitorIds = ? WHERE Id = ?', [shown, viewer.Id]);
+    }
+    for (let m = 1; ZM === '1.39' && m <= gen.monitors; m++) {
       await q('INSERT INTO Monitors_Permissions (MonitorId, UserId, Permission) VALUES (?, ?, ?)', [
         m,
         viewer.Id,
@@ -321,7 +334,7 @@ async function main(): Promise<void> {
     await heapSnapshot();
 
     console.log(
-      `\n${EVENTS} events, ${gen.monitors} monitors; wrk (1 thread), ${SECONDS} s per case after a 1 s warm-up; ${cpus().length} CPUs shared by zmgate, MariaDB and wrk; load average before ${loadBefore}, after ${loadavg()
+      `\nZoneMinder ${ZM} schema; ${EVENTS} events, ${gen.monitors} monitors; wrk (1 thread), ${SECONDS} s per case after a 1 s warm-up; ${cpus().length} CPUs shared by zmgate, MariaDB and wrk; load average before ${loadBefore}, after ${loadavg()
         .map((l) => l.toFixed(1))
         .join(' ')}`,
     );

@@ -121,16 +121,18 @@ export function createScriptFor(name: string, files: ZoneMinder136Files = zonemi
 
 /** Loads ZoneMinder 1.36's zm_create.sql (+ triggers.sql) into `fresh`, as root over the socket. */
 export function load136(fresh: FreshDatabase): void {
-  const sql = createScriptFor(fresh.name);
-  const r = spawnSync('mariadb', [`--socket=${fresh.db.socket}`, '-uroot', '--batch', fresh.name], {
+  runScript(fresh.db.socket, fresh.name, createScriptFor(fresh.name), 'zm_create.sql');
+}
+
+/** `sql` through the `mariadb` client (it holds client commands), as root over `socket`. */
+export function runScript(socket: string, database: string, sql: string, what: string): void {
+  const r = spawnSync('mariadb', [`--socket=${socket}`, '-uroot', '--batch', database], {
     input: sql,
     encoding: 'utf8',
     timeout: 60_000,
   });
   if (r.status !== 0) {
-    throw new Error(
-      `loading zm_create.sql into ${fresh.name} failed (${r.error?.message ?? `exit ${r.status}`}): ${r.stderr}`,
-    );
+    throw new Error(`loading ${what} into ${database} failed (${r.error?.message ?? `exit ${r.status}`}): ${r.stderr}`);
   }
 }
 
