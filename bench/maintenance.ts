@@ -23,7 +23,7 @@ import { HostSampler } from '../src/features/maintenance/host-sample.js';
 import { StatsJob } from '../src/features/maintenance/stats-job.js';
 import { deleteInBatches, emptyBatchStats } from '../src/features/maintenance/batched.js';
 import { createLogger } from '../src/log.js';
-import { EventDeletion } from '../src/features/events/event-deletion.js';
+import { EventDeletion } from '../src/zm/event-deletion.js';
 import { generateEvents } from './_generate-events.js';
 import { printTable, report } from './_results.js';
 import { numberFlag } from './_args.js';

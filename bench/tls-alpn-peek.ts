@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import tls from 'node:tls';
-import { routeAcmeTlsAlpn } from '../src/features/acme/alpn-router.js';
+import { routeAcmeTlsAlpn } from '../src/infra/acme/alpn-router.js';
 import { createLogger } from '../src/log.js';
 import { report } from './_results.js';
 import { numberFlag } from './_args.js';

@@ -1,8 +1,15 @@
-// The import-direction check (run by the tests, test/architecture/imports.test.ts): inside src/,
-// imports run one way, from the entry points down to the shared basics:
-//   cli, server, devdb, sim → app → http → features → auth, db, media, live, native, openapi
-//   → api, errors, config, log, paths, version
-// Imports inside one layer are allowed; an import from a lower layer to a higher one is reported.
+// The import-direction check (run by the tests, test/architecture/lint.test.ts): inside src/,
+// imports run one way, from the entry points down to the shared basics. The layers, top down, and
+// inside each layer its entries in order:
+//   cli, server, devdb, sim → app → http, tsoa's routes → the generated controllers, features
+//   → infra (read caches, cluster, ACME) → zm (the ZoneMinder kernel: event paths, clock, deletion,
+//   timeline, visibility, shared-memory stills and alarm control)
+//   → media, registry, auth, live, db, native, openapi → api, errors, config, log, metrics, version,
+//   paths, generated (the Prisma client, the DTOs)
+// An entry may import itself, the entries after it in its layer and every lower layer; anything
+// else is reported. Each folder of features/ is an entry of its own: a feature imports no other
+// feature, but for the few edges of ALLOWED below (each with its reason). The files directly in
+// features/ (the controller base, the table formats) are shared by every feature.
 // It also reports a hand edit of a committed generated source (src/generated/controllers/ and dto/:
 // the checksum on its first line no longer matches, scripts/generated-stamp.mjs).
 // Prints one line per violation and exits 1 when there is any. `--json` prints them as JSON.
@@ -18,24 +25,69 @@ const LAYERS = [
   ['cli', 'server.ts', 'devdb', 'sim'],
   ['app'],
   ['http', 'generated/routes.ts'],
-  ['features', 'generated/controllers'],
-  ['auth', 'db', 'media', 'live', 'native', 'openapi'],
-  ['api', 'errors.ts', 'config', 'log.ts', 'metrics.ts', 'paths.ts', 'version.ts', 'generated'],
+  ['generated/controllers', 'features'],
+  ['infra'],
+  ['zm'],
+  ['media', 'registry.ts', 'auth', 'live', 'db', 'native', 'openapi'],
+  ['api', 'errors.ts', 'config', 'log.ts', 'metrics.ts', 'version.ts', 'paths.ts', 'generated'],
 ];
 
-/** The layer index of a path relative to src/ (the most specific entry wins). */
-export function layerOf(rel) {
-  let best = -1;
-  let bestLen = -1;
-  LAYERS.forEach((entries, i) => {
-    for (const e of entries) {
-      if ((rel === e || rel.startsWith(`${e}/`)) && e.length > bestLen) {
-        best = i;
-        bestLen = e.length;
-      }
-    }
+/** Imports the order above would refuse, each kept on purpose: [from, to (an entry or a feature), why]. */
+export const ALLOWED = [
+  ['features/filters', 'features/events', 'a saved filter is an event query: it runs the event list and its JSON'],
+  ['features/lookups', 'features/monitors', 'presets are partial monitors and zones: they use those field tables'],
+  ['features/monitors', 'features/daemons', "a monitor's mode change starts or stops its daemons"],
+  ['features/dto-tables.ts', 'features', 'the list of the wide field tables, for the DTO generator'],
+  ['auth', 'registry.ts', "tsoa's authentication hook takes the request's services (a type)"],
+];
+
+/** The unit a path belongs to: `features/<folder>` for a feature, else the most specific entry. */
+function unitOf(rel) {
+  const parts = rel.split('/');
+  if (parts[0] === 'features' && parts.length > 2) return `features/${parts[1]}`;
+  return entryOf(rel)?.entry ?? null;
+}
+
+/** The most specific entry of LAYERS that holds a path relative to src/, with its place. */
+function entryOf(rel) {
+  let best = null;
+  LAYERS.forEach((entries, layer) => {
+    entries.forEach((entry, index) => {
+      if ((rel === entry || rel.startsWith(`${entry}/`)) && (!best || entry.length > best.entry.length))
+        best = { entry, layer, index };
+    });
   });
   return best;
+}
+
+/** The layer index of a path relative to src/ (the most specific entry wins), or -1. */
+export function layerOf(rel) {
+  return entryOf(rel)?.layer ?? -1;
+}
+
+const allowed = (fromRel, toRel) =>
+  ALLOWED.some(
+    ([from, to]) =>
+      (fromRel === from || fromRel.startsWith(`${from}/`)) && (toRel === to || toRel.startsWith(`${to}/`)),
+  );
+
+/** Whether an import from `fromRel` to `toRel` (paths relative to src/) is refused, and why. */
+export function judge(fromRel, toRel) {
+  const a = entryOf(fromRel);
+  const b = entryOf(toRel);
+  if (!a || !b) return null; // outside the layers (none today)
+  const ua = unitOf(fromRel);
+  const ub = unitOf(toRel);
+  if (ua === ub) return null;
+  if (allowed(fromRel, toRel)) return null;
+  if (b.layer > a.layer) return null;
+  if (b.layer < a.layer) return 'a layer above it';
+  if (a.entry === 'features' && b.entry === 'features') {
+    // A feature may use the shared files directly in features/; those use no feature.
+    if (ub === 'features') return null;
+    return 'another feature (not in ALLOWED)';
+  }
+  return b.index > a.index ? null : 'an entry before it in its layer';
 }
 
 function* walk(dir) {
@@ -54,14 +106,13 @@ export function violations() {
   const out = [];
   for (const file of walk(src)) {
     const rel = relative(src, file).split('\\').join('/');
-    const from = layerOf(rel);
     const text = readFileSync(file, 'utf8');
     for (const m of text.matchAll(SPEC)) {
       const spec = m[1] ?? m[2];
       const target = posix.normalize(posix.join(posix.dirname(rel), spec)).replace(/\.js$/, '.ts');
       if (target.startsWith('..')) continue; // outside src/ (package.json and the like)
-      const to = layerOf(target);
-      if (from >= 0 && to >= 0 && to < from) out.push({ file: `src/${rel}`, imports: `src/${target}` });
+      const why = judge(rel, target);
+      if (why) out.push({ file: `src/${rel}`, imports: `src/${target}`, why });
     }
   }
   return out;
@@ -82,11 +133,11 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const edited = handEdits();
   if (process.argv.includes('--json')) console.log(JSON.stringify({ imports: found, handEdits: edited }, null, 2));
   else {
-    for (const v of found) console.log(`${v.file} imports ${v.imports} (a layer above it)`);
+    for (const v of found) console.log(`${v.file} imports ${v.imports} (${v.why})`);
     for (const f of edited) console.log(`${f} was edited by hand (its checksum line no longer matches)`);
   }
   if (found.length)
-    console.error(`${found.length} import(s) run back up; see the layer list in scripts/check-imports.mjs`);
+    console.error(`${found.length} import(s) run the wrong way; see the layers in scripts/check-imports.mjs`);
   if (edited.length)
     console.error(`${edited.length} generated file(s) edited: change their tables instead, then npm run build:ts`);
   if (found.length || edited.length) process.exit(1);

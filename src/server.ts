@@ -20,9 +20,9 @@ import { Maintenance } from './features/maintenance/index.js';
 import { Daemons } from './features/daemons/daemon-manager.js';
 import { RetentionService } from './features/retention/retention-service.js';
 import { PushService } from './features/push/push-service.js';
-import type { AcmeManager } from './features/acme/acme-manager.js';
-import { ClusterService } from './features/cluster/cluster-service.js';
-import { forwardOwnedUpgrade } from './features/cluster/cluster-proxy.js';
+import type { AcmeManager } from './infra/acme/acme-manager.js';
+import { ClusterService } from './infra/cluster/cluster-service.js';
+import { forwardOwnedUpgrade } from './infra/cluster/cluster-proxy.js';
 
 export interface RunningServer {
   url: string;
@@ -66,7 +66,7 @@ export async function startServer(config: AppConfig, log: Logger): Promise<Runni
   const credentials = tlsCredentials(config);
   // acme-client and its X.509 stack (~8 MB of heap) load only when ACME is switched on.
   const acme = config.server.acme.enabled
-    ? new (await import('./features/acme/acme-manager.js')).AcmeManager(config.server.acme, log, {
+    ? new (await import('./infra/acme/acme-manager.js')).AcmeManager(config.server.acme, log, {
         addr: config.server.addr,
       })
     : null;

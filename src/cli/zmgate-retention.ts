@@ -8,7 +8,7 @@ import { parseArgs } from 'node:util';
 import { loadConfig } from '../config/index.js';
 import { createPrismaClient } from '../db/prisma.js';
 import { RetentionPass, type PassProgress, type PassReport } from '../features/retention/retention-pass.js';
-import { zoneMinderClock } from '../features/events/event-time.js';
+import { zoneMinderClock } from '../zm/event-time.js';
 import { createLogger } from '../log.js';
 import { SERVICE_VERSION } from '../version.js';
 

@@ -148,7 +148,7 @@ export interface AppConfig {
     /** monitor_status reports when the capture rate crosses this many frames per second. */
     capture_fps_threshold: number;
   };
-  /** Multi-server installs: one zmgate per ZoneMinder server (src/features/cluster/, docs/operations/multi-server.md). */
+  /** Multi-server installs: one zmgate per ZoneMinder server (src/infra/cluster/, docs/operations/multi-server.md). */
   cluster: {
     /** This host's Servers.Id (zm.conf ZM_SERVER_ID); 0: not set. */
     server_id: number;

@@ -15,7 +15,7 @@ import { hotReads } from './hot-reads.js';
 import { COMPRESS_THRESHOLD_BYTES, keptEncoding } from './kept-encoding.js';
 import { polledReads } from './polled-reads.js';
 import { errorHandler, notFoundOrWrongMethod } from './middleware/errors.js';
-import { forwardOwnedControl } from '../features/cluster/cluster-proxy.js';
+import { forwardOwnedControl } from '../infra/cluster/cluster-proxy.js';
 import { markQueryToken, registerMediaRoutes, routeFor } from './media-table.js';
 import { integerRanges, jsonDepthLimit } from './middleware/request-shape.js';
 import { inOrder, under } from './middleware/in-order.js';
@@ -25,8 +25,8 @@ import { RouteIndex } from './route-index.js';
 import { registerDemoPage } from '../features/ui/demo-page.js';
 import { registerWebUi } from '../features/ui/web-ui.js';
 import { openapiDocument, readOpenapiDocument } from '../openapi/document.js';
-import { encodedBody, jsonBodyOf } from '../features/read-cache/json-text.js';
-import { ReadCaches } from '../features/read-cache/read-caches.js';
+import { encodedBody, jsonBodyOf } from '../infra/read-cache/json-text.js';
+import { ReadCaches } from '../infra/read-cache/read-caches.js';
 
 export const OPENAPI_PATH = '/api-docs/openapi.json';
 
@@ -54,7 +54,7 @@ export function createApp(services: Services, options: AppOptions = {}): Express
   const trustProxy = app.get('trust proxy fn') as (addr: string, i: number) => boolean;
   app.set('etag', false);
 
-  // Cached answers carry their JSON body (read-cache/json-text.ts): sent as is, with the headers
+  // Cached answers carry their JSON body (infra/read-cache/json-text.ts): sent as is, with the headers
   // res.json() gives a string body, so nothing on the wire changes. Where the compression
   // middleware would compress it, the answer's kept compressed form is sent instead (the
   // middleware then leaves it alone, as it does any encoded body, and only adds its Vary).
@@ -75,7 +75,7 @@ export function createApp(services: Services, options: AppOptions = {}): Express
   };
 
   // A write through the API empties the read caches before its answer leaves, so the client's
-  // next read sees it (read-cache/read-caches.ts).
+  // next read sees it (infra/read-cache/read-caches.ts).
   const caches = services.get(ReadCaches);
   const invalidateOnWrite: RequestHandler = (req, res, next) => {
     if (req.method !== 'GET' && req.method !== 'HEAD' && req.method !== 'OPTIONS') {

@@ -19,7 +19,7 @@ import { parse as parseQuery } from 'node:querystring';
 import type { Services } from '../registry.js';
 import type { AuthUser } from '../auth/auth-service.js';
 import { authorizeToken, bearerToken } from '../auth/authentication.js';
-import { encodedBody, jsonBodyOf } from '../features/read-cache/json-text.js';
+import { encodedBody, jsonBodyOf } from '../infra/read-cache/json-text.js';
 import { keptEncoding, negotiatedEncoding } from './kept-encoding.js';
 import { logRequest } from './middleware/request-log.js';
 import type { HeaderList } from './middleware/security-headers.js';

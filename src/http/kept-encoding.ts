@@ -1,10 +1,10 @@
-// Which kept compressed form of a cached JSON answer a request gets (read-cache/json-text.ts).
+// Which kept compressed form of a cached JSON answer a request gets (infra/read-cache/json-text.ts).
 // It is the compression middleware's own choice for that request (same negotiation and
 // preference, same threshold, GET only), so an answer is the same on the wire whether the
 // middleware compressed it or a kept form was sent; anything else is left to the middleware.
 import type { IncomingMessage } from 'node:http';
 import Negotiator from 'negotiator';
-import type { CachedEncoding } from '../features/read-cache/json-text.js';
+import type { CachedEncoding } from '../infra/read-cache/json-text.js';
 
 /** Bodies below this are sent as they are (the compression middleware is given the same). */
 export const COMPRESS_THRESHOLD_BYTES = 1024;

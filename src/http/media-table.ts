@@ -11,7 +11,7 @@ import { LIVE_IMAGE_ROUTES } from '../features/live/live-image-routes.js';
 import { LIVE_ROUTES } from '../features/live/live-routes.js';
 import { WEBRTC_ROUTE } from '../features/live/webrtc/upgrade.js';
 import { PUSH_ROUTE } from '../features/push/push-openapi.js';
-import { forwardToOwner, ownerParam } from '../features/cluster/cluster-proxy.js';
+import { forwardToOwner, ownerParam } from '../infra/cluster/cluster-proxy.js';
 import { error } from '../media/openapi-parts.js';
 import type { MediaRoute, OpenApiOperation } from '../media/media-route.js';
 import type { Services } from '../registry.js';

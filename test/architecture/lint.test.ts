@@ -3,7 +3,7 @@
 import test from 'ava';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { violations } from '../../scripts/check-imports.mjs';
+import { ALLOWED, judge, violations } from '../../scripts/check-imports.mjs';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const run = (cmd: string, args: string[]) => spawnSync(cmd, args, { cwd: root, encoding: 'utf8' });
@@ -11,6 +11,32 @@ const bin = (name: string) => fileURLToPath(new URL(`../../node_modules/.bin/${n
 
 test('imports run one way: no module imports from a layer above it', (t) => {
   t.deepEqual(violations(), []);
+});
+
+test('the import check judges features, entries inside a layer, and the kernel', (t) => {
+  // A feature importing another feature, outside ALLOWED: refused; the shared files of features/ are not.
+  t.is(judge('features/playback/x.ts', 'features/monitors/monitors-service.ts'), 'another feature (not in ALLOWED)');
+  t.is(judge('features/push/push-service.ts', 'features/live/webrtc/upgrade.ts'), 'another feature (not in ALLOWED)');
+  t.is(judge('features/playback/x.ts', 'features/feature-controller.ts'), null);
+  t.is(
+    judge('features/feature-controller.ts', 'features/events/events-service.ts'),
+    'another feature (not in ALLOWED)',
+  );
+  t.is(judge('features/filters/filters-service.ts', 'features/events/events-service.ts'), null); // ALLOWED
+  // Down the layers: fine; up: refused. The kernel and the infrastructure sit below the features.
+  t.is(judge('features/retention/retention-pass.ts', 'zm/event-deletion.ts'), null);
+  t.is(judge('zm/event-deletion.ts', 'features/retention/retention-pass.ts'), 'a layer above it');
+  t.is(judge('zm/event-paths.ts', 'infra/cluster/cluster-service.ts'), 'a layer above it');
+  t.is(judge('infra/cluster/cluster-service.ts', 'zm/event-time.ts'), null);
+  // Inside one layer, an entry imports only the entries after it.
+  t.is(judge('media/media-route.ts', 'registry.ts'), null);
+  t.is(judge('registry.ts', 'auth/auth-service.ts'), null);
+  t.is(judge('db/prisma.ts', 'auth/auth-service.ts'), 'an entry before it in its layer');
+  t.is(judge('paths.ts', 'version.ts'), 'an entry before it in its layer');
+  t.is(judge('auth/authentication.ts', 'registry.ts'), null); // ALLOWED
+  t.is(judge('auth/auth-service.ts', 'auth/permissions.ts'), null);
+  // Every exception says why.
+  for (const [from, to, why] of ALLOWED) t.true(why.length > 20, `${from} → ${to}`);
 });
 
 test('ESLint finds nothing', (t) => {

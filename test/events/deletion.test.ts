@@ -16,13 +16,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
 import { createLogger } from '../../src/log.js';
-import {
-  EventDeletion,
-  nodeDeletionFs,
-  TRASH_PREFIX,
-  type DeletionFs,
-} from '../../src/features/events/event-deletion.js';
-import { eventPaths } from '../../src/features/events/event-paths.js';
+import { EventDeletion, nodeDeletionFs, TRASH_PREFIX, type DeletionFs } from '../../src/zm/event-deletion.js';
+import { eventPaths } from '../../src/zm/event-paths.js';
 import { startTestApp } from '../helpers/app.js';
 import {
   caller,

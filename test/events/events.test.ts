@@ -13,7 +13,7 @@ import {
   summary,
 } from '../helpers/events.js';
 import { isEnvelope } from '../helpers/http.js';
-import { parseEventTime, ZoneClock } from '../../src/features/events/event-time.js';
+import { parseEventTime, ZoneClock } from '../../src/zm/event-time.js';
 import type { FreshDatabase } from '../helpers/mariadb.js';
 import { zmDatabase } from '../helpers/zmdb.js';
 

@@ -1,8 +1,8 @@
 // GET /api/v3/events: every filter, every sort field in both directions, paging limits, and the
 // row ACL (service level, with a stub MonitorAcl).
 import test from 'ava';
-import { EventDeletion } from '../../src/features/events/event-deletion.js';
-import { zoneMinderClock } from '../../src/features/events/event-time.js';
+import { EventDeletion } from '../../src/zm/event-deletion.js';
+import { zoneMinderClock } from '../../src/zm/event-time.js';
 import { EventsService } from '../../src/features/events/events-service.js';
 import { EventRows } from '../../src/features/events/event-rows.js';
 import { poolFor } from '../helpers/maintenance.js';

@@ -8,7 +8,7 @@ import { createPrismaClient, type PrismaClient } from '../../src/db/prisma.js';
 import { EVENT_COLUMNS, toEventResponse, type EventRow } from '../../src/features/events/event-json.js';
 import { EventRows } from '../../src/features/events/event-rows.js';
 import { eventTagsOf } from '../../src/features/events/events-service.js';
-import { zoneMinderClock } from '../../src/features/events/event-time.js';
+import { zoneMinderClock } from '../../src/zm/event-time.js';
 import { insertEvent, insertMonitor, sql } from '../helpers/events.js';
 import { dbConfigFor, type FreshDatabase } from '../helpers/mariadb.js';
 import { zmDatabase } from '../helpers/zmdb.js';

@@ -2,7 +2,7 @@
 // translation to and from ZoneMinder's flat Query_json (brackets, conjunctions, precedence),
 // relative times, and the zmfilter.pl safety check for saved filters.
 import test from 'ava';
-import { parseFilterTime, ZoneClock } from '../../src/features/events/event-time.js';
+import { parseFilterTime, ZoneClock } from '../../src/zm/event-time.js';
 import {
   checkFilterShape,
   compileFilter,

@@ -17,7 +17,7 @@ import { privateMariaDb } from '../helpers/mariadb.js';
 import { addUser, login } from '../helpers/rest.js';
 import { zmDatabase } from '../helpers/zmdb.js';
 import type { ThrowawayMariaDb } from '../../src/devdb/throwaway-mariadb.js';
-import { EVENTS_MAX_AGE_MS, MONITORS_MAX_AGE_MS } from '../../src/features/read-cache/read-caches.js';
+import { EVENTS_MAX_AGE_MS, MONITORS_MAX_AGE_MS } from '../../src/infra/read-cache/read-caches.js';
 
 /** Left at the default: the answer must not wait for it. */
 const QUERY_TIMEOUT_S = 30;

@@ -1,6 +1,6 @@
 // Multi-server tests: several zmgate apps in one process on one database, each a different
 // ZoneMinder server (Servers rows on loopback, cluster.server_id set), with its own key files.
-import { ClusterService } from '../../src/features/cluster/cluster-service.js';
+import { ClusterService } from '../../src/infra/cluster/cluster-service.js';
 import { startTestApp, type TestApp } from './app.js';
 import type { FreshDatabase } from './mariadb.js';
 

@@ -32,7 +32,7 @@ import {
 } from '../../src/features/playback/playback.js';
 import { createServices } from '../../src/app/services.js';
 import { testEnv } from './app.js';
-import { eventPaths, type EventScheme } from '../../src/features/events/event-paths.js';
+import { eventPaths, type EventScheme } from '../../src/zm/event-paths.js';
 import { insertEvent, insertMonitor, insertStorage, sql, type EventSeed } from './events.js';
 import type { FreshDatabase } from './mariadb.js';
 

@@ -18,7 +18,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { fromLocalDateTimeString } from '../../src/db/datetime.js';
-import { eventPaths } from '../../src/features/events/event-paths.js';
+import { eventPaths } from '../../src/zm/event-paths.js';
 import { insertEvent, insertMonitor, sql, type EventSeed } from './events.js';
 import type { FreshDatabase } from './mariadb.js';
 

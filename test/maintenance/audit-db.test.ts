@@ -458,7 +458,7 @@ test.serial(
     for (let i = 0; i < 40; i++) await insertEvent(f.db, { monitorId: 1, start, end });
     // The deletion path meets an outage after three deletions (a database that stopped answering).
     const { log, records } = capturedLogger();
-    const { EventDeletion } = await import('../../src/features/events/event-deletion.js');
+    const { EventDeletion } = await import('../../src/zm/event-deletion.js');
     const { DatabaseUnavailableError } = await import('../../src/errors.js');
     let done = 0;
     const deletion = new EventDeletion(f.prisma, f.roots.defaultDir, log);

@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { AuditDb } from '../../src/features/maintenance/audit-db.js';
 import { fromLocalDateTimeString } from '../../src/db/datetime.js';
-import { eventPaths } from '../../src/features/events/event-paths.js';
+import { eventPaths } from '../../src/zm/event-paths.js';
 import { prismaFor, sql } from '../helpers/events.js';
 import { capturedLogger, poolFor } from '../helpers/maintenance.js';
 import type { FreshDatabase } from '../helpers/mariadb.js';

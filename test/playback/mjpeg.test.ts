@@ -4,7 +4,7 @@
 import test from 'ava';
 import { readFileSync } from 'node:fs';
 import { MJPEG_BOUNDARY } from '../../src/media/mjpeg.js';
-import { averageInterval, frameTimes } from '../../src/features/events/event-timeline.js';
+import { averageInterval, frameTimes } from '../../src/zm/event-timeline.js';
 import { insertEventUsers, login } from '../helpers/events.js';
 import { abandonRequest } from '../helpers/http.js';
 import type { FreshDatabase } from '../helpers/mariadb.js';

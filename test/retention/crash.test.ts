@@ -20,7 +20,7 @@ import { processTimeZone, ZoneClock } from '../../src/db/zone-clock.js';
 import type { PrismaClient } from '../../src/db/prisma.js';
 import { RetentionPass } from '../../src/features/retention/retention-pass.js';
 import { createLogger } from '../../src/log.js';
-import { EventDeletion, TRASH_PREFIX } from '../../src/features/events/event-deletion.js';
+import { EventDeletion, TRASH_PREFIX } from '../../src/zm/event-deletion.js';
 import { insertStorage, prismaFor, sql } from '../helpers/events.js';
 import { dbConfigFor, type FreshDatabase } from '../helpers/mariadb.js';
 import { seedTreeEvent, treeListing, wallDaysBefore, type SeededEvent } from '../helpers/retention.js';

@@ -12,7 +12,7 @@ import { processTimeZone, ZoneClock } from '../../src/db/zone-clock.js';
 import type { PrismaClient } from '../../src/db/prisma.js';
 import { dirBytes, RetentionPass } from '../../src/features/retention/retention-pass.js';
 import { createLogger } from '../../src/log.js';
-import { EventDeletion } from '../../src/features/events/event-deletion.js';
+import { EventDeletion } from '../../src/zm/event-deletion.js';
 import { insertStorage, prismaFor, sql } from '../helpers/events.js';
 import type { FreshDatabase } from '../helpers/mariadb.js';
 import { realMedia, seedTreeEvent, wallDaysBefore, type SeededEvent } from '../helpers/retention.js';

@@ -2,7 +2,7 @@ import { Body, Get, OperationId, Path, Post, Query, Request, Response, Route, Se
 import type { Request as ExRequest } from 'express';
 import type { AppResponseError } from '../../api/envelopes.js';
 import { FeatureController } from '../feature-controller.js';
-import { clusterList, itemsByServer, type ListScope } from '../cluster/cluster-lists.js';
+import { clusterList, itemsByServer, type ListScope } from '../../infra/cluster/cluster-lists.js';
 import {
   DaemonsService,
   type DaemonActionResponse,

@@ -1,7 +1,7 @@
 // The REST side of daemon supervision: daemon listing and actions, the /system routes and
 // PATCH /monitors/{id}/state. Thin over DaemonManager; in passive mode (no manager) every
 // supervision route is a 503 "daemon manager not available".
-import type { ClusterServerStatus } from '../cluster/cluster-lists.js';
+import type { ClusterServerStatus } from '../../infra/cluster/cluster-lists.js';
 import { InvalidInputError, NotFoundError, ServiceUnavailableError } from '../../errors.js';
 import { badArgument, daemonId, parseDaemonKey, type DaemonId } from './daemon-ids.js';
 import { type DaemonManager, Daemons } from './daemon-manager.js';

@@ -8,7 +8,7 @@ import { toLocalDateTimeString } from '../../db/datetime.js';
 import type { PrismaClient } from '../../db/prisma.js';
 import type { Event_Data } from '../../generated/prisma/client.js';
 import { pageOf, pageRequest, type Page, listPage } from '../../api/pagination.js';
-import { EventVisibility } from './event-visibility.js';
+import { EventVisibility } from '../../zm/event-visibility.js';
 import { parseLocalTimestamp } from './frames-service.js';
 import type { Services } from '../../registry.js';
 

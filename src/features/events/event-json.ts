@@ -3,7 +3,7 @@
 import { Decimal } from '@prisma/client-runtime-utils';
 import { bigintToJson } from '../../db/prisma-json.js';
 import type { Orientation } from '../../api/wrappers.js';
-import type { ZoneClock } from './event-time.js';
+import type { ZoneClock } from '../../zm/event-time.js';
 import type { EventResponse } from '../../generated/dto/events.js';
 import { rowToJson } from '../field-table.js';
 import { EVENT_COLUMNS, EVENT_FIELDS, ORIENTATION_VARIANTS } from './event-fields.js';

@@ -13,7 +13,7 @@
 // used for it: only zmc's own queued SQL and the triggers maintain TotalEvents, so it drifts on
 // installs where events arrive any other way, and a total must equal the rows one can page to.
 import { InvalidInputError } from '../../errors.js';
-import { parseEventTime, type ZoneClock } from './event-time.js';
+import { parseEventTime, type ZoneClock } from '../../zm/event-time.js';
 
 export const EVENT_SORT_FIELDS = {
   start_time: 'StartDateTime',

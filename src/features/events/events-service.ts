@@ -10,9 +10,9 @@ import { pageOf, pageRequest, type Page } from '../../api/pagination.js';
 import type { NaiveDateTimeWrapper } from '../../api/wrappers.js';
 import { coalescedCount } from '../../db/coalesced-count.js';
 import { EventRows } from './event-rows.js';
-import { EventDeletion } from './event-deletion.js';
-import { ReadCaches } from '../read-cache/read-caches.js';
-import { withJsonText } from '../read-cache/json-text.js';
+import { EventDeletion } from '../../zm/event-deletion.js';
+import { ReadCaches } from '../../infra/read-cache/read-caches.js';
+import { withJsonText } from '../../infra/read-cache/json-text.js';
 import {
   storedOrientation,
   toEventResponse,
@@ -21,7 +21,7 @@ import {
   type TagSummary,
 } from './event-json.js';
 import { eventListSql, wallClockSql, type EventListFilters } from './event-list-query.js';
-import { parseEventTime, ZoneMinderClock, type ZoneClock } from './event-time.js';
+import { parseEventTime, ZoneMinderClock, type ZoneClock } from '../../zm/event-time.js';
 import type { Services } from '../../registry.js';
 import type { EventCreateRequest, EventUpdateRequest } from '../../generated/dto/events.js';
 import { jsonToColumns } from '../field-table.js';

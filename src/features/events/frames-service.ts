@@ -10,7 +10,7 @@ import type { PrismaClient } from '../../db/prisma.js';
 import type { Frames } from '../../generated/prisma/client.js';
 import type { LocalDateTime } from '../../api/envelopes.js';
 import { pageOf, pageRequest, type Page, listPage } from '../../api/pagination.js';
-import { EventVisibility } from './event-visibility.js';
+import { EventVisibility } from '../../zm/event-visibility.js';
 import type { Services } from '../../registry.js';
 
 export type FrameType = 'Normal' | 'Bulk' | 'Alarm';

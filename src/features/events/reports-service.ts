@@ -7,7 +7,7 @@ import { InvalidInputError, notFound } from '../../errors.js';
 import type { Reports } from '../../generated/prisma/client.js';
 import type { LocalDateTime } from '../../api/envelopes.js';
 import { pageRequest, type Page, listPage } from '../../api/pagination.js';
-import { parseEventTime, ZoneMinderClock, type ZoneClock } from './event-time.js';
+import { parseEventTime, ZoneMinderClock, type ZoneClock } from '../../zm/event-time.js';
 import type { Services } from '../../registry.js';
 
 export interface ReportResponse {

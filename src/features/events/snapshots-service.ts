@@ -8,7 +8,7 @@ import { InvalidInputError, notFound } from '../../errors.js';
 import type { Prisma, Snapshots, Snapshots_Events } from '../../generated/prisma/client.js';
 import type { LocalDateTime } from '../../api/envelopes.js';
 import { pageRequest, type Page, listPage } from '../../api/pagination.js';
-import { ZoneMinderClock, type ZoneClock } from './event-time.js';
+import { ZoneMinderClock, type ZoneClock } from '../../zm/event-time.js';
 import type { Services } from '../../registry.js';
 import { AclDbService } from '../db-service.js';
 

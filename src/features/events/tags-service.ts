@@ -9,8 +9,8 @@ import type { Tags } from '../../generated/prisma/client.js';
 import type { LocalDateTime } from '../../api/envelopes.js';
 import { pageOf, pageRequest, type Page } from '../../api/pagination.js';
 import type { DateTimeWrapper } from '../../api/wrappers.js';
-import { ZoneMinderClock, type ZoneClock } from './event-time.js';
-import { inList } from './event-visibility.js';
+import { ZoneMinderClock, type ZoneClock } from '../../zm/event-time.js';
+import { inList } from '../../zm/event-visibility.js';
 import { parseLocalTimestamp } from './frames-service.js';
 import type { Services } from '../../registry.js';
 

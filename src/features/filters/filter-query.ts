@@ -17,7 +17,7 @@
 // Times: `now`, `±N second|minute|hour|day|week|month`, or ISO 8601 (event-time.ts).
 import { InvalidInputError } from '../../errors.js';
 import type { SortDirection } from '../../api/wrappers.js';
-import { parseFilterTime, type ZoneClock } from '../events/event-time.js';
+import { parseFilterTime, type ZoneClock } from '../../zm/event-time.js';
 import { wallClockSql } from '../events/event-list-query.js';
 
 /** An event field a filter can test or sort on. */

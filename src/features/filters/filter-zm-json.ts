@@ -24,7 +24,7 @@ import {
   type FilterQuery,
   type FilterScalar,
 } from './filter-query.js';
-import type { ZoneClock } from '../events/event-time.js';
+import type { ZoneClock } from '../../zm/event-time.js';
 
 /** ZoneMinder attribute → v3 field (every field's own name, plus ZoneMinder's aliases). */
 const ZM_ATTRS = new Map<string, FilterField>([

@@ -15,8 +15,8 @@ import { InvalidInputError, NotFoundError, PermissionDeniedError, type ErrorDeta
 import type { Filters, Prisma } from '../../generated/prisma/client.js';
 import { pageOf, pageRequest, type Page, listPage } from '../../api/pagination.js';
 import { EVENT_COLUMNS, toEventResponse, type EventRow } from '../events/event-json.js';
-import { ZoneMinderClock, type ZoneClock } from '../events/event-time.js';
-import { inList } from '../events/event-visibility.js';
+import { ZoneMinderClock, type ZoneClock } from '../../zm/event-time.js';
+import { inList } from '../../zm/event-visibility.js';
 import { eventTagsOf, type PaginatedEventsResponse } from '../events/events-service.js';
 import { compileFilter, type FilterQuery } from './filter-query.js';
 import { filterToZmQuery, zmfilterUnsafeValues, zmJsonToFilter } from './filter-zm-json.js';

@@ -24,7 +24,7 @@ import {
   type StartLiveResponse,
 } from './live-service.js';
 import { FeatureController } from '../feature-controller.js';
-import { clusterList, itemsByServer, type ListScope } from '../cluster/cluster-lists.js';
+import { clusterList, itemsByServer, type ListScope } from '../../infra/cluster/cluster-lists.js';
 import { currentUser } from '../../auth/request-user.js';
 
 const user = (req: ExRequest) => currentUser(req);

@@ -5,7 +5,7 @@
 import type { Request } from 'express';
 import { InvalidInputError } from '../../errors.js';
 import { LiveMjpegStreams } from './live-mjpeg.js';
-import { LiveImagesService } from './live-images.js';
+import { LiveImagesService } from '../../zm/live-images.js';
 import type { Services } from '../../registry.js';
 import { mediaRoute, type MediaHandler, type MediaRoute } from '../../media/media-route.js';
 import { mjpegQueueBound } from '../../media/mjpeg-response.js';

@@ -1,7 +1,7 @@
 // The live session routes (docs/contract/clients.md) over the live hub: start/stop/stats of a monitor's
 // HLS session, the session list and the source list. Every route needs Stream View (the
 // controller's policy); a monitor hidden by the row ACL, or missing, is 404 MONITOR_NOT_FOUND.
-import type { ClusterServerStatus } from '../cluster/cluster-lists.js';
+import type { ClusterServerStatus } from '../../infra/cluster/cluster-lists.js';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AuthUser } from '../../auth/auth-service.js';

@@ -23,8 +23,8 @@ import { lstat, mkdir, readdir, readlink, rename, rm, rmdir, stat, unlink } from
 import path from 'node:path';
 import type { DbPool } from '../../db/pool.js';
 import type { Logger } from '../../log.js';
-import type { EventDeletion } from '../events/event-deletion.js';
-import { isSafeRoot } from '../events/event-paths.js';
+import type { EventDeletion } from '../../zm/event-deletion.js';
+import { isSafeRoot } from '../../zm/event-paths.js';
 import { eventDirOf, loadStorages, type EventLocation, type StorageRow } from './audit-db.js';
 import type { FilesystemHalf } from './audit-job.js';
 import type { JobCounts } from './scheduler.js';

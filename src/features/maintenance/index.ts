@@ -4,7 +4,7 @@ import type { AppConfig } from '../../config/types.js';
 import type { DbPool } from '../../db/pool.js';
 import type { PrismaClient } from '../../db/prisma.js';
 import type { Logger } from '../../log.js';
-import { EventDeletion } from '../events/event-deletion.js';
+import { EventDeletion } from '../../zm/event-deletion.js';
 import { AuditDb } from './audit-db.js';
 import { AuditFilesystem } from './audit-fs.js';
 import { AuditJob } from './audit-job.js';

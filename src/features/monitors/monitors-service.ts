@@ -28,11 +28,11 @@ import type { PrismaClient } from '../../db/prisma.js';
 import { InvalidInputError, PermissionDeniedError, ServiceUnavailableError } from '../../errors.js';
 import type { Monitors, Prisma } from '../../generated/prisma/client.js';
 import { pageOf, pageRequest, type Page, type PageRequest, listPage } from '../../api/pagination.js';
-import { controlAlarm } from '../live/alarm-control.js';
-import { notCapturing } from '../live/live-images.js';
+import { controlAlarm } from '../../zm/alarm-control.js';
+import { notCapturing } from '../../zm/live-images.js';
 import { MonitorRows } from './monitor-rows.js';
-import { MAX_SNAPSHOT_PAGES, ReadCaches } from '../read-cache/read-caches.js';
-import { withJsonText } from '../read-cache/json-text.js';
+import { MAX_SNAPSHOT_PAGES, ReadCaches } from '../../infra/read-cache/read-caches.js';
+import { withJsonText } from '../../infra/read-cache/json-text.js';
 import { Daemons } from '../daemons/daemon-manager.js';
 import { DaemonsService } from '../daemons/daemons-service.js';
 import {

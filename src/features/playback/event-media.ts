@@ -14,7 +14,7 @@ import type { PrismaClient } from '../../db/prisma.js';
 import { InternalError, NotFoundError } from '../../errors.js';
 import type { Orientation } from '../../api/wrappers.js';
 import type { Logger } from '../../log.js';
-import { eventPaths, isSafeRoot, type EventScheme } from '../events/event-paths.js';
+import { eventPaths, isSafeRoot, type EventScheme } from '../../zm/event-paths.js';
 
 /** Containers ZoneMinder writes (OutputContainer) or that a DefaultVideo may name. */
 export const VIDEO_EXTENSIONS = ['mp4', 'm4v', 'mov', 'mkv', 'webm', 'avi'];

@@ -9,7 +9,7 @@ import type { PrismaClient } from '../../db/prisma.js';
 import { InvalidInputError } from '../../errors.js';
 import type { PacedFrame, PacingOptions } from '../../media/mjpeg.js';
 import { fileNotFound, type EventMediaLocator } from './event-media.js';
-import { averageInterval, frameTimes } from '../events/event-timeline.js';
+import { averageInterval, frameTimes } from '../../zm/event-timeline.js';
 
 export const MIN_SPEED = 0.25;
 export const MAX_SPEED = 16;

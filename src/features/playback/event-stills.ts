@@ -25,7 +25,7 @@ import {
   type VideoFile,
 } from './event-media.js';
 import { cacheControlFor, type ServedBody } from './event-playback-service.js';
-import { averageInterval, frameTimes } from '../events/event-timeline.js';
+import { averageInterval, frameTimes } from '../../zm/event-timeline.js';
 
 /** Thumbnails taken from a recording are scaled to at most this width (aspect kept). */
 export const THUMBNAIL_WIDTH = 320;

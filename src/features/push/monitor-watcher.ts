@@ -7,7 +7,7 @@
 // `statusPollSecs`.
 import type { Logger } from '../../log.js';
 import { isCaptureAlive, SharedMemory, type SharedMemoryState } from '../../native/index.js';
-import { notCapturingReason } from '../live/live-images.js';
+import { notCapturingReason } from '../../zm/live-images.js';
 import { nowIso, type AlarmMessage, type MonitorDbStatus, type MonitorStatusMessage } from './messages.js';
 import { monitorStatuses, type Queryable } from './push-queries.js';
 

@@ -55,9 +55,9 @@ import {
 import { MonitorWatcher } from './monitor-watcher.js';
 import { eventsSince, isClosed, toPushEvent, type Queryable } from './push-queries.js';
 import type { Services } from '../../registry.js';
-import { ZoneMinderClock } from '../events/event-time.js';
-import { refuseUpgrade } from '../live/webrtc/upgrade.js';
-import { ClusterService } from '../cluster/cluster-service.js';
+import { ZoneMinderClock } from '../../zm/event-time.js';
+import { refuseUpgrade } from '../../media/refuse-upgrade.js';
+import { ClusterService } from '../../infra/cluster/cluster-service.js';
 
 export interface PushServiceOptions {
   config: Pick<AppConfig, 'push' | 'zoneminder'>;
@@ -66,7 +66,7 @@ export interface PushServiceOptions {
   acl: Pick<MonitorAcl, 'scope'>;
   db: Queryable;
   clock: () => Promise<ZoneClock>;
-  /** Multi-server (src/features/cluster/): the Redis adapter, and which monitors this host announces. */
+  /** Multi-server (src/infra/cluster/): the Redis adapter, and which monitors this host announces. */
   cluster?: Pick<ClusterService, 'pushAdapter' | 'publishes' | 'sharesPush'>;
   /** Messages published and delivered, connections ended (src/metrics.ts). */
   metrics?: Pick<Metrics, 'pushMessage' | 'pushEnded'>;

@@ -16,8 +16,8 @@ import * as fsp from 'node:fs/promises';
 import path from 'node:path';
 import type { PrismaClient } from '../../db/prisma.js';
 import type { Logger } from '../../log.js';
-import { eventPaths, type EventScheme } from '../events/event-paths.js';
-import { TRASH_PREFIX } from '../events/event-deletion.js';
+import { eventPaths, type EventScheme } from '../../zm/event-paths.js';
+import { TRASH_PREFIX } from '../../zm/event-deletion.js';
 
 export const JOURNAL_DIR = '.zmgate-retention';
 

@@ -17,9 +17,9 @@ import { toLocalDateTimeString } from '../../db/datetime.js';
 import type { PrismaClient } from '../../db/prisma.js';
 import { ConflictError, NotFoundError } from '../../errors.js';
 import type { Logger } from '../../log.js';
-import type { EventDeletion } from '../events/event-deletion.js';
-import { eventPaths, isSafeRoot } from '../events/event-paths.js';
-import type { ZoneClock } from '../events/event-time.js';
+import type { EventDeletion } from '../../zm/event-deletion.js';
+import { eventPaths, isSafeRoot } from '../../zm/event-paths.js';
+import type { ZoneClock } from '../../zm/event-time.js';
 import { dropNote, noteDeletion, recoverNotes } from './journal.js';
 import {
   floorBytes,

@@ -2,7 +2,7 @@
 // deletion path (src/services/event-deletion.ts).
 import { toLocalDateTimeString } from '../../db/datetime.js';
 import type { PrismaClient } from '../../db/prisma.js';
-import type { EventScheme } from '../events/event-paths.js';
+import type { EventScheme } from '../../zm/event-paths.js';
 
 export interface StorageRow {
   Id: number;

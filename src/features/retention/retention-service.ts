@@ -5,8 +5,8 @@ import schedule from 'node-schedule';
 import type { AppConfig } from '../../config/types.js';
 import type { PrismaClient } from '../../db/prisma.js';
 import type { Logger } from '../../log.js';
-import { EventDeletion } from '../events/event-deletion.js';
-import { zoneMinderClock } from '../events/event-time.js';
+import { EventDeletion } from '../../zm/event-deletion.js';
+import { zoneMinderClock } from '../../zm/event-time.js';
 import { DEFAULT_STORAGE_ID } from './retention-queries.js';
 import {
   RetentionPass,

@@ -3,8 +3,7 @@
 // live source (503 when streaming is off, 404 with reason "stream socket not available"). Browsers
 // cannot set headers on a WebSocket, so the token may come as `?token=` (docs/contract/clients.md).
 // A refusal is a complete HTTP response with the error envelope, then the socket is closed.
-import { STATUS_CODES, type IncomingMessage } from 'node:http';
-import type { Duplex } from 'node:stream';
+import type { IncomingMessage } from 'node:http';
 import type { AuthService, AuthUser } from '../../../auth/auth-service.js';
 import { canSee, monitorNotFound, type MonitorAcl } from '../../../auth/monitor-acl.js';
 import { allows } from '../../../auth/permissions.js';
@@ -16,7 +15,6 @@ import {
   NotFoundError,
   PermissionDeniedError,
   UnauthorizedError,
-  type ApiError,
 } from '../../../errors.js';
 
 export const WEBRTC_WS_PATH = /^\/api\/v3\/live\/([^/]+)\/webrtc\/ws\/?$/;
@@ -115,18 +113,4 @@ export function handshakeProblem(req: IncomingMessage): BadRequestError | null {
 
 export function routeNotFound(path: string): NotFoundError {
   return new NotFoundError(`No route for GET ${path.slice(0, 200)}`, [['path', path.slice(0, 200)]]);
-}
-
-/** Answers a refused upgrade with a JSON error envelope and closes the connection. */
-export function refuseUpgrade(socket: Duplex, error: ApiError): void {
-  if (socket.destroyed) return;
-  const body = JSON.stringify(error.toEnvelope());
-  socket.end(
-    `HTTP/1.1 ${error.status} ${STATUS_CODES[error.status] ?? 'Error'}\r\n` +
-      'Content-Type: application/json; charset=utf-8\r\n' +
-      `Content-Length: ${Buffer.byteLength(body)}\r\n` +
-      'Cache-Control: no-store\r\n' +
-      'Connection: close\r\n\r\n' +
-      body,
-  );
 }

@@ -16,15 +16,9 @@ import { iceServersFrom } from './ice-servers.js';
 import { MAX_MESSAGE_BYTES } from './messages.js';
 import { settleTracks } from './track-registry.js';
 import { WebRtcSession, type SessionTimeouts } from './session.js';
-import {
-  authoriseUpgrade,
-  handshakeProblem,
-  refuseUpgrade,
-  routeNotFound,
-  upgradeTarget,
-  type UpgradeAuth,
-} from './upgrade.js';
+import { authoriseUpgrade, handshakeProblem, routeNotFound, upgradeTarget, type UpgradeAuth } from './upgrade.js';
 import type { AppConfig } from '../../../config/types.js';
+import { refuseUpgrade } from '../../../media/refuse-upgrade.js';
 
 export interface WebRtcServiceOptions extends UpgradeAuth {
   config: Pick<AppConfig, 'streaming'>;

@@ -7,7 +7,7 @@ import tls from 'node:tls';
 import test from 'ava';
 import fc from 'fast-check';
 
-import { MAX_CLIENT_HELLO, parseClientHello } from '../../src/features/acme/client-hello.js';
+import { MAX_CLIENT_HELLO, parseClientHello } from '../../../src/infra/acme/client-hello.js';
 
 /** The bytes of the first TLS record a client sends (its ClientHello), read on a raw TCP server. */
 async function capture(start: (port: number) => () => void): Promise<Buffer> {

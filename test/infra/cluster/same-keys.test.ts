@@ -8,11 +8,11 @@ import { join } from 'node:path';
 
 import test from 'ava';
 
-import { ClusterService } from '../../src/features/cluster/cluster-service.js';
-import type { TestApp } from '../helpers/app.js';
-import { insertServers, startHost, until } from '../helpers/cluster.js';
-import type { FreshDatabase } from '../helpers/mariadb.js';
-import { zmDatabase } from '../helpers/zmdb.js';
+import { ClusterService } from '../../../src/infra/cluster/cluster-service.js';
+import type { TestApp } from '../../helpers/app.js';
+import { insertServers, startHost, until } from '../../helpers/cluster.js';
+import type { FreshDatabase } from '../../helpers/mariadb.js';
+import { zmDatabase } from '../../helpers/zmdb.js';
 
 const SAME_KEYS = /present the same token keys/;
 const stateA = mkdtempSync(join(tmpdir(), 'zmgate-same-keys-a-'));

@@ -1,8 +1,8 @@
 // PATCH /monitors/{id}/alarm on the capture daemon's TriggerData (docs/zoneminder/shared-memory.md), the same bytes
 // zmu -a (on), -n (off), -c (cancel) and -s (state) use. The native writer keeps zmc's ordering:
 // for ON every field before the state; for OFF/CANCEL the state first, then the fields cleared.
-import { InvalidInputError } from '../../errors.js';
-import { SharedMemory, type SharedMemoryState } from '../../native/index.js';
+import { InvalidInputError } from '../errors.js';
+import { SharedMemory, type SharedMemoryState } from '../native/index.js';
 import { notCapturing, notCapturingReason, shmFailure } from './live-images.js';
 
 export type AlarmAction = 'on' | 'off' | 'cancel' | 'status';

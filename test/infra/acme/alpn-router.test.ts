@@ -1,7 +1,7 @@
 // tls-alpn-01 routing on an HTTPS listener: connections offering acme-tls/1 get the challenge
 // certificate, everything else (HTTP/1.1 and h2 clients, no SNI, plain HTTP, half a ClientHello,
 // a hello in pieces) goes to the listener's own TLS as before.
-import { selfSignedCert } from '../helpers/tls.js';
+import { selfSignedCert } from '../../helpers/tls.js';
 import crypto from 'node:crypto';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import https from 'node:https';
@@ -13,8 +13,8 @@ import tls from 'node:tls';
 import test from 'ava';
 import * as acme from 'acme-client';
 
-import { peekClientHello, routeAcmeTlsAlpn } from '../../src/features/acme/alpn-router.js';
-import { createLogger } from '../../src/log.js';
+import { peekClientHello, routeAcmeTlsAlpn } from '../../../src/infra/acme/alpn-router.js';
+import { createLogger } from '../../../src/log.js';
 
 const NAME = 'nvr.zmgate.test';
 const KEY_AUTH = 'token-abc.thumbprint-xyz';

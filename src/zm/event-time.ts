@@ -12,11 +12,11 @@
 // Filters arrive as ISO 8601: with `Z` or an offset they name an instant, converted to
 // ZoneMinder's wall clock before comparing with the stored digits; without an offset they are
 // taken as ZoneMinder wall-clock time as stored.
-import type { PrismaClient } from '../../db/prisma.js';
-import type { DbPool } from '../../db/pool.js';
-import type { Logger } from '../../log.js';
-import { isValidTimeZone, processTimeZone, ZoneClock } from '../../db/zone-clock.js';
-import type { Services } from '../../registry.js';
+import type { PrismaClient } from '../db/prisma.js';
+import type { DbPool } from '../db/pool.js';
+import type { Logger } from '../log.js';
+import { isValidTimeZone, processTimeZone, ZoneClock } from '../db/zone-clock.js';
+import type { Services } from '../registry.js';
 
 export { isValidTimeZone, processTimeZone, ZoneClock };
 

@@ -20,13 +20,13 @@
 //   turned here, once.
 // - Geometry: slot and zone counts are solved from the file size (robust when the row was edited
 //   after zmc started); only if that is ambiguous are ImageBufferCount and ZoneCount used to pin them.
-import type { AuthUser } from '../../auth/auth-service.js';
-import { monitorNotFound, requireVisibleMonitor, type MonitorAcl } from '../../auth/monitor-acl.js';
-import type { PrismaClient } from '../../db/prisma.js';
-import { ServiceUnavailableError } from '../../errors.js';
-import type { Logger } from '../../log.js';
-import type { Services } from '../../registry.js';
-import { isUnturned422, turnUnturned422 } from '../../media/yuv422-turn.js';
+import type { AuthUser } from '../auth/auth-service.js';
+import { monitorNotFound, requireVisibleMonitor, type MonitorAcl } from '../auth/monitor-acl.js';
+import type { PrismaClient } from '../db/prisma.js';
+import { ServiceUnavailableError } from '../errors.js';
+import type { Logger } from '../log.js';
+import type { Services } from '../registry.js';
+import { isUnturned422, turnUnturned422 } from '../media/yuv422-turn.js';
 import {
   encodeJpeg,
   isCaptureAlive,
@@ -35,7 +35,7 @@ import {
   type Orientation,
   type RawImage,
   type SharedMemoryState,
-} from '../../native/index.js';
+} from '../native/index.js';
 
 /** The Monitors columns a live image needs. */
 export interface LiveMonitor {

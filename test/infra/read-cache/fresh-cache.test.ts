@@ -1,6 +1,6 @@
 // FreshCache on a fake clock: what a value may be reused for, and what throws it away.
 import test from 'ava';
-import { FreshCache } from '../../src/features/read-cache/fresh-cache.js';
+import { FreshCache } from '../../../src/infra/read-cache/fresh-cache.js';
 
 function setup(maxAgeMs = 2000) {
   let now = 0;

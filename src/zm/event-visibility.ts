@@ -1,8 +1,8 @@
 // Row ACL for rows that hang off an event (frames, event data): a row is visible when the
 // monitor of its event is. Hidden rows behave exactly like missing ones.
-import type { AuthUser } from '../../auth/auth-service.js';
-import type { MonitorAcl } from '../../auth/monitor-acl.js';
-import type { PrismaClient } from '../../db/prisma.js';
+import type { AuthUser } from '../auth/auth-service.js';
+import type { MonitorAcl } from '../auth/monitor-acl.js';
+import type { PrismaClient } from '../db/prisma.js';
 
 export class EventVisibility {
   constructor(

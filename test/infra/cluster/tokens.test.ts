@@ -3,11 +3,11 @@
 import test from 'ava';
 import bcrypt from 'bcryptjs';
 import jwt from 'jsonwebtoken';
-import { startTestApp, type TestApp } from '../helpers/app.js';
-import { insertServers, startHosts, until } from '../helpers/cluster.js';
-import { request } from '../helpers/http.js';
-import type { FreshDatabase } from '../helpers/mariadb.js';
-import { insertUser, zmDatabase } from '../helpers/zmdb.js';
+import { startTestApp, type TestApp } from '../../helpers/app.js';
+import { insertServers, startHosts, until } from '../../helpers/cluster.js';
+import { request } from '../../helpers/http.js';
+import type { FreshDatabase } from '../../helpers/mariadb.js';
+import { insertUser, zmDatabase } from '../../helpers/zmdb.js';
 
 let db: FreshDatabase;
 let a: TestApp;

@@ -3,12 +3,12 @@
 // (as ZoneMinder's daemons and UI make them) show within the stated bound; a restricted user
 // never gets a row outside their scope, whoever filled the cache.
 import test from 'ava';
-import { EVENTS_MAX_AGE_MS, MONITORS_MAX_AGE_MS } from '../../src/features/read-cache/read-caches.js';
-import { startTestApp, type TestApp } from '../helpers/app.js';
-import { caller, insertEvent, insertMonitor, sql } from '../helpers/events.js';
-import type { FreshDatabase } from '../helpers/mariadb.js';
-import { addUser, login } from '../helpers/rest.js';
-import { zmDatabase } from '../helpers/zmdb.js';
+import { EVENTS_MAX_AGE_MS, MONITORS_MAX_AGE_MS } from '../../../src/infra/read-cache/read-caches.js';
+import { startTestApp, type TestApp } from '../../helpers/app.js';
+import { caller, insertEvent, insertMonitor, sql } from '../../helpers/events.js';
+import type { FreshDatabase } from '../../helpers/mariadb.js';
+import { addUser, login } from '../../helpers/rest.js';
+import { zmDatabase } from '../../helpers/zmdb.js';
 
 let app: TestApp;
 let db: FreshDatabase;

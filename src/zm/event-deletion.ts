@@ -25,9 +25,9 @@
 // With Storage.DoDelete = 0 the rows are removed and the files are left alone (docs/zoneminder/event-storage.md).
 import * as fsp from 'node:fs/promises';
 import path from 'node:path';
-import { ConflictError, InternalError, NotFoundError } from '../../errors.js';
-import type { PrismaClient } from '../../db/prisma.js';
-import type { Logger } from '../../log.js';
+import { ConflictError, InternalError, NotFoundError } from '../errors.js';
+import type { PrismaClient } from '../db/prisma.js';
+import type { Logger } from '../log.js';
 import { eventPaths, isSafeRoot, type EventPaths, type EventScheme } from './event-paths.js';
 
 /** The name prefix of directories moved aside for deletion. */

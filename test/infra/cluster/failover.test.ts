@@ -2,16 +2,16 @@
 // 502 envelope naming B and keeps serving its own; when B comes back (on another port, as after
 // a move), A finds its newly published URL and forwards again, with no restart of A.
 import test from 'ava';
-import { sharedMemoryPath } from '../../src/native/index.js';
-import type { TestApp } from '../helpers/app.js';
-import { insertServers, startHost, startHosts, until } from '../helpers/cluster.js';
-import { insertMonitor } from '../helpers/events.js';
-import { request } from '../helpers/http.js';
-import { liveEnv, liveFixture, type LiveFixture } from '../helpers/live.js';
-import type { FreshDatabase } from '../helpers/mariadb.js';
-import { addUser, login } from '../helpers/rest.js';
-import { writeShmFixture } from '../helpers/shm-fixture.js';
-import { zmDatabase } from '../helpers/zmdb.js';
+import { sharedMemoryPath } from '../../../src/native/index.js';
+import type { TestApp } from '../../helpers/app.js';
+import { insertServers, startHost, startHosts, until } from '../../helpers/cluster.js';
+import { insertMonitor } from '../../helpers/events.js';
+import { request } from '../../helpers/http.js';
+import { liveEnv, liveFixture, type LiveFixture } from '../../helpers/live.js';
+import type { FreshDatabase } from '../../helpers/mariadb.js';
+import { addUser, login } from '../../helpers/rest.js';
+import { writeShmFixture } from '../../helpers/shm-fixture.js';
+import { zmDatabase } from '../../helpers/zmdb.js';
 
 let db: FreshDatabase;
 let fxA: LiveFixture;
