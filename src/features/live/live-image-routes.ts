@@ -8,6 +8,7 @@ import { LiveMjpegStreams } from './live-mjpeg.js';
 import { LiveImagesService } from '../../zm/live-images.js';
 import type { Services } from '../../registry.js';
 import { mediaRoute, type MediaHandler, type MediaRoute } from '../../media/media-route.js';
+import { monitorIdParam } from '../../media/path-ids.js';
 import { mjpegQueueBound } from '../../media/mjpeg-response.js';
 import { liveImagePaths } from './live-images-openapi.js';
 
@@ -17,12 +18,7 @@ const route = (path: string, handler: MediaHandler): MediaRoute =>
 /** Stop a live MJPEG stream after this long without a new image (zmc stopped for good). */
 const MJPEG_IDLE_MS = 30_000;
 
-function monitorId(req: Request): number {
-  const raw = String(req.params.monitor_id ?? '');
-  const id = /^\d{1,10}$/.test(raw) ? Number(raw) : NaN;
-  if (!(id <= 2147483647)) throw new InvalidInputError('Invalid input', [['monitor_id', 'must be an integer >= 0']]);
-  return id;
-}
+const monitorId = (req: Request) => monitorIdParam(req.params.monitor_id);
 
 /**
  * Lowest `maxfps`: one poll every 10 s. Far smaller rates would make the poll period overflow

@@ -4,9 +4,9 @@
 // then the monitor's row ACL in the service. Their OpenAPI operations are in live-openapi.ts.
 import type { Request, Response } from 'express';
 import type { AuthUser } from '../../auth/auth-service.js';
-import { InvalidInputError } from '../../errors.js';
 import { LiveHlsService, type HlsFile } from './live-hls-service.js';
 import { mediaRoute, type MediaRoute } from '../../media/media-route.js';
+import { monitorIdParam } from '../../media/path-ids.js';
 import { livePaths } from './live-openapi.js';
 
 type Handler = (hls: LiveHlsService, req: Request, res: Response, user: AuthUser) => Promise<number>;
@@ -23,13 +23,7 @@ const NO_STORE = 'no-cache, no-store, must-revalidate';
 // Names are unique within a session and URIs carry the session (`?s=`): safe to keep.
 const IMMUTABLE = 'max-age=31536000';
 
-function monitorId(req: Request): number {
-  const raw = String(req.params.monitor_id ?? '');
-  if (!/^\d{1,10}$/.test(raw) || Number(raw) > 2147483647) {
-    throw new InvalidInputError('Invalid input', [['monitor_id', 'must be an integer >= 0']]);
-  }
-  return Number(raw);
-}
+const monitorId = (req: Request) => monitorIdParam(req.params.monitor_id);
 
 /** The query token, when the request carried one (it is then put into the playlist's URIs). */
 function queryToken(req: Request): string | undefined {

@@ -69,13 +69,6 @@ export function usableDefaultVideo(name: string | null | undefined): string | nu
   return isPlainFileName(n) && VIDEO_EXT.test(n) ? n : null;
 }
 
-/** Parses an int64 >= 0 path segment; null for anything else. */
-export function parseEventId(text: string): bigint | null {
-  if (!/^\d{1,19}$/.test(text)) return null;
-  const id = BigInt(text);
-  return id <= 9_223_372_036_854_775_807n ? id : null;
-}
-
 export class EventMediaLocator {
   private digits: { value: number; at: number } | null = null;
   /** Directory listings are read per request; this memoises them within one lookup object. */

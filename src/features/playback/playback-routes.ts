@@ -6,12 +6,12 @@
 import type { Request, Response } from 'express';
 import type { AuthUser } from '../../auth/auth-service.js';
 import { InvalidInputError } from '../../errors.js';
-import { parseEventId } from './event-media.js';
 import type { ServedBody } from './event-playback-service.js';
 import { playbackFor, type Playback } from './playback.js';
 import { playbackPaths } from './playback-openapi.js';
 import { mediaRoute, type MediaRoute } from '../../media/media-route.js';
 import { serveBytes } from '../../media/byte-ranges.js';
+import { eventIdParam } from '../../media/path-ids.js';
 
 type Handler = (p: Playback, req: Request, res: Response, user: AuthUser) => Promise<void>;
 
@@ -19,11 +19,7 @@ type Handler = (p: Playback, req: Request, res: Response, user: AuthUser) => Pro
 const route = (path: string, handler: Handler): MediaRoute =>
   mediaRoute(path, 'events', playbackPaths[path]?.get, (s, req, res, user) => handler(playbackFor(s), req, res, user));
 
-function idParam(req: Request, name = 'id'): bigint {
-  const id = parseEventId(String(req.params[name] ?? ''));
-  if (id === null) throw new InvalidInputError('Invalid input', [[name, 'must be an integer >= 0']]);
-  return id;
-}
+const idParam = (req: Request, name = 'id') => eventIdParam(req.params[name], name);
 
 /** A single-valued query parameter (a repeated one is refused, not guessed at). */
 function query(req: Request, name: string): string | undefined {

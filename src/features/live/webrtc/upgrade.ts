@@ -8,14 +8,9 @@ import type { AuthService, AuthUser } from '../../../auth/auth-service.js';
 import { canSee, monitorNotFound, type MonitorAcl } from '../../../auth/monitor-acl.js';
 import { allows } from '../../../auth/permissions.js';
 import type { MediaRoute } from '../../../media/media-route.js';
+import { monitorIdParam } from '../../../media/path-ids.js';
 import { webrtcPaths } from './webrtc-openapi.js';
-import {
-  BadRequestError,
-  InvalidInputError,
-  NotFoundError,
-  PermissionDeniedError,
-  UnauthorizedError,
-} from '../../../errors.js';
+import { BadRequestError, NotFoundError, PermissionDeniedError, UnauthorizedError } from '../../../errors.js';
 
 export const WEBRTC_WS_PATH = /^\/api\/v3\/live\/([^/]+)\/webrtc\/ws\/?$/;
 
@@ -30,7 +25,6 @@ export const WEBRTC_ROUTE: MediaRoute = {
   limited: false,
   openapi: webrtcPaths['/api/v3/live/{monitor_id}/webrtc/ws'].get,
 };
-const MAX_INT32 = 2 ** 31 - 1;
 
 export interface UpgradeAuth {
   auth: Pick<AuthService, 'authenticate'>;
@@ -86,9 +80,7 @@ export async function authoriseUpgrade(
       ['required', 'View'],
     ]);
   }
-  const segment = target.monitorSegment ?? '';
-  const id = /^\d{1,10}$/.test(segment) ? Number(segment) : NaN;
-  if (!(id <= MAX_INT32)) throw new InvalidInputError('Invalid input', [['monitor_id', 'must be an integer >= 0']]);
+  const id = monitorIdParam(target.monitorSegment ?? undefined);
   if (!canSee(await deps.acl.scope(user), id)) throw monitorNotFound(id);
   return { user, monitorId: id };
 }
