@@ -1,5 +1,5 @@
 // The SQL retention reads with. Deletions never happen here: they go through the one event
-// deletion path (src/services/event-deletion.ts).
+// deletion path (src/zm/event-deletion.ts).
 import { toLocalDateTimeString } from '../../db/datetime.js';
 import type { PrismaClient } from '../../db/prisma.js';
 import type { EventScheme } from '../../zm/event-paths.js';
