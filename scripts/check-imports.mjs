@@ -4,7 +4,7 @@
 //   cli, server, devdb, sim → app → http, tsoa's routes → the generated controllers, features
 //   → infra (read caches, cluster, ACME) → zm (the ZoneMinder kernel: event paths, clock, deletion,
 //   timeline, visibility, shared-memory stills and alarm control)
-//   → media, registry, auth, live, db, native, openapi → api, errors, config, log, metrics, version,
+//   → media, registry, auth, live-hub, db, native, openapi → api, errors, config, log, metrics, version,
 //   paths, generated (the Prisma client, the DTOs)
 // An entry may import itself, the entries after it in its layer and every lower layer; anything
 // else is reported. Each folder of features/ is an entry of its own: a feature imports no other
@@ -28,7 +28,7 @@ const LAYERS = [
   ['generated/controllers', 'features'],
   ['infra'],
   ['zm'],
-  ['media', 'registry.ts', 'auth', 'live', 'db', 'native', 'openapi'],
+  ['media', 'registry.ts', 'auth', 'live-hub', 'db', 'native', 'openapi'],
   ['api', 'errors.ts', 'config', 'log.ts', 'metrics.ts', 'version.ts', 'paths.ts', 'generated'],
 ];
 

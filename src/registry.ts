@@ -9,7 +9,7 @@ import type { PrismaClient } from './db/prisma.js';
 import type { AuthService } from './auth/auth-service.js';
 import type { UserDirectory } from './auth/user-directory.js';
 import type { MonitorAcl } from './auth/monitor-acl.js';
-import type { LiveHub } from './live/hub.js';
+import type { LiveHub } from './live-hub/hub.js';
 import type { Metrics } from './metrics.js';
 
 /** A domain service class (or key object) that knows how to build itself from the app's infrastructure. */
@@ -43,7 +43,7 @@ export interface Services {
   auth: AuthService;
   acl: MonitorAcl;
   /**
-   * Live video: the shared per-monitor stream readers (LiveFeeds, src/live/feed.ts) and the HLS
+   * Live video: the shared per-monitor stream readers (LiveFeeds, src/live-hub/feed.ts) and the HLS
    * sessions. Nothing starts until a live route is used; closed on shutdown.
    */
   live: LiveHub;

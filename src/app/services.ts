@@ -16,7 +16,7 @@ import { UserDirectory } from '../auth/user-directory.js';
 import type { DbGate } from '../db/bounded.js';
 import { LiveColumns } from '../db/live-columns.js';
 import type { TableNames } from '../db/side-tables.js';
-import { LiveHub } from '../live/hub.js';
+import { LiveHub } from '../live-hub/hub.js';
 import { Metrics } from '../metrics.js';
 import type { ServiceClass, Services } from '../registry.js';
 import { Daemons, type DaemonManager } from '../features/daemons/daemon-manager.js';

@@ -9,7 +9,7 @@ import { createPool } from '../../src/db/pool.js';
 import { createPrismaClient } from '../../src/db/prisma.js';
 import { NotFoundError } from '../../src/errors.js';
 import { createApp } from '../../src/http/app.js';
-import type { LiveFeed, LiveFeeds, ViewerKind, WebRtcStartup } from '../../src/live/feed.js';
+import type { LiveFeed, LiveFeeds, ViewerKind, WebRtcStartup } from '../../src/live-hub/feed.js';
 import { WebRtcService, type WebRtcServiceOptions } from '../../src/features/live/webrtc/webrtc-service.js';
 import { createLogger } from '../../src/log.js';
 import { StreamClient, streamSocketPath } from '../../src/native/index.js';

@@ -3,7 +3,7 @@
 // session (discontinuity + new init), and idle reaping.
 import { setTimeout as sleep } from 'node:timers/promises';
 import test from 'ava';
-import { LiveHub, type LiveHubOptions } from '../../src/live/hub.js';
+import { LiveHub, type LiveHubOptions } from '../../src/live-hub/hub.js';
 import { createLogger } from '../../src/log.js';
 import { FakeZmc } from '../helpers/fake-zmc.js';
 import { LIVE_CLIP } from '../helpers/live.js';

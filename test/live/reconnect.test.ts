@@ -9,7 +9,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 
 import test from 'ava';
 
-import { LiveHub } from '../../src/live/hub.js';
+import { LiveHub } from '../../src/live-hub/hub.js';
 import { createLogger } from '../../src/log.js';
 import type { DisconnectedRecord } from '../../src/native/index.js';
 import { SimCamera } from '../../src/sim/camera.js';

@@ -6,9 +6,9 @@
 // works here); init and segment requests are 404 without a session.
 import type { AuthUser } from '../../auth/auth-service.js';
 import { BadRequestError, InvalidInputError, NotFoundError } from '../../errors.js';
-import { announcedCodecs, fallbackMasterPlaylist } from '../../live/fallback-master.js';
-import { parseRequestedName, renameUris } from '../../live/hls-names.js';
-import type { HlsSession } from '../../live/hls-session.js';
+import { announcedCodecs, fallbackMasterPlaylist } from '../../live-hub/fallback-master.js';
+import { parseRequestedName, renameUris } from '../../live-hub/hls-names.js';
+import type { HlsSession } from '../../live-hub/hls-session.js';
 import { LlHlsPackager } from '../../native/index.js';
 import { LiveService } from './live-service.js';
 import type { Services } from '../../registry.js';

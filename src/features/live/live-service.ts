@@ -9,10 +9,10 @@ import { canSee, monitorNotFound, requireVisibleMonitor, type MonitorAcl } from 
 import type { AppConfig } from '../../config/types.js';
 import type { PrismaClient } from '../../db/prisma.js';
 import { NotFoundError, ServiceUnavailableError } from '../../errors.js';
-import type { LiveFeed, WebRtcStartup } from '../../live/feed.js';
-import type { HlsSession, SessionStatus } from '../../live/hls-session.js';
-import { streamSocketNotAvailable, type LiveHub } from '../../live/hub.js';
-import type { SourceCodec } from '../../live/monitor-feed.js';
+import type { LiveFeed, WebRtcStartup } from '../../live-hub/feed.js';
+import type { HlsSession, SessionStatus } from '../../live-hub/hls-session.js';
+import { streamSocketNotAvailable, type LiveHub } from '../../live-hub/hub.js';
+import type { SourceCodec } from '../../live-hub/monitor-feed.js';
 import type { Services } from '../../registry.js';
 import { LiveMjpegStreams } from './live-mjpeg.js';
 

@@ -7,7 +7,7 @@ import type { IceServer } from 'node-datachannel';
 import { WebSocket, type RawData } from 'ws';
 import type { Logger } from '../../../log.js';
 import type { StreamClient } from '../../../native/index.js';
-import type { LiveFeed, LiveFeeds, WebRtcStartup } from '../../../live/feed.js';
+import type { LiveFeed, LiveFeeds, WebRtcStartup } from '../../../live-hub/feed.js';
 import { mediaOffer, sourceProfile } from './codecs.js';
 import { ViewerSender } from './media-sender.js';
 import { parseClientMessage, type ClientMessage, type ServerMessage } from './messages.js';

@@ -10,7 +10,7 @@ import { WebSocketServer, type WebSocket } from 'ws';
 import { ServiceUnavailableError } from '../../../errors.js';
 import { toApiError } from '../../../db/to-api-error.js';
 import { redactUrl, type Logger } from '../../../log.js';
-import type { LiveFeeds } from '../../../live/feed.js';
+import type { LiveFeeds } from '../../../live-hub/feed.js';
 import type { Metrics } from '../../../metrics.js';
 import { iceServersFrom } from './ice-servers.js';
 import { MAX_MESSAGE_BYTES } from './messages.js';
