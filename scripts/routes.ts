@@ -50,7 +50,7 @@ async function tableRows(): Promise<Map<string, Omit<RouteRow, 'method' | 'path'
     const spec = (await import(pathToFileURL(file).href)).default as ControllerSpec;
     const text = readFileSync(file, 'utf8');
     for (const op of spec.operations) {
-      const { verb, path, operationId, call } = parseOperation(op as string | [string, object], spec.name);
+      const { verb, path, call } = parseOperation(op as string | [string, object], spec.name);
       const head = typeof op === 'string' ? op : op[0];
       const index = text.indexOf(head.slice(0, head.indexOf('=')).trimEnd());
       const [field, method] = call.slice(0, call.indexOf('(')).split('.');
@@ -93,12 +93,9 @@ function mediaAt(path: string, sources: Array<[string, string]>): string | undef
   // The route list's entry first (route(...), mediaRoute(...), `path:`), then any mention.
   for (const pick of [(line: string) => /route\(|mediaRoute\(|path:/.test(line), () => true]) {
     for (const [file, text] of sources) {
-      let from = 0;
-      for (let i = text.indexOf(literal); i >= 0; i = text.indexOf(literal, from)) {
-        const start = text.lastIndexOf('\n', i) + 1;
-        const line = text.slice(start, text.indexOf('\n', i));
+      for (let i = text.indexOf(literal); i >= 0; i = text.indexOf(literal, i + 1)) {
+        const line = text.slice(text.lastIndexOf('\n', i) + 1, text.indexOf('\n', i));
         if (pick(line)) return `${rel(file)}:${lineOf(text, i)}`;
-        from = i + 1;
       }
     }
   }
