@@ -7,3 +7,6 @@ export const ALLOWED: Array<[string, string, string]>;
 
 /** The committed generated sources whose checksum line no longer matches their text (edited by hand). */
 export function handEdits(): string[];
+
+/** Groups of files that import each other in a ring (type-only imports count too), each sorted. */
+export function cycles(): string[][];

@@ -10,7 +10,8 @@
 // else is reported. Each folder of features/ is an entry of its own: a feature imports no other
 // feature, but for the few edges of ALLOWED below (each with its reason). The files directly in
 // features/ (the controller base, the table formats) are shared by every feature.
-// It also reports a hand edit of a committed generated source (src/generated/controllers/ and dto/:
+// It also reports files that import each other in a ring (type-only imports too), and a hand edit
+// of a committed generated source (src/generated/controllers/ and dto/:
 // the checksum on its first line no longer matches, scripts/generated-stamp.mjs).
 // Prints one line per violation and exits 1 when there is any. `--json` prints them as JSON.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
@@ -102,6 +103,58 @@ function* walk(dir) {
 const SPEC =
   /(?:^|[\s;])(?:import|export)\s(?:[^'";]*?\sfrom\s*)?['"](\.{1,2}\/[^'"]+)['"]|import\(\s*['"](\.{1,2}\/[^'"]+)['"]\s*\)/g;
 
+/** Each file's relative imports inside src/, as paths relative to src/. */
+function importGraph() {
+  const graph = new Map();
+  for (const file of walk(src)) {
+    const rel = relative(src, file).split('\\').join('/');
+    const targets = [];
+    for (const m of readFileSync(file, 'utf8').matchAll(SPEC)) {
+      const target = posix.normalize(posix.join(posix.dirname(rel), m[1] ?? m[2])).replace(/\.js$/, '.ts');
+      if (!target.startsWith('..')) targets.push(target);
+    }
+    graph.set(rel, targets);
+  }
+  return graph;
+}
+
+/** Groups of files that import each other in a ring (type-only imports count too), each sorted. */
+export function cycles() {
+  const graph = importGraph();
+  // Tarjan's strongly connected components; a component of two or more files is a ring.
+  const index = new Map();
+  const low = new Map();
+  const stack = [];
+  const onStack = new Set();
+  const out = [];
+  let next = 0;
+  const visit = (v) => {
+    index.set(v, next);
+    low.set(v, next++);
+    stack.push(v);
+    onStack.add(v);
+    for (const w of graph.get(v) ?? []) {
+      if (!graph.has(w)) continue;
+      if (!index.has(w)) {
+        visit(w);
+        low.set(v, Math.min(low.get(v), low.get(w)));
+      } else if (onStack.has(w)) low.set(v, Math.min(low.get(v), index.get(w)));
+    }
+    if (low.get(v) === index.get(v)) {
+      const ring = [];
+      let w;
+      do {
+        w = stack.pop();
+        onStack.delete(w);
+        ring.push(`src/${w}`);
+      } while (w !== v);
+      if (ring.length > 1) out.push(ring.sort());
+    }
+  };
+  for (const v of graph.keys()) if (!index.has(v)) visit(v);
+  return out;
+}
+
 export function violations() {
   const out = [];
   for (const file of walk(src)) {
@@ -131,15 +184,19 @@ export function handEdits() {
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const found = violations();
   const edited = handEdits();
-  if (process.argv.includes('--json')) console.log(JSON.stringify({ imports: found, handEdits: edited }, null, 2));
+  const rings = cycles();
+  if (process.argv.includes('--json'))
+    console.log(JSON.stringify({ imports: found, handEdits: edited, cycles: rings }, null, 2));
   else {
     for (const v of found) console.log(`${v.file} imports ${v.imports} (${v.why})`);
     for (const f of edited) console.log(`${f} was edited by hand (its checksum line no longer matches)`);
+    for (const r of rings) console.log(`import ring: ${r.join(' → ')}`);
   }
   if (found.length)
     console.error(`${found.length} import(s) run the wrong way; see the layers in scripts/check-imports.mjs`);
   if (edited.length)
     console.error(`${edited.length} generated file(s) edited: change their tables instead, then npm run build:ts`);
-  if (found.length || edited.length) process.exit(1);
-  console.log('imports run one way; the generated sources are as generated');
+  if (rings.length) console.error(`${rings.length} import ring(s): move the shared types below both files`);
+  if (found.length || edited.length || rings.length) process.exit(1);
+  console.log('imports run one way, in no ring; the generated sources are as generated');
 }

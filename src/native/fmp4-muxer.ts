@@ -10,7 +10,7 @@
 
 import type { RawFmp4Muxer } from './binding.js';
 import { callNative, loadBinding } from './load.js';
-import { MAX_SAFE_US, MUX_CODECS, toRawTrack } from './mux-track.js';
+import { MAX_SAFE_US, MUX_CODECS, toRawTrack, type MuxCodec, type MuxTrack } from './mux-track.js';
 import type { CodecInfo, CodecName } from './types.js';
 import {
   optionalInteger,
@@ -21,27 +21,7 @@ import {
   requireObject,
 } from './validate.js';
 
-export type MuxCodec = 'h264' | 'h265' | 'aac' | 'opus';
-
-export interface MuxTrack {
-  codec: MuxCodec;
-  /** Video: SPS/PPS(/VPS) as Annex B, avcC or hvcC; AAC: AudioSpecificConfig; Opus: OpusHead. Optional: learnt in-band. */
-  extradata?: Uint8Array;
-  /** Only used when no SPS can be parsed. */
-  width?: number;
-  height?: number;
-  /** AAC without an AudioSpecificConfig needs sampleRate (or ADTS input). */
-  sampleRate?: number;
-  channels?: number;
-  /** Default 90000 for video, the sample rate for audio (48000 for Opus). */
-  timescale?: number;
-  /** Only for the duration of a lone last sample when nothing better is known. */
-  fps?: { num: number; den: number };
-  /** B-frame reorder depth override (default: from the SPS, else 2). */
-  reorderDepth?: number;
-  /** Video samples are already [u32 length][NAL]… (e.g. from an MP4 demuxer) instead of Annex B. */
-  lengthPrefixed?: boolean;
-}
+export type { MuxCodec, MuxTrack } from './mux-track.js';
 
 export interface MuxSample {
   /** Microseconds on the source clock (e.g. MediaRecord.ptsUs). */

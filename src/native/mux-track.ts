@@ -1,8 +1,7 @@
 // Track descriptions (MuxTrack) checked and converted for the native side; shared by Fmp4Muxer
-// and LlHlsPackager. Internal: not re-exported from index.ts.
+// and LlHlsPackager. The types are re-exported by fmp4-muxer.ts; the rest is internal.
 
 import type { RawMuxTrack } from './binding.js';
-import type { MuxTrack } from './fmp4-muxer.js';
 import {
   optionalInteger,
   rejectUnknownKeys,
@@ -11,6 +10,28 @@ import {
   requireInteger,
   requireObject,
 } from './validate.js';
+
+export type MuxCodec = 'h264' | 'h265' | 'aac' | 'opus';
+
+export interface MuxTrack {
+  codec: MuxCodec;
+  /** Video: SPS/PPS(/VPS) as Annex B, avcC or hvcC; AAC: AudioSpecificConfig; Opus: OpusHead. Optional: learnt in-band. */
+  extradata?: Uint8Array;
+  /** Only used when no SPS can be parsed. */
+  width?: number;
+  height?: number;
+  /** AAC without an AudioSpecificConfig needs sampleRate (or ADTS input). */
+  sampleRate?: number;
+  channels?: number;
+  /** Default 90000 for video, the sample rate for audio (48000 for Opus). */
+  timescale?: number;
+  /** Only for the duration of a lone last sample when nothing better is known. */
+  fps?: { num: number; den: number };
+  /** B-frame reorder depth override (default: from the SPS, else 2). */
+  reorderDepth?: number;
+  /** Video samples are already [u32 length][NAL]… (e.g. from an MP4 demuxer) instead of Annex B. */
+  lengthPrefixed?: boolean;
+}
 
 export const MUX_CODECS: readonly string[] = ['h264', 'h265', 'aac', 'opus'];
 const TRACK_KEYS = [

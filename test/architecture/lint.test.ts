@@ -3,7 +3,7 @@
 import test from 'ava';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { ALLOWED, judge, violations } from '../../scripts/check-imports.mjs';
+import { ALLOWED, cycles, judge, violations } from '../../scripts/check-imports.mjs';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const run = (cmd: string, args: string[]) => spawnSync(cmd, args, { cwd: root, encoding: 'utf8' });
@@ -11,6 +11,10 @@ const bin = (name: string) => fileURLToPath(new URL(`../../node_modules/.bin/${n
 
 test('imports run one way: no module imports from a layer above it', (t) => {
   t.deepEqual(violations(), []);
+});
+
+test('no files import each other in a ring, not even for types', (t) => {
+  t.deepEqual(cycles(), []);
 });
 
 test('the import check judges features, entries inside a layer, and the kernel', (t) => {

@@ -8,8 +8,22 @@ import { join } from 'node:path';
 import type { AppConfig } from '../../config/types.js';
 import type { Logger } from '../../log.js';
 import { badArgument, daemonId, isDaemonName, type DaemonId } from './daemon-ids.js';
-import type { DaemonManager } from './daemon-manager.js';
-import type { Outcome } from './supervisor.js';
+import type { DaemonStatusResponse, Outcome, Supervisor } from './supervisor.js';
+
+/**
+ * What the shim drives: the daemon manager (daemon-manager.ts, which starts the shim), described
+ * here so that the two files do not import each other.
+ */
+export interface ShimTarget {
+  readonly supervisor: Pick<Supervisor, 'snapshot' | 'check'>;
+  status(key: string): DaemonStatusResponse | undefined;
+  start(id: DaemonId): Outcome;
+  stop(key: string): Outcome;
+  restart(id: DaemonId): Outcome;
+  reload(key: string): Outcome;
+  logrot(): { signalled: number; failed: number };
+  shutdown(): Promise<{ stopped: number; of: number }>;
+}
 
 const pad = (n: number) => String(n).padStart(2, '0');
 
@@ -32,7 +46,7 @@ export class ZmdcShim {
   readonly path: string;
 
   constructor(
-    private readonly manager: DaemonManager,
+    private readonly manager: ShimTarget,
     config: AppConfig,
     private readonly log: Logger,
     serverId?: number,
@@ -183,7 +197,7 @@ function stopText(key: string, o: Outcome): string {
   }
 }
 
-function statusOne(m: DaemonManager, key: string): string {
+function statusOne(m: ShimTarget, key: string): string {
   const s = m.supervisor.snapshot().find((p) => p.key === key);
   if (!s || (s.pid === undefined && s.pendingAt === undefined)) return `'${key}' not running\n`;
   let out = '';
@@ -192,7 +206,7 @@ function statusOne(m: DaemonManager, key: string): string {
   return `${out}'${key}' running since ${zmdcTime(s.started)}, pid = ${s.pid ?? ''}`;
 }
 
-function statusAll(m: DaemonManager): string {
+function statusAll(m: ShimTarget): string {
   const all = m.supervisor.snapshot();
   let out = '';
   for (const s of all)
