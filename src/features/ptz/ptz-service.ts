@@ -9,34 +9,22 @@
 // (400, the reference client reads 400 as "not PTZ") → the capability (400 naming it, e.g.
 // can_tilt) → request values (400) → the socket (503 when zmcontrol.pl is not running).
 import type { AuthUser } from '../../auth/auth-service.js';
-import {
-  monitorNotFound,
-  requireEditableMonitor,
-  requireVisibleMonitor,
-  type MonitorAcl,
-} from '../../auth/monitor-acl.js';
+import type { MonitorAcl } from '../../auth/monitor-acl.js';
 import type { PrismaClient } from '../../db/prisma.js';
-import { BadRequestError, InvalidInputError, ServiceUnavailableError } from '../../errors.js';
-import type { Logger } from '../../log.js';
+import { BadRequestError, InvalidInputError } from '../../errors.js';
 import {
   axisSpeed,
   axisStep,
   capabilitiesOf,
-  capabilityName,
-  flag,
-  cell,
-  type ControlRow,
   type PtzCapabilities,
   type PtzCapabilitiesResponse,
 } from './ptz-capabilities.js';
-import { ControlSocketError, ZmControlClient, type ControlMessage } from './zmcontrol-client.js';
+import { PtzSender, type PtzCommandResponse } from './ptz-sender.js';
+import { modeFor, need, option, presetInRange, ptzTarget } from './ptz-target.js';
+import { ZmControlClient, type ControlMessage } from './zmcontrol-client.js';
 import type { Services } from '../../registry.js';
 
-export interface PtzCommandResponse {
-  success: boolean;
-  /** What was sent, e.g. `moveConUp (tiltspeed 32)`. */
-  message: string;
-}
+export type { PtzCommandResponse } from './ptz-sender.js';
 
 export interface PtzMoveRequest {
   /**
@@ -206,40 +194,16 @@ const POWER: Record<PowerAction, string> = {
   reboot: 'CanReboot',
 };
 
-type Mode = 'Con' | 'Rel' | 'Abs';
-
-interface Target {
-  monitorId: number;
-  control: ControlRow;
-  /** Monitors.AutoStopTimeout is set: continuous commands carry `autostop` as the web UI does. */
-  autoStop: boolean;
-}
-
-/** A scheduled stop (duration_ms) runs after the response, so its failure can only be logged. */
-interface PendingStop {
-  monitorId: number;
-  command: string;
-  afterMs: number;
-}
-
-/** `moveConUp (tiltspeed 32, autostop 1)` */
-function describe(message: ControlMessage): string {
-  const { command, ...options } = message;
-  const parts = Object.entries(options).map(([k, v]) => `${k} ${v}`);
-  return parts.length ? `${command} (${parts.join(', ')})` : command;
-}
-
 export class PtzService {
   /** Built once per app by the registry (Services.get): one control client, so commands to a socket stay in order. */
   static from(s: Services): PtzService {
-    return new PtzService(s.prisma, s.acl, new ZmControlClient(s.config.zoneminder.path_socks), s.log);
+    return new PtzService(s.prisma, s.acl, new PtzSender(new ZmControlClient(s.config.zoneminder.path_socks), s.log));
   }
 
   constructor(
     private readonly prisma: PrismaClient,
     private readonly acl: MonitorAcl,
-    private readonly zmcontrol: ZmControlClient,
-    private readonly log: Logger,
+    private readonly sender: PtzSender,
   ) {}
 
   // ------------------------------------------------------------------ reads
@@ -262,13 +226,13 @@ export class PtzService {
   }
 
   async capabilities(user: AuthUser, monitorId: number): Promise<PtzCapabilitiesResponse> {
-    return capabilitiesOf((await this.target(user, monitorId, false)).control);
+    return capabilitiesOf((await ptzTarget(this.prisma, this.acl, user, monitorId, false)).control);
   }
 
   async status(user: AuthUser, monitorId: number): Promise<PtzStatusResponse> {
-    const { control } = await this.target(user, monitorId, false);
+    const { control } = await ptzTarget(this.prisma, this.acl, user, monitorId, false);
     return {
-      available: await this.zmcontrol.probe(monitorId),
+      available: await this.sender.probe(monitorId),
       capabilities: capabilitiesOf(control),
       is_native: false,
       monitor_id: monitorId,
@@ -285,32 +249,32 @@ export class PtzService {
     direction: MoveDirection,
     body: PtzMoveRequest = {},
   ): Promise<PtzCommandResponse> {
-    const t = await this.target(user, monitorId, true);
+    const t = await ptzTarget(this.prisma, this.acl, user, monitorId, true);
     const dir = MOVES[direction];
-    this.need(t, 'CanMove');
-    if (dir.pan) this.need(t, 'CanPan');
-    if (dir.tilt) this.need(t, 'CanTilt');
-    if (dir.pan && dir.tilt) this.need(t, 'CanMoveDiag');
-    const mode = this.mode(t, 'Move');
+    need(t, 'CanMove');
+    if (dir.pan) need(t, 'CanPan');
+    if (dir.tilt) need(t, 'CanTilt');
+    if (dir.pan && dir.tilt) need(t, 'CanMoveDiag');
+    const mode = modeFor(t, 'Move');
     const message: ControlMessage = { command: `move${mode}${dir.name}` };
-    if (dir.pan) this.option(message, 'panspeed', axisSpeed(t.control, 'Pan', body.pan_speed));
-    if (dir.tilt) this.option(message, 'tiltspeed', axisSpeed(t.control, 'Tilt', body.tilt_speed));
+    if (dir.pan) option(message, 'panspeed', axisSpeed(t.control, 'Pan', body.pan_speed));
+    if (dir.tilt) option(message, 'tiltspeed', axisSpeed(t.control, 'Tilt', body.tilt_speed));
     if (mode !== 'Con') {
       if (dir.pan) message.panstep = String(axisStep(t.control, 'Pan'));
       if (dir.tilt) message.tiltstep = String(axisStep(t.control, 'Tilt'));
     }
-    return this.continuous(t, mode, message, 'moveStop', body.duration_ms);
+    return this.sender.continuous(t, mode, message, 'moveStop', body.duration_ms);
   }
 
   async moveStop(user: AuthUser, monitorId: number): Promise<PtzCommandResponse> {
-    const t = await this.target(user, monitorId, true);
-    this.need(t, 'CanMove');
-    return this.run(t, [{ command: 'moveStop' }]);
+    const t = await ptzTarget(this.prisma, this.acl, user, monitorId, true);
+    need(t, 'CanMove');
+    return this.sender.run(t, [{ command: 'moveStop' }]);
   }
 
   /** Relative steps: moveRel<Dir> with panstep/tiltstep, zoomRelTele/Wide with step. */
   async relative(user: AuthUser, monitorId: number, body: PtzRelativeRequest): Promise<PtzCommandResponse> {
-    const t = await this.target(user, monitorId, true);
+    const t = await ptzTarget(this.prisma, this.acl, user, monitorId, true);
     const pan = Math.round(body.pan_delta ?? 0);
     const tilt = Math.round(body.tilt_delta ?? 0);
     const zoom = Math.round(body.zoom_delta ?? 0);
@@ -324,37 +288,37 @@ export class PtzService {
     }
     const messages: ControlMessage[] = [];
     if (pan !== 0 || tilt !== 0) {
-      this.need(t, 'CanMove');
-      this.need(t, 'CanMoveRel');
-      if (pan !== 0) this.need(t, 'CanPan');
-      if (tilt !== 0) this.need(t, 'CanTilt');
-      if (pan !== 0 && tilt !== 0) this.need(t, 'CanMoveDiag');
+      need(t, 'CanMove');
+      need(t, 'CanMoveRel');
+      if (pan !== 0) need(t, 'CanPan');
+      if (tilt !== 0) need(t, 'CanTilt');
+      if (pan !== 0 && tilt !== 0) need(t, 'CanMoveDiag');
       const name = `${tilt > 0 ? 'Up' : tilt < 0 ? 'Down' : ''}${pan > 0 ? 'Right' : pan < 0 ? 'Left' : ''}`;
       const message: ControlMessage = { command: `moveRel${name}` };
       if (pan !== 0) {
         message.panstep = String(axisStep(t.control, 'Pan', Math.abs(pan)));
-        this.option(message, 'panspeed', axisSpeed(t.control, 'Pan', undefined));
+        option(message, 'panspeed', axisSpeed(t.control, 'Pan', undefined));
       }
       if (tilt !== 0) {
         message.tiltstep = String(axisStep(t.control, 'Tilt', Math.abs(tilt)));
-        this.option(message, 'tiltspeed', axisSpeed(t.control, 'Tilt', undefined));
+        option(message, 'tiltspeed', axisSpeed(t.control, 'Tilt', undefined));
       }
       messages.push(message);
     }
     if (zoom !== 0) {
-      this.need(t, 'CanZoom');
-      this.need(t, 'CanZoomRel');
+      need(t, 'CanZoom');
+      need(t, 'CanZoomRel');
       messages.push({
         command: zoom > 0 ? 'zoomRelTele' : 'zoomRelWide',
         step: String(axisStep(t.control, 'Zoom', Math.abs(zoom))),
       });
     }
-    return this.run(t, messages);
+    return this.sender.run(t, messages);
   }
 
   /** An absolute pan/tilt position through moveMap (the one zmcontrol.pl command taking coordinates). */
   async absolute(user: AuthUser, monitorId: number, body: PtzAbsoluteRequest): Promise<PtzCommandResponse> {
-    const t = await this.target(user, monitorId, true);
+    const t = await ptzTarget(this.prisma, this.acl, user, monitorId, true);
     if (body.zoom != null) {
       throw new BadRequestError('Absolute zoom is not available through zmcontrol.pl', [
         ['zoom', 'no zmcontrol.pl command sets an absolute zoom'],
@@ -366,9 +330,9 @@ export class PtzService {
         'pan and tilt are both required',
         missing.map((k) => [k, 'required with an absolute move']),
       );
-    this.need(t, 'CanMove');
-    this.need(t, 'CanMoveMap');
-    return this.run(t, [{ command: 'moveMap', xcoord: String(body.pan), ycoord: String(body.tilt) }]);
+    need(t, 'CanMove');
+    need(t, 'CanMoveMap');
+    return this.sender.run(t, [{ command: 'moveMap', xcoord: String(body.pan), ycoord: String(body.tilt) }]);
   }
 
   // ------------------------------------------------------------------ zoom / focus / iris
@@ -397,16 +361,16 @@ export class PtzService {
 
   /** zoomStop, focusStop, irisStop. */
   async lensStop(user: AuthUser, monitorId: number, axis: 'Zoom' | 'Focus' | 'Iris'): Promise<PtzCommandResponse> {
-    const t = await this.target(user, monitorId, true);
-    this.need(t, `Can${axis}`);
-    return this.run(t, [{ command: `${axis.toLowerCase()}Stop` }]);
+    const t = await ptzTarget(this.prisma, this.acl, user, monitorId, true);
+    need(t, `Can${axis}`);
+    return this.sender.run(t, [{ command: `${axis.toLowerCase()}Stop` }]);
   }
 
   /** focusAuto, irisAuto. */
   async lensAuto(user: AuthUser, monitorId: number, axis: 'Focus' | 'Iris'): Promise<PtzCommandResponse> {
-    const t = await this.target(user, monitorId, true);
-    this.need(t, `CanAuto${axis}`);
-    return this.run(t, [{ command: `${axis.toLowerCase()}Auto` }]);
+    const t = await ptzTarget(this.prisma, this.acl, user, monitorId, true);
+    need(t, `CanAuto${axis}`);
+    return this.sender.run(t, [{ command: `${axis.toLowerCase()}Auto` }]);
   }
 
   private async lens(
@@ -417,34 +381,34 @@ export class PtzService {
     speed: number | null | undefined,
     durationMs: number | null | undefined,
   ): Promise<PtzCommandResponse> {
-    const t = await this.target(user, monitorId, true);
-    this.need(t, `Can${axis}`);
-    const mode = this.mode(t, axis);
+    const t = await ptzTarget(this.prisma, this.acl, user, monitorId, true);
+    need(t, `Can${axis}`);
+    const mode = modeFor(t, axis);
     const message: ControlMessage = { command: `${axis.toLowerCase()}${mode}${dir}` };
-    this.option(message, 'speed', axisSpeed(t.control, axis, speed));
+    option(message, 'speed', axisSpeed(t.control, axis, speed));
     if (mode !== 'Con') message.step = String(axisStep(t.control, axis));
-    return this.continuous(t, mode, message, `${axis.toLowerCase()}Stop`, durationMs);
+    return this.sender.continuous(t, mode, message, `${axis.toLowerCase()}Stop`, durationMs);
   }
 
   // ------------------------------------------------------------------ power, presets
 
   async power(user: AuthUser, monitorId: number, action: PowerAction): Promise<PtzCommandResponse> {
-    const t = await this.target(user, monitorId, true);
-    this.need(t, POWER[action]);
-    return this.run(t, [{ command: action }]);
+    const t = await ptzTarget(this.prisma, this.acl, user, monitorId, true);
+    need(t, POWER[action]);
+    return this.sender.run(t, [{ command: action }]);
   }
 
   async home(user: AuthUser, monitorId: number): Promise<PtzCommandResponse> {
-    const t = await this.target(user, monitorId, true);
-    this.need(t, 'HasHomePreset');
-    return this.run(t, [{ command: 'presetHome' }]);
+    const t = await ptzTarget(this.prisma, this.acl, user, monitorId, true);
+    need(t, 'HasHomePreset');
+    return this.sender.run(t, [{ command: 'presetHome' }]);
   }
 
   async presetGoto(user: AuthUser, monitorId: number, preset: number): Promise<PtzCommandResponse> {
-    const t = await this.target(user, monitorId, true);
-    this.need(t, 'HasPresets');
-    this.presetInRange(t, preset);
-    return this.run(t, [{ command: 'presetGoto', preset: String(preset) }]);
+    const t = await ptzTarget(this.prisma, this.acl, user, monitorId, true);
+    need(t, 'HasPresets');
+    presetInRange(t, preset);
+    return this.sender.run(t, [{ command: 'presetGoto', preset: String(preset) }]);
   }
 
   /**
@@ -458,10 +422,10 @@ export class PtzService {
     preset: number,
     body: PtzPresetRequest = {},
   ): Promise<PtzCommandResponse> {
-    const t = await this.target(user, monitorId, true);
-    this.need(t, 'CanSetPresets');
-    this.presetInRange(t, preset);
-    const result = await this.run(t, [{ command: 'presetSet', preset: String(preset) }]);
+    const t = await ptzTarget(this.prisma, this.acl, user, monitorId, true);
+    need(t, 'CanSetPresets');
+    presetInRange(t, preset);
+    const result = await this.sender.run(t, [{ command: 'presetSet', preset: String(preset) }]);
     const key = { MonitorId_Preset: { MonitorId: monitorId, Preset: preset } };
     if (body.name === '') {
       await this.prisma.controlPresets.deleteMany({ where: { MonitorId: monitorId, Preset: preset } });
@@ -477,134 +441,13 @@ export class PtzService {
 
   /** Clears preset N in the camera and removes its label. */
   async presetClear(user: AuthUser, monitorId: number, preset: number): Promise<PtzCommandResponse> {
-    const t = await this.target(user, monitorId, true);
-    this.need(t, 'CanSetPresets');
-    this.presetInRange(t, preset);
-    const result = await this.run(t, [{ command: 'presetClear', preset: String(preset) }]);
+    const t = await ptzTarget(this.prisma, this.acl, user, monitorId, true);
+    need(t, 'CanSetPresets');
+    presetInRange(t, preset);
+    const result = await this.sender.run(t, [{ command: 'presetClear', preset: String(preset) }]);
     await this.prisma.controlPresets.deleteMany({ where: { MonitorId: monitorId, Preset: preset } });
     return result;
   }
 
   // ------------------------------------------------------------------ plumbing
-
-  /** The monitor and its control profile, after the row ACL (`write`: the monitor must be editable). */
-  private async target(user: AuthUser, monitorId: number, write: boolean): Promise<Target> {
-    const scope = await this.acl.scope(user);
-    if (write) requireEditableMonitor(scope, monitorId);
-    else requireVisibleMonitor(scope, monitorId);
-    const monitor = await this.prisma.monitors.findUnique({
-      where: { Id: monitorId },
-      select: { Id: true, Controllable: true, ControlId: true, AutoStopTimeout: true },
-    });
-    if (!monitor) throw monitorNotFound(monitorId);
-    const details: Array<[string, string]> = [['monitor_id', String(monitorId)]];
-    if (!monitor.Controllable || !monitor.ControlId) {
-      throw new BadRequestError(`Monitor ${monitorId} has no PTZ control configured`, [
-        ...details,
-        ['reason', 'no PTZ control configured'],
-      ]);
-    }
-    const control = await this.prisma.controls.findUnique({ where: { Id: monitor.ControlId } });
-    if (!control) {
-      throw new BadRequestError(`Monitor ${monitorId} has no PTZ control configured`, [
-        ...details,
-        ['reason', `control profile ${monitor.ControlId} does not exist`],
-      ]);
-    }
-    return { monitorId, control, autoStop: monitor.AutoStopTimeout !== null && Number(monitor.AutoStopTimeout) > 0 };
-  }
-
-  /** 400 naming the capability (as /controls names it) when the profile lacks it. */
-  private need(t: Target, column: string): void {
-    if (flag(t.control, column)) return;
-    const capability = capabilityName(column);
-    throw new BadRequestError(`The control profile of monitor ${t.monitorId} lacks ${capability}`, [
-      ['capability', capability],
-      ['monitor_id', String(t.monitorId)],
-      ['control_id', String(t.control.Id)],
-    ]);
-  }
-
-  /** Continuous if the profile can, else relative, else absolute steps (ZoneMinder's web UI order). */
-  private mode(t: Target, axis: string): Mode {
-    for (const mode of ['Con', 'Rel', 'Abs'] as const) if (flag(t.control, `Can${axis}${mode}`)) return mode;
-    this.need(t, `Can${axis}Con`);
-    throw new Error('unreachable');
-  }
-
-  private option(message: ControlMessage, name: string, value: number | undefined): void {
-    // zmcontrol.pl's own client and the PHP UI send option values as strings ("32").
-    if (value !== undefined) message[name] = String(value);
-  }
-
-  private presetInRange(t: Target, preset: number): void {
-    const count = cell(t.control, 'NumPresets') ?? 0;
-    if (preset < 1 || (count > 0 && preset > count)) {
-      const range = count > 0 ? `1..${count}` : '>= 1';
-      throw new InvalidInputError(`Preset ${preset} is out of range`, [
-        ['preset_id', `presets of this control profile are numbered ${range}`],
-      ]);
-    }
-  }
-
-  /** A continuous command with an optional timed stop; autostop as the web UI adds it. */
-  private async continuous(
-    t: Target,
-    mode: Mode,
-    message: ControlMessage,
-    stopCommand: string,
-    durationMs: number | null | undefined,
-  ): Promise<PtzCommandResponse> {
-    const timed = mode === 'Con' && !!durationMs;
-    if (mode === 'Con' && !timed && t.autoStop) message.autostop = 1;
-    const result = await this.run(t, [message]);
-    if (!timed) return result;
-    this.scheduleStop({ monitorId: t.monitorId, command: stopCommand, afterMs: durationMs });
-    return { success: true, message: `${result.message}; ${stopCommand} in ${durationMs} ms` };
-  }
-
-  private scheduleStop(stop: PendingStop): void {
-    const timer = setTimeout(() => {
-      this.zmcontrol.send(stop.monitorId, { command: stop.command }).catch((err: unknown) => {
-        const reason = err instanceof ControlSocketError ? err.reason : String(err);
-        this.log.warn(
-          { monitor_id: stop.monitorId, command: stop.command, reason },
-          'scheduled PTZ stop not delivered',
-        );
-      });
-    }, stop.afterMs);
-    timer.unref();
-  }
-
-  /** Sends the messages in order; an unreachable daemon is a 503 naming zmcontrol.pl. */
-  private async run(t: Target, messages: ControlMessage[]): Promise<PtzCommandResponse> {
-    for (const message of messages) {
-      try {
-        await this.zmcontrol.send(t.monitorId, message);
-      } catch (err) {
-        if (!(err instanceof ControlSocketError)) throw err;
-        this.log.warn(
-          { monitor_id: t.monitorId, command: message.command, reason: err.reason },
-          'PTZ command not delivered',
-        );
-        throw new ServiceUnavailableError(this.unavailable(t.monitorId, err), [
-          ['monitor_id', String(t.monitorId)],
-          ['daemon', 'zmcontrol.pl'],
-          ['reason', err.reason],
-        ]);
-      }
-    }
-    return { success: true, message: `Sent ${messages.map(describe).join('; ')} to monitor ${t.monitorId}` };
-  }
-
-  private unavailable(monitorId: number, err: ControlSocketError): string {
-    switch (err.reason) {
-      case 'permission denied':
-        return `zmgate may not use the PTZ control socket of monitor ${monitorId}: run it as the ZoneMinder user or in its group`;
-      case 'timeout':
-        return `The PTZ control daemon (zmcontrol.pl) of monitor ${monitorId} is not responding`;
-      default:
-        return `The PTZ control daemon (zmcontrol.pl) is not running for monitor ${monitorId}`;
-    }
-  }
 }
