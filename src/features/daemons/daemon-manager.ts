@@ -14,9 +14,10 @@ import type { DbPool } from '../../db/pool.js';
 import type { Logger } from '../../log.js';
 import { daemonId, DAEMON_NAMES, type DaemonId } from './daemon-ids.js';
 import { DaemonQueries, ZM_CONFIG_DEFAULTS, type ZmConfig } from './daemons-queries.js';
-import { desiredDaemons, type DesiredDaemon } from './desired-daemons.js';
-import { hangReason } from './hang-detector.js';
+import { readDesired, type DesiredDaemon } from './desired-daemons.js';
+import { watchPass } from './hang-detector.js';
 import { SupervisionJournal } from './journal.js';
+import { StartQueue } from './start-queue.js';
 import { clearStaleSharedMemory, killLeftovers } from './startup-cleanup.js';
 import { Supervisor, type DaemonChange, type DaemonStatusResponse, type Outcome } from './supervisor.js';
 import { ZmdcShim } from './zmdc-shim.js';
@@ -59,9 +60,7 @@ export class DaemonManager {
   private desired = new Map<string, DesiredDaemon>();
   private readonly owned = new Map<string, string>(); // key → fingerprint
   private readonly operatorStopped = new Set<string>();
-  private readonly queue: DesiredDaemon[] = [];
-  private draining = false;
-  private lastStart = 0;
+  private readonly starts: StartQueue;
   private held = false;
   private closed = false;
   private reconcileTimer?: NodeJS.Timeout;
@@ -84,6 +83,16 @@ export class DaemonManager {
       stopGraceMs: config.daemon.stop_grace_secs * 1000,
       secondMs: options.secondMs,
       onChange: (change) => this.emitChange(change),
+    });
+    this.starts = new StartQueue({
+      staggerMs: config.daemon.start_stagger_ms,
+      journal: this.journal,
+      mayStart: (d) => this.desired.has(d.id.key) && !this.operatorStopped.has(d.id.key),
+      start: (d) => {
+        this.owned.set(d.id.key, d.fingerprint);
+        this.supervisor.start(d.id);
+      },
+      halted: () => this.closed || this.held,
     });
   }
 
@@ -147,7 +156,7 @@ export class DaemonManager {
     this.closed = true;
     clearTimeout(this.reconcileTimer);
     clearTimeout(this.watchTimer);
-    this.queue.length = 0;
+    this.starts.clear();
     await this.shim?.close();
     await this.reconciling?.catch(() => undefined);
     await this.supervisor.close();
@@ -155,33 +164,19 @@ export class DaemonManager {
 
   // ---- reconciliation --------------------------------------------------------------------
 
+  /** What should run now, from the database (desired-daemons.ts); keeps ZoneMinder's options and this host's id. */
   private async computeDesired(): Promise<Map<string, DesiredDaemon>> {
-    const cols = await this.queries.columns();
-    const [monitors, filters, zm] = await Promise.all([
-      this.queries.monitors(cols),
-      this.queries.backgroundFilters(),
-      this.queries.config(),
-    ]);
-    this.zm = zm;
-    const host = this.options.config.daemon.server_host;
-    const server = host ? await this.queries.server(host, cols) : null;
-    this.serverId = server?.Id;
-    if (host && !server && !this.serverWarned) {
+    const read = await readDesired(this.queries, this.options.config, () => {
+      if (this.serverWarned) return;
       this.serverWarned = true;
       this.options.log.warn(
-        { server_host: host },
+        { server_host: this.options.config.daemon.server_host },
         'daemon.server_host names no Servers row; starting every monitor as on a single server',
       );
-    }
-    const m = this.options.config.maintenance;
-    return desiredDaemons({
-      monitors,
-      filters,
-      config: zm,
-      server,
-      jobs: { stats: m.stats.enabled, audit: m.audit.enabled, telemetry: m.telemetry.enabled },
-      legacy: !cols.has('Monitors.Capturing'),
     });
+    this.zm = read.zm;
+    this.serverId = read.serverId;
+    return read.desired;
   }
 
   /** One pass now (tests and the state route call it; the loop calls it every interval). */
@@ -242,41 +237,8 @@ export class DaemonManager {
       if (this.operatorStopped.has(key)) continue;
       const state = this.supervisor.status(key)?.state;
       // Failed daemons (missing binary) wait for an operator's start; others run or restart by themselves.
-      if (state === undefined || (state === 'stopped' && known === undefined)) this.enqueue(d, reason);
+      if (state === undefined || (state === 'stopped' && known === undefined)) this.starts.add(d, reason);
       else if (known === undefined) this.owned.set(key, d.fingerprint);
-    }
-  }
-
-  private enqueue(d: DesiredDaemon, reason: string): void {
-    if (this.queue.some((q) => q.id.key === d.id.key)) return;
-    this.queue.push(d);
-    this.journal.record({
-      priority: 'info',
-      action: 'reconcile',
-      message: `'${d.id.key}' is wanted (${reason}); starting it`,
-      daemon: d.id.key,
-      monitorId: d.monitorId,
-    });
-    void this.drain();
-  }
-
-  /** Starts queued daemons one at a time, at least start_stagger_ms apart. */
-  private async drain(): Promise<void> {
-    if (this.draining) return;
-    this.draining = true;
-    try {
-      while (this.queue.length && !this.closed && !this.held) {
-        const wait = this.lastStart + this.options.config.daemon.start_stagger_ms - Date.now();
-        if (wait > 0) await new Promise((r) => setTimeout(r, wait));
-        const d = this.queue.shift();
-        if (!d || this.closed || this.held) break;
-        if (!this.desired.has(d.id.key) || this.operatorStopped.has(d.id.key)) continue;
-        this.owned.set(d.id.key, d.fingerprint);
-        this.supervisor.start(d.id);
-        this.lastStart = Date.now();
-      }
-    } finally {
-      this.draining = false;
     }
   }
 
@@ -297,30 +259,16 @@ export class DaemonManager {
     this.watchTimer.unref();
   }
 
-  /** One zmwatch pass. */
+  /** One zmwatch pass (hang-detector.ts). */
   watch(): void {
     if (this.held || this.closed) return;
-    const maxDelay = toInt(this.zm.ZM_WATCH_MAX_DELAY, 45);
-    for (const d of this.desired.values()) {
-      if (d.id.name !== 'zmc' || d.monitorId === undefined || !d.capturing) continue;
-      const startedAt = this.supervisor.startedAt(d.id.key);
-      if (startedAt === undefined || this.supervisor.status(d.id.key)?.state !== 'running') continue;
-      const reason = hangReason(
-        this.options.config.zoneminder.path_map,
-        { key: d.id.key, monitorId: d.monitorId, capturing: d.capturing, startedAt },
-        maxDelay,
-      );
-      if (!reason) continue;
-      this.journal.record({
-        priority: 'warning',
-        action: 'hang',
-        message: `'${d.id.key}' is not capturing: ${reason}; restarting it`,
-        daemon: d.id.key,
-        monitorId: d.monitorId,
-        extra: { reason },
-      });
-      this.supervisor.restart(d.id);
-    }
+    watchPass(
+      this.desired.values(),
+      this.supervisor,
+      this.journal,
+      this.options.config.zoneminder.path_map,
+      toInt(this.zm.ZM_WATCH_MAX_DELAY, 45),
+    );
   }
 
   // ---- operator actions (REST, shim, monitor state) -----------------------------------------
@@ -370,7 +318,7 @@ export class DaemonManager {
   /** Stops everything and holds the reconciler until startup(). */
   async shutdown(): Promise<{ stopped: number; of: number }> {
     this.held = true;
-    this.queue.length = 0;
+    this.starts.clear();
     const result = await this.supervisor.stopAll();
     for (const key of this.supervisor.keys()) this.supervisor.forget(key);
     this.owned.clear();

@@ -4,7 +4,8 @@
 // that name is enabled. Each daemon carries a fingerprint of the row values it depends on, so
 // the reconciler restarts a daemon whose monitor changed.
 import { daemonId, type DaemonId } from './daemon-ids.js';
-import type { MonitorDaemonRow, ServerFlags, ZmConfig } from './daemons-queries.js';
+import type { AppConfig } from '../../config/types.js';
+import type { DaemonQueries, MonitorDaemonRow, ServerFlags, ZmConfig } from './daemons-queries.js';
 
 export interface DesiredDaemon {
   id: DaemonId;
@@ -116,4 +117,35 @@ export function desiredDaemons(input: DesiredInput): Map<string, DesiredDaemon> 
   if (!input.jobs.stats && serverAllows(input.server, 'zmstats')) add({ id: daemonId('zmstats.pl'), fingerprint: '' });
   if (on(config.ZM_MIN_RTSP_PORT)) add({ id: daemonId('zm_rtsp_server'), fingerprint: '' });
   return out;
+}
+
+/**
+ * Reads what desiredDaemons() needs and computes it: the monitors, the background filters,
+ * ZoneMinder's options and this host's Servers row (`noServer` is called when
+ * daemon.server_host names none; every monitor then runs as on a single server).
+ */
+export async function readDesired(
+  queries: DaemonQueries,
+  config: Pick<AppConfig, 'daemon' | 'maintenance'>,
+  noServer: () => void,
+): Promise<{ desired: Map<string, DesiredDaemon>; zm: ZmConfig; serverId: number | undefined }> {
+  const cols = await queries.columns();
+  const [monitors, filters, zm] = await Promise.all([
+    queries.monitors(cols),
+    queries.backgroundFilters(),
+    queries.config(),
+  ]);
+  const host = config.daemon.server_host;
+  const server = host ? await queries.server(host, cols) : null;
+  if (host && !server) noServer();
+  const m = config.maintenance;
+  const desired = desiredDaemons({
+    monitors,
+    filters,
+    config: zm,
+    server,
+    jobs: { stats: m.stats.enabled, audit: m.audit.enabled, telemetry: m.telemetry.enabled },
+    legacy: !cols.has('Monitors.Capturing'),
+  });
+  return { desired, zm, serverId: server?.Id };
 }

@@ -4,6 +4,9 @@
 // valid, its heartbeat younger than ZM_WATCH_MAX_DELAY and, when capturing Always, its last
 // image too (docs/zoneminder/daemons.md, "Hang detection").
 import { SharedMemory, ZmNativeError } from '../../native/index.js';
+import type { DesiredDaemon } from './desired-daemons.js';
+import type { SupervisionJournal } from './journal.js';
+import type { Supervisor } from './supervisor.js';
 
 export interface WatchedCapture {
   key: string;
@@ -40,5 +43,38 @@ export function hangReason(mapDir: string, c: WatchedCapture, maxDelaySecs: numb
     return null;
   } finally {
     shm?.close();
+  }
+}
+
+/**
+ * One zmwatch pass over the wanted capture daemons: each running one found hung is restarted,
+ * with the reason in the journal.
+ */
+export function watchPass(
+  desired: Iterable<DesiredDaemon>,
+  supervisor: Pick<Supervisor, 'startedAt' | 'status' | 'restart'>,
+  journal: Pick<SupervisionJournal, 'record'>,
+  mapDir: string,
+  maxDelaySecs: number,
+): void {
+  for (const d of desired) {
+    if (d.id.name !== 'zmc' || d.monitorId === undefined || !d.capturing) continue;
+    const startedAt = supervisor.startedAt(d.id.key);
+    if (startedAt === undefined || supervisor.status(d.id.key)?.state !== 'running') continue;
+    const reason = hangReason(
+      mapDir,
+      { key: d.id.key, monitorId: d.monitorId, capturing: d.capturing, startedAt },
+      maxDelaySecs,
+    );
+    if (!reason) continue;
+    journal.record({
+      priority: 'warning',
+      action: 'hang',
+      message: `'${d.id.key}' is not capturing: ${reason}; restarting it`,
+      daemon: d.id.key,
+      monitorId: d.monitorId,
+      extra: { reason },
+    });
+    supervisor.restart(d.id);
   }
 }
