@@ -19,21 +19,18 @@
 // Only paths the walk enumerated are ever moved; nothing outside a Storage root is touched;
 // archived events have rows, so their media is never an orphan.
 import { existsSync } from 'node:fs';
-import { lstat, mkdir, readdir, readlink, rename, rm, rmdir, stat, unlink } from 'node:fs/promises';
+import { lstat, mkdir, readdir, rename, rm, rmdir, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import type { DbPool } from '../../db/pool.js';
 import type { Logger } from '../../log.js';
 import type { EventDeletion } from '../../zm/event-deletion.js';
-import { isSafeRoot } from '../../zm/event-paths.js';
 import { eventDirOf, loadStorages, type EventLocation, type StorageRow } from './audit-db.js';
 import type { FilesystemHalf } from './audit-job.js';
+import { errno, rootRefusal, walkStorage, type Found } from './audit-walk.js';
 import type { JobCounts } from './scheduler.js';
 
 export const QUARANTINE_DIR = '.zmgate-quarantine';
 const STAMP = /^(\d{8}T\d{6}Z)\./;
-const VIDEO_ID = /^(\d+)-video\./;
-const MARKER = /^\.(\d+)$/;
-const DATE_DIR = /^\d{4}-\d{2}-\d{2}$/;
 /** Rows checked by the canary's sample per root. */
 const CANARY_SAMPLE = 20;
 const ID_CHUNK = 1000;
@@ -52,19 +49,6 @@ export interface AuditFsOptions {
   now?: () => Date;
 }
 
-interface Found {
-  dir: string;
-  id: number;
-  /** The Deep link that names this directory, removed with it. */
-  link: string | null;
-}
-
-interface Walk {
-  found: Found[];
-  unidentified: string[];
-  vanished: number;
-}
-
 interface Root {
   path: string;
   storageIds: number[];
@@ -79,7 +63,6 @@ const parseStamp = (s: string) =>
   new Date(
     `${s.slice(0, 4)}-${s.slice(4, 6)}-${s.slice(6, 8)}T${s.slice(9, 11)}:${s.slice(11, 13)}:${s.slice(13, 15)}Z`,
   );
-const errno = (err: unknown) => (err as NodeJS.ErrnoException)?.code ?? '';
 
 export class AuditFilesystem implements FilesystemHalf {
   /** Orphan directories seen in the last pass: path -> consecutive sightings. */
@@ -114,7 +97,7 @@ export class AuditFilesystem implements FilesystemHalf {
     this.sightings = new Map();
     let disagreed = false;
     for (const root of this.roots(storages)) {
-      const refusal = await this.refusal(root.path);
+      const refusal = await rootRefusal(root.path);
       if (refusal) {
         counts.storage_refused += 1;
         this.o.log.warn(
@@ -124,7 +107,7 @@ export class AuditFilesystem implements FilesystemHalf {
         continue;
       }
       counts.swept += await this.sweep(root.path);
-      const walk = await this.walk(root.path);
+      const walk = await walkStorage(root.path);
       counts.event_dirs += walk.found.length;
       counts.unidentified += walk.unidentified.length;
       for (const dir of walk.unidentified.slice(0, 20))
@@ -190,92 +173,6 @@ export class AuditFilesystem implements FilesystemHalf {
     const def = path.resolve(this.o.dirEvents);
     byPath.set(def, [...(byPath.get(def) ?? []), 0]);
     return [...byPath].map(([p, storageIds]) => ({ path: p, storageIds }));
-  }
-
-  private async refusal(root: string): Promise<string | null> {
-    if (!isSafeRoot(root)) return 'not an absolute path';
-    let st;
-    try {
-      st = await stat(root);
-    } catch (err) {
-      return `missing (${errno(err) || 'error'})`;
-    }
-    if (!st.isDirectory()) return 'not a directory';
-    const entries = await readdir(root, { withFileTypes: true });
-    if (!entries.some((e) => e.isDirectory() && /^\d+$/.test(e.name))) return 'holds no monitor directory (unmounted?)';
-    return null;
-  }
-
-  private async walk(root: string): Promise<Walk> {
-    const walk: Walk = { found: [], unidentified: [], vanished: 0 };
-    const deepLinks = new Map<string, { id: number; link: string }>();
-    const list = slots(WALK_CONCURRENCY);
-    const visit = async (dir: string, monitorDir: string): Promise<void> => {
-      let entries;
-      try {
-        entries = await list(() => readdir(dir, { withFileTypes: true }));
-      } catch (err) {
-        if (errno(err) === 'ENOENT' || errno(err) === 'ENOTDIR') {
-          walk.vanished += 1;
-          return;
-        }
-        throw err;
-      }
-      for (const e of entries) {
-        const m = MARKER.exec(e.name);
-        if (m && e.isSymbolicLink()) {
-          try {
-            deepLinks.set(path.resolve(dir, await readlink(path.join(dir, e.name))), {
-              id: Number(m[1]),
-              link: path.join(dir, e.name),
-            });
-          } catch {
-            // vanished meanwhile
-          }
-        }
-      }
-      const subdirs = entries.filter((e) => e.isDirectory() && !e.name.startsWith('.'));
-      const files = entries.filter((e) => e.isFile()).map((e) => e.name);
-      const ids = new Set<number>();
-      for (const name of files) {
-        const id = VIDEO_ID.exec(name)?.[1] ?? MARKER.exec(name)?.[1];
-        if (id) ids.add(Number(id));
-      }
-      const link = deepLinks.get(dir);
-      if (link) ids.add(link.id);
-      const leaf = subdirs.length === 0;
-      const name = path.basename(dir);
-      const parent = path.dirname(dir);
-      // A numeric leaf names its event where the scheme puts the id; an empty one is no evidence.
-      if (
-        leaf &&
-        files.length &&
-        /^\d+$/.test(name) &&
-        (parent === monitorDir || (DATE_DIR.test(path.basename(parent)) && path.dirname(parent) === monitorDir))
-      )
-        ids.add(Number(name));
-      if (ids.size === 1 && (leaf || files.some((f) => VIDEO_ID.test(f) || MARKER.test(f)))) {
-        walk.found.push({ dir, id: [...ids][0], link: link?.link ?? null });
-        return;
-      }
-      if (ids.size > 1 || (leaf && files.length)) {
-        walk.unidentified.push(dir);
-        return;
-      }
-      // Siblings are read concurrently (a parent is always read before its children, so a Deep
-      // link is known before the directory it points at is visited).
-      await Promise.all(subdirs.map((s) => visit(path.join(dir, s.name), monitorDir)));
-    };
-    for (const e of await readdir(root, { withFileTypes: true })) {
-      if (e.isDirectory() && /^\d+$/.test(e.name)) {
-        const monitorDir = path.join(root, e.name);
-        const subdirs = (await readdir(monitorDir, { withFileTypes: true }).catch(() => [])).filter(
-          (s) => s.isDirectory() && !s.name.startsWith('.'),
-        );
-        await Promise.all(subdirs.map((s) => visit(path.join(monitorDir, s.name), monitorDir)));
-      }
-    }
-    return walk;
   }
 
   private async rowsOf(ids: number[]): Promise<Map<number, EventLocation & { Archived: number }>> {
@@ -456,29 +353,4 @@ export class AuditFilesystem implements FilesystemHalf {
       }
     }
   }
-}
-
-/**
- * Directory reads in flight at once during the walk. One at a time, a 100,000-directory tree took
- * most of a pass waiting on each readdir in turn (bench/maintenance.ts); a few in flight keep the
- * disk (and libuv's four threads) busy without flooding them.
- */
-const WALK_CONCURRENCY = 8;
-
-/** Runs at most `n` of the given tasks at a time. */
-function slots(n: number): <T>(task: () => Promise<T>) => Promise<T> {
-  let active = 0;
-  const waiting: Array<() => void> = [];
-  return async <T>(task: () => Promise<T>): Promise<T> => {
-    // A finished task hands its slot straight to the next waiting one.
-    if (active >= n) await new Promise<void>((resolve) => waiting.push(resolve));
-    else active += 1;
-    try {
-      return await task();
-    } finally {
-      const next = waiting.shift();
-      if (next) next();
-      else active -= 1;
-    }
-  };
 }
