@@ -7,6 +7,8 @@
 
 const ER_CANT_AGGREGATE = new Set([1267, 1270, 1271]);
 const ER_TRUNCATED_WRONG_VALUE_FOR_FIELD = 1366;
+const WARN_DATA_TRUNCATED = 1265;
+const WARN_DATA_OUT_OF_RANGE = 1264;
 
 interface DriverFacts {
   errno: number;
@@ -46,6 +48,21 @@ export function unstorableTextColumn(err: unknown): string | null {
   if (facts?.errno !== ER_TRUNCATED_WRONG_VALUE_FOR_FIELD) return null;
   // "Incorrect string value: '\xC5\x81...' for column `zm`.`Monitors`.`Name` at row 1"
   const quoted = /for column (?:`[^`]*`\.)*`([^`]+)`/.exec(facts.message) ?? /for column '([^']+)'/.exec(facts.message);
+  return quoted?.[1] ?? 'unknown';
+}
+
+/**
+ * The column (its bare name) that could not store a value at all, or null when `err` is not that
+ * error: MariaDB's "Data truncated for column" (1265) in strict mode, chiefly an ENUM value the
+ * installed ZoneMinder's column lacks (1.36's Users.Monitors has no 'Create',
+ * docs/zoneminder/coexistence.md), and "Out of range value for column" (1264), a number wider than
+ * an older version's narrower column.
+ */
+export function unstorableValueColumn(err: unknown): string | null {
+  const facts = driverFacts(err);
+  if (facts?.errno !== WARN_DATA_TRUNCATED && facts?.errno !== WARN_DATA_OUT_OF_RANGE) return null;
+  // "Data truncated for column 'Monitors' at row 1", "Out of range value for column 'Width' at row 1"
+  const quoted = /for column '([^']+)'/.exec(facts.message) ?? /for column (?:`[^`]*`\.)*`([^`]+)`/.exec(facts.message);
   return quoted?.[1] ?? 'unknown';
 }
 

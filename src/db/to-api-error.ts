@@ -16,7 +16,7 @@ import {
   ValueTooLongError,
   type ErrorDetails,
 } from '../errors.js';
-import { isCollationMismatch, unstorableTextColumn } from './charset-errors.js';
+import { isCollationMismatch, unstorableTextColumn, unstorableValueColumn } from './charset-errors.js';
 
 interface BodyParserError extends Error {
   type?: string;
@@ -156,6 +156,12 @@ export function toApiError(err: unknown): ApiError {
   if (column !== null) {
     return new InvalidInputError(`Text not storable in ${column}: characters outside the column's character set`, [
       ['field', column],
+    ]);
+  }
+  const refused = unstorableValueColumn(err);
+  if (refused !== null) {
+    return new InvalidInputError(`Value not storable in ${refused} on this ZoneMinder version's schema`, [
+      ['field', refused],
     ]);
   }
   if (isCollationMismatch(err)) {

@@ -59,6 +59,16 @@ const get = async (path: string) => {
   return { status: res.status, body: (await res.json()) as Record<string, unknown> };
 };
 
+const send = async (method: string, path: string, body: unknown) => {
+  const res = await fetch(app.api(path), {
+    method,
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  const text = await res.text();
+  return { status: res.status, body: (text ? JSON.parse(text) : {}) as Record<string, unknown> };
+};
+
 test('before the bridge: version, config, storage, states, logs, the caller and live sources work', async (t) => {
   t.like(await get('/host/getVersion'), { status: 200, body: { db_version: '1.36.33' } });
   for (const path of ['/configs', '/storage', '/states', '/logs', '/me', '/live/sources'])
@@ -206,15 +216,6 @@ test('a mode change through v3 on 1.36 is stored as the Function its daemons rea
 });
 
 test('a zone written in percent through v3 on 1.36 is stored in the pixels its zma reads', async (t) => {
-  const send = async (method: string, path: string, body: unknown) => {
-    const res = await fetch(app.api(path), {
-      method,
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-    });
-    const text = await res.text();
-    return { status: res.status, body: (text ? JSON.parse(text) : {}) as Record<string, unknown> };
-  };
   // Monitor 2 is 640×360; percent is v3's default unit.
   // The area limits come as 1.39 reads them beside percent coordinates: percent of the zone's area.
   const created = await send('POST', '/monitors/2/zones', {
@@ -264,4 +265,19 @@ test('a zone written in percent through v3 on 1.36 is stored in the pixels its z
   const alone = await send('PUT', `/zones/${id}`, { max_alarm_pixels: 400 });
   t.like(alone.body, { units: 'Pixels', min_alarm_pixels: 50, max_alarm_pixels: 400 });
   t.is((await send('DELETE', `/zones/${id}`, undefined)).status, 204);
+});
+
+test("a value 1.36's column cannot hold (an enum value it lacks) is a 400 naming the column, not a 500", async (t) => {
+  // 1.36's Users.Monitors is enum('None','View','Edit'): no 'Create' (added later).
+  const created = await send('POST', '/users', { username: 'creator', password: 'creator-pass', monitors: 'Create' });
+  t.is(created.status, 400, JSON.stringify(created.body));
+  t.like(created.body, { kind: 'INVALID_INPUT_ERROR' });
+  t.deepEqual(created.body.details, [['field', 'Monitors']]);
+  t.deepEqual(await db.db.query("SELECT Id FROM Users WHERE Username = 'creator'", [], db.name), []);
+  const limited = Number(
+    (await db.db.query<{ Id: number }>("SELECT Id FROM Users WHERE Username = 'limited'", [], db.name))[0].Id,
+  );
+  const updated = await send('PUT', `/users/${limited}`, { monitors: 'Create' });
+  t.is(updated.status, 400, JSON.stringify(updated.body));
+  t.deepEqual(await db.db.query('SELECT Monitors FROM Users WHERE Id = ?', [limited], db.name), [{ Monitors: 'View' }]);
 });
