@@ -1,6 +1,7 @@
-// MariaDB's answers to text that a column's character set cannot hold (a latin1 column given
-// "Łukasz", say). On ZoneMinder databases in latin1, and for the columns ZoneMinder pins to
-// latin1 on every install (Users.Username, Tags.Name), see docs/zoneminder/charsets.md.
+// MariaDB's answers to values a column cannot hold: text outside its character set (a latin1
+// column given "Łukasz", say: on ZoneMinder databases in latin1, and for the columns ZoneMinder
+// pins to latin1 on every install, Users.Username and Tags.Name, see docs/zoneminder/charsets.md),
+// and values outside the column's type (an older ZoneMinder's narrower ENUM or integer).
 // - ER_TRUNCATED_WRONG_VALUE_FOR_FIELD (1366) on a write: the value cannot be stored.
 // - ER_CANT_AGGREGATE_2/3/NCOLLATIONS (1267/1270/1271) on a comparison: the value cannot be
 //   converted to the column's character set, so it cannot equal (or be part of) any stored value.
@@ -47,7 +48,12 @@ export function unstorableTextColumn(err: unknown): string | null {
   const facts = driverFacts(err);
   if (facts?.errno !== ER_TRUNCATED_WRONG_VALUE_FOR_FIELD) return null;
   // "Incorrect string value: '\xC5\x81...' for column `zm`.`Monitors`.`Name` at row 1"
-  const quoted = /for column (?:`[^`]*`\.)*`([^`]+)`/.exec(facts.message) ?? /for column '([^']+)'/.exec(facts.message);
+  return columnNamed(facts.message);
+}
+
+/** The bare column name of a "... for column `db`.`table`.`col`" or "... for column 'col'" message. */
+function columnNamed(message: string): string {
+  const quoted = /for column (?:`[^`]*`\.)*`([^`]+)`/.exec(message) ?? /for column '([^']+)'/.exec(message);
   return quoted?.[1] ?? 'unknown';
 }
 
@@ -62,8 +68,7 @@ export function unstorableValueColumn(err: unknown): string | null {
   const facts = driverFacts(err);
   if (facts?.errno !== WARN_DATA_TRUNCATED && facts?.errno !== WARN_DATA_OUT_OF_RANGE) return null;
   // "Data truncated for column 'Monitors' at row 1", "Out of range value for column 'Width' at row 1"
-  const quoted = /for column '([^']+)'/.exec(facts.message) ?? /for column (?:`[^`]*`\.)*`([^`]+)`/.exec(facts.message);
-  return quoted?.[1] ?? 'unknown';
+  return columnNamed(facts.message);
 }
 
 /**

@@ -51,6 +51,8 @@ export interface RealZmcPaths {
 export class RealZm {
   readonly paths: RealZmcPaths;
   private readonly confD: string;
+  /** A copy of /etc/zm/zm.conf readable by www-data, bound over the machine's; null: the machine's. */
+  private readonly zmConf: string | null;
   private readonly children = new Map<number, ChildProcess>();
   private readonly output = new Map<number, string>();
 
@@ -102,9 +104,6 @@ export class RealZm {
       chmodSync(this.zmConf, 0o640);
     }
   }
-
-  /** A copy of /etc/zm/zm.conf readable by www-data, bound over the machine's; null: the machine's. */
-  private readonly zmConf: string | null;
 
   /**
    * `command ...args` seeing this test's conf.d (in a private mount namespace). `detached`: in a

@@ -35,16 +35,6 @@ import {
   type VolumeMeter,
 } from './retention-storage.js';
 
-export {
-  retentionTargets,
-  statfsMeter,
-  type Measured,
-  type StorageReport,
-  type StorageState,
-  type StorageTarget,
-  type VolumeMeter,
-} from './retention-storage.js';
-
 export interface DeletionRecord {
   event_id: number;
   monitor_id: number;

@@ -8,14 +8,8 @@ import type { Logger } from '../../log.js';
 import { EventDeletion } from '../../zm/event-deletion.js';
 import { zoneMinderClock } from '../../zm/event-time.js';
 import { DEFAULT_STORAGE_ID } from './retention-queries.js';
-import {
-  RetentionPass,
-  retentionTargets,
-  type PassReport,
-  type PassSummary,
-  type StorageReport,
-  type VolumeMeter,
-} from './retention-pass.js';
+import { RetentionPass, type PassReport, type PassSummary } from './retention-pass.js';
+import { retentionTargets, type StorageReport, type VolumeMeter } from './retention-storage.js';
 import type { Services } from '../../registry.js';
 
 /** The first pass waits this long after start-up, so it does not compete with the start itself. */
