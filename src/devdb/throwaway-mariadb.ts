@@ -224,7 +224,9 @@ class Server implements ThrowawayMariaDb {
   }
 
   connectionConfig(database?: string, user: string = this.rootUser, password?: string): ConnectionConfig {
-    return { host: this.host, port: this.port, user, password: password ?? '', database };
+    // The driver's default connect timeout is 1 s; a test machine running many suites at once
+    // has been seen to need longer for a TCP connect to a healthy local server.
+    return { host: this.host, port: this.port, user, password: password ?? '', database, connectTimeout: 10_000 };
   }
 
   async createDatabase(name: string): Promise<void> {
