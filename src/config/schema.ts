@@ -156,6 +156,7 @@ export const SETTINGS: { [P in SettingKey]: Setting<ValueAt<Settings, P>> } = {
     type: int(0, 16 * 2 ** 30, 'must be a number of bytes 0..17179869184'),
     default: 64 * 2 ** 20,
   },
+  'recordings.max_range_hours': { type: int(1, 8784, 'must be a number of hours 1..8784'), default: 168 },
   'retention.enabled': { type: bool, default: false },
   'retention.interval_seconds': { type: seconds(10, 86400), default: 300 },
   'retention.free_space_floor': { type: floorSetting, default: '5%' },

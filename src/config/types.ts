@@ -119,6 +119,10 @@ export interface AppConfig {
     /** Memory for HLS VOD segments of recorded events (LRU), in bytes. */
     segment_cache_bytes: number;
   };
+  recordings: {
+    /** Longest range of one coverage answer (GET /monitors/{id}/recordings, /recordings). */
+    max_range_hours: number;
+  };
   retention: {
     enabled: boolean;
     interval_seconds: number;

@@ -186,3 +186,22 @@ test.serial(
     t.true((res.body.items as unknown[]).length > 0);
   },
 );
+
+test.serial('recordings by time answer on 1.36, whose Events index MonitorId and StartDateTime apart', async (t) => {
+  const call = await session();
+  const [first] = await db.db.query<{ Id: number; MonitorId: number; StartDateTime: string }>(
+    "SELECT Id, MonitorId, DATE_FORMAT(StartDateTime, '%Y-%m-%dT%H:%i:%s') AS StartDateTime FROM Events ORDER BY Id LIMIT 1",
+    [],
+    db.name,
+  );
+  const start = first.StartDateTime;
+  // ZoneMinder local times (no offset), an hour from the first event's start.
+  const hourLater = new Date(Date.parse(`${start}Z`) + 3_600_000).toISOString().slice(0, 19);
+  const range = `from=${start}&to=${hourLater}`;
+  const one = await call('GET', `/monitors/${first.MonitorId}/recordings?${range}`);
+  t.is(one.status, 200, JSON.stringify(one.body).slice(0, 300));
+  t.true(one.body.spans.some((s: { event_id: number }) => s.event_id === Number(first.Id)));
+  const many = await call('GET', `/recordings?monitor_ids=${first.MonitorId}&${range}`);
+  t.is(many.status, 200);
+  t.deepEqual(many.body.monitors[0], one.body);
+});

@@ -1,0 +1,202 @@
+// Recordings addressed by time: which events cover a range of one monitor or several, merged
+// where they join, with the gaps (docs/recordings.md). The reads are recording-rows.ts, the
+// arithmetic coverage.ts; here the range is checked, the caller's monitors are enforced as the
+// event routes do, and ZoneMinder's wall clock becomes the API's UTC.
+import type { AuthUser } from '../../auth/auth-service.js';
+import { monitorNotFound, type MonitorAcl, canSee } from '../../auth/monitor-acl.js';
+import { InvalidInputError } from '../../errors.js';
+import type { DateTimeWrapper } from '../../api/wrappers.js';
+import { parseFilterTime, ZoneMinderClock, type ZoneClock } from '../../zm/event-time.js';
+import type { Services } from '../../registry.js';
+import { coverage, type Coverage } from './coverage.js';
+import { RecordingRows } from './recording-rows.js';
+
+/** One event inside the range. */
+export interface RecordingSpan {
+  /** @isLong */
+  event_id: number;
+  start: DateTimeWrapper;
+  /** null while the event is being recorded. */
+  end: DateTimeWrapper | null;
+  /** The event has a video file (DefaultVideo); false: JPEG frames only, or nothing. */
+  has_video: boolean;
+  /** @isInt */
+  frames: number;
+  /** @isInt */
+  alarm_frames: number;
+  /** @isInt */
+  max_score: number;
+  /** @isInt */
+  storage_id: number;
+  /** The event is still being recorded. */
+  in_progress: boolean;
+}
+
+/** Events that overlap or follow each other within a second, as one stretch of recording. */
+export interface RecordingBlock {
+  start: DateTimeWrapper;
+  /** Where the stretch ends; while its last event is being recorded, now. */
+  end: DateTimeWrapper;
+  /** Its last event is still being recorded. */
+  in_progress: boolean;
+  event_ids: number[];
+  /** Every event in it has a video file. */
+  has_video: boolean;
+  /** @isInt */
+  frames: number;
+  /** @isInt */
+  alarm_frames: number;
+  /** @isInt */
+  max_score: number;
+}
+
+/** A stretch of the range with no recording (holes of a second or less are not gaps). */
+export interface RecordingGap {
+  start: DateTimeWrapper;
+  end: DateTimeWrapper;
+}
+
+export interface MonitorRecordings {
+  /** @isInt */
+  monitor_id: number;
+  /** The range asked for, as UTC. */
+  from: DateTimeWrapper;
+  to: DateTimeWrapper;
+  /** Events overlapping the range in time order (empty with `merged_only=true`). */
+  spans: RecordingSpan[];
+  merged: RecordingBlock[];
+  /** Holes inside the range, up to now (the future is not a gap). */
+  gaps: RecordingGap[];
+}
+
+export interface RecordingsResponse {
+  from: DateTimeWrapper;
+  to: DateTimeWrapper;
+  /** In the order the ids were asked for. */
+  monitors: MonitorRecordings[];
+}
+
+export interface RecordingsQuery {
+  from: string;
+  to?: string;
+  merged_only?: boolean;
+}
+
+/** Longest range one coverage answer covers, unless configured: a week. */
+export const DEFAULT_MAX_RANGE_HOURS = 168;
+/** Monitors in one multi-monitor answer. */
+export const MAX_MONITORS = 100;
+
+const wallText = (ms: number) => new Date(ms).toISOString().slice(0, 23).replace('T', ' ');
+
+export class RecordingsService {
+  static from(s: Services): RecordingsService {
+    return new RecordingsService(
+      new RecordingRows(s.pool),
+      s.acl,
+      s.get(ZoneMinderClock),
+      s.config.recordings.max_range_hours,
+    );
+  }
+
+  constructor(
+    private readonly rows: RecordingRows,
+    private readonly acl: MonitorAcl,
+    private readonly clock: () => Promise<ZoneClock>,
+    private readonly maxRangeHours = DEFAULT_MAX_RANGE_HOURS,
+  ) {}
+
+  /** GET /monitors/{id}/recordings */
+  async forMonitor(user: AuthUser, id: number, query: RecordingsQuery): Promise<MonitorRecordings> {
+    return (await this.forMonitors(user, [id], query)).monitors[0];
+  }
+
+  /** GET /recordings?monitor_ids= */
+  async forMonitorList(user: AuthUser, monitorIds: string, query: RecordingsQuery): Promise<RecordingsResponse> {
+    return this.forMonitors(user, parseIds(monitorIds), query);
+  }
+
+  private async forMonitors(user: AuthUser, ids: number[], query: RecordingsQuery): Promise<RecordingsResponse> {
+    const [clock, scope] = await Promise.all([this.clock(), this.acl.scope(user)]);
+    const range = this.range(query, clock);
+    const exists = await this.rows.existing(ids);
+    // A hidden monitor answers as a missing one.
+    const absent = ids.find((id) => !exists.has(id) || !canSee(scope, id));
+    if (absent !== undefined) throw monitorNotFound(absent);
+
+    const rows = await this.rows.overlapping(ids, wallText(range.from), wallText(range.to));
+    const open = [...new Set(rows.filter((r) => !r.EndDateTime).map((r) => r.MonitorId))];
+    const newest = open.length ? await this.rows.newest(open) : new Map<number, number>();
+    const utc = (ms: number) => clock.toUtcString(new Date(ms))!;
+    return {
+      from: utc(range.from),
+      to: utc(range.to),
+      monitors: ids.map((id) => {
+        const found = coverage(
+          rows.filter((r) => r.MonitorId === id),
+          range,
+          newest.get(id) ?? null,
+        );
+        return { monitor_id: id, from: utc(range.from), to: utc(range.to), ...toJson(found, utc, query.merged_only) };
+      }),
+    };
+  }
+
+  /** The range in ZoneMinder wall-clock ms, checked: from < to, at most the configured length. */
+  private range(query: RecordingsQuery, clock: ZoneClock): { from: number; to: number; now: number } {
+    const now = clock.now().getTime();
+    const from = parseFilterTime(query.from, clock)?.getTime();
+    if (from === undefined) throw new InvalidInputError('Invalid input', [['from', 'is not an ISO 8601 date-time']]);
+    const to = query.to === undefined ? now : parseFilterTime(query.to, clock)?.getTime();
+    if (to === undefined) throw new InvalidInputError('Invalid input', [['to', 'is not an ISO 8601 date-time']]);
+    if (to <= from) throw new InvalidInputError('Invalid input', [['to', 'must be after from']]);
+    if (to - from > this.maxRangeHours * 3_600_000)
+      throw new InvalidInputError('Invalid input', [
+        ['to', `the range is longer than ${this.maxRangeHours} hours (recordings.max_range_hours)`],
+      ]);
+    return { from, to, now };
+  }
+}
+
+function parseIds(text: string): number[] {
+  const parts = text.split(',').map((p) => p.trim());
+  if (parts.some((p) => !/^\d{1,10}$/.test(p) || Number(p) > 2 ** 31 - 1))
+    throw new InvalidInputError('Invalid input', [['monitor_ids', 'must be a comma-separated list of monitor ids']]);
+  const ids = [...new Set(parts.map(Number))];
+  if (ids.length > MAX_MONITORS)
+    throw new InvalidInputError('Invalid input', [['monitor_ids', `at most ${MAX_MONITORS} monitors`]]);
+  return ids;
+}
+
+function toJson(
+  found: Coverage,
+  utc: (ms: number) => string,
+  mergedOnly = false,
+): Pick<MonitorRecordings, 'spans' | 'merged' | 'gaps'> {
+  return {
+    spans: mergedOnly
+      ? []
+      : found.spans.map((s) => ({
+          event_id: s.eventId,
+          start: utc(s.start),
+          end: s.recording ? null : utc(s.reach),
+          has_video: s.hasVideo,
+          frames: s.frames,
+          alarm_frames: s.alarmFrames,
+          max_score: s.maxScore,
+          storage_id: s.storageId,
+          in_progress: s.recording,
+        })),
+    merged: found.merged.map((m) => ({
+      start: utc(m.start),
+      end: utc(m.reach),
+      in_progress: m.recording,
+      event_ids: m.eventIds,
+      has_video: m.hasVideo,
+      frames: m.frames,
+      alarm_frames: m.alarmFrames,
+      max_score: m.maxScore,
+    })),
+    gaps: found.gaps.map((g) => ({ start: utc(g.start), end: utc(g.end) })),
+  };
+}
