@@ -56,10 +56,14 @@ export class ZoneClock {
     return new Date(valid.length ? Math.min(...valid) : local - before);
   }
 
-  /** A stored wall-clock Date -> `YYYY-MM-DDTHH:MM:SSZ` (null stays null). */
-  toUtcString(wall: Date | null | undefined): string | null {
+  /**
+   * A stored wall-clock Date -> `YYYY-MM-DDTHH:MM:SSZ` (null stays null); with `millis`,
+   * `YYYY-MM-DDTHH:MM:SS.sssZ` when the value has milliseconds (a DATETIME(3) column).
+   */
+  toUtcString(wall: Date | null | undefined, millis = false): string | null {
     if (!wall || Number.isNaN(wall.getTime())) return null;
-    return `${this.fromWall(wall).toISOString().slice(0, 19)}Z`;
+    const iso = this.fromWall(wall).toISOString();
+    return millis && wall.getUTCMilliseconds() ? iso : `${iso.slice(0, 19)}Z`;
   }
 
   /** Wall-clock "now" in this zone, as ZoneMinder would write it. */

@@ -17,6 +17,7 @@ import type { DbPool } from '../db/pool.js';
 import type { Logger } from '../log.js';
 import { isValidTimeZone, processTimeZone, ZoneClock } from '../db/zone-clock.js';
 import type { Services } from '../registry.js';
+import { InvalidInputError } from '../errors.js';
 
 export { isValidTimeZone, processTimeZone, ZoneClock };
 
@@ -54,6 +55,26 @@ function parseIsoToWall(text: string, clock: ZoneClock): Date | null {
     offsetMin = (m[9] === '-' ? -1 : 1) * (oh * 60 + om);
   }
   return clock.toWall(new Date(fields.getTime() - offsetMin * 60_000));
+}
+
+// A TIMESTAMP column holds 1970-01-01 00:00:01 to 2038-01-19 03:14:07 (UTC; the session zone
+// shifts the bounds by at most a day, so a day of margin is kept on each side).
+const TIMESTAMP_MIN = Date.UTC(1970, 0, 2);
+const TIMESTAMP_MAX = Date.UTC(2038, 0, 18);
+
+/**
+ * A date-time sent to a write route, parsed as parseEventTime does (with `Z` or an offset an
+ * instant, without one ZoneMinder's wall clock), so a client can send back what it read. For a
+ * TIMESTAMP column (`timestamp: true`) the value must also fit that column's range. 400 naming
+ * `field` otherwise.
+ */
+export function parseTimeInput(field: string, text: string, clock: ZoneClock, timestamp = false): Date {
+  const wall = parseEventTime(text, clock);
+  if (!wall)
+    throw new InvalidInputError('Invalid input', [[field, 'must be an ISO 8601 date-time in years 1000 to 9999']]);
+  if (timestamp && (wall.getTime() < TIMESTAMP_MIN || wall.getTime() > TIMESTAMP_MAX))
+    throw new InvalidInputError('Invalid input', [[field, 'must be between 1970-01-02 and 2038-01-18']]);
+  return wall;
 }
 
 const RELATIVE = /^([+-])\s*(\d{1,6})\s*(second|minute|hour|day|week|month)s?$/i;
@@ -143,6 +164,9 @@ export function zoneMinderClock(source: ZoneSource, log?: Logger): () => Promise
     return clock;
   };
 }
+
+/** The process zone's clock, for services built without the registry (tests, tools). */
+export const processZoneClock = async (): Promise<ZoneClock> => clockFor(processTimeZone());
 
 /**
  * The app's ZoneMinder clock in the registry: every service shares one cache of ZM_TIMEZONE.

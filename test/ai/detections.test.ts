@@ -32,6 +32,8 @@ async function insert(table: string, row: Record<string, unknown>): Promise<numb
 
 test.before(async () => {
   db = await zmDatabase('aidet');
+  // Berlin is +01:00 in November: detection times go out as UTC instants.
+  await insert('Config', { Name: 'ZM_TIMEZONE', Value: 'Europe/Berlin', Type: 'string' });
   for (const name of ['m1', 'm2', 'm3']) ids[name] = await insert('Monitors', { Name: name });
   const dataset = await insert('AI_Datasets', { Name: 'COCO', NumClasses: 2 });
   ids.person = await insert('AI_Object_Classes', { DatasetId: dataset, ClassName: 'person', ClassIndex: 0 });
@@ -189,7 +191,12 @@ test.serial('detections: create with frame and box, decimal confidence, wall-clo
   };
   const created = await admin('POST', '/ai/detections', body);
   t.is(created.status, 201);
-  t.deepEqual(created.body, { ...body, id: created.body.id, confidence: '0.8750' });
+  t.deepEqual(created.body, {
+    ...body,
+    id: created.body.id,
+    confidence: '0.8750',
+    detected_at: '2026-11-22T07:53:58.250Z',
+  });
   const [row] = await db.db.query<any>(
     'SELECT Confidence, DetectedAt, FrameId FROM AI_Detections WHERE Id = ?',
     [created.body.id],
@@ -214,7 +221,7 @@ test.serial('detections: create with frame and box, decimal confidence, wall-clo
   const plain = await admin('POST', '/ai/detections', { event_id: ids.e2, object_class_id: ids.car, confidence: 1 });
   t.is(plain.status, 201);
   t.like(plain.body, { frame_id: null, confidence: '1.0000', bounding_box_x: null });
-  t.regex(plain.body.detected_at, /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,3})?$/);
+  t.regex(plain.body.detected_at, /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,3})?Z$/);
   const byEvent = await admin('GET', `/ai/detections?event_id=${ids.e1}`);
   t.deepEqual(
     byEvent.body.items.map((d: any) => d.id),

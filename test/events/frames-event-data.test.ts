@@ -30,6 +30,8 @@ let ev3: number;
 
 test.before(async () => {
   db = await zmDatabase('frames');
+  // Times are written back as UTC instants: pin ZoneMinder's zone so they do not follow the machine's.
+  await sql(db, "INSERT INTO Config (Name, Value, Type) VALUES ('ZM_TIMEZONE', 'UTC', 'string')");
   await insertEventUsers(db);
   await insertMonitor(db, 1);
   await insertMonitor(db, 2);
@@ -88,7 +90,7 @@ test.serial("frames: an event's frames in order with the reference fields", asyn
     frame_id: 4,
     type: 'Alarm',
     score: 12,
-    time_stamp: '2026-01-15T10:00:04',
+    time_stamp: '2026-01-15T10:00:04Z',
     delta: '1.50',
   });
   t.deepEqual((await call('GET', `/frames/${fourth.id}`)).body, fourth);
@@ -118,7 +120,7 @@ test('frames: create, patch, delete, and their errors', async (t) => {
     frame_id: 8,
     type: 'Bulk',
     score: 1,
-    time_stamp: '2026-01-15T10:00:09',
+    time_stamp: '2026-01-15T10:00:09Z',
     delta: '4.25',
   });
   const patched = await call('PATCH', `/frames/${created.body.id}`, { type: 'Alarm', score: 99 });
@@ -141,7 +143,7 @@ test('frames: create, patch, delete, and their errors', async (t) => {
     [{ ...base, score: 70000 }, 'score'],
     [{ ...base, delta: '1.234' }, 'delta'],
     [{ ...base, delta: '10000000' }, 'delta'],
-    [{ ...base, time_stamp: '2026-01-15T10:00:00Z' }, 'time_stamp'],
+    [{ ...base, time_stamp: '2026-01-15T25:00:00' }, 'time_stamp'],
     [{ ...base, time_stamp: '1900-01-01T00:00:00' }, 'time_stamp'],
     [{ ...base, frame_id: -1 }, 'frame_id'],
     [{ type: 'Normal' }, 'event_id'],
@@ -167,7 +169,7 @@ test.serial('event data: list by event, get, create (monitor taken from the even
     event_id: ev1,
     monitor_id: 1,
     frame_id: 4,
-    timestamp: '2026-01-15T10:00:04.250',
+    timestamp: '2026-01-15T10:00:04.250Z',
     data: '{"label":"person"}',
   });
   const created = await call('POST', '/event-data', {
@@ -177,7 +179,7 @@ test.serial('event data: list by event, get, create (monitor taken from the even
     data: 'x',
   });
   t.is(created.status, 201, created.text);
-  t.like(created.body, { event_id: ev3, monitor_id: 3, frame_id: 1, timestamp: '2026-01-15T11:00:01', data: 'x' });
+  t.like(created.body, { event_id: ev3, monitor_id: 3, frame_id: 1, timestamp: '2026-01-15T11:00:01Z', data: 'x' });
   t.deepEqual((await call('GET', `/event-data/${created.body.id}`)).body, created.body);
   t.like((await call('PATCH', `/event-data/${created.body.id}`, { data: 'y' })).body, { data: 'y', frame_id: 1 });
   t.like((await call('PATCH', `/event-data/${created.body.id}`, {})).body, { data: 'y' }, 'absent data is left alone');

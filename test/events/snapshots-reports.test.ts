@@ -160,8 +160,9 @@ test('reports: CreatedBy comes from the token even when the body names someone e
     id: created.body.id,
     name: 'Weekly',
     filter_id: null,
-    start_date_time: '2026-01-05T00:00:00',
-    end_date_time: '2026-01-12T00:00:00',
+    // Sent as Berlin local time (+01:00 in January), written back as the UTC instant.
+    start_date_time: '2026-01-04T23:00:00Z',
+    end_date_time: '2026-01-11T23:00:00Z',
     interval: 604800,
     created_by: sysId,
   });
@@ -175,8 +176,8 @@ test('reports: CreatedBy comes from the token even when the body names someone e
   t.is(updated.status, 200);
   t.like(updated.body, {
     name: 'Weekly',
-    start_date_time: '2026-01-06T00:00:00',
-    end_date_time: '2026-01-13T00:00:00',
+    start_date_time: '2026-01-05T23:00:00Z',
+    end_date_time: '2026-01-12T23:00:00Z',
     interval: 604800,
     created_by: sysId,
   });
@@ -210,9 +211,15 @@ test('reports: filter_id must exist; times are local, or instants converted; CRU
   });
   t.like(
     instants.body,
-    { start_date_time: '2026-01-05T01:00:00', end_date_time: '2026-01-05T11:00:00' },
-    'instants become ZoneMinder (Berlin) local time',
+    { start_date_time: '2026-01-05T00:00:00Z', end_date_time: '2026-01-05T10:00:00Z' },
+    'instants come back as the same instants',
   );
+  const [stored] = await sql(
+    db,
+    "SELECT DATE_FORMAT(StartDateTime, '%Y-%m-%dT%H:%i:%s') AS s, DATE_FORMAT(EndDateTime, '%Y-%m-%dT%H:%i:%s') AS e FROM Reports WHERE Id = ?",
+    [id],
+  );
+  t.deepEqual({ ...stored }, { s: '2026-01-05T01:00:00', e: '2026-01-05T11:00:00' }, 'stored as Berlin local time');
   const list = await sysView('GET', '/reports?page_size=1000');
   t.true(list.body.items.some((x: any) => x.id === id));
   t.is((await sys('GET', '/reports?page_size=1001')).status, 400);

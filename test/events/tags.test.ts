@@ -17,7 +17,8 @@ let nobody: Call;
 let editorId: number;
 const e: Record<string, number> = {};
 
-const LOCAL = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}$/;
+// Every time the API writes is an instant in UTC with `Z` (ZoneMinder's zone here is UTC).
+const UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/;
 
 test.before(async () => {
   db = await zmDatabase('tags');
@@ -51,11 +52,14 @@ test('create, get, patch and delete a tag; the creator is the caller', async (t)
   const created = await call('POST', '/tags', { name: 'Café', extra: 1 });
   t.is(created.status, 201);
   t.like(created.body, { name: 'Café', event_count: 0 });
-  t.regex(created.body.create_date, LOCAL);
+  t.regex(created.body.create_date, UTC);
   const [row] = await sql(db, 'SELECT CreatedBy FROM Tags WHERE Id = ?', [created.body.id]);
   t.is(Number(row.CreatedBy), editorId);
   const dated = await call('POST', '/tags', { name: 'Dated', create_date: '2025-06-01T12:30:00' });
-  t.is(dated.body.create_date, '2025-06-01T12:30:00');
+  t.is(dated.body.create_date, '2025-06-01T12:30:00Z');
+  // What a client read can be sent back; an offset names an instant.
+  const offset = await call('POST', '/tags', { name: 'Offset', create_date: '2025-06-01T12:30:00+02:00' });
+  t.is(offset.body.create_date, '2025-06-01T10:30:00Z');
 
   const got = await call('GET', `/tags/${created.body.id}`);
   t.deepEqual(got.body, {
@@ -89,7 +93,7 @@ test('names: unique (409), Latin-1, 1..64 characters; ids must be integers', asy
     [{ name: '' }, 'name'],
     [{ name: 'x'.repeat(65) }, 'name'],
     [{}, 'name'],
-    [{ name: 'ok', create_date: '2026-01-01T00:00:00Z' }, 'create_date'],
+    [{ name: 'ok', create_date: '2026-13-01T00:00:00Z' }, 'create_date'],
     [{ name: 'ok', create_date: '1960-01-01T00:00:00' }, 'create_date'],
   ] as const) {
     const res = await call('POST', '/tags', body);
@@ -150,7 +154,7 @@ test('assign a tag: the assigner comes from the token; unknown or hidden event/t
   const res = await call('POST', '/events-tags', { tag_id: tag, event_id: e.old, assigned_by: 999 });
   t.is(res.status, 201);
   t.like(res.body, { tag_id: tag, event_id: e.old, assigned_by: editorId });
-  t.regex(res.body.assigned_date, LOCAL);
+  t.regex(res.body.assigned_date, UTC);
   const [row] = await sql(db, 'SELECT LastAssignedDate FROM Tags WHERE Id = ?', [tag]);
   t.truthy(row.LastAssignedDate, 'the tag records its last assignment');
   t.is((await call('POST', '/events-tags', { tag_id: tag, event_id: e.old })).status, 409);

@@ -40,6 +40,8 @@ const detailNames = (body: any): string => (body?.details ?? []).map(([k]: strin
 
 test.before(async () => {
   db = await zmDatabase('monitors');
+  // Times go out as UTC instants: pin ZoneMinder's zone so they do not follow the machine's.
+  await db.db.query("INSERT INTO Config (Name, Value, Type) VALUES ('ZM_TIMEZONE', 'UTC', 'string')", [], db.name);
   const users: Array<[string, Record<string, string>]> = [
     ['admin', { Monitors: 'Edit', System: 'Edit' }],
     ['creator', { Monitors: 'Create' }],
@@ -446,7 +448,7 @@ test('state: start/stop/restart validated and checked, then 503', async (t) => {
   t.is((await call('PATCH', `/monitors/${visibleId}/state`, { state: 'start' }, 'viewer')).status, 403);
 });
 
-test('monitor-status: ACL-filtered list, decimal strings, local timestamps, heartbeat PATCH', async (t) => {
+test('monitor-status: ACL-filtered list, decimal strings, UTC timestamps, heartbeat PATCH', async (t) => {
   await q(
     'INSERT INTO Monitor_Status (MonitorId, Status, CaptureFPS, AnalysisFPS, CaptureBandwidth, UpdatedOn) VALUES (?, ?, ?, ?, ?, ?), (?, ?, ?, ?, ?, ?)',
     [
@@ -473,7 +475,7 @@ test('monitor-status: ACL-filtered list, decimal strings, local timestamps, hear
     capture_fps: '25.00',
     analysis_fps: '5.00',
     capture_bandwidth: 123456,
-    updated_on: '2026-11-22T08:53:58',
+    updated_on: '2026-11-22T08:53:58Z',
   });
   t.false(
     list.body.items.some((s: any) => s.monitor_id === hiddenId),
@@ -504,7 +506,7 @@ test('monitor-status: ACL-filtered list, decimal strings, local timestamps, hear
     analysis_fps: '3.00',
     capture_bandwidth: 0,
   });
-  t.regex(beat.body.updated_on, /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}$/);
+  t.regex(beat.body.updated_on, /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/);
   const again = await call('PATCH', `/monitor-status/${viewOnlyId}`, {
     capture_fps: '1',
     analysis_fps: '1',

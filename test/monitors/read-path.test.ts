@@ -13,6 +13,7 @@ import { MonitorsService } from '../../src/features/monitors/monitors-service.js
 import { MonitorStatusService } from '../../src/features/monitors/monitor-status-service.js';
 import { dbConfigFor, type FreshDatabase } from '../helpers/mariadb.js';
 import { zmDatabase } from '../helpers/zmdb.js';
+import { ZoneClock } from '../../src/db/zone-clock.js';
 
 let db: FreshDatabase;
 let pool: DbPool;
@@ -169,14 +170,15 @@ test('GET /monitor-status reads the same through the driver as through Prisma', 
     "SET STATEMENT sql_mode='' FOR INSERT INTO Monitor_Status (MonitorId, Status, CaptureFPS, AnalysisFPS, CaptureBandwidth, UpdatedOn) VALUES (?, 'Signal', 99999999.99, 999.99, 2147483647, 0)",
     [ids[2]],
   );
-  const status = new MonitorStatusService(prisma, acl, pool);
+  const utc = new ZoneClock('UTC');
+  const status = new MonitorStatusService(prisma, acl, pool, undefined, async () => utc);
   try {
     scope = { visible: null, editable: null };
     const all = await status.list(user, 1, 1000);
     t.is(all.total, 3);
     // get() reads one row through Prisma: every listed row must equal it.
     for (const item of all.items) t.deepEqual(item, await status.get(user, item.monitor_id));
-    t.like(all.items[0], { capture_fps: '25.50', analysis_fps: '5.00', updated_on: '2026-03-08T02:30:00' });
+    t.like(all.items[0], { capture_fps: '25.50', analysis_fps: '5.00', updated_on: '2026-03-08T02:30:00Z' });
     t.is(all.items[2]!.updated_on, null);
     scope = { visible: new Set([ids[1]!, ids[2]!]), editable: null };
     const limited = await status.list(user, 1, 1);

@@ -19,6 +19,8 @@ const users: Record<string, number> = {};
 
 test.before(async () => {
   db = await zmDatabase('extra');
+  // Times go out as UTC instants: pin ZoneMinder's zone so they do not follow the machine's.
+  await db.db.query("INSERT INTO Config (Name, Value, Type) VALUES ('ZM_TIMEZONE', 'UTC', 'string')", [], db.name);
   users.sys = await addUser(db, 'sys', { System: 'Edit' });
   users.sysview = await addUser(db, 'sysview', { System: 'View' });
   users.alice = await addUser(db, 'alice', {});
@@ -67,7 +69,7 @@ test.serial('notifications: a user registers and manages their own token', async
     badge_count: 0,
     last_notified_at: null,
   });
-  t.regex(created.body.created_on, /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}$/);
+  t.regex(created.body.created_on, /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/);
   t.deepEqual((await alice('GET', `/notifications/${created.body.id}`)).body, created.body);
   const patched = await alice('PATCH', `/notifications/${created.body.id}`, {
     push_state: 'disabled',
@@ -79,7 +81,7 @@ test.serial('notifications: a user registers and manages their own token', async
   t.like(patched.body, {
     push_state: 'disabled',
     badge_count: 3,
-    last_notified_at: '2026-11-22T08:53:58',
+    last_notified_at: '2026-11-22T08:53:58Z',
     monitor_list: null,
     token: 'fcm-alice-1',
   });

@@ -23,6 +23,8 @@ const sql = (q: string, params: unknown[] = []) => db.db.query<Record<string, an
 
 test.before(async () => {
   db = await zmDatabase('sessions');
+  // Times go out as UTC instants: pin ZoneMinder's zone to the throwaway server's (UTC).
+  await sql("INSERT INTO Config (Name, Value, Type) VALUES ('ZM_TIMEZONE', 'UTC', 'string')");
   for (const name of ['m1', 'm2', 'm3']) {
     await sql('INSERT INTO Monitors (Name) VALUES (?)', [name]);
     const id = Number((await sql('SELECT Id FROM Monitors WHERE Name = ?', [name]))[0].Id);
@@ -166,7 +168,7 @@ test.serial('server-stats: create, get, list oldest first, delete (no update rou
     "SELECT DATE_FORMAT(TimeStamp, '%Y-%m-%dT%H:%i:%s') AS ts, CpuLoad FROM Server_Stats WHERE Id = ?",
     [created.body.id],
   );
-  t.is(created.body.time_stamp, row.ts, 'the database stamps the sample; emitted as the wall-clock time it shows');
+  t.is(created.body.time_stamp, `${row.ts}Z`, 'the database stamps the sample; emitted as the instant it shows');
   t.is(String(row.CpuLoad), '1.5');
   t.deepEqual((await viewer('GET', `/server-stats/${created.body.id}`)).body, created.body);
   // zmstats.pl rows, out of id order by time: the list follows TimeStamp.
@@ -177,7 +179,7 @@ test.serial('server-stats: create, get, list oldest first, delete (no update rou
   const times = list.map((s: any) => s.time_stamp);
   t.deepEqual(times, [...times].sort());
   t.like(list[0], {
-    time_stamp: '2000-01-01T00:00:00',
+    time_stamp: '2000-01-01T00:00:00Z',
     cpu_load: '0.1',
     server_id: null,
     total_mem: null,

@@ -4,19 +4,15 @@
 // and answer 404 by id, and an event the caller cannot see is "unknown" on create (400).
 import type { AuthUser } from '../../auth/auth-service.js';
 import { canSee } from '../../auth/monitor-acl.js';
-import { fromLocalDateTimeInput, toLocalDateTimeString } from '../../db/datetime.js';
 import { bigintToJson, decimalToString } from '../../db/prisma-json.js';
 import { InvalidInputError, notFound } from '../../errors.js';
 import { pageRequest, type Page, listPage } from '../../api/pagination.js';
 import type { AI_Detections, Prisma } from '../../generated/prisma/client.js';
-import { AclDbService } from '../db-service.js';
-
-/**
- * A local wall-clock timestamp; DetectedAt is TIMESTAMP(3), so milliseconds appear when non-zero.
- * @pattern ^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,3})?$
- * @example "2026-11-22T08:53:58.250"
- */
-export type LocalDateTimeMillis = string;
+import type { MonitorAcl } from '../../auth/monitor-acl.js';
+import type { PrismaClient } from '../../db/prisma.js';
+import type { DateTimeWrapper } from '../../api/wrappers.js';
+import { parseTimeInput, processZoneClock, ZoneMinderClock, type ZoneClock } from '../../zm/event-time.js';
+import type { Services } from '../../registry.js';
 
 export interface AiDetectionResponse {
   /**
@@ -50,7 +46,8 @@ export interface AiDetectionResponse {
   bounding_box_width?: number | null;
   /** @isInt */
   bounding_box_height?: number | null;
-  detected_at?: LocalDateTimeMillis | null;
+  /** As UTC with `Z`; DetectedAt is TIMESTAMP(3), so milliseconds appear when non-zero. */
+  detected_at?: DateTimeWrapper | null;
 }
 
 interface DetectionFields {
@@ -83,10 +80,10 @@ interface DetectionFields {
    */
   bounding_box_height?: number | null;
   /**
-   * Local wall-clock time of the detection; omitted on create: now.
-   * @pattern ^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,3})?$
+   * When it was detected, ISO 8601 with up to milliseconds (without an offset: ZoneMinder local
+   * time); omitted on create: now.
    */
-  detected_at?: string | null;
+  detected_at?: DateTimeWrapper | null;
   /**
    * A Frames row (Frames.Id) of the detection's event; null: none.
    * @isLong
@@ -133,7 +130,7 @@ export interface UpdateAiDetectionRequest extends DetectionFields {
   confidence?: number | null;
 }
 
-function toResponse(row: AI_Detections): AiDetectionResponse {
+function toResponse(row: AI_Detections, clock: ZoneClock): AiDetectionResponse {
   return {
     id: bigintToJson(row.Id) as number,
     event_id: bigintToJson(row.EventId) as number,
@@ -144,11 +141,11 @@ function toResponse(row: AI_Detections): AiDetectionResponse {
     bounding_box_y: row.BoundingBoxY,
     bounding_box_width: row.BoundingBoxWidth,
     bounding_box_height: row.BoundingBoxHeight,
-    detected_at: toLocalDateTimeString(row.DetectedAt),
+    detected_at: clock.toUtcString(row.DetectedAt, true),
   };
 }
 
-function toData(body: CreateAiDetectionRequest | UpdateAiDetectionRequest): Record<string, unknown> {
+function toData(body: CreateAiDetectionRequest | UpdateAiDetectionRequest, clock: ZoneClock): Record<string, unknown> {
   const data: Record<string, unknown> = {};
   if (body.object_class_id != null) data.ObjectClassId = body.object_class_id;
   if (body.confidence != null) data.Confidence = body.confidence.toFixed(4);
@@ -157,17 +154,22 @@ function toData(body: CreateAiDetectionRequest | UpdateAiDetectionRequest): Reco
   if (body.bounding_box_width !== undefined) data.BoundingBoxWidth = body.bounding_box_width;
   if (body.bounding_box_height !== undefined) data.BoundingBoxHeight = body.bounding_box_height;
   if (body.frame_id !== undefined) data.FrameId = body.frame_id === null ? null : BigInt(body.frame_id);
-  if (body.detected_at != null) {
-    try {
-      data.DetectedAt = fromLocalDateTimeInput(body.detected_at);
-    } catch {
-      throw new InvalidInputError('Invalid input', [['detected_at', 'not a valid local date-time']]);
-    }
-  }
+  if (body.detected_at != null) data.DetectedAt = parseTimeInput('detected_at', body.detected_at, clock, true);
   return data;
 }
 
-export class AiDetectionsService extends AclDbService {
+export class AiDetectionsService {
+  /** Built once per app by the registry (Services.get). */
+  static from(s: Services): AiDetectionsService {
+    return new AiDetectionsService(s.prisma, s.acl, s.get(ZoneMinderClock));
+  }
+
+  constructor(
+    private readonly prisma: PrismaClient,
+    private readonly acl: MonitorAcl,
+    private readonly clock: () => Promise<ZoneClock> = processZoneClock,
+  ) {}
+
   async list(
     user: AuthUser,
     eventId: number | undefined,
@@ -176,7 +178,7 @@ export class AiDetectionsService extends AclDbService {
     pageSize?: number,
   ): Promise<Page<AiDetectionResponse>> {
     const req = pageRequest(page, pageSize);
-    const scope = await this.acl.scope(user);
+    const [scope, clock] = await Promise.all([this.acl.scope(user), this.clock()]);
     const where: Prisma.AI_DetectionsWhereInput = {
       AND: [
         eventId === undefined ? {} : { EventId: BigInt(eventId) },
@@ -188,7 +190,7 @@ export class AiDetectionsService extends AclDbService {
       req,
       this.prisma.aI_Detections.findMany({ where, orderBy: { Id: 'asc' }, skip: req.skip, take: req.take }),
       this.prisma.aI_Detections.count({ where }),
-      toResponse,
+      (r) => toResponse(r, clock),
     );
   }
 
@@ -206,7 +208,7 @@ export class AiDetectionsService extends AclDbService {
   }
 
   async get(user: AuthUser, id: number): Promise<AiDetectionResponse> {
-    return toResponse(await this.row(user, id));
+    return toResponse(await this.row(user, id), await this.clock());
   }
 
   /** Unknown (or hidden) event, unknown class, or a frame of another event: 400 naming the fields. */
@@ -234,20 +236,22 @@ export class AiDetectionsService extends AclDbService {
   async create(user: AuthUser, body: CreateAiDetectionRequest): Promise<AiDetectionResponse> {
     const eventId = BigInt(body.event_id);
     await this.checkRefs(eventId, body, (await this.visibleEvent(user, eventId)) !== null);
+    const clock = await this.clock();
     const row = await this.prisma.aI_Detections.create({
-      data: { ...toData(body), EventId: eventId } as Prisma.AI_DetectionsUncheckedCreateInput,
+      data: { ...toData(body, clock), EventId: eventId } as Prisma.AI_DetectionsUncheckedCreateInput,
     });
-    return toResponse(row);
+    return toResponse(row, clock);
   }
 
   async update(user: AuthUser, id: number, body: UpdateAiDetectionRequest): Promise<AiDetectionResponse> {
     const row = await this.row(user, id);
     await this.checkRefs(row.EventId, body, true);
+    const clock = await this.clock();
     const updated = await this.prisma.aI_Detections.update({
       where: { Id: row.Id },
-      data: toData(body) as Prisma.AI_DetectionsUncheckedUpdateInput,
+      data: toData(body, clock) as Prisma.AI_DetectionsUncheckedUpdateInput,
     });
-    return toResponse(updated);
+    return toResponse(updated, clock);
   }
 
   async remove(user: AuthUser, id: number): Promise<void> {

@@ -4,12 +4,11 @@
 import type { AuthUser } from '../../auth/auth-service.js';
 import type { MonitorAcl } from '../../auth/monitor-acl.js';
 import { InvalidInputError, NotFoundError } from '../../errors.js';
-import { toLocalDateTimeString } from '../../db/datetime.js';
 import type { PrismaClient } from '../../db/prisma.js';
 import type { Event_Data } from '../../generated/prisma/client.js';
 import { pageOf, pageRequest, type Page, listPage } from '../../api/pagination.js';
 import { EventVisibility } from '../../zm/event-visibility.js';
-import { parseLocalTimestamp } from './frames-service.js';
+import { parseTimeInput, processZoneClock, ZoneMinderClock, type ZoneClock } from '../../zm/event-time.js';
 import type { Services } from '../../registry.js';
 
 export interface EventDataResponse {
@@ -33,7 +32,7 @@ export interface EventDataResponse {
    * @minimum 0
    */
   frame_id?: number | null;
-  /** Local wall-clock time with milliseconds when non-zero, e.g. `2026-11-22T08:53:58.120`. */
+  /** As UTC with `Z`, with milliseconds when non-zero, e.g. `2026-11-22T07:53:58.120Z`. */
   timestamp?: string | null;
   data?: string | null;
 }
@@ -60,7 +59,7 @@ export interface CreateEventDataRequest {
    * @maximum 4294967295
    */
   frame_id?: number | null;
-  /** Local wall-clock time `YYYY-MM-DDTHH:MM:SS[.mmm]` (no offset). */
+  /** ISO 8601, milliseconds allowed: with `Z` or an offset an instant, without one ZoneMinder's local time. */
   timestamp: string;
   /**
    * The data (often JSON text).
@@ -77,13 +76,13 @@ export interface UpdateEventDataRequest {
   data?: string | null;
 }
 
-function toResponse(row: Event_Data): EventDataResponse {
+function toResponse(row: Event_Data, clock: ZoneClock): EventDataResponse {
   return {
     id: Number(row.Id),
     event_id: row.EventId === null ? null : Number(row.EventId),
     monitor_id: row.MonitorId,
     frame_id: row.FrameId,
-    timestamp: toLocalDateTimeString(row.Timestamp),
+    timestamp: clock.toUtcString(row.Timestamp, true),
     data: row.Data,
   };
 }
@@ -93,7 +92,7 @@ const notFound = (id: number) => new NotFoundError(`Event data ${id} not found`,
 export class EventDataService {
   /** Built once per app by the registry (Services.get). */
   static from(s: Services): EventDataService {
-    return new EventDataService(s.prisma, s.acl);
+    return new EventDataService(s.prisma, s.acl, s.get(ZoneMinderClock));
   }
 
   private readonly visibility: EventVisibility;
@@ -101,6 +100,7 @@ export class EventDataService {
   constructor(
     private readonly prisma: PrismaClient,
     acl: MonitorAcl,
+    private readonly clock: () => Promise<ZoneClock> = processZoneClock,
   ) {
     this.visibility = new EventVisibility(prisma, acl);
   }
@@ -112,7 +112,8 @@ export class EventDataService {
     pageSize?: number,
   ): Promise<PaginatedEventDataResponse> {
     const req = pageRequest(page, pageSize);
-    const visible = await this.visibility.visible(user);
+    const [visible, clock] = await Promise.all([this.visibility.visible(user), this.clock()]);
+    const toJson = (row: Event_Data) => toResponse(row, clock);
     if (visible && !visible.size) return pageOf([], 0, req);
     if (eventId !== undefined && visible && (await this.visibility.eventMonitor(user, eventId, visible)) === null) {
       return pageOf([], 0, req);
@@ -126,23 +127,23 @@ export class EventDataService {
         req,
       );
       const rows = await this.prisma.event_Data.findMany({ where: { Id: { in: ids } }, orderBy: { Id: 'asc' } });
-      return pageOf(rows.map(toResponse), total, req);
+      return pageOf(rows.map(toJson), total, req);
     }
     const where = eventId === undefined ? {} : { EventId: BigInt(eventId) };
     return listPage(
       req,
       this.prisma.event_Data.findMany({ where, orderBy: { Id: 'asc' }, skip: req.skip, take: req.take }),
       this.prisma.event_Data.count({ where }),
-      toResponse,
+      toJson,
     );
   }
 
   async get(user: AuthUser, id: number): Promise<EventDataResponse> {
-    return toResponse(await this.visibleRow(user, id));
+    return toResponse(await this.visibleRow(user, id), await this.clock());
   }
 
   async create(user: AuthUser, body: CreateEventDataRequest): Promise<EventDataResponse> {
-    const visible = await this.visibility.visible(user);
+    const [visible, clock] = await Promise.all([this.visibility.visible(user), this.clock()]);
     let monitorId = body.monitor_id ?? null;
     if (body.event_id != null) {
       const eventMonitor = await this.visibility.eventMonitor(user, body.event_id, visible);
@@ -161,11 +162,11 @@ export class EventDataService {
         EventId: body.event_id == null ? null : BigInt(body.event_id),
         MonitorId: monitorId,
         FrameId: body.frame_id ?? null,
-        Timestamp: parseLocalTimestamp('timestamp', body.timestamp),
+        Timestamp: parseTimeInput('timestamp', body.timestamp, clock, true),
         Data: body.data ?? null,
       },
     });
-    return toResponse(row);
+    return toResponse(row, clock);
   }
 
   async update(user: AuthUser, id: number, body: UpdateEventDataRequest): Promise<EventDataResponse> {
@@ -174,7 +175,7 @@ export class EventDataService {
       where: { Id: BigInt(id) },
       data: body.data === undefined ? {} : { Data: body.data },
     });
-    return toResponse(row);
+    return toResponse(row, await this.clock());
   }
 
   async remove(user: AuthUser, id: number): Promise<void> {

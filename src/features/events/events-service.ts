@@ -21,7 +21,7 @@ import {
   type TagSummary,
 } from './event-json.js';
 import { eventListSql, wallClockSql, type EventListFilters } from './event-list-query.js';
-import { parseEventTime, ZoneMinderClock, type ZoneClock } from '../../zm/event-time.js';
+import { parseEventTime, parseTimeInput, ZoneMinderClock, type ZoneClock } from '../../zm/event-time.js';
 import type { Services } from '../../registry.js';
 import type { EventCreateRequest, EventUpdateRequest } from '../../generated/dto/events.js';
 import { jsonToColumns } from '../field-table.js';
@@ -159,9 +159,9 @@ export class EventsService {
     }
     const length = parseLength(body.length);
     const start =
-      body.start_date_time == null ? clock.now() : parseInputTime('start_date_time', body.start_date_time, clock);
+      body.start_date_time == null ? clock.now() : parseTimeInput('start_date_time', body.start_date_time, clock);
     start.setUTCMilliseconds(0); // DATETIME(0), as zmc writes it
-    const end = body.end_date_time == null ? null : parseInputTime('end_date_time', body.end_date_time, clock);
+    const end = body.end_date_time == null ? null : parseTimeInput('end_date_time', body.end_date_time, clock);
     if (end && end.getTime() < start.getTime())
       throw new InvalidInputError('Invalid input', [['end_date_time', 'is before start_date_time']]);
     end?.setUTCMilliseconds(0);
@@ -331,13 +331,6 @@ export async function eventTagsOf(
     byEvent.set(key, [...(byEvent.get(key) ?? []), { id: Number(r.Id), name: r.Name }]);
   }
   return byEvent;
-}
-
-function parseInputTime(field: string, text: string, clock: ZoneClock): Date {
-  const wall = parseEventTime(text, clock);
-  if (!wall)
-    throw new InvalidInputError('Invalid input', [[field, 'must be an ISO 8601 date-time in years 1000 to 9999']]);
-  return wall;
 }
 
 function parseLength(text: string): Decimal {

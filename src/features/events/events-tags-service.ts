@@ -2,11 +2,10 @@
 // rows behave exactly like missing ones. Who assigned a tag is taken from the token.
 import type { AuthUser } from '../../auth/auth-service.js';
 import type { MonitorAcl } from '../../auth/monitor-acl.js';
-import { toLocalDateTimeString } from '../../db/datetime.js';
 import type { PrismaClient } from '../../db/prisma.js';
 import { InvalidInputError, NotFoundError } from '../../errors.js';
 import type { Events_Tags, Prisma } from '../../generated/prisma/client.js';
-import type { LocalDateTime } from '../../api/envelopes.js';
+import type { DateTimeWrapper } from '../../api/wrappers.js';
 import { pageRequest, type Page, listPage } from '../../api/pagination.js';
 import { ZoneMinderClock, type ZoneClock } from '../../zm/event-time.js';
 import type { Services } from '../../registry.js';
@@ -22,8 +21,8 @@ export interface EventTagResponse {
    * @minimum 0
    */
   event_id: number;
-  /** When the tag was assigned (ZoneMinder local time). */
-  assigned_date?: LocalDateTime | null;
+  /** When the tag was assigned, as UTC with `Z`. */
+  assigned_date?: DateTimeWrapper | null;
   /**
    * The user who assigned it.
    * @isInt
@@ -70,11 +69,11 @@ const notFound = (tagId: number, eventId: number) =>
     'EVENT_TAG',
   );
 
-function toResponse(row: Events_Tags): EventTagResponse {
+function toResponse(row: Events_Tags, clock: ZoneClock): EventTagResponse {
   return {
     tag_id: Number(row.TagId),
     event_id: Number(row.EventId),
-    assigned_date: toLocalDateTimeString(row.AssignedDate),
+    assigned_date: clock.toUtcString(row.AssignedDate),
     assigned_by: row.AssignedBy,
   };
 }
@@ -93,6 +92,7 @@ export class EventsTagsService {
 
   async list(user: AuthUser, filters: EventTagFilters): Promise<Page<EventTagResponse>> {
     const req = pageRequest(filters.page, filters.page_size);
+    const clock = await this.clock();
     const where = await this.visibleWhere(user, {
       ...(filters.event_id !== undefined && { EventId: BigInt(filters.event_id) }),
       ...(filters.tag_id !== undefined && { TagId: BigInt(filters.tag_id) }),
@@ -106,12 +106,12 @@ export class EventsTagsService {
         take: req.take,
       }),
       this.prisma.events_Tags.count({ where }),
-      toResponse,
+      (row) => toResponse(row, clock),
     );
   }
 
   async get(user: AuthUser, tagId: number, eventId: number): Promise<EventTagResponse> {
-    return toResponse(await this.visibleRow(user, tagId, eventId));
+    return toResponse(await this.visibleRow(user, tagId, eventId), await this.clock());
   }
 
   async create(user: AuthUser, body: CreateEventTagRequest): Promise<EventTagResponse> {
@@ -133,7 +133,7 @@ export class EventsTagsService {
       // As ZoneMinder's UI does when it assigns a tag.
       this.prisma.tags.update({ where: { Id: BigInt(body.tag_id) }, data: { LastAssignedDate: clock.now() } }),
     ]);
-    return toResponse(row);
+    return toResponse(row, clock);
   }
 
   async remove(user: AuthUser, tagId: number, eventId: number): Promise<void> {

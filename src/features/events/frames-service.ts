@@ -4,13 +4,13 @@
 import type { AuthUser } from '../../auth/auth-service.js';
 import type { MonitorAcl } from '../../auth/monitor-acl.js';
 import { InvalidInputError, NotFoundError } from '../../errors.js';
-import { fromLocalDateTimeString, toLocalDateTimeString } from '../../db/datetime.js';
 import { decimalToString } from '../../db/prisma-json.js';
 import type { PrismaClient } from '../../db/prisma.js';
 import type { Frames } from '../../generated/prisma/client.js';
-import type { LocalDateTime } from '../../api/envelopes.js';
+import type { DateTimeWrapper } from '../../api/wrappers.js';
 import { pageOf, pageRequest, type Page, listPage } from '../../api/pagination.js';
 import { EventVisibility } from '../../zm/event-visibility.js';
+import { parseTimeInput, processZoneClock, ZoneMinderClock, type ZoneClock } from '../../zm/event-time.js';
 import type { Services } from '../../registry.js';
 
 export type FrameType = 'Normal' | 'Bulk' | 'Alarm';
@@ -38,8 +38,8 @@ export interface FrameResponse {
    * @minimum 0
    */
   score: number;
-  /** Local wall-clock time (no offset); null when ZoneMinder stored a zero date. */
-  time_stamp: LocalDateTime | null;
+  /** When the frame was captured, as UTC with `Z`; null when ZoneMinder stored a zero date. */
+  time_stamp: DateTimeWrapper | null;
   /** Seconds since the event started, as a decimal string with two places. */
   delta: string;
 }
@@ -68,7 +68,7 @@ export interface CreateFrameRequest {
    * @maximum 65535
    */
   score: number;
-  /** Local wall-clock time `YYYY-MM-DDTHH:MM:SS` (no offset). */
+  /** ISO 8601: with `Z` or an offset an instant, without one ZoneMinder's local time. */
   time_stamp: string;
   /**
    * Seconds since the event started, e.g. `"1.25"` (-999999.99 to 999999.99).
@@ -88,14 +88,14 @@ export interface UpdateFrameRequest {
   score?: number | null;
 }
 
-function toResponse(row: Frames): FrameResponse {
+function toResponse(row: Frames, clock: ZoneClock): FrameResponse {
   return {
     id: Number(row.Id),
     event_id: Number(row.EventId),
     frame_id: row.FrameId,
     type: row.Type,
     score: row.Score,
-    time_stamp: toLocalDateTimeString(row.TimeStamp),
+    time_stamp: clock.toUtcString(row.TimeStamp),
     delta: decimalToString(row.Delta, 2),
   };
 }
@@ -105,7 +105,7 @@ const notFound = (id: number) => new NotFoundError(`Frame ${id} not found`, [['i
 export class FramesService {
   /** Built once per app by the registry (Services.get). */
   static from(s: Services): FramesService {
-    return new FramesService(s.prisma, s.acl);
+    return new FramesService(s.prisma, s.acl, s.get(ZoneMinderClock));
   }
 
   private readonly visibility: EventVisibility;
@@ -113,6 +113,7 @@ export class FramesService {
   constructor(
     private readonly prisma: PrismaClient,
     acl: MonitorAcl,
+    private readonly clock: () => Promise<ZoneClock> = processZoneClock,
   ) {
     this.visibility = new EventVisibility(prisma, acl);
   }
@@ -124,7 +125,8 @@ export class FramesService {
     pageSize?: number,
   ): Promise<PaginatedFramesResponse> {
     const req = pageRequest(page, pageSize);
-    const visible = await this.visibility.visible(user);
+    const [visible, clock] = await Promise.all([this.visibility.visible(user), this.clock()]);
+    const toJson = (row: Frames) => toResponse(row, clock);
     let where: { EventId?: bigint; Id?: { in: bigint[] } } = {};
     if (eventId !== undefined) {
       // A hidden event's frames are simply not there.
@@ -139,21 +141,22 @@ export class FramesService {
         req,
       );
       const rows = await this.prisma.frames.findMany({ where: { Id: { in: ids } }, orderBy: { Id: 'asc' } });
-      return pageOf(rows.map(toResponse), total, req);
+      return pageOf(rows.map(toJson), total, req);
     }
     return listPage(
       req,
       this.prisma.frames.findMany({ where, orderBy: { Id: 'asc' }, skip: req.skip, take: req.take }),
       this.prisma.frames.count({ where }),
-      toResponse,
+      toJson,
     );
   }
 
   async get(user: AuthUser, id: number): Promise<FrameResponse> {
-    return toResponse(await this.visibleRow(user, id));
+    return toResponse(await this.visibleRow(user, id), await this.clock());
   }
 
   async create(user: AuthUser, body: CreateFrameRequest): Promise<FrameResponse> {
+    const clock = await this.clock();
     if ((await this.visibility.eventMonitor(user, body.event_id)) === null) {
       throw new InvalidInputError('Invalid input', [['event_id', 'no such event']]);
     }
@@ -163,11 +166,11 @@ export class FramesService {
         FrameId: body.frame_id,
         Type: body.type,
         Score: body.score,
-        TimeStamp: parseLocalTimestamp('time_stamp', body.time_stamp),
+        TimeStamp: parseTimeInput('time_stamp', body.time_stamp, clock, true),
         Delta: body.delta,
       },
     });
-    return toResponse(row);
+    return toResponse(row, clock);
   }
 
   async update(user: AuthUser, id: number, body: UpdateFrameRequest): Promise<FrameResponse> {
@@ -176,7 +179,7 @@ export class FramesService {
       where: { Id: BigInt(id) },
       data: { Type: body.type, ...(body.score != null && { Score: body.score }) },
     });
-    return toResponse(row);
+    return toResponse(row, await this.clock());
   }
 
   async remove(user: AuthUser, id: number): Promise<void> {
@@ -189,28 +192,4 @@ export class FramesService {
     if (!row || !(await this.visibility.rowVisible(user, row.EventId))) throw notFound(id);
     return row;
   }
-}
-
-// A TIMESTAMP column holds 1970-01-01 00:00:01 to 2038-01-19 03:14:07 (UTC; the session zone
-// shifts the bounds by at most a day, so a day of margin is kept on each side).
-const TIMESTAMP_MIN = Date.UTC(1970, 0, 2);
-const TIMESTAMP_MAX = Date.UTC(2038, 0, 18);
-
-/**
- * A local wall-clock string (no offset) for a TIMESTAMP column -> the Date Prisma stores as
- * those digits; 400 when malformed or outside what the column can hold.
- */
-export function parseLocalTimestamp(field: string, text: string): Date {
-  let wall: Date;
-  try {
-    wall = fromLocalDateTimeString(text);
-  } catch {
-    throw new InvalidInputError('Invalid input', [
-      [field, 'must be a local date-time YYYY-MM-DDTHH:MM:SS (no offset)'],
-    ]);
-  }
-  if (wall.getTime() < TIMESTAMP_MIN || wall.getTime() > TIMESTAMP_MAX) {
-    throw new InvalidInputError('Invalid input', [[field, 'must be between 1970-01-02 and 2038-01-18']]);
-  }
-  return wall;
 }

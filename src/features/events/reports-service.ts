@@ -1,11 +1,10 @@
 // Reports (the Reports table, ZoneMinder 1.37.22+). `CreatedBy` is always the authenticated
 // caller (interface spec, field rule 5): a body cannot set or change it.
 import type { AuthUser } from '../../auth/auth-service.js';
-import { toLocalDateTimeString } from '../../db/datetime.js';
 import type { PrismaClient } from '../../db/prisma.js';
 import { InvalidInputError, notFound } from '../../errors.js';
 import type { Reports } from '../../generated/prisma/client.js';
-import type { LocalDateTime } from '../../api/envelopes.js';
+import type { DateTimeWrapper } from '../../api/wrappers.js';
 import { pageRequest, type Page, listPage } from '../../api/pagination.js';
 import { parseEventTime, ZoneMinderClock, type ZoneClock } from '../../zm/event-time.js';
 import type { Services } from '../../registry.js';
@@ -23,10 +22,10 @@ export interface ReportResponse {
    * @minimum 0
    */
   filter_id?: number | null;
-  /** Start of the period (ZoneMinder local time). */
-  start_date_time?: LocalDateTime | null;
-  /** End of the period (ZoneMinder local time). */
-  end_date_time?: LocalDateTime | null;
+  /** Start of the period, as UTC with `Z`. */
+  start_date_time?: DateTimeWrapper | null;
+  /** End of the period, as UTC with `Z`. */
+  end_date_time?: DateTimeWrapper | null;
   /**
    * Interval in seconds.
    * @isInt
@@ -92,13 +91,13 @@ export interface UpdateReportRequest {
   interval?: number | null;
 }
 
-function toResponse(row: Reports): ReportResponse {
+function toResponse(row: Reports, clock: ZoneClock): ReportResponse {
   return {
     id: row.Id,
     name: row.Name,
     filter_id: row.FilterId,
-    start_date_time: toLocalDateTimeString(row.StartDateTime),
-    end_date_time: toLocalDateTimeString(row.EndDateTime),
+    start_date_time: clock.toUtcString(row.StartDateTime),
+    end_date_time: clock.toUtcString(row.EndDateTime),
     interval: row.Interval,
     created_by: row.CreatedBy,
   };
@@ -117,16 +116,17 @@ export class ReportsService {
 
   async list(page?: number, pageSize?: number): Promise<Page<ReportResponse>> {
     const req = pageRequest(page, pageSize);
+    const clock = await this.clock();
     return listPage(
       req,
       this.prisma.reports.findMany({ orderBy: { Id: 'asc' }, skip: req.skip, take: req.take }),
       this.prisma.reports.count(),
-      toResponse,
+      (r) => toResponse(r, clock),
     );
   }
 
   async get(id: number): Promise<ReportResponse> {
-    return toResponse(await this.row(id));
+    return toResponse(await this.row(id), await this.clock());
   }
 
   async create(user: AuthUser, body: CreateReportRequest): Promise<ReportResponse> {
@@ -142,7 +142,7 @@ export class ReportsService {
         CreatedBy: user.id,
       },
     });
-    return toResponse(row);
+    return toResponse(row, await this.clock());
   }
 
   async update(id: number, body: UpdateReportRequest): Promise<ReportResponse> {
@@ -159,7 +159,7 @@ export class ReportsService {
         ...(body.interval !== undefined && { Interval: body.interval }),
       },
     });
-    return toResponse(row);
+    return toResponse(row, await this.clock());
   }
 
   async remove(id: number): Promise<void> {

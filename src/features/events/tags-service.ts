@@ -2,16 +2,13 @@
 // only ever count and show events of monitors the caller may see.
 import type { AuthUser } from '../../auth/auth-service.js';
 import type { MonitorAcl } from '../../auth/monitor-acl.js';
-import { toLocalDateTimeString } from '../../db/datetime.js';
 import type { PrismaClient } from '../../db/prisma.js';
 import { InvalidInputError, NotFoundError } from '../../errors.js';
 import type { Tags } from '../../generated/prisma/client.js';
-import type { LocalDateTime } from '../../api/envelopes.js';
 import { pageOf, pageRequest, type Page } from '../../api/pagination.js';
 import type { DateTimeWrapper } from '../../api/wrappers.js';
-import { ZoneMinderClock, type ZoneClock } from '../../zm/event-time.js';
+import { parseTimeInput, ZoneMinderClock, type ZoneClock } from '../../zm/event-time.js';
 import { inList } from '../../zm/event-visibility.js';
-import { parseLocalTimestamp } from './frames-service.js';
 import type { Services } from '../../registry.js';
 
 export interface TagResponse {
@@ -21,8 +18,8 @@ export interface TagResponse {
    */
   id: number;
   name: string;
-  /** When the tag was created (ZoneMinder local time). */
-  create_date?: LocalDateTime | null;
+  /** When the tag was created, as UTC with `Z`. */
+  create_date?: DateTimeWrapper | null;
   /**
    * Events carrying the tag, counting only events of monitors the caller may see.
    * @isLong
@@ -38,8 +35,8 @@ export interface CreateTagRequest {
    * @maxLength 64
    */
   name: string;
-  /** Creation time (ZoneMinder local time); default now. */
-  create_date?: LocalDateTime | null;
+  /** Creation time, ISO 8601 (without an offset: ZoneMinder local time); default now. */
+  create_date?: DateTimeWrapper | null;
 }
 
 export interface UpdateTagRequest {
@@ -49,8 +46,8 @@ export interface UpdateTagRequest {
    * @maxLength 64
    */
   name?: string | null;
-  /** Creation time (ZoneMinder local time). */
-  create_date?: LocalDateTime | null;
+  /** Creation time, ISO 8601 (without an offset: ZoneMinder local time). */
+  create_date?: DateTimeWrapper | null;
 }
 
 /** One event of a tag, as TagDetailResponse lists them. */
@@ -78,7 +75,8 @@ export interface TagDetailResponse {
    */
   id: number;
   name: string;
-  create_date?: LocalDateTime | null;
+  /** When the tag was created, as UTC with `Z`. */
+  create_date?: DateTimeWrapper | null;
   events: EventSummary[];
   /**
    * @isLong
@@ -114,11 +112,11 @@ function checkName(name: string | null | undefined): void {
 
 const notFound = (id: number) => new NotFoundError(`Tag ${id} not found`, [['id', String(id)]]);
 
-function toResponse(row: Tags, eventCount?: number): TagResponse {
+function toResponse(row: Tags, clock: ZoneClock, eventCount?: number): TagResponse {
   return {
     id: Number(row.Id),
     name: row.Name,
-    create_date: toLocalDateTimeString(row.CreateDate),
+    create_date: clock.toUtcString(row.CreateDate),
     ...(eventCount !== undefined && { event_count: eventCount }),
   };
 }
@@ -137,17 +135,18 @@ export class TagsService {
 
   async list(user: AuthUser, page?: number, pageSize?: number): Promise<Page<TagResponse>> {
     const req = pageRequest(page, pageSize);
-    const [rows, total, scope] = await Promise.all([
+    const [rows, total, scope, clock] = await Promise.all([
       this.prisma.tags.findMany({ orderBy: { Id: 'asc' }, skip: req.skip, take: req.take }),
       this.prisma.tags.count(),
       this.acl.scope(user),
+      this.clock(),
     ]);
     const counts = await this.eventCounts(
       rows.map((r) => r.Id),
       scope.visible,
     );
     return pageOf(
-      rows.map((r) => toResponse(r, counts.get(String(r.Id)) ?? 0)),
+      rows.map((r) => toResponse(r, clock, counts.get(String(r.Id)) ?? 0)),
       total,
       req,
     );
@@ -156,7 +155,7 @@ export class TagsService {
   async get(user: AuthUser, id: number, page?: number, pageSize?: number): Promise<TagDetailResponse> {
     const req = pageRequest(page, pageSize);
     const [tag, scope, clock] = await Promise.all([this.row(id), this.acl.scope(user), this.clock()]);
-    const base = { id: Number(tag.Id), name: tag.Name, create_date: toLocalDateTimeString(tag.CreateDate) };
+    const base = { id: Number(tag.Id), name: tag.Name, create_date: clock.toUtcString(tag.CreateDate) };
     if (scope.visible && scope.visible.size === 0) return { ...base, ...this.envelope([], 0, req) };
 
     const visible = scope.visible ? inList(scope.visible) : null;
@@ -184,28 +183,30 @@ export class TagsService {
 
   async create(user: AuthUser, body: CreateTagRequest): Promise<TagResponse> {
     checkName(body.name);
+    const clock = await this.clock();
     const row = await this.prisma.tags.create({
       data: {
         Name: body.name,
         CreatedBy: user.id,
-        ...(body.create_date != null && { CreateDate: parseLocalTimestamp('create_date', body.create_date) }),
+        ...(body.create_date != null && { CreateDate: parseTimeInput('create_date', body.create_date, clock, true) }),
       },
     });
-    return toResponse(row, 0);
+    return toResponse(row, clock, 0);
   }
 
   async update(user: AuthUser, id: number, body: UpdateTagRequest): Promise<TagResponse> {
     await this.row(id);
     checkName(body.name);
+    const clock = await this.clock();
     const row = await this.prisma.tags.update({
       where: { Id: BigInt(id) },
       data: {
         ...(body.name != null && { Name: body.name }),
-        ...(body.create_date != null && { CreateDate: parseLocalTimestamp('create_date', body.create_date) }),
+        ...(body.create_date != null && { CreateDate: parseTimeInput('create_date', body.create_date, clock, true) }),
       },
     });
     const counts = await this.eventCounts([row.Id], (await this.acl.scope(user)).visible);
-    return toResponse(row, counts.get(String(row.Id)) ?? 0);
+    return toResponse(row, clock, counts.get(String(row.Id)) ?? 0);
   }
 
   /** Deletes the tag; its Events_Tags rows go with it (foreign key ON DELETE CASCADE). */

@@ -7,7 +7,6 @@ import {
   monitorNotFound,
   type MonitorAcl,
 } from '../../auth/monitor-acl.js';
-import { toLocalDateTimeString } from '../../db/datetime.js';
 import { decimalToString } from '../../db/prisma-json.js';
 import type { LiveColumns } from '../../db/live-columns.js';
 import type { PrismaClient } from '../../db/prisma.js';
@@ -16,7 +15,8 @@ import type { Monitor_Status } from '../../generated/prisma/client.js';
 import { Decimal } from '@prisma/client-runtime-utils';
 import type { DbPool } from '../../db/pool.js';
 import { isValidDateText } from '../../db/prisma-zero-dates.js';
-import type { LocalDateTime } from '../../api/envelopes.js';
+import type { DateTimeWrapper } from '../../api/wrappers.js';
+import { processZoneClock, ZoneMinderClock, type ZoneClock } from '../../zm/event-time.js';
 import { pageRequest, type Page, listPage } from '../../api/pagination.js';
 import type { Services } from '../../registry.js';
 
@@ -33,8 +33,8 @@ export interface MonitorStatusResponse {
   analysis_fps: string;
   /** Bytes per second. @isInt */
   capture_bandwidth: number;
-  /** Local wall-clock time of the last heartbeat (no offset). */
-  updated_on: LocalDateTime | null;
+  /** The last heartbeat, as UTC with `Z`. */
+  updated_on: DateTimeWrapper | null;
 }
 
 export interface UpdateMonitorStatusRequest {
@@ -59,7 +59,7 @@ interface StatusRow {
 }
 
 /** The polled list's rows through the driver: the same JSON toResponse() gives for Prisma's rows. */
-function fromDriver(row: StatusRow): MonitorStatusResponse {
+function fromDriver(row: StatusRow, clock: ZoneClock): MonitorStatusResponse {
   const updated = row.UpdatedOn !== null && isValidDateText(row.UpdatedOn) ? row.UpdatedOn : null;
   return {
     monitor_id: Number(row.MonitorId),
@@ -67,18 +67,18 @@ function fromDriver(row: StatusRow): MonitorStatusResponse {
     capture_fps: new Decimal(row.CaptureFPS).toFixed(2),
     analysis_fps: new Decimal(row.AnalysisFPS).toFixed(2),
     capture_bandwidth: Number(row.CaptureBandwidth),
-    updated_on: updated === null ? null : toLocalDateTimeString(new Date(`${updated.replace(' ', 'T')}Z`)),
+    updated_on: updated === null ? null : clock.toUtcString(new Date(`${updated.replace(' ', 'T')}Z`)),
   };
 }
 
-function toResponse(row: Monitor_Status): MonitorStatusResponse {
+function toResponse(row: Monitor_Status, clock: ZoneClock): MonitorStatusResponse {
   return {
     monitor_id: row.MonitorId,
     status: row.Status,
     capture_fps: decimalToString(row.CaptureFPS, 2),
     analysis_fps: decimalToString(row.AnalysisFPS, 2),
     capture_bandwidth: row.CaptureBandwidth,
-    updated_on: toLocalDateTimeString(row.UpdatedOn),
+    updated_on: clock.toUtcString(row.UpdatedOn),
   };
 }
 
@@ -87,7 +87,7 @@ const STATUS_COLUMNS = ['MonitorId', 'Status', 'CaptureFPS', 'AnalysisFPS', 'Cap
 export class MonitorStatusService {
   /** Built once per app by the registry (Services.get). */
   static from(s: Services): MonitorStatusService {
-    return new MonitorStatusService(s.prisma, s.acl, s.pool, s.columns);
+    return new MonitorStatusService(s.prisma, s.acl, s.pool, s.columns, s.get(ZoneMinderClock));
   }
 
   constructor(
@@ -97,11 +97,12 @@ export class MonitorStatusService {
     private readonly db: Pick<DbPool, 'execute'>,
     /** Reads UpdatedOn (1.39) as null on an older ZoneMinder's table (src/db/live-columns.ts). */
     private readonly columns?: LiveColumns,
+    private readonly clock: () => Promise<ZoneClock> = processZoneClock,
   ) {}
 
   async list(user: AuthUser, page?: number, pageSize?: number): Promise<Page<MonitorStatusResponse>> {
     const req = pageRequest(page, pageSize);
-    const scope = await this.acl.scope(user);
+    const [scope, clock] = await Promise.all([this.acl.scope(user), this.clock()]);
     const visible = scope.visible ? [...scope.visible].sort((a, b) => a - b) : null;
     const where = !visible
       ? ''
@@ -124,14 +125,14 @@ export class MonitorStatusService {
           Array<{ n: number | bigint }>
         >
       ).then(([row]) => Number(row?.n ?? 0)),
-      fromDriver,
+      (row) => fromDriver(row, clock),
     );
   }
 
   async get(user: AuthUser, monitorId: number): Promise<MonitorStatusResponse> {
     requireVisibleMonitor(await this.acl.scope(user), monitorId);
     const row = await this.prisma.monitor_Status.findUnique({ where: { MonitorId: monitorId } });
-    if (row) return toResponse(row);
+    if (row) return toResponse(row, await this.clock());
     if (!(await this.prisma.monitors.findUnique({ where: { Id: monitorId }, select: { Id: true } })))
       throw monitorNotFound(monitorId);
     throw new NotFoundError(`No status recorded for monitor ${monitorId}`, [['monitor_id', String(monitorId)]]);

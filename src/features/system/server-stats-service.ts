@@ -4,20 +4,21 @@
 // the database on insert and emitted as the local wall-clock time it shows (no offset).
 // The reference has no update route: samples are facts, created and deleted only.
 import { InvalidInputError, notFound } from '../../errors.js';
-import { toLocalDateTimeString } from '../../db/datetime.js';
 import { decimalToString } from '../../db/prisma-json.js';
-import type { LocalDateTime } from '../../api/envelopes.js';
+import type { DateTimeWrapper } from '../../api/wrappers.js';
 import { pageRequest, type Page, listPage } from '../../api/pagination.js';
 import type { Prisma, Server_Stats } from '../../generated/prisma/client.js';
-import { DbService } from '../db-service.js';
+import type { PrismaClient } from '../../db/prisma.js';
+import { ZoneMinderClock, processZoneClock, type ZoneClock } from '../../zm/event-time.js';
+import type { Services } from '../../registry.js';
 
 export interface ServerStatResponse {
   /** Server_Stats.Id. @isInt @minimum 0 */
   id: number;
   /** The server sampled; null on single-server installs. @isInt @minimum 0 */
   server_id?: number | null;
-  /** When the sample was taken (local wall-clock time, no offset). */
-  time_stamp: LocalDateTime | null;
+  /** When the sample was taken, as UTC with `Z`. */
+  time_stamp: DateTimeWrapper | null;
   /** Load average, e.g. "0.8". */
   cpu_load?: string | null;
   /** User CPU percent, e.g. "12.5". */
@@ -75,11 +76,11 @@ const text = (v: Prisma.Decimal | null) => (v === null ? null : decimalToString(
 const bytes = (v: bigint | null) => (v === null ? null : Number(v));
 const big = (v: number | null | undefined) => (v == null ? null : BigInt(v));
 
-function toResponse(row: Server_Stats): ServerStatResponse {
+function toResponse(row: Server_Stats, clock: ZoneClock): ServerStatResponse {
   return {
     id: row.Id,
     server_id: row.ServerId,
-    time_stamp: toLocalDateTimeString(row.TimeStamp),
+    time_stamp: clock.toUtcString(row.TimeStamp),
     cpu_load: text(row.CpuLoad),
     cpu_user_percent: text(row.CpuUserPercent),
     cpu_nice_percent: text(row.CpuNicePercent),
@@ -93,9 +94,20 @@ function toResponse(row: Server_Stats): ServerStatResponse {
   };
 }
 
-export class ServerStatsService extends DbService {
+export class ServerStatsService {
+  /** Built once per app by the registry (Services.get). */
+  static from(s: Services): ServerStatsService {
+    return new ServerStatsService(s.prisma, s.get(ZoneMinderClock));
+  }
+
+  constructor(
+    private readonly prisma: PrismaClient,
+    private readonly clock: () => Promise<ZoneClock> = processZoneClock,
+  ) {}
+
   async list(page?: number, pageSize?: number): Promise<Page<ServerStatResponse>> {
     const req = pageRequest(page, pageSize);
+    const clock = await this.clock();
     return listPage(
       req,
       this.prisma.server_Stats.findMany({
@@ -104,14 +116,14 @@ export class ServerStatsService extends DbService {
         take: req.take,
       }),
       this.prisma.server_Stats.count(),
-      toResponse,
+      (r) => toResponse(r, clock),
     );
   }
 
   async get(id: number): Promise<ServerStatResponse> {
     const row = await this.prisma.server_Stats.findUnique({ where: { Id: id } });
     if (!row) throw notFound('Server stat', id);
-    return toResponse(row);
+    return toResponse(row, await this.clock());
   }
 
   async create(body: CreateServerStatRequest): Promise<ServerStatResponse> {
@@ -138,7 +150,7 @@ export class ServerStatsService extends DbService {
         FreeSwap: big(body.free_swap),
       },
     });
-    return toResponse(row);
+    return toResponse(row, await this.clock());
   }
 
   async remove(id: number): Promise<void> {

@@ -4,12 +4,13 @@
 // other users or for none. Rows the caller may not see answer 404 like missing ones.
 import type { AuthUser } from '../../auth/auth-service.js';
 import { allows } from '../../auth/permissions.js';
-import { fromLocalDateTimeInput, toLocalDateTimeString, toWallClock } from '../../db/datetime.js';
 import { InvalidInputError, PermissionDeniedError, notFound } from '../../errors.js';
-import type { LocalDateTime } from '../../api/envelopes.js';
+import type { DateTimeWrapper } from '../../api/wrappers.js';
 import { pageRequest, type Page, listPage } from '../../api/pagination.js';
 import type { Notifications, Prisma } from '../../generated/prisma/client.js';
-import { DbService } from '../db-service.js';
+import type { PrismaClient } from '../../db/prisma.js';
+import { parseTimeInput, processZoneClock, ZoneMinderClock, type ZoneClock } from '../../zm/event-time.js';
+import type { Services } from '../../registry.js';
 
 export type NotificationPlatform = 'android' | 'ios' | 'web';
 export type NotificationPushState = 'enabled' | 'disabled';
@@ -41,9 +42,10 @@ export interface NotificationResponse {
   profile?: string | null;
   /** @isInt */
   badge_count: number;
-  last_notified_at?: LocalDateTime | null;
-  created_on?: LocalDateTime | null;
-  updated_on?: LocalDateTime | null;
+  /** Times as UTC with `Z`. */
+  last_notified_at?: DateTimeWrapper | null;
+  created_on?: DateTimeWrapper | null;
+  updated_on?: DateTimeWrapper | null;
 }
 
 interface NotificationFields {
@@ -106,13 +108,13 @@ export interface UpdateNotificationRequest extends NotificationFields {
   token?: string | null;
   platform?: NotificationPlatform | null;
   /**
-   * When the device was last notified (local wall-clock time); null clears it.
-   * @pattern ^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}$
+   * When the device was last notified, ISO 8601 (without an offset: ZoneMinder local time); null
+   * clears it.
    */
-  last_notified_at?: string | null;
+  last_notified_at?: DateTimeWrapper | null;
 }
 
-function toResponse(row: Notifications): NotificationResponse {
+function toResponse(row: Notifications, clock: ZoneClock): NotificationResponse {
   return {
     id: row.Id,
     user_id: row.UserId,
@@ -124,13 +126,16 @@ function toResponse(row: Notifications): NotificationResponse {
     app_version: row.AppVersion,
     profile: row.Profile,
     badge_count: row.BadgeCount,
-    last_notified_at: toLocalDateTimeString(row.LastNotifiedAt),
-    created_on: toLocalDateTimeString(row.CreatedOn),
-    updated_on: toLocalDateTimeString(row.UpdatedOn),
+    last_notified_at: clock.toUtcString(row.LastNotifiedAt),
+    created_on: clock.toUtcString(row.CreatedOn),
+    updated_on: clock.toUtcString(row.UpdatedOn),
   };
 }
 
-function toData(body: CreateNotificationRequest | UpdateNotificationRequest): Record<string, unknown> {
+function toData(
+  body: CreateNotificationRequest | UpdateNotificationRequest,
+  clock: ZoneClock,
+): Record<string, unknown> {
   const data: Record<string, unknown> = {};
   if (body.token != null) data.Token = body.token;
   if (body.platform != null) data.Platform = body.platform;
@@ -141,11 +146,8 @@ function toData(body: CreateNotificationRequest | UpdateNotificationRequest): Re
   if (body.profile !== undefined) data.Profile = body.profile;
   if (body.badge_count != null) data.BadgeCount = body.badge_count;
   if ('last_notified_at' in body && body.last_notified_at !== undefined) {
-    try {
-      data.LastNotifiedAt = body.last_notified_at === null ? null : fromLocalDateTimeInput(body.last_notified_at);
-    } catch {
-      throw new InvalidInputError('Invalid input', [['last_notified_at', 'not a valid local date-time']]);
-    }
+    data.LastNotifiedAt =
+      body.last_notified_at === null ? null : parseTimeInput('last_notified_at', body.last_notified_at, clock);
   }
   return data;
 }
@@ -153,7 +155,17 @@ function toData(body: CreateNotificationRequest | UpdateNotificationRequest): Re
 const seesAll = (user: AuthUser) => allows(user.perms, 'system', 'View');
 const editsAll = (user: AuthUser) => allows(user.perms, 'system', 'Edit');
 
-export class NotificationsService extends DbService {
+export class NotificationsService {
+  /** Built once per app by the registry (Services.get). */
+  static from(s: Services): NotificationsService {
+    return new NotificationsService(s.prisma, s.get(ZoneMinderClock));
+  }
+
+  constructor(
+    private readonly prisma: PrismaClient,
+    private readonly clock: () => Promise<ZoneClock> = processZoneClock,
+  ) {}
+
   async list(
     user: AuthUser,
     userId: number | undefined,
@@ -164,11 +176,12 @@ export class NotificationsService extends DbService {
     const where: Prisma.NotificationsWhereInput = {
       AND: [userId === undefined ? {} : { UserId: userId }, seesAll(user) ? {} : { UserId: user.id }],
     };
+    const clock = await this.clock();
     return listPage(
       req,
       this.prisma.notifications.findMany({ where, orderBy: { Id: 'asc' }, skip: req.skip, take: req.take }),
       this.prisma.notifications.count({ where }),
-      toResponse,
+      (r) => toResponse(r, clock),
     );
   }
 
@@ -184,7 +197,7 @@ export class NotificationsService extends DbService {
   }
 
   async get(user: AuthUser, id: number): Promise<NotificationResponse> {
-    return toResponse(await this.row(user, id, false));
+    return toResponse(await this.row(user, id, false), await this.clock());
   }
 
   async create(user: AuthUser, body: CreateNotificationRequest): Promise<NotificationResponse> {
@@ -196,23 +209,25 @@ export class NotificationsService extends DbService {
       throw new InvalidInputError('Invalid input', [['user_id', `unknown user ${owner}`]]);
     }
     // A token registered twice is a unique-index 409, mapped centrally.
+    const clock = await this.clock();
     const row = await this.prisma.notifications.create({
       data: {
-        ...toData(body),
+        ...toData(body, clock),
         UserId: owner,
-        CreatedOn: toWallClock(new Date()),
+        CreatedOn: clock.now(),
       } as Prisma.NotificationsUncheckedCreateInput,
     });
-    return toResponse(row);
+    return toResponse(row, clock);
   }
 
   async update(user: AuthUser, id: number, body: UpdateNotificationRequest): Promise<NotificationResponse> {
     await this.row(user, id, true);
+    const clock = await this.clock();
     const row = await this.prisma.notifications.update({
       where: { Id: id },
-      data: toData(body) as Prisma.NotificationsUncheckedUpdateInput,
+      data: toData(body, clock) as Prisma.NotificationsUncheckedUpdateInput,
     });
-    return toResponse(row);
+    return toResponse(row, clock);
   }
 
   async remove(user: AuthUser, id: number): Promise<void> {
