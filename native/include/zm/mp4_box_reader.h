@@ -34,24 +34,9 @@ class Reader {
     if (n > left()) Broken("a box is shorter than its fields");
   }
   std::uint8_t u8() { return Need(1), d_[pos_++]; }
-  std::uint16_t u16() {
-    Need(2);
-    const auto v = ReadU16Be(&d_[pos_]);
-    pos_ += 2;
-    return v;
-  }
-  std::uint32_t u24() {
-    Need(3);
-    const auto v = ReadU24Be(&d_[pos_]);
-    pos_ += 3;
-    return v;
-  }
-  std::uint32_t u32() {
-    Need(4);
-    const auto v = ReadU32Be(&d_[pos_]);
-    pos_ += 4;
-    return v;
-  }
+  std::uint16_t u16() { return Field(2, ReadU16Be); }
+  std::uint32_t u24() { return Field(3, ReadU24Be); }
+  std::uint32_t u32() { return Field(4, ReadU32Be); }
   std::uint64_t u64() {
     const std::uint64_t hi = u32();
     return (hi << 32) | u32();
@@ -66,6 +51,14 @@ class Reader {
   ByteView Rest() const { return d_.sub(pos_); }
 
  private:
+  template <typename T>
+  T Field(std::size_t n, T (*read)(const std::uint8_t*)) {
+    Need(n);
+    const auto v = read(&d_[pos_]);
+    pos_ += n;
+    return v;
+  }
+
   ByteView d_;
   std::size_t pos_ = 0;
 };
