@@ -109,8 +109,7 @@ Napi::Function LlHlsBinding::Define(Napi::Env env) {
                      });
 }
 
-LlHlsBinding::LlHlsBinding(const Napi::CallbackInfo& info)
-    : Napi::ObjectWrap<LlHlsBinding>(info), env_(info.Env()) {
+LlHlsBinding::LlHlsBinding(const Napi::CallbackInfo& info) : Napi::ObjectWrap<LlHlsBinding>(info) {
   Guard(info.Env(), [&] {
     const Napi::Object o = ObjectArg(info[0], "options");
     LlHlsOptions opts;
@@ -123,16 +122,7 @@ LlHlsBinding::LlHlsBinding(const Napi::CallbackInfo& info)
   });
 }
 
-LlHlsBinding::~LlHlsBinding() {
-  if (hook_registered_) napi_remove_env_cleanup_hook(env_, &LlHlsBinding::OnEnvCleanup, this);
-  DetachNow();
-}
-
-void LlHlsBinding::OnEnvCleanup(void* self) {
-  auto* binding = static_cast<LlHlsBinding*>(self);
-  binding->hook_registered_ = false;
-  binding->DetachNow();
-}
+LlHlsBinding::~LlHlsBinding() { DetachNow(); }
 
 void LlHlsBinding::DetachNow() {
   if (!shared_) return;
@@ -164,10 +154,7 @@ Napi::Value LlHlsBinding::Attach(const Napi::CallbackInfo& info) {
         shared_->feed.OnCodec(StreamKind::kAudio, *a);
     }
     // Registered after the TSFN, so it runs before Node's own TSFN teardown (hooks run in reverse).
-    if (!hook_registered_ &&
-        napi_add_env_cleanup_hook(env, &LlHlsBinding::OnEnvCleanup, this) == napi_ok) {
-      hook_registered_ = true;
-    }
+    cleanup_hook_.Register(env);
     queue_ = client->delivery_queue();
     client->delivery_queue()->AddTap(shared_);
     return env.Undefined();

@@ -12,6 +12,7 @@
 
 #include <memory>
 
+#include "env_cleanup_hook.h"
 #include "zm/delivery_queue.h"
 #include "zm/ll_hls_packager.h"
 
@@ -47,12 +48,10 @@ class LlHlsBinding : public Napi::ObjectWrap<LlHlsBinding> {
   Napi::Value Stats(const Napi::CallbackInfo& info);
 
   void DetachNow();
-  static void OnEnvCleanup(void* self);
 
-  napi_env env_ = nullptr;
   std::shared_ptr<Shared> shared_;
   std::weak_ptr<DeliveryQueue> queue_;  // of the attached StreamClient
-  bool hook_registered_ = false;
+  EnvCleanupHook cleanup_hook_{[this] { DetachNow(); }};
 };
 
 // An external Buffer over shared bytes (null when empty); the Buffer keeps them alive.

@@ -165,7 +165,7 @@ Napi::Function SharedMemoryBinding::Define(Napi::Env env) {
 }
 
 SharedMemoryBinding::SharedMemoryBinding(const Napi::CallbackInfo& info)
-    : Napi::ObjectWrap<SharedMemoryBinding>(info), env_(info.Env()) {
+    : Napi::ObjectWrap<SharedMemoryBinding>(info) {
   Guard(info.Env(), [&] {
     const Napi::Object o = ObjectArg(info[0], "options");
     shm::GeometryHint hint;
@@ -180,23 +180,12 @@ SharedMemoryBinding::SharedMemoryBinding(const Napi::CallbackInfo& info)
         std::max<std::uint32_t>(1, std::min<std::uint32_t>(U32Option(o, "maxAttempts", 5), 1000)));
     reader_ = std::make_unique<shm::ShmReader>(StringOption(o, "path"), hint);
     reader_->Refresh();
-    if (napi_add_env_cleanup_hook(info.Env(), &SharedMemoryBinding::OnEnvCleanup, this) ==
-        napi_ok) {
-      hook_registered_ = true;
-    }
+    cleanup_hook_.Register(info.Env());
   });
 }
 
-SharedMemoryBinding::~SharedMemoryBinding() {
-  if (hook_registered_)
-    napi_remove_env_cleanup_hook(env_, &SharedMemoryBinding::OnEnvCleanup, this);
-}
-
-void SharedMemoryBinding::OnEnvCleanup(void* self) {
-  auto* b = static_cast<SharedMemoryBinding*>(self);
-  b->hook_registered_ = false;
-  if (b->reader_)
-    b->reader_->Close();  // unmap now: a terminating worker thread never runs finalizers
+void SharedMemoryBinding::OnEnvCleanup() {
+  if (reader_) reader_->Close();  // unmap now: a terminating worker thread never runs finalizers
 }
 
 Napi::Value SharedMemoryBinding::Read(const Napi::CallbackInfo& info) {

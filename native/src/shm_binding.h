@@ -7,6 +7,7 @@
 
 #include <memory>
 
+#include "env_cleanup_hook.h"
 #include "zm/shm_reader.h"
 
 namespace zm::js {
@@ -18,7 +19,6 @@ class SharedMemoryBinding : public Napi::ObjectWrap<SharedMemoryBinding> {
   // new SharedMemory({path, width?, height?, imageBufferCount?, zoneCount?, maxAttempts?})
   // Opens at once: throws ERR_ZM_SHM_MISSING/PERMISSION/LAYOUT/INVALID.
   explicit SharedMemoryBinding(const Napi::CallbackInfo& info);
-  ~SharedMemoryBinding() override;
 
  private:
   Napi::Value Read(const Napi::CallbackInfo& info);         // → raw state record
@@ -27,12 +27,11 @@ class SharedMemoryBinding : public Napi::ObjectWrap<SharedMemoryBinding> {
   Napi::Value Info(const Napi::CallbackInfo& info);     // → {path, layout, geometry, …}
   Napi::Value Close(const Napi::CallbackInfo& info);
 
-  static void OnEnvCleanup(void* self);
+  void OnEnvCleanup();
 
-  Napi::Env env_;
   std::unique_ptr<shm::ShmReader> reader_;
   int max_attempts_ = 5;
-  bool hook_registered_ = false;
+  EnvCleanupHook cleanup_hook_{[this] { OnEnvCleanup(); }};
 };
 
 // shmLayoutTable(): the reader's SharedData offset table, for tests to check against

@@ -86,7 +86,7 @@ Napi::Function StreamClientBinding::Define(Napi::Env env) {
 }
 
 StreamClientBinding::StreamClientBinding(const Napi::CallbackInfo& info)
-    : Napi::ObjectWrap<StreamClientBinding>(info), env_(info.Env()) {
+    : Napi::ObjectWrap<StreamClientBinding>(info) {
   // A constructor is not an entry point Guard can wrap with a return value, so catch here.
   Guard(info.Env(), [&] {
     const Napi::Object options = ObjectArg(info[0], "options");
@@ -116,23 +116,11 @@ void StreamClientBinding::Start(Napi::Env env, const Napi::Object& options,
   });
   reader_ = std::make_shared<StreamReader>(ro, queue_);
   // Registered after the TSFN, so it runs before Node's own TSFN teardown (hooks run in reverse).
-  if (napi_add_env_cleanup_hook(env, &StreamClientBinding::OnEnvCleanup, this) == napi_ok) {
-    hook_registered_ = true;
-  }
+  cleanup_hook_.Register(env);
   reader_->Start();
 }
 
-StreamClientBinding::~StreamClientBinding() {
-  if (hook_registered_)
-    napi_remove_env_cleanup_hook(env_, &StreamClientBinding::OnEnvCleanup, this);
-  ShutdownNow();
-}
-
-void StreamClientBinding::OnEnvCleanup(void* self) {
-  auto* binding = static_cast<StreamClientBinding*>(self);
-  binding->hook_registered_ = false;
-  binding->ShutdownNow();
-}
+StreamClientBinding::~StreamClientBinding() { ShutdownNow(); }
 
 void StreamClientBinding::ShutdownNow() {
   closed_->store(true);

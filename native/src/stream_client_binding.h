@@ -13,6 +13,7 @@
 #include <atomic>
 #include <memory>
 
+#include "env_cleanup_hook.h"
 #include "zm/delivery_queue.h"
 #include "zm/stream_reader.h"
 
@@ -45,16 +46,14 @@ class StreamClientBinding : public Napi::ObjectWrap<StreamClientBinding> {
   void Start(Napi::Env env, const Napi::Object& options, const Napi::Function& on_records);
   void ShutdownNow();  // synchronous: finalizer and environment teardown only
   void ReleaseTsfn();
-  static void OnEnvCleanup(void* self);
 
-  napi_env env_ = nullptr;
   std::shared_ptr<DeliveryQueue> queue_;
   std::shared_ptr<StreamReader> reader_;
   Napi::ThreadSafeFunction tsfn_;
   bool tsfn_live_ = false;
-  bool hook_registered_ = false;
   std::shared_ptr<std::atomic<bool>> closed_ = std::make_shared<std::atomic<bool>>(false);
   Napi::ObjectReference close_promise_;
+  EnvCleanupHook cleanup_hook_{[this] { ShutdownNow(); }};
 };
 
 }  // namespace zm::js

@@ -131,7 +131,7 @@ class LlHlsPackager {
   // A blocking request further ahead than this may be refused (RFC 8216bis: msn > last + 2).
   bool TooFarAhead(std::uint64_t msn) const;
 
-  // Media playlist; empty until the first part exists.
+  // Media playlist (text: ll_hls_playlist.h); empty until the first part exists.
   std::string RenderMediaPlaylist(const RenderOptions& options = {}) const;
   // Master playlist (one variant); empty until the first segment's init exists.
   std::string RenderMasterPlaylist(const MasterOptions& options = {}) const;

@@ -98,7 +98,6 @@ class Mp4Demuxer {
   void ParseMoov(ByteView moov);
   void ParseTrak(ByteView trak, std::uint32_t movie_timescale);
   void ParseStsd(Mp4Track& t, ByteView stsd);
-  void ParseSampleTables(Mp4Track& t, ByteView stbl);
   bool ParseMoof(const MoofRef& ref);  // false: truncated or broken, stop here
   void ParseInBandParameterSets(Mp4Track& t);
   void Finish();

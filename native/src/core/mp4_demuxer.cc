@@ -6,113 +6,19 @@
 
 #include "zm/codec_info.h"
 #include "zm/error.h"
+#include "zm/mp4_box_reader.h"
+#include "zm/mp4_sample_tables.h"
 #include "zm/nal.h"
 
 namespace zm {
 
+using namespace mp4;
+
 namespace {
-
-constexpr std::uint32_t Fourcc(const char (&s)[5]) {
-  return (std::uint32_t(std::uint8_t(s[0])) << 24) | (std::uint32_t(std::uint8_t(s[1])) << 16) |
-         (std::uint32_t(std::uint8_t(s[2])) << 8) | std::uint32_t(std::uint8_t(s[3]));
-}
-
-std::string FourccName(std::uint32_t v) {
-  std::string s(4, ' ');
-  for (int i = 0; i < 4; ++i) {
-    const char c = char((v >> (24 - 8 * i)) & 0xff);
-    s[std::size_t(i)] = (c >= 0x20 && c < 0x7f) ? c : '?';
-  }
-  return s;
-}
-
-[[noreturn]] void Broken(const std::string& what) { throw Error("ERR_ZM_MP4_FORMAT", what); }
 
 // Bounds that keep timestamp arithmetic far from overflow, whatever a file says.
 constexpr std::int64_t kMaxTicks = std::int64_t(1) << 52;
 constexpr std::int64_t kMaxTimeUs = std::int64_t(1) << 53;
-
-// Bounds-checked big-endian reads over one box body; any overrun is a format error.
-class Reader {
- public:
-  explicit Reader(ByteView d) : d_(d) {}
-  std::size_t left() const { return d_.size - pos_; }
-  std::size_t pos() const { return pos_; }
-  void Need(std::size_t n) const {
-    if (n > left()) Broken("a box is shorter than its fields");
-  }
-  std::uint8_t u8() { return Need(1), d_[pos_++]; }
-  std::uint16_t u16() {
-    Need(2);
-    const auto v = ReadU16Be(&d_[pos_]);
-    pos_ += 2;
-    return v;
-  }
-  std::uint32_t u24() {
-    Need(3);
-    const auto v = ReadU24Be(&d_[pos_]);
-    pos_ += 3;
-    return v;
-  }
-  std::uint32_t u32() {
-    Need(4);
-    const auto v = ReadU32Be(&d_[pos_]);
-    pos_ += 4;
-    return v;
-  }
-  std::uint64_t u64() {
-    const std::uint64_t hi = u32();
-    return (hi << 32) | u32();
-  }
-  void Skip(std::size_t n) { Need(n), pos_ += n; }
-  ByteView Take(std::size_t n) {
-    Need(n);
-    const ByteView v = d_.sub(pos_, n);
-    pos_ += n;
-    return v;
-  }
-  ByteView Rest() const { return d_.sub(pos_); }
-
- private:
-  ByteView d_;
-  std::size_t pos_ = 0;
-};
-
-struct Child {
-  std::uint32_t type = 0;
-  ByteView body;
-};
-
-// The child boxes of a container body held in memory. A child running past its parent is a
-// format error; a few bytes of trailing padding are tolerated.
-std::vector<Child> Children(ByteView body) {
-  std::vector<Child> out;
-  std::size_t pos = 0;
-  while (body.size - pos >= 8) {
-    std::uint64_t size = ReadU32Be(&body[pos]);
-    const std::uint32_t type = ReadU32Be(&body[pos + 4]);
-    std::size_t header = 8;
-    if (size == 1) {
-      if (body.size - pos < 16) Broken("truncated largesize box header");
-      size = (std::uint64_t(ReadU32Be(&body[pos + 8])) << 32) | ReadU32Be(&body[pos + 12]);
-      header = 16;
-    } else if (size == 0) {
-      size = body.size - pos;
-    }
-    if (size < header || size > body.size - pos)
-      Broken("box " + FourccName(type) + " overruns its parent");
-    out.push_back({type, body.sub(pos + header, std::size_t(size) - header)});
-    pos += std::size_t(size);
-  }
-  return out;
-}
-
-std::optional<ByteView> FindChild(ByteView body, std::uint32_t type) {
-  for (const Child& c : Children(body)) {
-    if (c.type == type) return c.body;
-  }
-  return std::nullopt;
-}
 
 // MPEG-4 descriptor length: up to four 7-bit groups.
 std::size_t DescriptorLength(Reader& r) {
@@ -385,7 +291,11 @@ void Mp4Demuxer::ParseTrak(ByteView trak, std::uint32_t movie_timescale) {
   if (elst) t.presentation_offset = PresentationOffset(*elst, movie_timescale, t.timescale);
   if (stbl) {
     if (auto stsd = FindChild(*stbl, Fourcc("stsd"))) ParseStsd(t, *stsd);
-    ParseSampleTables(t, *stbl);
+    Mp4SampleTable table =
+        ReadSampleTables(*stbl, source_->size(),
+                         limits_.max_samples - std::min(limits_.max_samples, TotalSamples()));
+    t.samples = std::move(table.samples);
+    if (table.truncated) truncated_ = true;
   }
   std::int64_t end = 0;
   if (!t.samples.empty()) end = t.samples.back().dts + t.samples.back().duration;
@@ -446,151 +356,6 @@ void Mp4Demuxer::ParseStsd(Mp4Track& t, ByteView stsd) {
     } else if (c.type == Fourcc("dOps") && e.type == Fourcc("Opus")) {
       t.config = OpusHeadFromDOps(c.body);
       if (!t.config.empty()) t.codec = Codec::kOpus;
-    }
-  }
-}
-
-void Mp4Demuxer::ParseSampleTables(Mp4Track& t, ByteView stbl) {
-  std::optional<ByteView> stsz, stz2, stts, ctts, stss, stsc, stco, co64;
-  for (const Child& c : Children(stbl)) {
-    if (c.type == Fourcc("stsz")) stsz = c.body;
-    if (c.type == Fourcc("stz2")) stz2 = c.body;
-    if (c.type == Fourcc("stts")) stts = c.body;
-    if (c.type == Fourcc("ctts")) ctts = c.body;
-    if (c.type == Fourcc("stss")) stss = c.body;
-    if (c.type == Fourcc("stsc")) stsc = c.body;
-    if (c.type == Fourcc("stco")) stco = c.body;
-    if (c.type == Fourcc("co64")) co64 = c.body;
-  }
-  if (!stsz && !stz2) return;
-
-  // Sizes.
-  std::vector<std::uint32_t> sizes;
-  if (stsz) {
-    Reader r(*stsz);
-    r.Skip(4);
-    const std::uint32_t constant = r.u32();
-    const std::uint32_t count = r.u32();
-    if (count > source_->size() || TotalSamples() + count > limits_.max_samples)
-      Broken("implausible sample count");
-    if (constant != 0) {
-      sizes.assign(count, constant);
-    } else {
-      r.Need(std::size_t(count) * 4);
-      sizes.resize(count);
-      for (auto& s : sizes) s = r.u32();
-    }
-  } else {
-    Reader r(*stz2);
-    r.Skip(4 + 3);
-    const std::uint8_t field = r.u8();
-    const std::uint32_t count = r.u32();
-    if (field != 4 && field != 8 && field != 16) Broken("stz2 field size");
-    if (count > source_->size() || TotalSamples() + count > limits_.max_samples)
-      Broken("implausible sample count");
-    const ByteView packed = r.Take((std::size_t(count) * field + 7) / 8);
-    sizes.resize(count);
-    for (std::uint32_t i = 0; i < count; ++i) {
-      if (field == 16)
-        sizes[i] = ReadU16Be(&packed[2 * i]);
-      else if (field == 8)
-        sizes[i] = packed[i];
-      else
-        sizes[i] =
-            i % 2 == 0 ? packed[i / 2] >> 4 : packed[i / 2] & 0x0f;  // two 4-bit sizes a byte
-    }
-  }
-  std::size_t n = sizes.size();
-  if (n == 0) return;
-
-  // Chunk offsets, then sample offsets through sample-to-chunk.
-  std::vector<std::uint64_t> chunks;
-  if (stco || co64) {
-    Reader r(co64 ? *co64 : *stco);
-    r.Skip(4);
-    const std::uint32_t count = r.u32();
-    r.Need(std::size_t(count) * (co64 ? 8 : 4));
-    chunks.resize(count);
-    for (auto& c : chunks) c = co64 ? r.u64() : r.u32();
-  }
-  std::vector<std::uint64_t> offsets(n, 0);
-  std::size_t placed = 0;
-  if (stsc && !chunks.empty()) {
-    Reader r(*stsc);
-    r.Skip(4);
-    const std::uint32_t count = r.u32();
-    r.Need(std::size_t(count) * 12);
-    std::vector<std::pair<std::uint32_t, std::uint32_t>>
-        runs;  // first chunk (1-based), samples per chunk
-    for (std::uint32_t i = 0; i < count; ++i) {
-      const std::uint32_t first = r.u32(), per_chunk = r.u32();
-      r.Skip(4);
-      if (first == 0 || (!runs.empty() && first <= runs.back().first))
-        Broken("stsc chunks out of order");
-      runs.emplace_back(first, per_chunk);
-    }
-    for (std::size_t k = 0; k < runs.size() && placed < n; ++k) {
-      const std::uint64_t end = k + 1 < runs.size() ? runs[k + 1].first : chunks.size() + 1;
-      for (std::uint64_t c = runs[k].first; c < end && c <= chunks.size() && placed < n; ++c) {
-        std::uint64_t at = chunks[std::size_t(c - 1)];
-        for (std::uint32_t j = 0; j < runs[k].second && placed < n; ++j) {
-          offsets[placed] = at;
-          at += sizes[placed++];
-        }
-      }
-    }
-  }
-  n = placed;  // samples without a chunk have no data to read
-
-  // Decode times, composition offsets, sync samples.
-  t.samples.resize(n);
-  std::int64_t dts = 0;
-  std::uint32_t delta = 0;
-  std::size_t s = 0;
-  if (stts) {
-    Reader r(*stts);
-    r.Skip(4);
-    const std::uint32_t count = r.u32();
-    for (std::uint32_t i = 0; i < count && s < n; ++i) {
-      const std::uint32_t run = r.u32();
-      delta = r.u32();
-      for (std::uint32_t j = 0; j < run && s < n; ++j, ++s) {
-        t.samples[s].dts = dts, t.samples[s].duration = delta;
-        dts += delta;
-      }
-    }
-  }
-  for (; s < n; ++s) t.samples[s].dts = dts, t.samples[s].duration = delta, dts += delta;
-  if (ctts) {
-    Reader r(*ctts);
-    r.Skip(4);
-    const std::uint32_t count = r.u32();
-    s = 0;
-    for (std::uint32_t i = 0; i < count && s < n; ++i) {
-      const std::uint32_t run = r.u32();
-      // Signed in version 1; version 0 writers also store negative offsets this way.
-      const auto offset = std::int32_t(r.u32());
-      for (std::uint32_t j = 0; j < run && s < n; ++j) t.samples[s++].cto = offset;
-    }
-  }
-  if (stss) {
-    Reader r(*stss);
-    r.Skip(4);
-    const std::uint32_t count = r.u32();
-    for (std::uint32_t i = 0; i < count; ++i) {
-      const std::uint32_t number = r.u32();
-      if (number >= 1 && number <= n) t.samples[number - 1].sync = true;
-    }
-  } else {
-    for (auto& sample : t.samples) sample.sync = true;  // no table: every sample is a sync sample
-  }
-  const std::uint64_t file_size = source_->size();
-  for (std::size_t i = 0; i < n; ++i) {
-    t.samples[i].offset = offsets[i], t.samples[i].size = sizes[i];
-    if (offsets[i] > file_size || sizes[i] > file_size - offsets[i]) {
-      t.samples.resize(i);  // the file ends early (cut short): keep what is there
-      truncated_ = true;
-      break;
     }
   }
 }
