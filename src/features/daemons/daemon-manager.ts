@@ -17,9 +17,10 @@ import { DaemonQueries, ZM_CONFIG_DEFAULTS, type ZmConfig } from './daemons-quer
 import { readDesired, type DesiredDaemon } from './desired-daemons.js';
 import { watchPass } from './hang-detector.js';
 import { SupervisionJournal } from './journal.js';
+import type { DaemonStatusResponse, Outcome } from './process-control.js';
 import { StartQueue } from './start-queue.js';
 import { clearStaleSharedMemory, killLeftovers } from './startup-cleanup.js';
-import { Supervisor, type DaemonChange, type DaemonStatusResponse, type Outcome } from './supervisor.js';
+import { Supervisor, type DaemonChange } from './supervisor.js';
 import { ZmdcShim } from './zmdc-shim.js';
 import type { Services } from '../../registry.js';
 
