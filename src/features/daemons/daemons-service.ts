@@ -5,10 +5,10 @@ import type { ClusterServerStatus } from '../../infra/cluster/cluster-lists.js';
 import { InvalidInputError, NotFoundError, ServiceUnavailableError } from '../../errors.js';
 import { badArgument, daemonId, parseDaemonKey, type DaemonId } from './daemon-ids.js';
 import { type DaemonManager, Daemons } from './daemon-manager.js';
-import type { DaemonStatusResponse, Outcome } from './supervisor.js';
+import type { DaemonStatusResponse, Outcome } from './process-control.js';
 import type { Services } from '../../registry.js';
 
-export type { DaemonStatusResponse } from './supervisor.js';
+export type { DaemonStatusResponse } from './process-control.js';
 
 export interface DaemonListResponse {
   daemons: DaemonStatusResponse[];

@@ -13,7 +13,7 @@ import { ApiError, InvalidInputError, NotFoundError } from '../../errors.js';
 import { type DaemonManager, Daemons } from './daemon-manager.js';
 import type { DaemonActionResponse } from './daemons-service.js';
 import { requireManager } from './daemons-service.js';
-import type { DaemonStatusResponse } from './supervisor.js';
+import type { DaemonStatusResponse } from './process-control.js';
 import type { Services } from '../../registry.js';
 
 export interface SystemStatsResponse {

@@ -8,7 +8,8 @@ import { join } from 'node:path';
 import type { AppConfig } from '../../config/types.js';
 import type { Logger } from '../../log.js';
 import { badArgument, daemonId, isDaemonName, type DaemonId } from './daemon-ids.js';
-import type { DaemonStatusResponse, Outcome, Supervisor } from './supervisor.js';
+import type { DaemonStatusResponse, Outcome } from './process-control.js';
+import type { Supervisor } from './supervisor.js';
 
 /**
  * What the shim drives: the daemon manager (daemon-manager.ts, which starts the shim), described

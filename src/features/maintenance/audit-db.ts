@@ -2,9 +2,9 @@
 // docs/operations/maintenance.md and docs/zoneminder/derived-tables.md). One pass:
 //   1. Frames and Stats rows whose event is gone are removed (and zmgate's side rows of tags, event
 //      data and detections beside an older ZoneMinder).
-//   2. Unclosed events whose capture daemon is no longer writing are closed: end time, length,
-//      frame count and scores recomputed from the frames that exist, name tagged "(r)" and
-//      notes "Recovered." as ZoneMinder does. Never deleted.
+//   2. Unclosed events whose capture daemon is no longer writing are closed (audit-recover.ts):
+//      end time, length, frame count and scores recomputed from the frames that exist, name
+//      tagged "(r)" and notes "Recovered." as ZoneMinder does. Never deleted.
 //   3. Empty events (closed, no frame) older than min_age_seconds are deleted through the one
 //      event deletion path (rows and directory), unless their directory holds a recording.
 //   4. Events.DiskSpace is filled from the files where it is NULL.
@@ -19,11 +19,11 @@ import type { Logger } from '../../log.js';
 import { EventDeletion } from '../../zm/event-deletion.js';
 import { eventPaths, isSafeRoot, type EventScheme } from '../../zm/event-paths.js';
 import { fromLocalDateTimeString } from '../../db/datetime.js';
+import { recoverUnclosed } from './audit-recover.js';
 import { deleteInBatches } from './batched.js';
 import { dirFacts } from './event-files.js';
 import type { JobCounts } from './scheduler.js';
-import { MONITOR_STATUS_STALE_SECONDS, resyncWindowCounters } from './stats-job.js';
-import { hasColumn } from './zm-settings.js';
+import { resyncWindowCounters } from './stats-job.js';
 
 export interface AuditDbOptions {
   pool: DbPool;
@@ -71,8 +71,6 @@ export async function loadStorages(pool: DbPool): Promise<Map<number, StorageRow
 }
 
 const ID_CHUNK = 500;
-/** Abandoned events closed per statement. */
-const RECOVER_CHUNK = 50;
 
 export class AuditDb {
   private readonly deletion: EventDeletion;
@@ -91,7 +89,7 @@ export class AuditDb {
       const storages = await loadStorages(this.o.pool);
       await this.orphanRows(counts);
       // A recovered event is never deleted as empty in the same pass (it may have no frame).
-      const recovered = await this.recoverUnclosed(counts);
+      const recovered = await recoverUnclosed(this.o, counts);
       await this.deleteEmpty(counts, storages, recovered);
       await this.fillDiskSpace(counts, storages);
       counts.summaries_updated = await this.recomputeSummaries();
@@ -151,95 +149,6 @@ export class AuditDb {
           `${this.o.dryRun ? 'would remove' : 'removed'} ${table} rows of deleted events`,
         );
     }
-  }
-
-  /**
-   * 2. Unclosed events. One is abandoned when nothing was written to it for min_age_seconds
-   * and its capture daemon is gone: a newer event of the same monitor exists (zmc records one
-   * event at a time), or the monitor's Monitor_Status heartbeat is stale or absent.
-   */
-  private async recoverUnclosed(counts: JobCounts): Promise<Set<number>> {
-    // 1.36's Monitor_Status has no UpdatedOn: without a heartbeat, the frames' age decides alone
-    // (a live zmc writes a Frames row at least every ZM_BULK_FRAME_INTERVAL frames).
-    const heartbeat = await hasColumn(this.o.pool, 'Monitor_Status', 'UpdatedOn');
-    const candidates = await this.o.pool.query<Array<{ Id: number; MonitorId: number; alive: number | null }>>(
-      `SELECT e.Id, e.MonitorId,
-              ${heartbeat ? "(SELECT s.Status IN ('Connected', 'Running') AND s.UpdatedOn >= NOW() - INTERVAL ? SECOND FROM Monitor_Status s WHERE s.MonitorId = e.MonitorId)" : '(SELECT 0 FROM DUAL WHERE ? IS NOT NULL)'} AS alive
-         FROM Events e
-        WHERE e.EndDateTime IS NULL AND e.Archived = 0 AND e.StartDateTime < NOW() - INTERVAL ? SECOND
-          AND COALESCE((SELECT MAX(f.TimeStamp) FROM Frames f WHERE f.EventId = e.Id), e.StartDateTime) < NOW() - INTERVAL ? SECOND`,
-      [MONITOR_STATUS_STALE_SECONDS, this.o.minAgeSeconds, this.o.minAgeSeconds],
-    );
-    // Superseded: the monitor has a newer event, from one grouped read of the newest id per
-    // monitor. A correlated EXISTS (… n.MonitorId = e.MonitorId AND n.Id > e.Id) per candidate
-    // took 20-35 s for 10,000 open events among 1,000,000 (bench/maintenance.ts): 1.39's index
-    // on MonitorId is (MonitorId, StartDateTime), which cannot seek to an Id.
-    const monitors = [...new Set(candidates.map((c) => Number(c.MonitorId)))];
-    const newest = new Map<number, number>();
-    for (let i = 0; i < monitors.length; i += ID_CHUNK) {
-      const chunk = monitors.slice(i, i + ID_CHUNK);
-      for (const r of await this.o.pool.query<Array<{ MonitorId: number; maxId: number }>>(
-        `SELECT MonitorId, MAX(Id) AS maxId FROM Events WHERE MonitorId IN (${chunk.map(() => '?').join(',')}) GROUP BY MonitorId`,
-        chunk,
-      ))
-        newest.set(Number(r.MonitorId), Number(r.maxId));
-    }
-    counts.unclosed_recovered = 0;
-    counts.unclosed_left_live = 0;
-    const touched = new Set<number>();
-    if (!candidates.length) return touched;
-    const hasMaxScoreFrameId = await hasColumn(this.o.pool, 'Events', 'MaxScoreFrameId');
-    const abandoned: Array<{ Id: number; MonitorId: number }> = [];
-    for (const c of candidates) {
-      const superseded = (newest.get(Number(c.MonitorId)) ?? 0) > Number(c.Id);
-      if (!superseded && Number(c.alive)) {
-        counts.unclosed_left_live += 1;
-        continue;
-      }
-      touched.add(Number(c.Id));
-      if (this.o.dryRun) {
-        counts.unclosed_recovered += 1;
-        this.o.log.info(
-          { job: 'audit', event_id: Number(c.Id), monitor_id: c.MonitorId, dry_run: true },
-          'would close an abandoned unclosed event from its frames',
-        );
-        continue;
-      }
-      abandoned.push(c);
-    }
-    // RECOVER_CHUNK events per statement: one UPDATE per event was most of a pass's statements
-    // (bench/maintenance.ts); a chunk's frames are aggregated in one grouped read.
-    for (let i = 0; i < abandoned.length; i += RECOVER_CHUNK) {
-      const chunk = abandoned.slice(i, i + RECOVER_CHUNK);
-      const ids = chunk.map((c) => c.Id);
-      const marks = ids.map(() => '?').join(',');
-      const res = await this.o.pool.query<{ affectedRows: number }>(
-        `UPDATE Events e
-           LEFT JOIN (SELECT EventId, MAX(TimeStamp) AS endTime, MAX(FrameId) AS frames,
-                             COUNT(IF(Score > 0, 1, NULL)) AS alarmFrames, SUM(Score) AS totScore, MAX(Score) AS maxScore
-                        FROM Frames WHERE EventId IN (${marks}) GROUP BY EventId) f ON f.EventId = e.Id
-           LEFT JOIN Monitors m ON m.Id = e.MonitorId
-            SET e.EndDateTime = COALESCE(f.endTime, e.StartDateTime),
-                e.Length = GREATEST(0, TIMESTAMPDIFF(MICROSECOND, e.StartDateTime, COALESCE(f.endTime, e.StartDateTime)) / 1000000),
-                e.Frames = COALESCE(f.frames, 0),
-                e.AlarmFrames = COALESCE(f.alarmFrames, 0),
-                e.TotScore = COALESCE(f.totScore, 0),
-                e.AvgScore = IF(f.alarmFrames > 0, FLOOR(f.totScore / f.alarmFrames), 0),
-                e.MaxScore = COALESCE(f.maxScore, 0),
-                ${hasMaxScoreFrameId ? 'e.MaxScoreFrameId = (SELECT fr.FrameId FROM Frames fr WHERE fr.EventId = e.Id ORDER BY fr.Score DESC, fr.FrameId LIMIT 1),' : ''}
-                e.Name = IF(e.Name = 'New Event', CONCAT(COALESCE(m.EventPrefix, 'Event-'), e.Id, '(r)'), e.Name),
-                e.Notes = CONCAT_WS(' ', NULLIF(e.Notes, ''), 'Recovered.')
-          WHERE e.Id IN (${marks}) AND e.EndDateTime IS NULL AND e.Archived = 0`,
-        [...ids, ...ids],
-      );
-      if (!res.affectedRows) continue;
-      counts.unclosed_recovered += res.affectedRows;
-      this.o.log.warn(
-        { job: 'audit', event_ids: ids.map(Number), recovered: res.affectedRows },
-        'closed unclosed events whose capture daemon stopped writing (marked Recovered)',
-      );
-    }
-    return touched;
   }
 
   /** 3. Closed events without a single frame, older than min_age_seconds. */
