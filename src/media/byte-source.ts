@@ -33,9 +33,14 @@ export function contentTypeFor(fileName: string): string {
   return TYPES[path.extname(fileName).slice(1).toLowerCase()] ?? 'application/octet-stream';
 }
 
-/** A strong validator from the file's identity: changes whenever its size or mtime does. */
+/** A file's version, `ino-size-mtime` in hex: changes whenever its size or mtime does. */
+export function fileVersion(stats: Pick<Stats, 'size' | 'mtimeMs' | 'ino'>): string {
+  return `${stats.ino.toString(16)}-${stats.size.toString(16)}-${Math.floor(stats.mtimeMs).toString(16)}`;
+}
+
+/** A strong validator from the file's version. */
 export function fileEtag(stats: Pick<Stats, 'size' | 'mtimeMs' | 'ino'>): string {
-  return `"${stats.ino.toString(16)}-${stats.size.toString(16)}-${Math.floor(stats.mtimeMs).toString(16)}"`;
+  return `"${fileVersion(stats)}"`;
 }
 
 export class FileSource implements ByteSource {
