@@ -1,7 +1,7 @@
 // A body that can be served by byte range: a file on disk now; a remuxed fragmented MP4 (in a
 // cache file or in memory) once the demuxer exists. src/media/byte-ranges.ts serves any of them.
 import { constants, type Stats } from 'node:fs';
-import { open, type FileHandle } from 'node:fs/promises';
+import { lstat, open, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 
@@ -41,6 +41,17 @@ export function fileVersion(stats: Pick<Stats, 'size' | 'mtimeMs' | 'ino'>): str
 /** A strong validator from the file's version. */
 export function fileEtag(stats: Pick<Stats, 'size' | 'mtimeMs' | 'ino'>): string {
   return `"${fileVersion(stats)}"`;
+}
+
+/**
+ * The stats of a regular file, without following a symlink in its last component: one swapped
+ * in since the caller resolved and checked the real path counts as missing (ENOENT), as it
+ * does for FileSource.open().
+ */
+export async function fileStats(realPath: string): Promise<Stats> {
+  const stats = await lstat(realPath);
+  if (stats.isFile()) return stats;
+  throw Object.assign(new Error(`${realPath}: not a regular file`), { code: 'ENOENT', syscall: 'lstat' });
 }
 
 export class FileSource implements ByteSource {

@@ -5,7 +5,7 @@
 // EVENT playlist that grows with the file; the segment cache stays under its configured budget.
 import test from 'ava';
 import { execFile } from 'node:child_process';
-import { copyFileSync, mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -531,4 +531,13 @@ test('RecordingCache: one version per file is kept; a grown file replaces its ol
   cache.clear();
   await new Promise((resolve) => setImmediate(resolve));
   t.true(grown.recording.file.closed);
+});
+
+test('RecordingCache: a symlink where the checked file was (swapped in after the lookup) is missing, not followed', async (t) => {
+  const { RecordingCache } = await import('../../src/features/playback/recordings.js');
+  const cache = new RecordingCache();
+  const link = path.join(work, 'swapped.mp4');
+  symlinkSync(await fixture('h264.mp4'), link);
+  await t.throwsAsync(cache.acquire(link), { code: 'ENOENT' });
+  cache.clear();
 });

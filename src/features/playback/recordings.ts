@@ -1,13 +1,13 @@
 // Open recordings: the one owner of "this MP4 file at this version". A version is the file's
-// inode, size and mtime, taken with one stat per request; each version is one Mp4File (its sample
-// index, parsed once), shared by concurrent requests and kept for the next ones (a player asks
-// for /info, the playlist, init and segments, or for many byte ranges, in quick succession). The
-// probe /info and the stills need comes from that same index. A file that changed (a recording
-// in progress grew) is a new version, opened anew. Leases count users: an evicted recording
-// closes when its last download ends, never under one.
-import { stat } from 'node:fs/promises';
+// inode, size and mtime, taken with one lstat per request (fileStats: a symlink swapped in is
+// missing); each version is one Mp4File (its sample index, parsed once), shared by concurrent
+// requests and kept for the next ones (a player asks for /info, the playlist, init and
+// segments, or for many byte ranges, in quick succession). The probe /info and the stills need
+// comes from that same index. A file that changed (a recording in progress grew) is a new
+// version, opened anew. Leases count users: an evicted recording closes when its last download
+// ends, never under one.
 import type { Logger } from '../../log.js';
-import { fileVersion } from '../../media/byte-source.js';
+import { fileStats, fileVersion } from '../../media/byte-source.js';
 import { layoutOf, predictRemuxLayout, type RemuxLayout } from '../../media/remux-layout.js';
 import { Mp4File, type VodSegmentInfo } from '../../native/mp4-file.js';
 
@@ -134,7 +134,7 @@ export class RecordingCache {
 
   /** The recording at `path` (a real path already checked to lie in the event directory). */
   async acquire(path: string): Promise<Lease> {
-    const st = await stat(path);
+    const st = await fileStats(path);
     const version = fileVersion(st);
     // Keyed by version: a grown file is a new entry; the old one ages out of the LRU.
     const key = `${version}:${path}`;

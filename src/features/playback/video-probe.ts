@@ -2,9 +2,8 @@
 // file's come from its open recording (recordings.ts: the index the stream routes read too, so
 // the file is parsed once per version); Matroska/WebM/AVI, and an MP4 the demuxer cannot read (no
 // moov yet, damaged, no addon), go to ffprobe through the bounded runner, kept per file version.
-import { stat } from 'node:fs/promises';
 import type { Logger } from '../../log.js';
-import { fileVersion } from '../../media/byte-source.js';
+import { fileStats, fileVersion } from '../../media/byte-source.js';
 import { FfmpegError, type FfmpegRunner } from '../../media/ffmpeg.js';
 import type { VideoFile } from './event-media.js';
 import type { Mp4Info, RecordingCache, VideoCodec } from './recordings.js';
@@ -39,7 +38,7 @@ export class VideoProber {
     private readonly log: Logger,
   ) {}
 
-  /** @throws the stat's error when the file cannot be found or read. */
+  /** @throws fileStats()'s error when the file is gone (ENOENT) or cannot be read. */
   async probe(video: VideoFile): Promise<VideoProbe> {
     if (MP4_FAMILY.has(video.container)) {
       const lease = await this.recordings.acquire(video.path).catch(() => null);
@@ -50,7 +49,7 @@ export class VideoProber {
         return { codec, width, height, durationSeconds, mp4: probe, size: file.size, version, mtime };
       }
     }
-    const st = await stat(video.path);
+    const st = await fileStats(video.path);
     const version = fileVersion(st);
     const key = `${video.path}\0${version}`;
     let probed = this.cache.get(key);
