@@ -12,6 +12,7 @@ import { InvalidInputError, NotFoundError } from '../../errors.js';
 import { FileSource, type ByteSource } from '../../media/byte-source.js';
 import { fileNotFound, type EventMediaLocator, type EventRecord, type VideoFile } from './event-media.js';
 import type { EventRemuxer, RemuxInput } from './event-remux.js';
+import { isMissing } from './recordings.js';
 import { MP4_FAMILY, type VideoProbe, type VideoProber } from './video-probe.js';
 
 /** How a v3 client should play the event (v3 clients switch to HLS only for `hls`). */
@@ -240,7 +241,8 @@ export class EventPlaybackService {
       return await this.prober.probe(video);
     } catch (err) {
       // Removed or replaced between lookup and probe (deletion, retention): as good as missing.
-      if ((err as NodeJS.ErrnoException).syscall) throw fileNotFound(event.id, 'Video file not found');
+      if (isMissing(err) || (err as NodeJS.ErrnoException).syscall)
+        throw fileNotFound(event.id, 'Video file not found');
       throw err;
     }
   }

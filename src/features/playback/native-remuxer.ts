@@ -22,10 +22,9 @@ import { ZmNativeError } from '../../native/errors.js';
 import { loadBinding } from '../../native/load.js';
 import { fileNotFound } from './event-media.js';
 import type { EventRemuxer, RemuxInput } from './event-remux.js';
-import type { Lease, RecordingCache } from './recordings.js';
+import { isMissing, type Lease, type RecordingCache } from './recordings.js';
 import { MP4_FAMILY } from './video-probe.js';
 
-const NOT_FOUND_CODES = new Set(['ERR_ZM_MP4_NOT_FOUND', 'ERR_ZM_MP4_NOT_A_FILE', 'ERR_ZM_MP4_PERMISSION']);
 const UNPLAYABLE_CODES = new Set(['ERR_ZM_MP4_FORMAT', 'ERR_ZM_MP4_NO_VIDEO']);
 
 /** Seconds with three decimals, as EXTINF carries them. */
@@ -154,12 +153,8 @@ export class NativeRemuxer implements EventRemuxer {
   }
 
   private translate(input: RemuxInput, err: unknown): unknown {
-    if (!(err instanceof ZmNativeError)) {
-      if ((err as NodeJS.ErrnoException)?.code === 'ENOENT')
-        return fileNotFound(input.event.id, 'Video file not found');
-      return err;
-    }
-    if (NOT_FOUND_CODES.has(err.code)) return fileNotFound(input.event.id, 'Video file not found');
+    if (isMissing(err)) return fileNotFound(input.event.id, 'Video file not found');
+    if (!(err instanceof ZmNativeError)) return err;
     if (err.code === 'ERR_ZM_MP4_NO_MOOV')
       return unplayable(input, 'The recording has no index yet (still being written): try again when the event ends');
     if (UNPLAYABLE_CODES.has(err.code))

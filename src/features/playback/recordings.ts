@@ -29,6 +29,13 @@ export interface Mp4Info {
   displayMatrix: boolean;
 }
 
+const MISSING = new Set(['ENOENT', 'ERR_ZM_MP4_NOT_FOUND', 'ERR_ZM_MP4_NOT_A_FILE', 'ERR_ZM_MP4_PERMISSION']);
+
+/** acquire() failed because the file is gone or cannot be opened, not because of what it holds. */
+export function isMissing(err: unknown): boolean {
+  return MISSING.has((err as { code?: unknown } | undefined)?.code as string);
+}
+
 const CODECS: Partial<Record<string, VideoCodec>> = { h264: 'H264', h265: 'H265' };
 /** The identity matrix of tkhd: {1,0,0, 0,1,0, 0,0,1} in 16.16 / 2.30 fixed point. */
 const IDENTITY = [0x10000, 0, 0, 0, 0x10000, 0, 0, 0, 0x40000000];

@@ -6,7 +6,7 @@ import type { Logger } from '../../log.js';
 import { fileStats, fileVersion } from '../../media/byte-source.js';
 import { FfmpegError, type FfmpegRunner } from '../../media/ffmpeg.js';
 import type { VideoFile } from './event-media.js';
-import type { Mp4Info, RecordingCache, VideoCodec } from './recordings.js';
+import { isMissing, type Mp4Info, type RecordingCache, type VideoCodec } from './recordings.js';
 
 export interface VideoProbe {
   codec: VideoCodec;
@@ -38,10 +38,14 @@ export class VideoProber {
     private readonly log: Logger,
   ) {}
 
-  /** @throws fileStats()'s error when the file is gone (ENOENT) or cannot be read. */
+  /** @throws when the file is gone or cannot be opened (isMissing(), or fileStats()'s error). */
   async probe(video: VideoFile): Promise<VideoProbe> {
     if (MP4_FAMILY.has(video.container)) {
-      const lease = await this.recordings.acquire(video.path).catch(() => null);
+      // What the demuxer refuses (no moov yet, damaged, no addon) is ffprobe's; a missing file is not.
+      const lease = await this.recordings.acquire(video.path).catch((err: unknown) => {
+        if (isMissing(err)) throw err;
+        return null;
+      });
       if (lease) {
         const { file, probe, version, mtime } = lease.recording;
         lease.release();
