@@ -162,7 +162,6 @@ console.log(
 if (whole.bytes !== whole.length || seek.status !== 206)
   console.log(`!! unexpected: ${whole.bytes} bytes of ${whole.length}, seek status ${seek.status}`);
 
-remuxer.recordings.clear();
 remuxer = newRemuxer(); // cold again
 const p0 = performance.now();
 const playlist = await (await fetch(`${base}/playlist.m3u8`)).text();
