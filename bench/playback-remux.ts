@@ -22,7 +22,7 @@ import { SegmentCache } from '../src/media/segment-cache.js';
 import type { EventRecord } from '../src/features/playback/event-media.js';
 import type { RemuxInput } from '../src/features/playback/event-remux.js';
 import { NativeRemuxer } from '../src/features/playback/native-remuxer.js';
-import { RecordingCache } from '../src/features/playback/recordings.js';
+import { RecordingCache } from '../src/features/playback/recording-cache.js';
 
 const run = promisify(execFile);
 const minutes = Number(process.argv[2] ?? 60);

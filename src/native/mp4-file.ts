@@ -4,7 +4,7 @@
 // loop never blocks. On top: a fragmented remux of the whole file (init, then one fragment per
 // GOP) and HLS VOD segments cut at keyframes near a target duration.
 // Keeping files open between requests, one per file version, is the playback feature's
-// RecordingCache (src/features/playback/recordings.ts), not this facade's.
+// RecordingCache (src/features/playback/recording-cache.ts), not this facade's.
 
 import type { RawMp4File, RawMp4Info, RawSampleTable } from './binding.js';
 import type { MuxTrack } from './fmp4-muxer.js';

@@ -1,7 +1,7 @@
 // GET /events/{id}/info for every kind of event, and the MP4 probe behind it (from the demuxer's index).
 import test from 'ava';
 import { statSync } from 'node:fs';
-import { probeOf } from '../../src/features/playback/recordings.js';
+import { probeOf } from '../../src/features/playback/recording-cache.js';
 import { Mp4File } from '../../src/native/mp4-file.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { caller, insertEventUsers, login } from '../helpers/events.js';

@@ -12,7 +12,7 @@ import { InvalidInputError, NotFoundError } from '../../errors.js';
 import { FileSource, type ByteSource } from '../../media/byte-source.js';
 import { fileNotFound, type EventMediaLocator, type EventRecord, type VideoFile } from './event-media.js';
 import type { EventRemuxer, RemuxInput } from './event-remux.js';
-import { isMissing } from './recordings.js';
+import { isMissing } from './recording-cache.js';
 import { MP4_FAMILY, type VideoProbe, type VideoProber } from './video-probe.js';
 
 /** How a v3 client should play the event (v3 clients switch to HLS only for `hls`). */

@@ -1,5 +1,5 @@
 // The EventRemuxer of the native MP4 demuxer (src/native/mp4-file.ts): recordings re-cut into
-// fragmented MP4 without re-encoding, read from the open recordings (recordings.ts).
+// fragmented MP4 without re-encoding, read from the open recordings (recording-cache.ts).
 //   video.mp4 / media.mp4  the whole recording, init + a fragment per GOP, with an exact size
 //                          computed from the index, so byte ranges work and nothing is built
 //                          ahead of the client (src/media/remux-source.ts)
@@ -22,7 +22,7 @@ import { ZmNativeError } from '../../native/errors.js';
 import { loadBinding } from '../../native/load.js';
 import { fileNotFound } from './event-media.js';
 import type { EventRemuxer, RemuxInput } from './event-remux.js';
-import { isMissing, type Lease, type RecordingCache } from './recordings.js';
+import { isMissing, type Lease, type RecordingCache } from './recording-cache.js';
 import { MP4_FAMILY } from './video-probe.js';
 
 const UNPLAYABLE_CODES = new Set(['ERR_ZM_MP4_FORMAT', 'ERR_ZM_MP4_NO_VIDEO']);

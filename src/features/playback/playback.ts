@@ -1,7 +1,7 @@
 // The playback parts one app shares across requests: the ffmpeg runner (its concurrency bound
-// is per process, not per request), the still cache, the open recordings (recordings.ts: the
-// one cache of open MP4 files, read by the prober and the remuxer), and the seam for native
-// work: the EventRemuxer (NativeRemuxer: demuxer + fMP4 remux, with the segment cache).
+// is per process, not per request), the still cache, the open recordings (recording-cache.ts:
+// the one cache of open MP4 files, read by the prober and the remuxer), and the seam for
+// native work: the EventRemuxer (NativeRemuxer: demuxer + fMP4 remux, with the segment cache).
 // Controllers and the media routes get them with playbackFor(), from the app's registry.
 import type { Services } from '../../registry.js';
 import { DEFAULT_FFMPEG_OPTIONS, FfmpegRunner } from '../../media/ffmpeg.js';
@@ -15,7 +15,7 @@ import type { EventRemuxer } from './event-remux.js';
 import { NativeRemuxer } from './native-remuxer.js';
 import { SegmentCache } from '../../media/segment-cache.js';
 import { EventStills } from './event-stills.js';
-import { RecordingCache } from './recordings.js';
+import { RecordingCache } from './recording-cache.js';
 import { VideoProber } from './video-probe.js';
 
 export interface Playback {

@@ -1,12 +1,13 @@
 // Codec, size, duration and layout of a recording, for /info and the stills. An MP4-family
-// file's come from its open recording (recordings.ts: the index the stream routes read too, so
-// the file is parsed once per version); Matroska/WebM/AVI, and an MP4 the demuxer cannot read (no
-// moov yet, damaged, no addon), go to ffprobe through the bounded runner, kept per file version.
+// file's come from its open recording (recording-cache.ts: the index the stream routes read
+// too, so the file is parsed once per version); Matroska/WebM/AVI, and an MP4 the demuxer
+// cannot read (no moov yet, damaged, no addon), go to ffprobe through the bounded runner, kept
+// per file version.
 import type { Logger } from '../../log.js';
 import { fileStats, fileVersion } from '../../media/byte-source.js';
 import { FfmpegError, type FfmpegRunner } from '../../media/ffmpeg.js';
 import type { VideoFile } from './event-media.js';
-import { isMissing, type Mp4Info, type RecordingCache, type VideoCodec } from './recordings.js';
+import { isMissing, type Mp4Info, type RecordingCache, type VideoCodec } from './recording-cache.js';
 
 export interface VideoProbe {
   codec: VideoCodec;
@@ -41,7 +42,7 @@ export class VideoProber {
   /** @throws when the file is gone or cannot be opened (isMissing(), or fileStats()'s error). */
   async probe(video: VideoFile): Promise<VideoProbe> {
     if (MP4_FAMILY.has(video.container)) {
-      // What the demuxer refuses (no moov yet, damaged, no addon) is ffprobe's; a missing file is not.
+      // What the demuxer refuses (no moov yet, damaged, no addon) is ffprobe's; a gone file is not.
       const lease = await this.recordings.acquire(video.path).catch((err: unknown) => {
         if (isMissing(err)) throw err;
         return null;
