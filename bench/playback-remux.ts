@@ -22,6 +22,7 @@ import { SegmentCache } from '../src/media/segment-cache.js';
 import type { EventRecord } from '../src/features/playback/event-media.js';
 import type { RemuxInput } from '../src/features/playback/event-remux.js';
 import { NativeRemuxer } from '../src/features/playback/native-remuxer.js';
+import { RecordingCache } from '../src/features/playback/recording-cache.js';
 
 const run = promisify(execFile);
 const minutes = Number(process.argv[2] ?? 60);
@@ -94,12 +95,13 @@ const record: EventRecord = {
   defaultVideo: '',
   dir,
 };
-const input: RemuxInput = { event: record, video: { path: event, name: 'bench.mp4', container: 'mp4' }, probe: null };
+const input: RemuxInput = { event: record, video: { path: event, name: 'bench.mp4', container: 'mp4' } };
 
-let remuxer = new NativeRemuxer(new SegmentCache(64 << 20));
+const newRemuxer = () => new NativeRemuxer(new RecordingCache(), new SegmentCache(64 << 20));
+let remuxer = newRemuxer();
 const app = express();
 app.get('/video.mp4', async (req, res) =>
-  serveBytes(req, res, await remuxer.fragmentedMp4(input), { cacheControl: 'no-cache' }),
+  serveBytes(req, res, (await remuxer.fragmentedMp4(input))!, { cacheControl: 'no-cache' }),
 );
 app.get('/playlist.m3u8', async (_req, res) =>
   res.type('application/vnd.apple.mpegurl').send(await remuxer.vodPlaylist(input)),
@@ -160,7 +162,7 @@ console.log(
 if (whole.bytes !== whole.length || seek.status !== 206)
   console.log(`!! unexpected: ${whole.bytes} bytes of ${whole.length}, seek status ${seek.status}`);
 
-remuxer = new NativeRemuxer(new SegmentCache(64 << 20)); // cold again
+remuxer = newRemuxer(); // cold again
 const p0 = performance.now();
 const playlist = await (await fetch(`${base}/playlist.m3u8`)).text();
 const playlistMs = performance.now() - p0;

@@ -1,7 +1,7 @@
 // A body that can be served by byte range: a file on disk now; a remuxed fragmented MP4 (in a
 // cache file or in memory) once the demuxer exists. src/media/byte-ranges.ts serves any of them.
 import { constants, type Stats } from 'node:fs';
-import { open, type FileHandle } from 'node:fs/promises';
+import { lstat, open, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 
@@ -33,9 +33,25 @@ export function contentTypeFor(fileName: string): string {
   return TYPES[path.extname(fileName).slice(1).toLowerCase()] ?? 'application/octet-stream';
 }
 
-/** A strong validator from the file's identity: changes whenever its size or mtime does. */
+/** A file's version, `ino-size-mtime` in hex: changes whenever its size or mtime does. */
+export function fileVersion(stats: Pick<Stats, 'size' | 'mtimeMs' | 'ino'>): string {
+  return `${stats.ino.toString(16)}-${stats.size.toString(16)}-${Math.floor(stats.mtimeMs).toString(16)}`;
+}
+
+/** A strong validator from the file's version. */
 export function fileEtag(stats: Pick<Stats, 'size' | 'mtimeMs' | 'ino'>): string {
-  return `"${stats.ino.toString(16)}-${stats.size.toString(16)}-${Math.floor(stats.mtimeMs).toString(16)}"`;
+  return `"${fileVersion(stats)}"`;
+}
+
+/**
+ * The stats of a regular file, without following a symlink in its last component: one swapped
+ * in since the caller resolved and checked the real path counts as missing (ENOENT), as it
+ * does for FileSource.open().
+ */
+export async function fileStats(realPath: string): Promise<Stats> {
+  const stats = await lstat(realPath);
+  if (stats.isFile()) return stats;
+  throw Object.assign(new Error(`${realPath}: not a regular file`), { code: 'ENOENT', syscall: 'lstat' });
 }
 
 export class FileSource implements ByteSource {

@@ -10,8 +10,9 @@
 // The sample bytes are unchanged only when the video's NAL lengths are already 4 bytes and the
 // audio carries no ADTS headers; composition offsets and dropped samples follow the muxer's
 // integer clock (microseconds from the first presented frame, rescaled with rounding). Files
-// outside that model get `predicted: false` and are measured instead (src/features/playback/remux-recordings.ts);
-// RemuxSource checks every produced fragment against its predicted size anyway.
+// outside that model get `predicted: false` and are measured instead
+// (src/features/playback/recording-cache.ts); RemuxSource checks every produced fragment against
+// its predicted size anyway.
 import type { Mp4File, VodSegmentInfo } from '../native/mp4-file.js';
 
 export interface RemuxLayout {

@@ -3,12 +3,9 @@
 // data is read by offset; every disk access runs on the libuv pool (AsyncWorker), so the event
 // loop never blocks. On top: a fragmented remux of the whole file (init, then one fragment per
 // GOP) and HLS VOD segments cut at keyframes near a target duration.
-//
-// The path-based helpers (remux, vodSegments, vodSegment, vodInit) share a small cache of open
-// files, revalidated with stat() on every call (size/mtime/inode), so a growing in-progress
-// recording is re-indexed when it changes and the cache never outgrows MAX_OPEN_FILES.
+// Keeping files open between requests, one per file version, is the playback feature's
+// RecordingCache (src/features/playback/recording-cache.ts), not this facade's.
 
-import { stat } from 'node:fs/promises';
 import type { RawMp4File, RawMp4Info, RawSampleTable } from './binding.js';
 import type { MuxTrack } from './fmp4-muxer.js';
 import { callNative, loadBinding } from './load.js';
@@ -78,7 +75,6 @@ export interface Mp4VodInfo {
 }
 
 const DEFAULT_TARGET_SEC = 4;
-const MAX_OPEN_FILES = 16;
 
 function targetUs(targetSec: number): number {
   if (typeof targetSec !== 'number' || !Number.isFinite(targetSec) || targetSec < 0.1 || targetSec > 60) {
@@ -281,86 +277,12 @@ export class Mp4File {
   }
 }
 
-// --- path-based helpers over a small cache of open files ---
-
-interface Cached {
-  key: string;
-  file: Promise<Mp4File>;
-}
-const cache = new Map<string, Cached>(); // insertion order = LRU order
-const CLOSE_GRACE_MS = 30_000;
-
-// Evicted files close a little later: a caller that just got one from the cache may still be
-// about to start a read on it. Native reads in flight hold their own reference anyway.
-function retire(entry: Cached): void {
-  setTimeout(
-    () =>
-      void entry.file.then(
-        (f) => f.close(),
-        () => {},
-      ),
-    CLOSE_GRACE_MS,
-  ).unref();
-}
-
-async function cachedFile(path: string): Promise<Mp4File> {
-  if (typeof path !== 'string' || path === '') throw new TypeError('path must be a non-empty string');
-  const st = await stat(path).catch(() => undefined);
-  // A changed file (a recording that grew) is re-indexed; a missing one fails in open().
-  const key = st ? `${st.size}:${st.mtimeMs}:${st.ino}` : 'missing';
-  const hit = cache.get(path);
-  if (hit && hit.key === key) {
-    cache.delete(path);
-    cache.set(path, hit);
-    return hit.file;
-  }
-  if (hit) {
-    cache.delete(path);
-    retire(hit);
-  }
-  const entry: Cached = { key, file: Mp4File.open(path) };
-  entry.file.catch(() => cache.get(path) === entry && cache.delete(path));
-  cache.set(path, entry);
-  while (cache.size > MAX_OPEN_FILES) {
-    const [oldest, old] = cache.entries().next().value as [string, Cached];
-    cache.delete(oldest);
-    retire(old);
-  }
-  return entry.file;
-}
-
 /** `path` as fragmented MP4: init, then one fragment per GOP (read lazily). */
 export async function* remux(path: string): AsyncGenerator<Buffer> {
-  // Its own instance: a long download must not be closed under it by cache eviction.
   const file = await Mp4File.open(path);
   try {
     yield* file.remux();
   } finally {
     file.close();
   }
-}
-
-/** HLS VOD segment list for `path` (cut at keyframes once `targetSec` has passed). */
-export async function vodSegments(path: string, targetSec = DEFAULT_TARGET_SEC): Promise<VodSegmentInfo[]> {
-  return (await cachedFile(path)).vodSegments(targetSec);
-}
-
-/** The fMP4 init segment for `path`'s VOD segments. */
-export async function vodInit(path: string): Promise<Buffer> {
-  return (await cachedFile(path)).vodInit();
-}
-
-/** VOD segment `index` of `path` (same `targetSec` as for vodSegments()). */
-export async function vodSegment(path: string, index: number, targetSec = DEFAULT_TARGET_SEC): Promise<Buffer> {
-  return (await cachedFile(path)).vodSegment(index, targetSec);
-}
-
-/** Forgets every cached file (tests, shutdown). */
-export function closeCachedMp4Files(): void {
-  for (const { file } of cache.values())
-    void file.then(
-      (f) => f.close(),
-      () => {},
-    );
-  cache.clear();
 }

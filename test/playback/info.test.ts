@@ -1,7 +1,8 @@
-// GET /events/{id}/info for every kind of event, and the MP4 box probe behind it.
+// GET /events/{id}/info for every kind of event, and the MP4 probe behind it (from the demuxer's index).
 import test from 'ava';
 import { statSync } from 'node:fs';
-import { probeMp4File } from '../../src/media/mp4-probe.js';
+import { probeOf } from '../../src/features/playback/recording-cache.js';
+import { Mp4File } from '../../src/native/mp4-file.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { caller, insertEventUsers, login } from '../helpers/events.js';
 import type { FreshDatabase } from '../helpers/mariadb.js';
@@ -201,6 +202,17 @@ test('the served schema names the reference fields, plus the additions', async (
   t.is(doc.paths['/api/v3/events/{id}/info'].get.operationId, 'get_event_info');
 });
 
+/** The probe of a fixture, or null when the demuxer refuses it. */
+async function probeMp4File(file: string) {
+  const opened = await Mp4File.open(file).catch(() => null);
+  if (!opened) return null;
+  try {
+    return probeOf(opened);
+  } finally {
+    opened.close();
+  }
+}
+
 test('mp4 probe: plain, fragmented, H.265, and a file that is not MP4', async (t) => {
   t.like(await probeMp4File(await fixture('h264.mp4')), {
     fragmented: false,
@@ -215,6 +227,7 @@ test('mp4 probe: plain, fragmented, H.265, and a file that is not MP4', async (t
     codec: 'H264',
     width: 640,
     height: 360,
+    durationSeconds: 0, // the event's Length says it
   });
   t.like(await probeMp4File(await fixture('h265.mp4')), { codec: 'H265', sampleEntry: 'hvc1' });
   t.is(await probeMp4File(await fixture('h264.mkv')), null);

@@ -2,7 +2,7 @@
 // retries instead of answering the same rejection for as long as the recording stays open.
 import test from 'ava';
 import type { Mp4File } from '../../src/native/mp4-file.js';
-import { Recording } from '../../src/features/playback/remux-recordings.js';
+import { Recording } from '../../src/features/playback/recording-cache.js';
 
 test('a rejected layout is not kept: the next call computes it again', async (t) => {
   let plans = 0;

@@ -5,14 +5,14 @@
 // EVENT playlist that grows with the file; the segment cache stays under its configured budget.
 import test from 'ava';
 import { execFile } from 'node:child_process';
-import { copyFileSync, mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { layoutOf, predictRemuxLayout } from '../../src/media/remux-layout.js';
 import { RemuxSource } from '../../src/media/remux-source.js';
 import { SegmentCache } from '../../src/media/segment-cache.js';
-import { Recording } from '../../src/features/playback/remux-recordings.js';
+import { Recording } from '../../src/features/playback/recording-cache.js';
 import { Mp4File, remux } from '../../src/native/mp4-file.js';
 import bcrypt from 'bcryptjs';
 import { insertEventUsers, login, sql } from '../helpers/events.js';
@@ -510,7 +510,7 @@ test('the configured budget is validated', async (t) => {
 });
 
 test('RecordingCache: one version per file is kept; a grown file replaces its old version, which closes once its lease ends', async (t) => {
-  const { RecordingCache } = await import('../../src/features/playback/remux-recordings.js');
+  const { RecordingCache } = await import('../../src/features/playback/recording-cache.js');
   const cache = new RecordingCache();
   const file = path.join(work, 'growing.mp4');
   const full = readFileSync(await fixture('h264-frag-long.mp4'));
@@ -531,4 +531,13 @@ test('RecordingCache: one version per file is kept; a grown file replaces its ol
   cache.clear();
   await new Promise((resolve) => setImmediate(resolve));
   t.true(grown.recording.file.closed);
+});
+
+test('RecordingCache: a symlink where the checked file was (swapped in after the lookup) is missing, not followed', async (t) => {
+  const { RecordingCache } = await import('../../src/features/playback/recording-cache.js');
+  const cache = new RecordingCache();
+  const link = path.join(work, 'swapped.mp4');
+  symlinkSync(await fixture('h264.mp4'), link);
+  await t.throwsAsync(cache.acquire(link), { code: 'ENOENT' });
+  cache.clear();
 });

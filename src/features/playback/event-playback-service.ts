@@ -4,14 +4,16 @@
 // promise fragmented MP4: a recording that already is one (ZoneMinder 1.39 writes fMP4, and
 // the growing `incomplete.*.mp4` of an event in progress) is served as is; another MP4 goes to
 // the EventRemuxer (a remux with byte ranges); a non-MP4 container (mkv, webm) cannot be
-// remuxed and is served as written. The HLS routes always go to the remuxer (MP4 only).
+// remuxed and is served as written. The HLS routes always go to the remuxer (MP4 only), which
+// opens the file itself: nothing is opened or probed here for them.
 import type { AuthUser } from '../../auth/auth-service.js';
 import type { PrismaClient } from '../../db/prisma.js';
 import { InvalidInputError, NotFoundError } from '../../errors.js';
 import { FileSource, type ByteSource } from '../../media/byte-source.js';
-import { MP4_FAMILY, type VideoProber, type VideoProbe } from '../../media/video-probe.js';
 import { fileNotFound, type EventMediaLocator, type EventRecord, type VideoFile } from './event-media.js';
 import type { EventRemuxer, RemuxInput } from './event-remux.js';
+import { isMissing } from './recording-cache.js';
+import { MP4_FAMILY, type VideoProbe, type VideoProber } from './video-probe.js';
 
 /** How a v3 client should play the event (v3 clients switch to HLS only for `hls`). */
 export type PlaybackMode = 'direct' | 'hls' | 'event' | 'mjpeg' | 'none';
@@ -144,9 +146,7 @@ export class EventPlaybackService {
         fragmented: false,
       };
     }
-    const source = await this.open(event, video);
-    source.close();
-    const probe = await this.prober.probe(video.path, video.container, source.stats);
+    const probe = await this.probe(event, video);
     const playable = probe.codec === 'H264' && MP4_FAMILY.has(video.container);
     return {
       ...base,
@@ -154,7 +154,7 @@ export class EventPlaybackService {
       width: probe.width || event.width,
       height: probe.height || event.height,
       duration_seconds: await this.duration(event, probe.durationSeconds),
-      file_size: source.size,
+      file_size: probe.size,
       playable_direct: playable,
       // HLS is cut from MP4 only: other containers can only be offered as they are.
       recommended_mode: event.inProgress ? 'event' : playable || !MP4_FAMILY.has(video.container) ? 'direct' : 'hls',
@@ -177,17 +177,13 @@ export class EventPlaybackService {
 
   /** GET /stream/video.mp4 and /stream/media.mp4: fragmented MP4. */
   async fragmented(user: AuthUser, id: bigint): Promise<ServedBody> {
-    const { event, video } = await this.recording(user, id);
-    const file = await this.open(event, video);
-    const probe = await this.probeOf(video, file);
-    if (probe.mp4?.fragmented) return { source: file, cacheControl: cacheControlFor(event) };
+    const input = await this.recording(user, id);
     // Only MP4 can be remuxed; another container (mkv, webm) is served as written, as the
-    // reference does, so a browser that plays it still can.
-    if (!MP4_FAMILY.has(video.container)) return { source: file, cacheControl: cacheControlFor(event) };
-    file.close();
+    // reference does, so a browser that plays it still can; so is a file already fragmented.
+    const remuxed = MP4_FAMILY.has(input.video.container) ? await this.remuxer.fragmentedMp4(input) : null;
     return {
-      source: await this.remuxer.fragmentedMp4(this.input(event, video, probe)),
-      cacheControl: cacheControlFor(event),
+      source: remuxed ?? (await this.open(input.event, input.video)),
+      cacheControl: cacheControlFor(input.event),
     };
   }
 
@@ -197,12 +193,12 @@ export class EventPlaybackService {
    * player (hls.js with xhrSetup) still sends its header, which wins over the query.
    */
   async playlist(user: AuthUser, id: bigint, queryToken?: string): Promise<string> {
-    const text = await this.remuxer.vodPlaylist(await this.remuxInput(user, id));
+    const text = await this.remuxer.vodPlaylist(await this.recording(user, id));
     return queryToken ? withQueryToken(text, queryToken) : text;
   }
 
   async init(user: AuthUser, id: bigint): Promise<ServedBody> {
-    const input = await this.remuxInput(user, id);
+    const input = await this.recording(user, id);
     return { source: await this.remuxer.initSegment(input), cacheControl: remuxCacheControl(input.event) };
   }
 
@@ -211,8 +207,7 @@ export class EventPlaybackService {
     const m = /^(\d{1,9})(?:\.m4s)?$/.exec(seqText);
     if (!m)
       throw new InvalidInputError('Invalid input', [['seq', 'must be an integer >= 0, optionally followed by .m4s']]);
-    const input = await this.remuxInput(user, id);
-    const { event } = input;
+    const input = await this.recording(user, id);
     const segment = await this.remuxer.mediaSegment(input, Number(m[1]));
     if (!segment) {
       throw new NotFoundError(
@@ -224,26 +219,11 @@ export class EventPlaybackService {
         'FILE',
       );
     }
-    return { source: segment, cacheControl: remuxCacheControl(event) };
-  }
-
-  private async remuxInput(user: AuthUser, id: bigint): Promise<RemuxInput> {
-    const { event, video } = await this.recording(user, id);
-    const file = await this.open(event, video);
-    file.close();
-    return this.input(event, video, await this.probeOf(video, file));
-  }
-
-  private input(event: EventRecord, video: VideoFile, probe: VideoProbe): RemuxInput {
-    return { event, video, probe: probe.mp4 };
-  }
-
-  private probeOf(video: VideoFile, file: FileSource): Promise<VideoProbe> {
-    return this.prober.probe(video.path, video.container, file.stats);
+    return { source: segment, cacheControl: remuxCacheControl(input.event) };
   }
 
   /** The visible event and its recording; 404 without one (JPEG-only events say so). */
-  private async recording(user: AuthUser, id: bigint): Promise<{ event: EventRecord; video: VideoFile }> {
+  private async recording(user: AuthUser, id: bigint): Promise<RemuxInput> {
     const event = await this.media.event(user, id);
     const video = await this.media.video(event);
     if (video) return { event, video };
@@ -254,6 +234,17 @@ export class EventPlaybackService {
       id,
       jpegOnly ? 'Video file not found: this event has JPEG frames only (play stream/mjpeg)' : 'Video file not found',
     );
+  }
+
+  private async probe(event: EventRecord, video: VideoFile): Promise<VideoProbe> {
+    try {
+      return await this.prober.probe(video);
+    } catch (err) {
+      // Removed or replaced between lookup and probe (deletion, retention): as good as missing.
+      if (isMissing(err) || (err as NodeJS.ErrnoException).syscall)
+        throw fileNotFound(event.id, 'Video file not found');
+      throw err;
+    }
   }
 
   private async open(event: EventRecord, video: VideoFile): Promise<FileSource> {

@@ -16,7 +16,7 @@ import { BufferSource, FileSource } from '../../media/byte-source.js';
 import { FfmpegError, type FfmpegRunner } from '../../media/ffmpeg.js';
 import { orientationFilter, swapsAxes, type Orientation } from '../../media/jpeg-rotate.js';
 import type { StillCache } from '../../media/still-cache.js';
-import type { VideoProber } from '../../media/video-probe.js';
+import type { VideoProbe, VideoProber } from './video-probe.js';
 import {
   fileNotFound,
   type EventMediaLocator,
@@ -204,13 +204,10 @@ export class EventStills {
   }
 
   /** How the recording was written (see recordingTurn). */
-  private async facts(event: EventRecord, video: VideoFile, file: FileSource): Promise<RecordingFacts> {
-    const [probe, monitor] = await Promise.all([
-      this.prober.probe(video.path, video.container, file.stats),
-      this.prisma.monitors
-        .findUnique({ where: { Id: event.monitorId }, select: { VideoWriter: true } })
-        .catch(() => null),
-    ]);
+  private async facts(event: EventRecord, probe: VideoProbe): Promise<RecordingFacts> {
+    const monitor = await this.prisma.monitors
+      .findUnique({ where: { Id: event.monitorId }, select: { VideoWriter: true } })
+      .catch(() => null);
     return {
       width: probe.width,
       height: probe.height,
@@ -226,12 +223,12 @@ export class EventStills {
     offset: number,
     maxWidth: number | null,
   ): Promise<ServedBody | null> {
-    const file = await FileSource.open(video.path).catch(() => null);
-    if (!file) return null;
-    file.close();
-    const turn = orientationFilter(recordingTurn(event.orientation, event, await this.facts(event, video, file)));
+    // A file gone since the lookup has no frame to take.
+    const probe = await this.prober.probe(video).catch(() => null);
+    if (!probe) return null;
+    const turn = orientationFilter(recordingTurn(event.orientation, event, await this.facts(event, probe)));
     const filters = [...(maxWidth ? [`scale='min(${maxWidth},iw)':-2`] : []), ...(turn ? [turn] : [])];
-    const key = `frame\0${video.path}\0${file.etag}\0${offset.toFixed(3)}\0${filters.join(',')}`;
+    const key = `frame\0${video.path}\0"${probe.version}"\0${offset.toFixed(3)}\0${filters.join(',')}`;
     let frame: Buffer;
     try {
       frame = await this.cache.getOrMake(key, async () => {
@@ -266,7 +263,7 @@ export class EventStills {
       return null;
     }
     return {
-      source: new BufferSource(frame, 'image/jpeg', etagOf(key), file.lastModified),
+      source: new BufferSource(frame, 'image/jpeg', etagOf(key), probe.mtime),
       cacheControl: cacheControlFor(event),
     };
   }

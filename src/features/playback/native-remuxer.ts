@@ -1,5 +1,5 @@
 // The EventRemuxer of the native MP4 demuxer (src/native/mp4-file.ts): recordings re-cut into
-// fragmented MP4 without re-encoding.
+// fragmented MP4 without re-encoding, read from the open recordings (recording-cache.ts).
 //   video.mp4 / media.mp4  the whole recording, init + a fragment per GOP, with an exact size
 //                          computed from the index, so byte ranges work and nothing is built
 //                          ahead of the client (src/media/remux-source.ts)
@@ -18,33 +18,33 @@ import type { Logger } from '../../log.js';
 import { BufferSource, type ByteSource } from '../../media/byte-source.js';
 import { RemuxSource } from '../../media/remux-source.js';
 import type { SegmentCache } from '../../media/segment-cache.js';
-import { MP4_FAMILY } from '../../media/video-probe.js';
 import { ZmNativeError } from '../../native/errors.js';
 import { loadBinding } from '../../native/load.js';
 import { fileNotFound } from './event-media.js';
 import type { EventRemuxer, RemuxInput } from './event-remux.js';
-import { RecordingCache, type Lease } from './remux-recordings.js';
+import { isMissing, type Lease, type RecordingCache } from './recording-cache.js';
+import { MP4_FAMILY } from './video-probe.js';
 
-const NOT_FOUND_CODES = new Set(['ERR_ZM_MP4_NOT_FOUND', 'ERR_ZM_MP4_NOT_A_FILE', 'ERR_ZM_MP4_PERMISSION']);
 const UNPLAYABLE_CODES = new Set(['ERR_ZM_MP4_FORMAT', 'ERR_ZM_MP4_NO_VIDEO']);
 
 /** Seconds with three decimals, as EXTINF carries them. */
 const seconds = (us: number) => (us / 1e6).toFixed(3);
 
 export class NativeRemuxer implements EventRemuxer {
-  readonly recordings: RecordingCache;
-
   constructor(
+    readonly recordings: RecordingCache,
     readonly segments: SegmentCache,
     private readonly log?: Logger,
-  ) {
-    this.recordings = new RecordingCache(log);
-  }
+  ) {}
 
-  async fragmentedMp4(input: RemuxInput): Promise<ByteSource> {
+  async fragmentedMp4(input: RemuxInput): Promise<ByteSource | null> {
     const lease = await this.open(input);
     try {
       const rec = lease.recording;
+      if (rec.file.fragmented) {
+        lease.release();
+        return null;
+      }
       const layout = await rec.layout();
       return new RemuxSource(
         layout,
@@ -153,12 +153,8 @@ export class NativeRemuxer implements EventRemuxer {
   }
 
   private translate(input: RemuxInput, err: unknown): unknown {
-    if (!(err instanceof ZmNativeError)) {
-      if ((err as NodeJS.ErrnoException)?.code === 'ENOENT')
-        return fileNotFound(input.event.id, 'Video file not found');
-      return err;
-    }
-    if (NOT_FOUND_CODES.has(err.code)) return fileNotFound(input.event.id, 'Video file not found');
+    if (isMissing(err)) return fileNotFound(input.event.id, 'Video file not found');
+    if (!(err instanceof ZmNativeError)) return err;
     if (err.code === 'ERR_ZM_MP4_NO_MOOV')
       return unplayable(input, 'The recording has no index yet (still being written): try again when the event ends');
     if (UNPLAYABLE_CODES.has(err.code))

@@ -1,5 +1,6 @@
 // The playback parts one app shares across requests: the ffmpeg runner (its concurrency bound
-// is per process, not per request), the still cache, the probe cache, and the two seams for
+// is per process, not per request), the still cache, the open recordings (recording-cache.ts:
+// the one cache of open MP4 files, read by the prober and the remuxer), and the seam for
 // native work: the EventRemuxer (NativeRemuxer: demuxer + fMP4 remux, with the segment cache).
 // Controllers and the media routes get them with playbackFor(), from the app's registry.
 import type { Services } from '../../registry.js';
@@ -7,7 +8,6 @@ import { DEFAULT_FFMPEG_OPTIONS, FfmpegRunner } from '../../media/ffmpeg.js';
 import { StillCache } from '../../media/still-cache.js';
 import { PacedMjpegStreams } from '../../media/mjpeg.js';
 import { mjpegQueueBound } from '../../media/mjpeg-response.js';
-import { VideoProber } from '../../media/video-probe.js';
 import { EventMediaLocator } from './event-media.js';
 import { EventMjpeg } from './event-mjpeg.js';
 import { EventPlaybackService } from './event-playback-service.js';
@@ -15,6 +15,8 @@ import type { EventRemuxer } from './event-remux.js';
 import { NativeRemuxer } from './native-remuxer.js';
 import { SegmentCache } from '../../media/segment-cache.js';
 import { EventStills } from './event-stills.js';
+import { RecordingCache } from './recording-cache.js';
+import { VideoProber } from './video-probe.js';
 
 export interface Playback {
   media: EventMediaLocator;
@@ -45,14 +47,15 @@ export function createPlayback(services: Services, parts: Partial<PlaybackParts>
   const runner = parts.runner ?? new FfmpegRunner(DEFAULT_FFMPEG_OPTIONS);
   const cache = parts.cache ?? new StillCache(STILL_CACHE_BYTES, STILL_MAX_ENTRY_BYTES);
   const segments = parts.segments ?? new SegmentCache(services.config.playback.segment_cache_bytes);
-  const remuxer = parts.remuxer ?? new NativeRemuxer(segments, services.log);
+  const recordings = new RecordingCache(services.log);
+  const remuxer = parts.remuxer ?? new NativeRemuxer(recordings, segments, services.log);
   const media = new EventMediaLocator(
     services.prisma,
     services.acl,
     services.config.zoneminder.dir_events,
     services.log,
   );
-  const prober = new VideoProber(runner, services.log);
+  const prober = new VideoProber(recordings, runner, services.log);
   const playback: Playback = {
     media,
     videos: new EventPlaybackService(services.prisma, media, prober, remuxer),

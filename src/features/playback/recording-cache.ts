@@ -1,12 +1,61 @@
-// Open recordings for the remux routes: an Mp4File (its sample index) per file version, shared
-// by concurrent requests and kept for the next ones (a player asks for the playlist, init and
-// segments, or for many byte ranges, in quick succession). A file that changed (a recording in
-// progress grew) is opened anew. Leases count users: an evicted recording closes when its last
-// download ends, never under one.
-import { stat } from 'node:fs/promises';
+// Open recordings: the one owner of "this MP4 file at this version". A version is the file's
+// inode, size and mtime, taken with one lstat per request (fileStats: a symlink swapped in is
+// missing); each version is one Mp4File (its sample index, parsed once), shared by concurrent
+// requests and kept for the next ones (a player asks for /info, the playlist, init and
+// segments, or for many byte ranges, in quick succession). The probe /info and the stills need
+// comes from that same index. A file that changed (a recording in progress grew) is a new
+// version, opened anew. Leases count users: an evicted recording closes when its last download
+// ends, never under one.
 import type { Logger } from '../../log.js';
+import { fileStats, fileVersion } from '../../media/byte-source.js';
 import { layoutOf, predictRemuxLayout, type RemuxLayout } from '../../media/remux-layout.js';
 import { Mp4File, type VodSegmentInfo } from '../../native/mp4-file.js';
+
+export type VideoCodec = 'H264' | 'H265' | 'Unknown';
+
+/** What /events/{id}/info and the stills need to know about an MP4 recording. */
+export interface Mp4Info {
+  /** moov has an mvex box: the media is in moof/mdat fragments. */
+  fragmented: boolean;
+  codec: VideoCodec;
+  /** The sample entry type of the first video track (e.g. `avc1`), null without one. */
+  sampleEntry: string | null;
+  width: number;
+  height: number;
+  /** Seconds; 0 for a fragmented file (see probeOf). */
+  durationSeconds: number;
+  hasAudio: boolean;
+  /** The video track's tkhd matrix is not the identity (a rotation or flip tag). */
+  displayMatrix: boolean;
+}
+
+const MISSING = new Set(['ENOENT', 'ERR_ZM_MP4_NOT_FOUND', 'ERR_ZM_MP4_NOT_A_FILE', 'ERR_ZM_MP4_PERMISSION']);
+
+/** acquire() failed because the file is gone or cannot be opened, not because of what it holds. */
+export function isMissing(err: unknown): boolean {
+  return MISSING.has((err as { code?: unknown } | undefined)?.code as string);
+}
+
+const CODECS: Partial<Record<string, VideoCodec>> = { h264: 'H264', h265: 'H265' };
+/** The identity matrix of tkhd: {1,0,0, 0,1,0, 0,0,1} in 16.16 / 2.30 fixed point. */
+const IDENTITY = [0x10000, 0, 0, 0, 0x10000, 0, 0, 0, 0x40000000];
+
+/** The probe of an open file, from its index (the first video track). */
+export function probeOf(file: Mp4File): Mp4Info {
+  const video = file.tracks.find((t) => t.kind === 'video');
+  return {
+    fragmented: file.fragmented,
+    codec: (video && CODECS[video.codec]) ?? 'Unknown',
+    sampleEntry: video?.sampleEntry ?? null,
+    width: video?.width ?? 0,
+    height: video?.height ?? 0,
+    // A fragmented file's header carries no duration and its index only the fragments written so
+    // far: the event's Length (or, while recording, its last frame row) says more.
+    durationSeconds: video && !file.fragmented ? Math.round(video.durationUs / 1000) / 1000 : 0,
+    hasAudio: file.tracks.some((t) => t.kind === 'audio'),
+    displayMatrix: video ? video.matrix.some((v, i) => v !== IDENTITY[i]) : false,
+  };
+}
 
 export const VOD_TARGET_SEC = 4;
 // Each open recording holds its native index (~65 bytes a sample: ~18 MB for one hour of
@@ -17,15 +66,20 @@ export class Recording {
   private layoutJob: Promise<RemuxLayout> | undefined;
   private trusted = true;
   private vodPlanCache: VodSegmentInfo[] | undefined;
+  private probeCache: Mp4Info | undefined;
   refs = 0;
   evicted = false;
 
   constructor(
     readonly file: Mp4File,
-    /** `ino-size-mtime` of the file when opened. */
+    /** fileVersion() of the file when opened. */
     readonly version: string,
     readonly mtime: Date,
   ) {}
+
+  get probe(): Mp4Info {
+    return (this.probeCache ??= probeOf(this.file));
+  }
 
   /** The byte layout of file.remux(): predicted from the index, or measured when the prediction cannot be trusted. */
   layout(): Promise<RemuxLayout> {
@@ -87,8 +141,8 @@ export class RecordingCache {
 
   /** The recording at `path` (a real path already checked to lie in the event directory). */
   async acquire(path: string): Promise<Lease> {
-    const st = await stat(path);
-    const version = `${st.ino.toString(16)}-${st.size.toString(16)}-${Math.floor(st.mtimeMs).toString(16)}`;
+    const st = await fileStats(path);
+    const version = fileVersion(st);
     // Keyed by version: a grown file is a new entry; the old one ages out of the LRU.
     const key = `${version}:${path}`;
     let entry = this.open.get(key);
