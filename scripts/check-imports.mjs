@@ -38,6 +38,7 @@ export const ALLOWED = [
   ['features/filters', 'features/events', 'a saved filter is an event query: it runs the event list and its JSON'],
   ['features/lookups', 'features/monitors', 'presets are partial monitors and zones: they use those field tables'],
   ['features/monitors', 'features/daemons', "a monitor's mode change starts or stops its daemons"],
+  ['features/recordings', 'features/playback', 'a recording found by time is played and stilled as its event is'],
   ['features/dto-tables.ts', 'features', 'the list of the wide field tables, for the DTO generator'],
   ['auth', 'registry.ts', "tsoa's authentication hook takes the request's services (a type)"],
 ];

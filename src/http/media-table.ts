@@ -7,6 +7,7 @@ import type { RequestHandler, Router } from 'express';
 import type { AuthUser } from '../auth/auth-service.js';
 import { requirePolicy } from '../auth/authentication.js';
 import { PLAYBACK_ROUTES } from '../features/playback/playback-routes.js';
+import { RECORDING_ROUTES } from '../features/recordings/recording-routes.js';
 import { LIVE_IMAGE_ROUTES } from '../features/live/live-image-routes.js';
 import { LIVE_ROUTES } from '../features/live/live-routes.js';
 import { WEBRTC_ROUTE } from '../features/live/webrtc/upgrade.js';
@@ -19,6 +20,7 @@ import type { Services } from '../registry.js';
 /** In registration order (a feature's catch-all, such as a live `{segment}`, after its fixed names). */
 export const MEDIA_ROUTES: readonly MediaRoute[] = [
   ...PLAYBACK_ROUTES,
+  ...RECORDING_ROUTES,
   ...LIVE_IMAGE_ROUTES,
   ...LIVE_ROUTES,
   WEBRTC_ROUTE,

@@ -165,6 +165,84 @@ export class EventStills {
     return this.numbered(event, row.FrameId, kind, String(row.FrameId));
   }
 
+  /**
+   * The image nearest `offset` seconds into the event (the recordings-by-time still): zmc's
+   * capture JPEG of the frame recorded then when it saved one, else the frame decoded from the
+   * recording at that offset. `width` scales it down (aspect kept), never up.
+   */
+  async atOffset(user: AuthUser, id: bigint, offset: number, width: number | null): Promise<ServedBody> {
+    const event = await this.media.event(user, id);
+    const n = await this.frameAt(event, offset);
+    const file = await this.media.frameFile(event, n, 'capture');
+    if (file)
+      return width
+        ? ((await this.scaledJpeg(event, file, width)) ?? this.stored(event, file))
+        : this.stored(event, file);
+    const video = await this.media.video(event);
+    if (video) {
+      const body = await this.fromVideo(event, video, offset, width);
+      if (body) return body;
+    }
+    throw imageNotFound(id, String(n));
+  }
+
+  /** The frame number recorded `offset` seconds in: between the Frames rows around it, else by the event's average rate. */
+  private async frameAt(event: EventRecord, offset: number): Promise<number> {
+    const select = { FrameId: true, Delta: true } as const;
+    const [below, above] = await Promise.all([
+      this.prisma.frames.findFirst({
+        where: { EventId: event.id, Delta: { lte: offset } },
+        orderBy: { Delta: 'desc' },
+        select,
+      }),
+      this.prisma.frames.findFirst({
+        where: { EventId: event.id, Delta: { gte: offset } },
+        orderBy: { Delta: 'asc' },
+        select,
+      }),
+    ]);
+    const interval = averageInterval([], event.lengthSeconds, event.frames);
+    const last = Math.max(1, event.frames);
+    let n: number;
+    if (below && above && Number(above.Delta) > Number(below.Delta)) {
+      const share = (offset - Number(below.Delta)) / (Number(above.Delta) - Number(below.Delta));
+      n = below.FrameId + share * (above.FrameId - below.FrameId);
+    } else if (below) n = below.FrameId + (offset - Number(below.Delta)) / interval;
+    else if (above) n = above.FrameId - (Number(above.Delta) - offset) / interval;
+    else n = 1 + offset / interval;
+    return Math.min(last, Math.max(1, Math.round(Number.isFinite(n) ? n : 1)));
+  }
+
+  /** A stored JPEG scaled down to `width` (already upright); null when ffmpeg cannot read it. */
+  private async scaledJpeg(event: EventRecord, file: string, width: number): Promise<ServedBody | null> {
+    const source = await FileSource.open(file).catch(() => null);
+    if (!source) throw fileNotFound(event.id, 'Image not found');
+    const key = `scaled\0${file}\0${source.etag}\0${width}`;
+    const mtime = source.stats.mtime;
+    await source.close();
+    try {
+      const jpeg = await this.cache.getOrMake(key, async () => {
+        const out = await this.runner.ffmpeg([
+          '-i',
+          `file:${file}`,
+          '-vf',
+          `scale='min(${width},iw)':-2`,
+          '-q:v',
+          '2',
+          '-f',
+          'mjpeg',
+          'pipe:1',
+        ]);
+        if (!out.length) throw new FfmpegError('no frame decoded');
+        return out;
+      });
+      return { source: new BufferSource(jpeg, 'image/jpeg', etagOf(key), mtime), cacheControl: cacheControlFor(event) };
+    } catch (err) {
+      if (err instanceof FfmpegError) return null;
+      throw err;
+    }
+  }
+
   private async numbered(event: EventRecord, n: number, kind: StillKind | null, fid: string): Promise<ServedBody> {
     for (const k of kind ? [kind] : (['capture', 'analyse'] as const)) {
       const file = await this.media.frameFile(event, n, k);

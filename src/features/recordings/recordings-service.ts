@@ -4,7 +4,7 @@
 // event routes do, and ZoneMinder's wall clock becomes the API's UTC.
 import type { AuthUser } from '../../auth/auth-service.js';
 import { monitorNotFound, type MonitorAcl, canSee } from '../../auth/monitor-acl.js';
-import { InvalidInputError } from '../../errors.js';
+import { InvalidInputError, NotFoundError } from '../../errors.js';
 import type { DateTimeWrapper } from '../../api/wrappers.js';
 import { parseFilterTime, ZoneMinderClock, type ZoneClock } from '../../zm/event-time.js';
 import type { Services } from '../../registry.js';
@@ -140,6 +140,30 @@ export class RecordingsService {
         return { monitor_id: id, from: utc(range.from), to: utc(range.to), ...toJson(found, utc, query.merged_only) };
       }),
     };
+  }
+
+  /**
+   * The event recording monitor `id` at instant `at`, and how many seconds into it (the still
+   * route). 404 when nothing was recorded then.
+   */
+  async instant(user: AuthUser, id: number, at: string | undefined): Promise<{ eventId: bigint; offset: number }> {
+    const [clock, scope] = await Promise.all([this.clock(), this.acl.scope(user)]);
+    const when = at === undefined ? undefined : parseFilterTime(at, clock)?.getTime();
+    if (when === undefined) throw new InvalidInputError('Invalid input', [['at', 'is not an ISO 8601 date-time']]);
+    if (!(await this.rows.existing([id])).has(id) || !canSee(scope, id)) throw monitorNotFound(id);
+    const rows = await this.rows.overlapping([id], wallText(when), wallText(when + 1));
+    const open = rows.some((r) => !r.EndDateTime);
+    const newest = open ? ((await this.rows.newest([id])).get(id) ?? null) : null;
+    const range = { from: when, to: when + 1, now: clock.now().getTime() };
+    // Of overlapping events (rare), the one that started last.
+    const span = coverage(rows, range, newest).spans.at(-1);
+    if (!span)
+      throw new NotFoundError(
+        `Monitor ${id} recorded nothing at ${clock.toUtcString(new Date(when))}`,
+        [['at', at!.slice(0, 64)]],
+        'FILE',
+      );
+    return { eventId: BigInt(span.eventId), offset: Math.max(0, when - span.start) / 1000 };
   }
 
   /** The range in ZoneMinder wall-clock ms, checked: from < to, at most the configured length. */
