@@ -329,7 +329,7 @@ test('row ACL: the list, get, counts and delete see only visible monitors', asyn
 
     t.is((await limited.get(someUser, e.front)).id, e.front);
     const hidden = await t.throwsAsync(limited.get(someUser, e.garage));
-    t.like(hidden, { status: 404, kind: 'EVENT_NOT_FOUND_ERROR' }, 'a hidden event is the same 404 as a missing one');
+    t.like(hidden, { status: 404, kind: 'MESSAGE_NOT_FOUND_ERROR' }, 'a hidden event is the same 404 as a missing one');
     t.like(await t.throwsAsync(limited.update(someUser, e.garage, { name: 'x' })), { status: 404 });
     t.like(await t.throwsAsync(limited.remove(someUser, e.garage)), { status: 404 });
     t.like(

@@ -83,7 +83,7 @@ export const MAX_COUNT_HOURS = 87_600;
 const MAX_LENGTH = new Decimal('99999999.99');
 
 const notFound = (id: bigint | number) =>
-  new NotFoundError(`Event ${id} not found`, [['event_id', String(id)]], 'EVENT');
+  new NotFoundError(`Event ${id} not found`, [['event_id', String(id)]], 'MESSAGE');
 
 export class EventsService {
   /** Built once per app by the registry (Services.get). */

@@ -56,7 +56,7 @@ export class ZonePresetsService extends DbService {
 
   async get(id: number): Promise<ZonePresetResponse> {
     const row = await this.prisma.zonePresets.findUnique({ where: { Id: id } });
-    if (!row) throw notFound('Zone preset', id);
+    if (!row) throw notFound('Zone preset', id, 'MESSAGE');
     return toResponse(row);
   }
 

@@ -185,7 +185,7 @@ export class LogsService extends DbService {
 
   async get(id: number): Promise<LogResponse> {
     const row = await this.prisma.logs.findUnique({ where: { Id: id } });
-    if (!row) throw notFound('Log entry', id);
+    if (!row) throw notFound('Log entry', id, 'MESSAGE');
     return toResponse(row);
   }
 
