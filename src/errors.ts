@@ -100,9 +100,13 @@ export class NotFoundError extends ApiError {
   }
 }
 
-/** The 404 of a row looked up by id: "<Kind> <id> not found", details `id`. */
-export function notFound(kind: string, id: number | bigint | string): NotFoundError {
-  return new NotFoundError(`${kind} ${id} not found`, [['id', String(id)]]);
+/**
+ * The 404 of a row looked up by id: "<Kind> <id> not found", details `id`. `resource` picks the
+ * `<RESOURCE>_NOT_FOUND_ERROR` kind and code the reference answers for that route
+ * (test/contract/reference-errors.ts); without it the kind is NOT_FOUND_ERROR, code null.
+ */
+export function notFound(kind: string, id: number | bigint | string, resource?: NotFoundResourceName): NotFoundError {
+  return new NotFoundError(`${kind} ${id} not found`, [['id', String(id)]], resource);
 }
 
 export class MethodNotAllowedError extends ApiError {

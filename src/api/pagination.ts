@@ -1,5 +1,6 @@
 // The paginated envelope of every v3 list: {items, total, per_page, current_page, last_page}.
-// `page` is 1-based (0 reads as 1), `page_size` defaults to 25 and is capped at 1000.
+// `page` is 1-based (0 reads as 1), `page_size` defaults to 25 (0 reads as 25) and is capped at 1000;
+// strictPageRequest refuses the zeros.
 import { InvalidInputError } from '../errors.js';
 
 export interface Page<T> {
@@ -48,6 +49,17 @@ export function pageRequest(page?: number, pageSize?: number): PageRequest {
     throw new InvalidInputError('Invalid input', [['page', 'must be an integer >= 1 whose row offset is below 2^53']]);
   }
   return { page: p, pageSize: size, skip: (p - 1) * size, take: size };
+}
+
+/**
+ * pageRequest for the lists whose reference handler validates its paging (logs, configs, events):
+ * page 0 and page_size 0 are a 400 naming the parameter, not the defaults.
+ */
+export function strictPageRequest(page?: number, pageSize?: number): PageRequest {
+  if (pageSize === 0)
+    throw new InvalidInputError('Invalid input', [['page_size', `must be an integer 1..${MAX_PAGE_SIZE}`]]);
+  if (page === 0) throw new InvalidInputError('Invalid input', [['page', 'must be an integer >= 1']]);
+  return pageRequest(page, pageSize);
 }
 
 export function pageOf<T>(items: T[], total: number, req: PageRequest): Page<T> {

@@ -122,12 +122,12 @@ test('tags are listed as {id, name}', async (t) => {
   t.deepEqual(list.body.items[0].tags.length, 2);
 });
 
-test('get: 404 EVENT_NOT_FOUND for a missing id; 400 for a bad id', async (t) => {
+test('get: 404 MESSAGE_NOT_FOUND (code 3, as the reference) for a missing id; 400 for a bad id', async (t) => {
   const res = await call('GET', '/events/999999');
   t.is(res.status, 404);
   t.true(isEnvelope(res.body));
-  t.is(res.body.kind, 'EVENT_NOT_FOUND_ERROR');
-  t.is(res.body.code, 8);
+  t.is(res.body.kind, 'MESSAGE_NOT_FOUND_ERROR');
+  t.is(res.body.code, 3);
   for (const bad of ['abc', '-1', '1.5']) t.is((await call('GET', `/events/${bad}`)).status, 400, bad);
   // Event ids are int64: a large id is a 404, not a validation error.
   t.is((await call('GET', '/events/5000000000')).status, 404);

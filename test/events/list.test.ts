@@ -289,7 +289,12 @@ test('paging: page_size, last_page, beyond the end, 0 reads as 1, limits, stray 
   t.deepEqual(await ids('?page=3&page_size=2'), [e.edge]);
   const beyond = await call('GET', '/events?page=99&page_size=2');
   t.like(beyond.body, { items: [], total: 5, current_page: 99, last_page: 3 });
-  t.like((await call('GET', '/events?page=0&page_size=0')).body, { current_page: 1, per_page: 25 });
+  // Zeros are refused, as the reference's EventQueryParams validation does (test/contract/reference-errors.ts).
+  for (const q of ['page=0', 'page_size=0'])
+    t.like(await call('GET', `/events?${q}`), {
+      status: 400,
+      body: { kind: 'INVALID_INPUT_ERROR', details: [[q.split('=')[0]]] },
+    });
   t.is((await call('GET', '/events?per_page=1000')).body.per_page, 25);
   t.is((await call('GET', '/events?page_size=1000')).status, 200);
   for (const q of ['page_size=1001', 'page=-1', 'page_size=x'])
@@ -329,7 +334,7 @@ test('row ACL: the list, get, counts and delete see only visible monitors', asyn
 
     t.is((await limited.get(someUser, e.front)).id, e.front);
     const hidden = await t.throwsAsync(limited.get(someUser, e.garage));
-    t.like(hidden, { status: 404, kind: 'EVENT_NOT_FOUND_ERROR' }, 'a hidden event is the same 404 as a missing one');
+    t.like(hidden, { status: 404, kind: 'MESSAGE_NOT_FOUND_ERROR' }, 'a hidden event is the same 404 as a missing one');
     t.like(await t.throwsAsync(limited.update(someUser, e.garage, { name: 'x' })), { status: 404 });
     t.like(await t.throwsAsync(limited.remove(someUser, e.garage)), { status: 404 });
     t.like(

@@ -96,8 +96,8 @@ test('by monitor: the summary, zeros without a row, 404 MONITOR_NOT_FOUND for a 
   for (const id of [99, 4]) {
     const res = await call('GET', `/event-summaries/${id}`);
     t.is(res.status, 404, String(id));
-    t.is(res.body.kind, 'MONITOR_NOT_FOUND_ERROR');
-    t.is(res.body.code, 4);
+    t.is(res.body.kind, 'EVENT_SUMMARY_NOT_FOUND_ERROR');
+    t.is(res.body.code, 7);
   }
   t.is((await call('GET', '/event-summaries/abc')).status, 400);
   t.is((await call('GET', '/event-summaries/-1')).status, 400);
@@ -118,7 +118,7 @@ test('row ACL: only visible monitors are listed; a hidden one is a 404', async (
       [2, 3],
     );
     t.is(page.total, 2);
-    t.like(await t.throwsAsync(limited.get(someUser, 1)), { status: 404, kind: 'MONITOR_NOT_FOUND_ERROR' });
+    t.like(await t.throwsAsync(limited.get(someUser, 1)), { status: 404, kind: 'EVENT_SUMMARY_NOT_FOUND_ERROR' });
     t.is((await limited.get(someUser, 2)).total_events, 7);
     t.like(await new EventSummariesService(prisma, stubAcl([])).list(someUser), { items: [], total: 0 });
   } finally {

@@ -56,7 +56,7 @@ test.serial('manufacturers: create, get, patch, list, delete', async (t) => {
   for (const method of ['GET', 'PATCH', 'DELETE']) {
     const res = await devices(method, `/manufacturers/${id}`, method === 'PATCH' ? { name: 'x' } : undefined);
     t.is(res.status, 404, method);
-    t.is(res.body.kind, 'NOT_FOUND_ERROR');
+    t.is(res.body.kind, 'MESSAGE_NOT_FOUND_ERROR');
   }
 });
 

@@ -490,7 +490,7 @@ test('monitor-status: ACL-filtered list, decimal strings, UTC timestamps, heartb
   t.is(hidden.body.kind, 'MONITOR_NOT_FOUND_ERROR');
   const noRow = await call('GET', `/monitor-status/${viewOnlyId}`);
   t.is(noRow.status, 404);
-  t.is(noRow.body.kind, 'NOT_FOUND_ERROR');
+  t.is(noRow.body.kind, 'MONITOR_NOT_FOUND_ERROR');
   t.is((await call('GET', '/monitor-status/999999')).body.kind, 'MONITOR_NOT_FOUND_ERROR');
 
   const beat = await call('PATCH', `/monitor-status/${viewOnlyId}`, {

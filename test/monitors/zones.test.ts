@@ -291,9 +291,15 @@ test('zone presets: CRUD, paging, validation, View cannot write', async (t) => {
   const list = await call('GET', '/zone-presets?page_size=1000');
   t.true(list.body.items.some((p: any) => p.id === id));
   t.is((await call('GET', '/zone-presets?page_size=1001')).status, 400);
-  t.is((await call('POST', '/zone-presets', { name: 'x'.repeat(65) })).status, 400);
-  t.is((await call('POST', '/zone-presets', { name: 'x', check_method: 'Magic' })).status, 400);
-  t.is((await call('POST', '/zone-presets', { name: 'v' }, 'viewer')).status, 403);
+  const preset = { type: 'Active', units: 'Percent', check_method: 'Blobs' };
+  t.is((await call('POST', '/zone-presets', { ...preset, name: 'x'.repeat(65) })).status, 400);
+  t.is((await call('POST', '/zone-presets', { ...preset, name: 'x', check_method: 'Magic' })).status, 400);
+  t.like(
+    (await call('POST', '/zone-presets', { name: 'x' })).body,
+    { kind: 'INVALID_INPUT_ERROR' },
+    'type, units, check_method required',
+  );
+  t.is((await call('POST', '/zone-presets', { ...preset, name: 'v' }, 'viewer')).status, 403);
   t.is((await call('GET', '/zone-presets', undefined, 'viewer')).status, 200);
   t.is((await call('DELETE', `/zone-presets/${id}`)).status, 204);
   t.is((await call('GET', `/zone-presets/${id}`)).status, 404);

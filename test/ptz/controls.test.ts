@@ -278,7 +278,7 @@ test.serial('presets: the monitor row ACL filters lists, hides rows (404) and gu
   t.is((await call('GET', `/control_presets?monitor_id=${m3}`)).body.total, 5); // unrestricted sees them
   const hidden = await restricted('GET', `/control_presets/${m3}/0`);
   t.is(hidden.status, 404);
-  t.is(hidden.body.kind, 'NOT_FOUND_ERROR');
+  t.is(hidden.body.kind, 'MESSAGE_NOT_FOUND_ERROR');
   t.is((await restricted('PATCH', `/control_presets/${m3}/0`, { label: 'x' })).status, 404);
   t.is((await restricted('DELETE', `/control_presets/${m3}/0`)).status, 404);
   t.is((await restricted('GET', `/control_presets/${m2}/1`)).status, 200);

@@ -121,7 +121,7 @@ test.serial('triggers_x10: the monitor row ACL filters, hides and protects', asy
       method === 'PATCH' ? { activation: 'x' } : undefined,
     );
     t.is(res.status, 404, `${method}: a hidden monitor's trigger reads as missing`);
-    t.is(res.body.kind, 'NOT_FOUND_ERROR');
+    t.is(res.body.kind, 'MESSAGE_NOT_FOUND_ERROR');
   }
   t.is((await restricted('GET', `/triggers_x10/${viewOnly}`)).body.activation, `M${viewOnly}`);
   t.is((await restricted('PATCH', `/triggers_x10/${viewOnly}`, { activation: 'x' })).status, 403);

@@ -184,7 +184,7 @@ test.serial('user preferences: System View sees only its own rows; System Edit s
   t.deepEqual((await viewer('GET', `/user_preferences/${mine.body.id}`)).body, mine.body);
   const hidden = await viewer('GET', `/user_preferences/${foreign.id}`);
   t.is(hidden.status, 404, 'another user’s row reads like a missing one');
-  t.is(hidden.body.kind, 'NOT_FOUND_ERROR');
+  t.is(hidden.body.kind, 'MESSAGE_NOT_FOUND_ERROR');
   const all = (await admin('GET', '/user_preferences?page_size=1000')).body.items.map((p: any) => p.id);
   t.true(all.includes(mine.body.id) && all.includes(foreign.id));
   t.deepEqual((await admin('GET', `/user_preferences/${mine.body.id}`)).body, mine.body);

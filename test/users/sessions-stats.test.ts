@@ -74,7 +74,7 @@ test.serial('sessions: create, get, patch, list, delete', async (t) => {
   t.is((await admin('DELETE', '/sessions/abc123DEF,-x')).status, 204);
   const gone = await admin('GET', '/sessions/abc123DEF,-x');
   t.is(gone.status, 404);
-  t.like(gone.body, { kind: 'SESSION_NOT_FOUND_ERROR', code: 2 });
+  t.like(gone.body, { kind: 'MESSAGE_NOT_FOUND_ERROR', code: 3 });
   t.is((await admin('PATCH', '/sessions/abc123DEF,-x', {})).status, 404);
   t.is((await admin('DELETE', '/sessions/abc123DEF,-x')).status, 404);
 });
@@ -314,7 +314,7 @@ test.serial('stats: the monitor row ACL filters, hides and protects', async (t) 
   t.is(listed.total, listed.items.length);
   const hidden = await restricted('GET', `/stats/${s3}`);
   t.is(hidden.status, 404, 'a row of a hidden monitor reads as missing');
-  t.is(hidden.body.kind, 'NOT_FOUND_ERROR');
+  t.is(hidden.body.kind, 'MESSAGE_NOT_FOUND_ERROR');
   t.is((await restricted('DELETE', `/stats/${s3}`)).status, 404);
   t.is((await restricted('PATCH', `/stats/${s3}`, { score: 1 })).status, 404);
   t.is((await restricted('GET', `/stats/${s2}`)).status, 200);

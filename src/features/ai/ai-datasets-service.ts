@@ -107,7 +107,7 @@ export class AiDatasetsService extends DbService {
 
   async get(id: number): Promise<AiDatasetResponse> {
     const row = await this.prisma.aI_Datasets.findUnique({ where: { Id: id } });
-    if (!row) throw notFound('AI dataset', id);
+    if (!row) throw notFound('AI dataset', id, 'CONFIG');
     return toResponse(row);
   }
 

@@ -145,7 +145,7 @@ export class AiModelsService extends DbService {
 
   async get(id: number): Promise<AiModelResponse> {
     const row = await this.prisma.aI_Models.findUnique({ where: { Id: id }, include: withDataset });
-    if (!row) throw notFound('AI model', id);
+    if (!row) throw notFound('AI model', id, 'CONFIG');
     return toResponse(row);
   }
 

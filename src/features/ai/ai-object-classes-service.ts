@@ -111,7 +111,7 @@ export class AiObjectClassesService extends DbService {
 
   async get(id: number): Promise<AiObjectClassResponse> {
     const row = await this.prisma.aI_Object_Classes.findUnique({ where: { Id: id } });
-    if (!row) throw notFound('AI object class', id);
+    if (!row) throw notFound('AI object class', id, 'CONFIG');
     return toResponse(row);
   }
 

@@ -45,7 +45,7 @@ export class ObjectTypesService extends DbService {
 
   async get(id: number): Promise<ObjectTypeResponse> {
     const row = await this.prisma.object_Types.findUnique({ where: { Id: id } });
-    if (!row) throw notFound('Object type', id);
+    if (!row) throw notFound('Object type', id, 'FILE');
     return toResponse(row);
   }
 

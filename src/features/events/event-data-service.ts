@@ -87,7 +87,7 @@ function toResponse(row: Event_Data, clock: ZoneClock): EventDataResponse {
   };
 }
 
-const notFound = (id: number) => new NotFoundError(`Event data ${id} not found`, [['id', String(id)]]);
+const notFound = (id: number) => new NotFoundError(`Event data ${id} not found`, [['id', String(id)]], 'FILE');
 
 export class EventDataService {
   /** Built once per app by the registry (Services.get). */

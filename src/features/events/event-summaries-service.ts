@@ -94,7 +94,11 @@ export class EventSummariesService extends AclDbService {
       this.prisma.event_Summaries.findUnique({ where: { MonitorId: monitorId } }),
     ]);
     if (!monitor || monitor.Deleted || (visible && !visible.has(monitorId))) {
-      throw new NotFoundError(`Monitor ${monitorId} not found`, [['monitor_id', String(monitorId)]], 'MONITOR');
+      throw new NotFoundError(
+        `Event summary of monitor ${monitorId} not found`,
+        [['monitor_id', String(monitorId)]],
+        'EVENT_SUMMARY',
+      );
     }
     return toResponse(monitorId, row);
   }

@@ -6,7 +6,7 @@ import type { AuthUser } from '../../auth/auth-service.js';
 import type { MonitorAcl } from '../../auth/monitor-acl.js';
 import { InvalidInputError, NotFoundError } from '../../errors.js';
 import type { PrismaClient } from '../../db/prisma.js';
-import { pageOf, pageRequest, type Page } from '../../api/pagination.js';
+import { pageOf, strictPageRequest, type Page } from '../../api/pagination.js';
 import type { NaiveDateTimeWrapper } from '../../api/wrappers.js';
 import { coalescedCount } from '../../db/coalesced-count.js';
 import { EventRows } from './event-rows.js';
@@ -83,7 +83,7 @@ export const MAX_COUNT_HOURS = 87_600;
 const MAX_LENGTH = new Decimal('99999999.99');
 
 const notFound = (id: bigint | number) =>
-  new NotFoundError(`Event ${id} not found`, [['event_id', String(id)]], 'EVENT');
+  new NotFoundError(`Event ${id} not found`, [['event_id', String(id)]], 'MESSAGE');
 
 export class EventsService {
   /** Built once per app by the registry (Services.get). */
@@ -115,7 +115,7 @@ export class EventsService {
    * may see exactly the same rows.
    */
   async list(user: AuthUser, query: EventListQuery): Promise<PaginatedEventsResponse> {
-    const req = pageRequest(query.page, query.page_size);
+    const req = strictPageRequest(query.page, query.page_size);
     const [clock, scope] = await Promise.all([this.clock(), this.acl.scope(user)]);
     const sql = eventListSql(query, scope.visible, clock);
     if (sql.empty) return pageOf([], 0, req);

@@ -100,7 +100,7 @@ function toResponse(row: Frames, clock: ZoneClock): FrameResponse {
   };
 }
 
-const notFound = (id: number) => new NotFoundError(`Frame ${id} not found`, [['id', String(id)]]);
+const notFound = (id: number) => new NotFoundError(`Frame ${id} not found`, [['id', String(id)]], 'FILE');
 
 export class FramesService {
   /** Built once per app by the registry (Services.get). */

@@ -169,7 +169,7 @@ export class ReportsService {
 
   private async row(id: number): Promise<Reports> {
     const row = await this.prisma.reports.findUnique({ where: { Id: id } });
-    if (!row) throw notFound('Report', id);
+    if (!row) throw notFound('Report', id, 'FILE');
     return row;
   }
 

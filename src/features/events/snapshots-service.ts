@@ -188,7 +188,7 @@ export class SnapshotsService {
 
   private async row(id: number): Promise<Snapshots> {
     const row = await this.prisma.snapshots.findUnique({ where: { Id: id } });
-    if (!row) throw notFound('Snapshot', id);
+    if (!row) throw notFound('Snapshot', id, 'MESSAGE');
     return row;
   }
 }
@@ -238,7 +238,7 @@ export class SnapshotEventsService extends AclDbService {
 
   private async visibleRow(user: AuthUser, id: number): Promise<Snapshots_Events> {
     const row = await this.prisma.snapshots_Events.findFirst({ where: await this.visibleWhere(user, { Id: id }) });
-    if (!row) throw notFound('Snapshot event', id);
+    if (!row) throw notFound('Snapshot event', id, 'FILE');
     return row;
   }
 

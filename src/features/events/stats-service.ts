@@ -42,7 +42,7 @@ export class StatsService extends AclDbService {
   /** The row, or 404 when it is missing or its monitor is hidden from the caller. */
   private async row(scope: MonitorScope, id: number): Promise<Stats> {
     const row = await this.prisma.stats.findUnique({ where: { Id: id } });
-    if (!row || !canSee(scope, row.MonitorId)) throw notFound('Stat', id);
+    if (!row || !canSee(scope, row.MonitorId)) throw notFound('Stat', id, 'MESSAGE');
     return row;
   }
 

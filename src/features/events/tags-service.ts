@@ -110,7 +110,7 @@ function checkName(name: string | null | undefined): void {
   }
 }
 
-const notFound = (id: number) => new NotFoundError(`Tag ${id} not found`, [['id', String(id)]]);
+const notFound = (id: number) => new NotFoundError(`Tag ${id} not found`, [['id', String(id)]], 'MESSAGE');
 
 function toResponse(row: Tags, clock: ZoneClock, eventCount?: number): TagResponse {
   return {

@@ -50,7 +50,7 @@ function toResponse(row: Filters): FilterResponse {
   }) as unknown as FilterResponse;
 }
 
-const notFound = (id: number) => new NotFoundError(`Filter ${id} not found`, [['id', String(id)]]);
+const notFound = (id: number) => new NotFoundError(`Filter ${id} not found`, [['id', String(id)]], 'MESSAGE');
 
 /** MariaDB's "Got error … from regexp" (ER_REGEXP_ERROR), however the driver wraps it. */
 function isRegexpError(err: unknown): boolean {

@@ -50,7 +50,7 @@ export class ManufacturersService extends DbService {
 
   async get(id: number): Promise<ManufacturerResponse> {
     const row = await this.prisma.manufacturers.findUnique({ where: { Id: id } });
-    if (!row) throw notFound('Manufacturer', id);
+    if (!row) throw notFound('Manufacturer', id, 'MESSAGE');
     return toResponse(row);
   }
 

@@ -74,7 +74,7 @@ export class ModelsService extends DbService {
 
   async get(id: number): Promise<ModelResponse> {
     const row = await this.prisma.models.findUnique({ where: { Id: id } });
-    if (!row) throw notFound('Model', id);
+    if (!row) throw notFound('Model', id, 'MESSAGE');
     return toResponse(row);
   }
 

@@ -192,7 +192,7 @@ export class MonitorPresetsService extends DbService {
 
   async get(id: number): Promise<MonitorPresetResponse> {
     const row = await this.prisma.monitorPresets.findUnique({ where: { Id: id } });
-    if (!row) throw notFound('Monitor preset', id);
+    if (!row) throw notFound('Monitor preset', id, 'MESSAGE');
     return toResponse(row);
   }
 

@@ -7,6 +7,7 @@ import {
   motionToJson,
   type ZoneMotionFields,
   type ZoneMotionSettings,
+  type ZoneCheckMethod,
   type ZoneType,
   type ZoneUnitsValue,
 } from '../monitors/zone-fields.js';
@@ -21,13 +22,16 @@ export interface ZonePresetResponse extends ZoneMotionFields {
   units: string;
 }
 
+/** name, type, units and check_method are required, as by the reference (its CreateZonePresetRequest). */
 export interface CreateZonePresetRequest extends ZoneMotionSettings {
   /** Preset name. @minLength 1 @maxLength 64 */
   name: string;
-  /** Default Active. */
-  type?: ZoneType | null;
-  /** Default Percent. */
-  units?: ZoneUnitsValue | null;
+  /** Zone type. */
+  type: ZoneType;
+  /** Units of the area settings. */
+  units: ZoneUnitsValue;
+  /** How motion is measured. */
+  check_method: ZoneCheckMethod;
 }
 
 export interface UpdateZonePresetRequest extends ZoneMotionSettings {
@@ -56,7 +60,7 @@ export class ZonePresetsService extends DbService {
 
   async get(id: number): Promise<ZonePresetResponse> {
     const row = await this.prisma.zonePresets.findUnique({ where: { Id: id } });
-    if (!row) throw notFound('Zone preset', id);
+    if (!row) throw notFound('Zone preset', id, 'MESSAGE');
     return toResponse(row);
   }
 
@@ -65,8 +69,8 @@ export class ZonePresetsService extends DbService {
       data: {
         ...(motionToData(body) as Prisma.ZonePresetsCreateInput),
         Name: body.name,
-        ...(body.type != null && { Type: body.type }),
-        ...(body.units != null && { Units: body.units }),
+        Type: body.type,
+        Units: body.units,
       },
     });
     return toResponse(row);

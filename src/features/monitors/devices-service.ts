@@ -50,7 +50,7 @@ export class DevicesService extends DbService {
 
   async get(id: number): Promise<DeviceResponse> {
     const row = await this.prisma.devices.findUnique({ where: { Id: id } });
-    if (!row) throw notFound('Device', id);
+    if (!row) throw notFound('Device', id, 'MESSAGE');
     return toResponse(row);
   }
 

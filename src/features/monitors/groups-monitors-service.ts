@@ -30,7 +30,7 @@ const toResponse = (row: Groups_Monitors): GroupMonitorResponse => ({
   group_id: row.GroupId,
   monitor_id: row.MonitorId,
 });
-const notFound = (id: number) => new NotFoundError(`Group membership ${id} not found`, [['id', String(id)]]);
+const notFound = (id: number) => new NotFoundError(`Group membership ${id} not found`, [['id', String(id)]], 'FILE');
 
 export class GroupsMonitorsService extends AclDbService {
   async list(user: AuthUser, page?: number, pageSize?: number): Promise<Page<GroupMonitorResponse>> {

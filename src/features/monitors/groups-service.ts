@@ -33,7 +33,7 @@ export interface UpdateGroupRequest {
 
 const toResponse = (row: Groups): GroupResponse => ({ id: row.Id, name: row.Name, parent_id: row.ParentId });
 
-export const groupNotFound = (id: number) => new NotFoundError(`Group ${id} not found`, [['id', String(id)]]);
+export const groupNotFound = (id: number) => new NotFoundError(`Group ${id} not found`, [['id', String(id)]], 'USER');
 
 export function requireEditableGroup(scope: GroupScope, id: number): void {
   if (!canSee(scope, id)) throw groupNotFound(id);

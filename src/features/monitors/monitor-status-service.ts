@@ -135,7 +135,11 @@ export class MonitorStatusService {
     if (row) return toResponse(row, await this.clock());
     if (!(await this.prisma.monitors.findUnique({ where: { Id: monitorId }, select: { Id: true } })))
       throw monitorNotFound(monitorId);
-    throw new NotFoundError(`No status recorded for monitor ${monitorId}`, [['monitor_id', String(monitorId)]]);
+    throw new NotFoundError(
+      `No status recorded for monitor ${monitorId}`,
+      [['monitor_id', String(monitorId)]],
+      'MONITOR',
+    );
   }
 
   /** Writes the heartbeat (insert or update), stamping UpdatedOn with the database's clock. */

@@ -25,7 +25,7 @@ import {
   type MonitorAcl,
 } from '../../auth/monitor-acl.js';
 import type { PrismaClient } from '../../db/prisma.js';
-import { InvalidInputError, PermissionDeniedError, ServiceUnavailableError } from '../../errors.js';
+import { InvalidInputError, PermissionDeniedError, ServiceUnavailableError, notFound } from '../../errors.js';
 import type { Monitors, Prisma } from '../../generated/prisma/client.js';
 import { pageOf, pageRequest, type Page, type PageRequest, listPage } from '../../api/pagination.js';
 import { controlAlarm } from '../../zm/alarm-control.js';
@@ -186,12 +186,18 @@ export class MonitorsService {
     return page;
   }
 
-  private async row(user: AuthUser, id: number, edit: boolean): Promise<Monitors> {
+  /** `missingAs`: the reference answers a missing monitor on update and delete with FILE_NOT_FOUND_ERROR. */
+  private async row(
+    user: AuthUser,
+    id: number,
+    edit: boolean,
+    missingAs: 'MONITOR' | 'FILE' = 'MONITOR',
+  ): Promise<Monitors> {
     const scope = await this.acl.scope(user);
     if (edit) requireEditableMonitor(scope, id);
     else requireVisibleMonitor(scope, id);
     const row = await this.prisma.monitors.findUnique({ where: { Id: id } });
-    if (!row) throw monitorNotFound(id);
+    if (!row) throw missingAs === 'FILE' ? notFound('Monitor', id, 'FILE') : monitorNotFound(id);
     return row;
   }
 
@@ -231,7 +237,7 @@ export class MonitorsService {
   }
 
   async update(user: AuthUser, id: number, body: UpdateMonitorRequest): Promise<MonitorResponse> {
-    const current = await this.row(user, id, true);
+    const current = await this.row(user, id, true, 'FILE');
     const data = toData(body as unknown as Record<string, unknown>);
     reconcileModes(data, { Capturing: current.Capturing, Analysing: current.Analysing, Recording: current.Recording });
     await this.checkReferences(data);
@@ -244,7 +250,7 @@ export class MonitorsService {
 
   /** Zones, group memberships and permission rows go by foreign-key cascade; events stay. */
   async remove(user: AuthUser, id: number): Promise<void> {
-    await this.row(user, id, true);
+    await this.row(user, id, true, 'FILE');
     await this.prisma.$transaction([
       this.prisma.monitor_Status.deleteMany({ where: { MonitorId: id } }),
       this.prisma.monitors.delete({ where: { Id: id } }),

@@ -69,7 +69,12 @@ export class TriggersX10Service extends AclDbService {
     const row = canSee(scope, monitorId)
       ? await this.prisma.triggersX10.findUnique({ where: { MonitorId: monitorId } })
       : null;
-    if (!row) throw new NotFoundError(`No X10 trigger for monitor ${monitorId}`, [['monitor_id', String(monitorId)]]);
+    if (!row)
+      throw new NotFoundError(
+        `No X10 trigger for monitor ${monitorId}`,
+        [['monitor_id', String(monitorId)]],
+        'MESSAGE',
+      );
     return row;
   }
 

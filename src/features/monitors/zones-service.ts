@@ -101,7 +101,7 @@ function zonePixels(percentArea: number, frame: FrameSize): number {
   return Math.max(1, Math.round((percentArea * frame.width * frame.height) / 10000));
 }
 
-const zoneNotFound = (id: number) => new NotFoundError(`Zone ${id} not found`, [['id', String(id)]]);
+const zoneNotFound = (id: number) => new NotFoundError(`Zone ${id} not found`, [['id', String(id)]], 'MONITOR');
 
 /** How long the installed ZoneMinder's version is trusted (Config ZM_DYN_CURR_VERSION). */
 const VERSION_TTL_MS = 60_000;

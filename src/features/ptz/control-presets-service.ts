@@ -90,10 +90,14 @@ export class ControlPresetsService extends AclDbService {
   }
 
   private notFound(monitorId: number, preset: number): NotFoundError {
-    return new NotFoundError(`Control preset ${preset} of monitor ${monitorId} not found`, [
-      ['monitor_id', String(monitorId)],
-      ['preset', String(preset)],
-    ]);
+    return new NotFoundError(
+      `Control preset ${preset} of monitor ${monitorId} not found`,
+      [
+        ['monitor_id', String(monitorId)],
+        ['preset', String(preset)],
+      ],
+      'MESSAGE',
+    );
   }
 
   /** The row, or 404 when it is missing or its monitor is hidden from the caller. */

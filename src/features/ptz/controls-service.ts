@@ -96,7 +96,7 @@ export class ControlsService extends DbService {
 
   async get(id: number): Promise<ControlResponse> {
     const row = await this.prisma.controls.findUnique({ where: { Id: id } });
-    if (!row) throw notFound('Control', id);
+    if (!row) throw notFound('Control', id, 'MESSAGE');
     return toResponse(row);
   }
 

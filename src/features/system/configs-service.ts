@@ -1,7 +1,7 @@
 // ZoneMinder options (the Config table), addressed by Name. Rows are created by ZoneMinder's
 // own installer (zmupdate.pl), so the API reads and updates them but never creates or deletes.
 import { InvalidInputError, NotFoundError, PermissionDeniedError } from '../../errors.js';
-import { pageRequest, type Page, listPage } from '../../api/pagination.js';
+import { strictPageRequest, type Page, listPage } from '../../api/pagination.js';
 import type { Config } from '../../generated/prisma/client.js';
 import { DbService } from '../db-service.js';
 
@@ -134,7 +134,7 @@ export class ConfigsService extends DbService {
     category?: string;
     search?: string;
   }): Promise<Page<ConfigResponse>> {
-    const req = pageRequest(query.page, query.page_size);
+    const req = strictPageRequest(query.page, query.page_size);
     const where = {
       ...(query.category !== undefined && { Category: query.category }),
       ...(query.search !== undefined && query.search !== '' && { Name: { contains: escapeLike(query.search) } }),

@@ -13,7 +13,7 @@ import { Decimal } from '@prisma/client-runtime-utils';
 import { InvalidInputError, notFound } from '../../errors.js';
 import type { Logs } from '../../generated/prisma/client.js';
 import type { MessageResponse } from '../../api/envelopes.js';
-import { pageOf, pageRequest, type Page } from '../../api/pagination.js';
+import { pageOf, strictPageRequest, type Page } from '../../api/pagination.js';
 import { DbService } from '../db-service.js';
 
 export interface LogResponse {
@@ -151,7 +151,7 @@ function toResponse(row: Logs): LogResponse {
 
 export class LogsService extends DbService {
   async list(query: LogListQuery): Promise<Page<LogResponse>> {
-    const req = pageRequest(query.page, query.page_size);
+    const req = strictPageRequest(query.page, query.page_size);
     const sort = (query.sort ?? 'desc').toLowerCase();
     if (sort !== 'asc' && sort !== 'desc')
       throw new InvalidInputError('Invalid input', [['sort', 'must be asc or desc']]);
@@ -185,7 +185,7 @@ export class LogsService extends DbService {
 
   async get(id: number): Promise<LogResponse> {
     const row = await this.prisma.logs.findUnique({ where: { Id: id } });
-    if (!row) throw notFound('Log entry', id);
+    if (!row) throw notFound('Log entry', id, 'MESSAGE');
     return toResponse(row);
   }
 

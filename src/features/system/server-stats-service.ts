@@ -122,7 +122,7 @@ export class ServerStatsService {
 
   async get(id: number): Promise<ServerStatResponse> {
     const row = await this.prisma.server_Stats.findUnique({ where: { Id: id } });
-    if (!row) throw notFound('Server stat', id);
+    if (!row) throw notFound('Server stat', id, 'FILE');
     return toResponse(row, await this.clock());
   }
 

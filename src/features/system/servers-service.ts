@@ -34,7 +34,7 @@ export class ServersService extends DbService {
 
   async get(id: number): Promise<ServerResponse> {
     const row = await this.prisma.servers.findUnique({ where: { Id: id } });
-    if (!row) throw notFound('Server', id);
+    if (!row) throw notFound('Server', id, 'MESSAGE');
     return toResponse(row);
   }
 

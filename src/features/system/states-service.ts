@@ -85,7 +85,7 @@ export class StatesService extends DbService {
 
   async get(id: number): Promise<StateResponse> {
     const row = await this.prisma.states.findUnique({ where: { Id: id } });
-    if (!row) throw notFound('State', id);
+    if (!row) throw notFound('State', id, 'MESSAGE');
     return toResponse(row);
   }
 

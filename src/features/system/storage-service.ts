@@ -160,7 +160,7 @@ export class StorageService extends DbService {
 
   async get(id: number): Promise<StorageResponse> {
     const row = await this.prisma.storage.findUnique({ where: { Id: id } });
-    if (!row) throw notFound('Storage', id);
+    if (!row) throw notFound('Storage', id, 'MESSAGE');
     return toResponse(row);
   }
 

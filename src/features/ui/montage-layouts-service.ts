@@ -66,7 +66,7 @@ export class MontageLayoutsService extends DbService {
 
   async get(id: number): Promise<MontageLayoutResponse> {
     const row = await this.prisma.montageLayouts.findUnique({ where: { Id: id } });
-    if (!row) throw notFound('Montage layout', id);
+    if (!row) throw notFound('Montage layout', id, 'MESSAGE');
     return toResponse(row);
   }
 

@@ -304,7 +304,7 @@ export class PermissionsService extends AclDbService {
   async getMonitor(id: number): Promise<MonitorPermissionResponse> {
     await this.syncWithMonitorIds();
     const row = await this.prisma.monitors_Permissions.findUnique({ where: { Id: id } });
-    if (!row) throw notFound('Monitor permission', id);
+    if (!row) throw notFound('Monitor permission', id, 'FILE');
     return monitorRow(row);
   }
 
@@ -360,7 +360,7 @@ export class PermissionsService extends AclDbService {
 
   async getGroup(id: number): Promise<GroupPermissionResponse> {
     const row = await this.prisma.groups_Permissions.findUnique({ where: { Id: id } });
-    if (!row) throw notFound('Group permission', id);
+    if (!row) throw notFound('Group permission', id, 'FILE');
     return groupRow(row);
   }
 

@@ -48,7 +48,7 @@ export class SessionsService extends DbService {
 
   async get(id: string): Promise<SessionResponse> {
     const row = await this.prisma.sessions.findUnique({ where: { id } });
-    if (!row) throw new NotFoundError(`Session ${id} not found`, [['id', id]], 'SESSION');
+    if (!row) throw new NotFoundError(`Session ${id} not found`, [['id', id]], 'MESSAGE');
     return toResponse(row);
   }
 

@@ -69,7 +69,7 @@ export class UserPreferencesService extends DbService {
 
   async get(user: AuthUser, id: number): Promise<UserPreferenceResponse> {
     const row = await this.prisma.user_Preferences.findUnique({ where: { Id: id } });
-    if (!row || (row.UserId !== user.id && !seesAll(user))) throw notFound('User preference', id);
+    if (!row || (row.UserId !== user.id && !seesAll(user))) throw notFound('User preference', id, 'MESSAGE');
     return toResponse(row);
   }
 
