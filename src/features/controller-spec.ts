@@ -2,7 +2,7 @@
 // parameters to one service method is described as data in `<name>.api.ts` beside its service,
 // and scripts/generate-controllers.mjs writes the decorated class tsoa reads into
 // src/generated/controllers/ (not committed, like the DTOs and tsoa's routes). Controllers that do
-// more than that (auth, /me, PTZ, events, monitors, filters) stay hand-written `*Controller.ts`.
+// more than that (auth, PTZ, filters, daemons, search) stay hand-written `*Controller.ts`.
 //
 // An operation is one line, `'<VERB> <path> <operationId> = <call>'`, or that line with options:
 // `'GET {id} get_map = service.get(id: Id): MapResponse'`. The path is relative to the
