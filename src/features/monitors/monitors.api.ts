@@ -24,7 +24,7 @@ export default controller({
   pages: { PaginatedMonitorsResponse: 'MonitorResponse' },
   operations: [
     [
-      'GET / list_monitors = monitors.list(user, page?: PageNumber, page_size?: PageSize): PaginatedMonitorsResponse',
+      'GET / list_monitors = monitors.list(user, page?: PageNumber, page_size?: PageSize): PaginatedMonitorsResponse [polled]',
       { doc: ['Lists the monitors the caller may see (row-level ACL applied).'] },
     ],
     [

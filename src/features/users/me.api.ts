@@ -12,7 +12,7 @@ export default controller({
   services: { account: 'MeService' },
   operations: [
     [
-      'GET / me = account.describe(user): MeResponse',
+      'GET / me = account.describe(user): MeResponse [polled]',
       { doc: ["The caller's account and token times; any authenticated account may call it."] },
     ],
     [
