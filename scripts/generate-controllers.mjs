@@ -1,5 +1,7 @@
 // Writes the plain tsoa controllers into src/generated/controllers/ from their route tables
-// (`src/features/**/<name>.api.ts`, the format is in src/features/controller-spec.ts). Run by
+// (`src/features/**/<name>.api.ts`, the format is in src/features/controller-spec.ts), and beside
+// them polled-reads.ts: the fast path's entry of every line marked `[polled]`, whose service call
+// is rendered from the same signature as the controller's (src/http/fast-path/README.md). Run by
 // scripts/build-ts.mjs before tsoa reads the controllers. Run with tsx. The output is committed;
 // test/architecture/generated-fresh.test.ts keeps it equal to what this renders.
 import { mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -15,6 +17,9 @@ const quote = (v) => `'${String(v).replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'
 const camel = (id) => id.replace(/[_-](\w)/g, (_, c) => c.toUpperCase());
 const DECORATOR = { GET: 'Get', POST: 'Post', PUT: 'Put', PATCH: 'Patch', DELETE: 'Delete' };
 const PARAM_ALIASES = ['Id', 'BigId', 'PageNumber', 'PageSize'];
+const POLLED = /\s+\[polled\]$/;
+/** The fast path's entries, beside the controllers. */
+export const POLLED_READS_FILE = 'polled-reads.ts';
 
 function* specFiles(dir) {
   for (const name of readdirSync(dir)) {
@@ -70,13 +75,18 @@ function renderParam(arg, path, used) {
   return { decl: `@${kind}() ${arg.name}${arg.optional ? '?' : ''}: ${arg.type}`, pass: arg.name };
 }
 
-/** `'<VERB> <path> <operationId> = <call>'` (or that line with options) → its parts. */
+/**
+ * `'<VERB> <path> <operationId> = <call>'`, optionally ending in ` [polled]` (or that line with
+ * options) → its parts.
+ */
 export function parseOperation(op, controller) {
-  const [line, options = {}] = typeof op === 'string' ? [op] : op;
+  const [text, options = {}] = typeof op === 'string' ? [op] : op;
+  const polled = POLLED.test(text);
+  const line = text.replace(POLLED, '');
   const m = /^(GET|POST|PUT|PATCH|DELETE) (\S+) (\w+) = (.+)$/s.exec(line);
   if (!m)
     throw new Error(`${controller}: operation ${JSON.stringify(line)} is not '<VERB> <path> <operationId> = <call>'`);
-  return { verb: m[1], path: m[2] === '/' ? '' : m[2], operationId: m[3], call: m[4], options };
+  return { verb: m[1], path: m[2] === '/' ? '' : m[2], operationId: m[3], call: m[4], options, polled };
 }
 
 function renderOperation(op, spec, used) {
@@ -166,14 +176,97 @@ export function render(spec, specPath, outPath) {
   return out.join('\n');
 }
 
-/** Every controller as it should be on disk: path under src/generated/controllers/ → text. */
+/**
+ * A `[polled]` line's fast-path entry: its operationId, the query parameters the call passes (all
+ * of them, in the call's order) and the call itself, rendered from the signature the controller's
+ * method is rendered from. The lane hands over the query values it checked; the others are absent.
+ */
+function renderPolledRead(op, spec, types) {
+  const { verb, path, operationId, call } = parseOperation(op, spec.name);
+  const where = `${spec.name} ${operationId} [polled]`;
+  const parsed = parseCall(call, where);
+  if (verb !== 'GET' || path.includes('{')) throw new Error(`${where}: only a GET of a fixed path is polled`);
+  if (!parsed.returns) throw new Error(`${where}: a polled read answers a body`);
+  const query = [];
+  const passArg = (arg) => {
+    if (!arg.type && arg.name === 'user') return 'user';
+    if (!arg.type || arg.name === 'body')
+      throw new Error(`${where}: ${arg.name} cannot be polled (query parameters and user only)`);
+    if (!arg.optional)
+      throw new Error(`${where}: ${arg.name} is required; a polled read takes optional query parameters only`);
+    query.push(arg.name);
+    for (const name of arg.type.match(/\b[A-Z]\w*/g) ?? []) types.add(name);
+    return `q.${arg.name} as ${arg.type} | undefined`;
+  };
+  const passed = parsed.args.map((a) =>
+    a.group ? `{ ${a.group.map((g) => `${g.name}: ${passArg(g)}`).join(', ')} }` : passArg(a),
+  );
+  const service = spec.services[parsed.field];
+  if (!service) throw new Error(`${where}: no service field ${parsed.field}`);
+  types.add(service);
+  return [
+    '  {',
+    `    operationId: ${quote(operationId)},`,
+    `    query: [${query.map(quote).join(', ')}],`,
+    `    answer: (services, user, ${query.length ? 'q' : '_q'}) => services.get(${service}).${parsed.method}(${passed.join(', ')}),`,
+    '  },',
+  ].join('\n');
+}
+
+/** polled-reads.ts: every `[polled]` line's entry, in table order. */
+function renderPolledReads(specs) {
+  const entries = [];
+  const imports = new Map();
+  for (const [spec, specPath] of specs) {
+    for (const op of spec.operations) {
+      if (!parseOperation(op, spec.name).polled) continue;
+      const types = new Set();
+      entries.push(renderPolledRead(op, spec, types));
+      const specDir = posix.dirname(relative(src, specPath));
+      for (const name of types) {
+        const module = PARAM_ALIASES.includes(name)
+          ? 'api/params.js'
+          : Object.entries(spec.imports)
+              .filter(([, names]) => names.includes(name))
+              .map(([m]) => posix.join(specDir, m))[0];
+        if (!module) throw new Error(`${spec.name}: ${name} is not among its imports`);
+        if (!imports.has(module)) imports.set(module, new Set());
+        imports.get(module).add(name);
+      }
+    }
+  }
+  const serviceClasses = new Set(specs.flatMap(([spec]) => Object.values(spec.services)));
+  const lines = [
+    `// Generated by scripts/generate-controllers.mjs from the route tables' lines marked [polled]; do not edit.`,
+    "// The fast path's entries (src/http/fast-path/): each makes the service call of its generated",
+    '// controller method, rendered from the same line; `query` names every query parameter it passes.',
+    `import type { PolledRead } from '../../features/controller-spec.js';`,
+  ];
+  for (const module of [...imports.keys()].sort()) {
+    const names = [...imports.get(module)].sort();
+    const list = names.map((n) => (serviceClasses.has(n) ? n : `type ${n}`));
+    const allTypes = names.every((n) => !serviceClasses.has(n));
+    lines.push(
+      allTypes
+        ? `import type { ${names.join(', ')} } from '../../${module}';`
+        : `import { ${list.join(', ')} } from '../../${module}';`,
+    );
+  }
+  lines.push('', 'export const POLLED_READS: readonly PolledRead[] = [', ...entries, '];', '');
+  return lines.join('\n');
+}
+
+/** Every controller as it should be on disk, and polled-reads.ts: path under src/generated/controllers/ → text. */
 export async function renderControllers() {
   const files = new Map();
+  const specs = [];
   for (const specPath of specFiles(join(src, 'features'))) {
     const spec = (await import(pathToFileURL(specPath).href)).default;
+    specs.push([spec, specPath]);
     const outPath = join(outDir, posix.dirname(relative(join(src, 'features'), specPath)), `${spec.name}.ts`);
     files.set(relative(outDir, outPath), stamp(render(spec, specPath, outPath)));
   }
+  files.set(POLLED_READS_FILE, stamp(renderPolledReads(specs)));
   return files;
 }
 
@@ -192,5 +285,7 @@ export async function generateControllers() {
 
 if (import.meta.url === pathToFileURL(process.argv[1]).href) {
   const written = await generateControllers();
-  console.log(`generate-controllers: ${written.length} controllers in src/generated/controllers/`);
+  console.log(
+    `generate-controllers: ${written.length - 1} controllers and ${POLLED_READS_FILE} in src/generated/controllers/`,
+  );
 }

@@ -4,7 +4,8 @@
 //               calls the service method named there
 //   controller  a method of a hand-written tsoa controller (src/features/**/*Controller.ts)
 //   media       an entry of the media route table (src/http/media-table.ts gathers the features' lists)
-//   + fast path the polled read is also answered by the hot-read lane (src/http/polled-reads.ts)
+//   + fast path the table line is marked [polled]: the read is also answered by the hot-read lane
+//               (src/http/fast-path/), through its generated entry (src/generated/controllers/polled-reads.ts)
 // Run with tsx after a build (it reads src/generated/openapi.json). `--json` prints the rows as JSON.
 // test/architecture/routes-index.test.ts keeps it complete.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
@@ -26,7 +27,7 @@ export interface RouteRow {
   kind: 'table' | 'controller' | 'media';
   /** The method that answers it: `Service.method` (tables), `Controller.method`, or the media entry's list. */
   handler: string;
-  /** The hot-read lane's entry (`src/http/polled-reads.ts:line`) when it answers this read too. */
+  /** The read's generated fast-path entry (`src/generated/controllers/polled-reads.ts:line`) when its table line is marked [polled]. */
   fastPath?: string;
 }
 
@@ -102,9 +103,9 @@ function mediaAt(path: string, sources: Array<[string, string]>): string | undef
   return undefined;
 }
 
-/** The operationIds the hot-read lane answers, with their entry's line. */
+/** The operationIds of the generated fast-path entries, with their entry's line. */
 function fastPaths(): Map<string, string> {
-  const file = join(src, 'http', 'polled-reads.ts');
+  const file = join(src, 'generated', 'controllers', 'polled-reads.ts');
   const text = readFileSync(file, 'utf8');
   const out = new Map<string, string>();
   for (const m of text.matchAll(/operationId: '([^']+)'/g)) out.set(m[1], `${rel(file)}:${lineOf(text, m.index)}`);

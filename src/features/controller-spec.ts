@@ -2,7 +2,7 @@
 // parameters to one service method is described as data in `<name>.api.ts` beside its service,
 // and scripts/generate-controllers.mjs writes the decorated class tsoa reads into
 // src/generated/controllers/ (not committed, like the DTOs and tsoa's routes). Controllers that do
-// more than that (auth, /me, PTZ, events, monitors, filters) stay hand-written `*Controller.ts`.
+// more than that (auth, PTZ, filters, daemons, search) stay hand-written `*Controller.ts`.
 //
 // An operation is one line, `'<VERB> <path> <operationId> = <call>'`, or that line with options:
 // `'GET {id} get_map = service.get(id: Id): MapResponse'`. The path is relative to the
@@ -11,6 +11,13 @@
 // path is a path parameter, `body` the request body, `user` the caller (from the request), `req`
 // the express request, anything else a query parameter; `{ a?: T, b?: U }` passes those query
 // parameters to the service as one object. Without a return type the method answers no body.
+// A line ending in ` [polled]` is a read that clients poll: the generator also writes its fast-path
+// entry (PolledRead, into src/generated/controllers/polled-reads.ts), whose service call is
+// rendered from the same signature, so the fast path passes on every query parameter it takes
+// (src/http/fast-path/README.md). Only a GET of a fixed path whose parameters are the caller and
+// optional query parameters can be polled.
+import type { AuthUser } from '../auth/auth-service.js';
+import type { Services } from '../registry.js';
 
 export type Verb = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -43,6 +50,18 @@ export interface ControllerSpec {
   /** Paginated response interfaces to declare: name → item type. */
   pages?: Record<string, string>;
   operations: Operation[];
+}
+
+/** A `[polled]` line's fast-path entry, as the generator renders it. */
+export interface PolledRead {
+  operationId: string;
+  /** Every query parameter the call passes, in the call's order. */
+  query: readonly string[];
+  /**
+   * The service call of the generated controller method. `query` holds the values the fast path
+   * checked, typed as the document types them (integers as numbers); the others are absent.
+   */
+  answer(services: Services, user: AuthUser, query: Readonly<Record<string, unknown>>): Promise<unknown>;
 }
 
 /** Types a spec; the generator reads its default export. */

@@ -1,9 +1,7 @@
 // Builds the express application: middleware order, the tsoa routes, the explorer and the
 // error envelope. It starts nothing; src/server.ts owns the listener and the pool.
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import express, { type Express, type Request, type RequestHandler, type Response } from 'express';
 import compression from 'compression';
-import proxyaddr from 'proxy-addr';
 import type { Services } from '../registry.js';
 import { RegisterRoutes } from '../generated/routes.js';
 import { cors } from './middleware/cors.js';
@@ -11,21 +9,20 @@ import { requestLog } from './middleware/request-log.js';
 import { metricsEndpoint } from './metrics-endpoint.js';
 import { bucketLimiter, tokenBucket } from './middleware/rate-limit.js';
 import { securityHeaderList, securityHeaders } from './middleware/security-headers.js';
-import { hotReads } from './hot-reads.js';
-import { COMPRESS_THRESHOLD_BYTES, keptEncoding } from './kept-encoding.js';
-import { polledReads } from './polled-reads.js';
+import { COMPRESS_THRESHOLD_BYTES } from './fast-path/kept-encoding.js';
+import { openDoor } from './fast-path/door.js';
+import { sendJsonOnce } from './fast-path/json-once.js';
 import { errorHandler, notFoundOrWrongMethod } from './middleware/errors.js';
 import { forwardOwnedControl } from '../infra/cluster/cluster-proxy.js';
 import { markQueryToken, registerMediaRoutes, routeFor } from './media-table.js';
 import { integerRanges, jsonDepthLimit } from './middleware/request-shape.js';
-import { inOrder, under } from './middleware/in-order.js';
-import { markMalformed, refuseMalformed } from './middleware/request-target.js';
+import { inOrder, under } from './fast-path/in-order.js';
+import { refuseMalformed } from './middleware/request-target.js';
 import { explorerRouter } from './explorer.js';
-import { RouteIndex } from './route-index.js';
+import { RouteIndex } from './fast-path/route-index.js';
 import { registerDemoPage } from '../features/ui/demo-page.js';
 import { registerWebUi } from '../features/ui/web-ui.js';
 import { openapiDocument, readOpenapiDocument } from '../openapi/document.js';
-import { encodedBody, jsonBodyOf } from '../infra/read-cache/json-text.js';
 import { ReadCaches } from '../infra/read-cache/read-caches.js';
 
 export const OPENAPI_PATH = '/api-docs/openapi.json';
@@ -35,11 +32,8 @@ export function compressible(req: Request, res: Response): boolean {
   return routeFor(req.originalUrl.split('?')[0])?.compress !== false && compression.filter(req, res);
 }
 
-/** express's own entry point (app.handle), which app(req, res) calls. */
-type Handle = (req: IncomingMessage, res: ServerResponse, callback?: (err?: unknown) => void) => void;
-
 export interface AppOptions {
-  /** The hot-read lane (hot-reads.ts); off only to compare its answers with the full chain's. */
+  /** The hot-read lane (fast-path/hot-reads.ts); off only to compare its answers with the full chain's. */
   hotReads?: boolean;
 }
 
@@ -51,28 +45,10 @@ export function createApp(services: Services, options: AppOptions = {}): Express
   app.disable('x-powered-by');
   // One proxy hop is trusted only when configured; otherwise X-Forwarded-For is ignored.
   app.set('trust proxy', config.server.middleware.trust_proxy_headers ? 1 : false);
-  const trustProxy = app.get('trust proxy fn') as (addr: string, i: number) => boolean;
   app.set('etag', false);
-
-  // Cached answers carry their JSON body (infra/read-cache/json-text.ts): sent as is, with the headers
-  // res.json() gives a string body, so nothing on the wire changes. Where the compression
-  // middleware would compress it, the answer's kept compressed form is sent instead (the
-  // middleware then leaves it alone, as it does any encoded body, and only adds its Vary).
-  const json = app.response.json;
-  app.response.json = function jsonOnce(this: Response, body: unknown) {
-    let bytes = jsonBodyOf(body);
-    if (bytes === undefined || this.get('Content-Type') !== undefined) return json.call(this, body);
-    this.set('Content-Type', 'application/json; charset=utf-8');
-    const encoding =
-      compress && compressible(this.req, this) && !/no-transform/.test(String(this.get('Cache-Control') ?? ''))
-        ? keptEncoding(this.req, bytes.length)
-        : undefined;
-    if (encoding) {
-      this.set('Content-Encoding', encoding);
-      bytes = encodedBody(bytes, encoding);
-    }
-    return this.send(bytes);
-  };
+  // Cached answers are sent as the JSON body they carry, in a kept compressed form where the
+  // compression middleware would compress (fast-path/json-once.ts).
+  sendJsonOnce(app, compress ? compressible : undefined);
 
   // A write through the API empties the read caches before its answer leaves, so the client's
   // next read sees it (infra/read-cache/read-caches.ts).
@@ -90,28 +66,17 @@ export function createApp(services: Services, options: AppOptions = {}): Express
   const headers = securityHeaderList(config.server);
   const document = JSON.parse(readOpenapiDocument().toString('utf8'));
   const limiter = bucketLimiter(config.server.middleware.rate_limit);
-  // The door, express's entry point: a path that does not percent-decode is marked and goes
-  // straight to express's chain, whose first layer answers it 400 (request-target.ts). The polled
-  // reads are answered before express's own per-request set-up and everything below, when that
-  // gives the same answer (hot-reads.ts).
-  const handle = (app as unknown as { handle: Handle }).handle.bind(app);
-  let enter: Handle = handle;
-  if (options.hotReads !== false) {
-    const lane = hotReads({
-      services,
-      document,
-      reads: polledReads(services),
-      limiter,
-      securityHeaders: headers,
-      compression: compress,
-      clientIp: (req) => proxyaddr(req, trustProxy),
-    });
-    app.locals.hotReads = lane;
-    enter = (req, res, callback) => lane(req, res, () => handle(req, res, callback));
-  }
-  (app as unknown as { handle: Handle }).handle = (req, res, callback) =>
-    markMalformed(req) ? handle(req, res, callback) : enter(req, res, callback);
-  // Every request passes these, in this order (one layer: in-order.ts).
+  // The door, express's entry point: the polled reads are answered there, before express's own
+  // per-request set-up and everything below, when that gives the same answer (fast-path/).
+  openDoor(app, {
+    hotReads: options.hotReads !== false,
+    services,
+    document,
+    limiter,
+    securityHeaders: headers,
+    compression: compress,
+  });
+  // Every request passes these, in this order (one layer: fast-path/in-order.ts).
   app.use(
     inOrder(
       requestLog(log, services.metrics),
@@ -161,7 +126,7 @@ export function createApp(services: Services, options: AppOptions = {}): Express
   app.use(explorer, explorerRouter(OPENAPI_PATH));
 
   // Media answers (video, stills, MJPEG) are not JSON: plain handlers beside the tsoa routes.
-  // Both are grouped by their first path segment (route-index.ts), media first as before.
+  // Both are grouped by their first path segment (fast-path/route-index.ts), media first as before.
   const routes = new RouteIndex();
   registerMediaRoutes(routes.registrar, services);
   RegisterRoutes(routes.registrar);

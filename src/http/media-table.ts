@@ -16,6 +16,7 @@ import { forwardToOwner, ownerParam } from '../infra/cluster/cluster-proxy.js';
 import { error } from '../media/openapi-parts.js';
 import type { MediaRoute, OpenApiOperation } from '../media/media-route.js';
 import type { Services } from '../registry.js';
+import { lastPathLookup } from './fast-path/route-lookup.js';
 
 /** In registration order (a feature's catch-all, such as a live `{segment}`, after its fixed names). */
 export const MEDIA_ROUTES: readonly MediaRoute[] = [
@@ -32,19 +33,8 @@ const matchers = MEDIA_ROUTES.map((route) => ({
   re: new RegExp(`^${route.path.replace(/[.]/g, '\\.').replace(/\{\w+\}/g, '[^/]+')}$`),
 }));
 
-// The markers, the limiter and compression's filter each ask about the same request's path in
-// turn: the last answer is kept (the answer depends on the path alone).
-let lastPath: string | undefined;
-let lastRoute: MediaRoute | undefined;
-
-/** The table's entry for a request path (no query string), if any. */
-export function routeFor(path: string): MediaRoute | undefined {
-  if (path !== lastPath) {
-    lastRoute = matchers.find((m) => m.re.test(path))?.route;
-    lastPath = path;
-  }
-  return lastRoute;
-}
+/** The table's entry for a request path (no query string), if any (the last answer is kept). */
+export const routeFor = lastPathLookup((path) => matchers.find((m) => m.re.test(path))?.route);
 
 /** Media answers: never compressed, never counted by the global limiter. */
 export function isMediaPath(path: string): boolean {

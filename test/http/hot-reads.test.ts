@@ -12,7 +12,7 @@ import { createPool } from '../../src/db/pool.js';
 import { createPrismaClient } from '../../src/db/prisma.js';
 import { createServices } from '../../src/app/services.js';
 import { createApp } from '../../src/http/app.js';
-import type { HotReadLane } from '../../src/http/hot-reads.js';
+import type { HotReadLane } from '../../src/http/fast-path/hot-reads.js';
 import { logCapture, testEnv } from '../helpers/app.js';
 import { insertEvent, insertMonitor, sql } from '../helpers/events.js';
 import type { FreshDatabase } from '../helpers/mariadb.js';

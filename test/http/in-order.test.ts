@@ -2,7 +2,7 @@
 // passing (a throw or a rejected promise becomes next(err)), the same mount-path test.
 import test from 'ava';
 import type { Request, RequestHandler, Response } from 'express';
-import { inOrder, under } from '../../src/http/middleware/in-order.js';
+import { inOrder, under } from '../../src/http/fast-path/in-order.js';
 
 const run = (handler: RequestHandler, path = '/api/v3/x') =>
   new Promise<{ err: unknown; seen: string[] }>((resolve) => {

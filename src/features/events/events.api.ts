@@ -20,7 +20,7 @@ export default controller({
   services: { events: 'EventsService' },
   operations: [
     [
-      'GET / listEvents = events.list(user, { page?: PageNumber, page_size?: PageSize, monitor_id?: Id, start_time?: string, end_time?: string, sort?: string, direction?: string, alarm_frames_min?: Id, archived?: boolean, cause?: string, name?: string, notes?: string, tag_id?: string, storage_id?: Id }): PaginatedEventsResponse',
+      'GET / listEvents = events.list(user, { page?: PageNumber, page_size?: PageSize, monitor_id?: Id, start_time?: string, end_time?: string, sort?: string, direction?: string, alarm_frames_min?: Id, archived?: boolean, cause?: string, name?: string, notes?: string, tag_id?: string, storage_id?: Id }): PaginatedEventsResponse [polled]',
       {
         doc: [
           'Lists events of the monitors the caller may see, newest first by default. Event start/end',

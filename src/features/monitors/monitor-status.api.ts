@@ -16,7 +16,7 @@ export default controller({
   pages: { PaginatedMonitorStatusesResponse: 'MonitorStatusResponse' },
   operations: [
     [
-      'GET / list_monitor_statuses = statuses.list(user, page?: PageNumber, page_size?: PageSize): PaginatedMonitorStatusesResponse',
+      'GET / list_monitor_statuses = statuses.list(user, page?: PageNumber, page_size?: PageSize): PaginatedMonitorStatusesResponse [polled]',
       { doc: ['Status rows of the monitors the caller may see.'] },
     ],
     [

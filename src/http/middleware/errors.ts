@@ -10,7 +10,7 @@ import {
   ServiceUnavailableError,
 } from '../../errors.js';
 import type { Logger } from '../../log.js';
-import { routeMethods, type RouteIndex } from '../route-index.js';
+import { allowedMethods, type RouteIndex } from '../fast-path/route-index.js';
 import { toApiError } from '../../db/to-api-error.js';
 
 export function errorHandler(log: Logger): ErrorRequestHandler {
@@ -51,20 +51,10 @@ export function errorHandler(log: Logger): ErrorRequestHandler {
   };
 }
 
-/** Methods registered for `path` on the app's router and the route index (empty when the path is unknown). */
-function methodsFor(app: Express, path: string, index: RouteIndex): string[] {
-  const methods = new Set([
-    ...routeMethods((app as unknown as { router?: unknown }).router, path),
-    ...index.methodsFor(path),
-  ]);
-  if (methods.has('GET')) methods.add('HEAD');
-  return [...methods].sort();
-}
-
 /** Unmatched requests: 405 when the path exists under another method, else a JSON 404. */
 export function notFoundOrWrongMethod(app: Express, index: RouteIndex): RequestHandler {
   return (req, _res, next) => {
-    const allowed = methodsFor(app, req.path, index);
+    const allowed = allowedMethods(app, index, req.path);
     if (allowed.length > 0 && !allowed.includes(req.method)) return next(new MethodNotAllowedError(allowed));
     next(new NotFoundError(`No route for ${req.method} ${req.path.slice(0, 200)}`, [['path', req.path.slice(0, 200)]]));
   };

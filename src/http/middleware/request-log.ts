@@ -11,7 +11,7 @@ export type RequestObserver = (status: number, seconds: number) => void;
 /**
  * Gives the answer its X-Request-Id (the caller's, when it is a plain token) and logs the request
  * when the answer is finished. Used by the middleware below and by the hot-read lane
- * (src/http/hot-reads.ts). Returns the request id.
+ * (src/http/fast-path/hot-reads.ts). Returns the request id.
  */
 export function logRequest(
   log: Logger,

@@ -8,7 +8,7 @@
 //   to its declared format here.
 import type { RequestHandler } from 'express';
 import { InvalidInputError } from '../../errors.js';
-import { groupOf } from '../route-index.js';
+import { groupOf } from '../fast-path/route-index.js';
 
 export const MAX_JSON_DEPTH = 64;
 
@@ -50,7 +50,7 @@ interface IntegerParam {
 }
 
 interface Operation {
-  /** route-index.ts's groupOf() of the path ('' outside /api/v3/). */
+  /** fast-path/route-index.ts's groupOf() of the path ('' outside /api/v3/). */
   group: string;
   pattern: RegExp;
   pathNames: string[];
@@ -187,7 +187,7 @@ function outOfRange(raw: unknown, format: 'int32' | 'int64'): boolean {
 
 /** Refuses integer path/query parameters outside their declared int32/int64 range with a 400. */
 export function integerRanges(doc: OpenApiLike): RequestHandler {
-  // Grouped by first segment as the routes are (route-index.ts, which refuses a path whose first
+  // Grouped by first segment as the routes are (fast-path/route-index.ts, which refuses a path whose first
   // segment is a parameter): a request is matched against its own resource's operations only,
   // in document order as before.
   const groups = new Map<string, Operation[]>();

@@ -1,6 +1,6 @@
 // helmet's response headers, worked out once. They depend on the configuration only, never on
 // the request, so they are taken from one helmet pass at start-up and set from that list on
-// every answer: by this middleware, and by the hot-read lane (src/http/hot-reads.ts), which
+// every answer: by this middleware, and by the hot-read lane (src/http/fast-path/hot-reads.ts), which
 // skips the middleware chain. helmet as a chain was 11 nested calls per request.
 import type { RequestHandler } from 'express';
 import helmet from 'helmet';

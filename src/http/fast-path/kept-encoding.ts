@@ -4,7 +4,7 @@
 // middleware compressed it or a kept form was sent; anything else is left to the middleware.
 import type { IncomingMessage } from 'node:http';
 import Negotiator from 'negotiator';
-import type { CachedEncoding } from '../infra/read-cache/json-text.js';
+import type { CachedEncoding } from '../../infra/read-cache/json-text.js';
 
 /** Bodies below this are sent as they are (the compression middleware is given the same). */
 export const COMPRESS_THRESHOLD_BYTES = 1024;

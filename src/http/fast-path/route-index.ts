@@ -4,7 +4,7 @@
 // at 300 routes, bench/README.md); here it is matched against the dozen of its own group only.
 // Groups never overlap (a path has one first segment), and within a group the routes keep the
 // order they were registered in, so which route answers a request does not change.
-import express, { type RequestHandler, type Router } from 'express';
+import express, { type Express, type RequestHandler, type Router } from 'express';
 
 const PREFIX = '/api/v3/';
 const VERBS = ['get', 'post', 'put', 'patch', 'delete'] as const;
@@ -71,4 +71,14 @@ export class RouteIndex {
     const group = groupOf(path);
     return routeMethods(group === null ? undefined : this.groups.get(group), path);
   }
+}
+
+/** Methods registered for `path` on the app's own router (express 5's app.router) and the index (for 405's Allow). */
+export function allowedMethods(app: Express, index: RouteIndex, path: string): string[] {
+  const methods = new Set([
+    ...routeMethods((app as unknown as { router?: unknown }).router, path),
+    ...index.methodsFor(path),
+  ]);
+  if (methods.has('GET')) methods.add('HEAD');
+  return [...methods].sort();
 }

@@ -1,50 +1,39 @@
 // The hot-read lane: the list reads that clients poll every few seconds, answered before the
 // app's middleware chain, the router and tsoa's plumbing, which were ~3/4 of a polled monitor
-// list's CPU (bench/README.md, "The hot-read lane").
+// list's CPU (bench/README.md, "The hot-read lane"). What it may answer, and the express internals
+// it relies on, are in this folder's README.md.
 //
-// It runs before express (app.ts). A request takes the lane only when the lane's answer is the one
-// the full chain would give: a GET of an operation in the table, with a Bearer token, no Origin
-// (CORS), no body, no conditional headers, no wish for deflate (only brotli and
-// gzip forms are kept), and no query parameters but the operation's integers and unconstrained
+// It runs before express (door.ts). A request takes the lane only when the lane's answer is the one
+// the full chain would give: a GET of a polled read (a route-table line marked `[polled]`), with a
+// Bearer token, no Origin (CORS), no body, no conditional headers, no wish for deflate (only brotli
+// and gzip forms are kept), and no query parameters but the operation's integers and unconstrained
 // strings, each at most once and not empty, integers as plain decimals within the document's
-// bounds. The work is done by the same code as on the full
-// chain: the request log, the security headers, the global limiter, the token and policy check
-// (authorizeToken) and the feature's service method. When the lane does not answer (a bad or missing
-// token, an empty bucket, an error from the service), the request goes down the full chain, which
-// gives its usual answer. An error after the limiter took a token costs the caller a second token
-// there; that is the only difference, on errors only.
+// bounds. Which parameters those are comes from the read's generated entry
+// (src/generated/controllers/polled-reads.ts): only those its service call passes on. The work is
+// done by the same code as on the full chain: the request log, the security headers, the global
+// limiter, the token and policy check (authorizeToken) and the generated service call. When the
+// lane does not answer (a bad or missing token, an empty bucket, an error from the service), the
+// request goes down the full chain, which gives its usual answer. An error after the limiter took a
+// token costs the caller a second token there; that is the only difference, on errors only.
 // test/http/hot-reads.test.ts compares the lane's answers with the full chain's.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { parse as parseQuery } from 'node:querystring';
-import type { Services } from '../registry.js';
-import type { AuthUser } from '../auth/auth-service.js';
-import { authorizeToken, bearerToken } from '../auth/authentication.js';
-import { encodedBody, jsonBodyOf } from '../infra/read-cache/json-text.js';
+import type { Services } from '../../registry.js';
+import type { PolledRead } from '../../features/controller-spec.js';
+import { authorizeToken, bearerToken } from '../../auth/authentication.js';
+import { encodedBody, jsonBodyOf } from '../../infra/read-cache/json-text.js';
 import { keptEncoding, negotiatedEncoding } from './kept-encoding.js';
-import { logRequest } from './middleware/request-log.js';
-import type { HeaderList } from './middleware/security-headers.js';
-import type { Limiter } from './middleware/rate-limit.js';
-
-/** The values of the query parameters the lane handles (integers and plain strings). */
-export type HotQuery = Readonly<Record<string, number | string | undefined>>;
-
-export interface HotRead {
-  /** The operation answered (its path, policy and parameters come from the OpenAPI document). */
-  operationId: string;
-  /**
-   * The answer: the service call the operation's controller makes, given the parameters the lane
-   * handles (the others are absent whenever the lane answers). Must not write.
-   */
-  answer(user: AuthUser, query: HotQuery): Promise<unknown>;
-}
+import { logRequest } from '../middleware/request-log.js';
+import type { HeaderList } from '../middleware/security-headers.js';
+import type { Limiter } from '../middleware/rate-limit.js';
 
 /** A parameter the lane takes: an integer within bounds, or a string with no constraint at all. */
-type Param = { kind: 'integer'; min: number; max: number } | { kind: 'string' };
+export type LaneParam = { kind: 'integer'; min: number; max: number } | { kind: 'string' };
 
 interface Lane {
-  read: HotRead;
+  read: PolledRead;
   scope: string;
-  params: Map<string, Param>;
+  params: Map<string, LaneParam>;
   /** Counts the answer in the metrics, under the route's pattern (the lane's paths are fixed). */
   observe?: (status: number, seconds: number) => void;
 }
@@ -59,10 +48,14 @@ interface OpenApiOperation {
   security?: Array<Record<string, string[]>>;
 }
 
+export interface OpenApiDocument {
+  paths: Record<string, Record<string, OpenApiOperation>>;
+}
+
 export interface HotReadOptions {
   services: Services;
-  document: { paths: Record<string, Record<string, OpenApiOperation>> };
-  reads: HotRead[];
+  document: OpenApiDocument;
+  reads: readonly PolledRead[];
   limiter: Limiter;
   securityHeaders: HeaderList;
   /** Whether the compression middleware is on (it adds `Vary: Accept-Encoding`). */
@@ -71,11 +64,49 @@ export interface HotReadOptions {
   clientIp(req: IncomingMessage): string | undefined;
 }
 
-/** Runs on node's request and response, before express's own set-up (app.ts). */
+/** Runs on node's request and response, before express's own set-up (door.ts). */
 export interface HotReadLane {
   (req: IncomingMessage, res: ServerResponse, next: () => void): void;
   /** Answers given by the lane so far (tests check which way a request went). */
   readonly answered: number;
+}
+
+/**
+ * A polled read's path, policy scope and the query parameters the lane takes (the rest are left to
+ * the full chain's validation). It refuses a read whose document parameters and generated call
+ * differ: the lane takes only parameters the call passes on.
+ */
+export function laneOf(
+  read: PolledRead,
+  document: OpenApiDocument,
+): { path: string; scope: string; params: Map<string, LaneParam> } {
+  const found = Object.entries(document.paths).find(([, ops]) => ops.get?.operationId === read.operationId);
+  if (!found) throw new Error(`hot read ${read.operationId}: no such GET operation`);
+  const [path, ops] = found;
+  const scope = ops.get.security?.[0]?.jwt;
+  if (!scope || scope.length !== 1) throw new Error(`hot read ${read.operationId}: no jwt policy`);
+  const documented = ops.get.parameters ?? [];
+  const params = new Map<string, LaneParam>();
+  for (const p of documented) {
+    if (p.in !== 'query') throw new Error(`hot read ${read.operationId}: only fixed paths are handled`);
+    if (!read.query.includes(p.name)) {
+      throw new Error(`hot read ${read.operationId}: its call does not pass the query parameter ${p.name}`);
+    }
+    const schema = p.schema ?? {};
+    if (schema.type === 'integer') {
+      params.set(p.name, { kind: 'integer', min: schema.minimum ?? 0, max: schema.maximum ?? Number.MAX_SAFE_INTEGER });
+    } else if (schema.type === 'string' && Object.keys(schema).length === 1) {
+      // tsoa passes such a string through as it is; the service judges it.
+      params.set(p.name, { kind: 'string' });
+    }
+    // Anything else (booleans, enums, formats, patterns) is left to the full chain's validation.
+  }
+  for (const name of read.query) {
+    if (!documented.some((p) => p.name === name)) {
+      throw new Error(`hot read ${read.operationId}: the document has no query parameter ${name}`);
+    }
+  }
+  return { path, scope: scope[0], params };
 }
 
 const PLAIN_INTEGER = /^(0|[1-9]\d{0,14})$/;
@@ -83,32 +114,12 @@ const PLAIN_INTEGER = /^(0|[1-9]\d{0,14})$/;
 export function hotReads(o: HotReadOptions): HotReadLane {
   const lanes = new Map<string, Lane>();
   for (const read of o.reads) {
-    const found = Object.entries(o.document.paths).find(([, ops]) => ops.get?.operationId === read.operationId);
-    if (!found) throw new Error(`hot read ${read.operationId}: no such GET operation`);
-    const [path, ops] = found;
-    const scope = ops.get.security?.[0]?.jwt;
-    if (!scope || scope.length !== 1) throw new Error(`hot read ${read.operationId}: no jwt policy`);
-    const params = new Map<string, Param>();
-    for (const p of ops.get.parameters ?? []) {
-      if (p.in !== 'query') throw new Error(`hot read ${read.operationId}: only fixed paths are handled`);
-      const schema = p.schema ?? {};
-      if (schema.type === 'integer') {
-        params.set(p.name, {
-          kind: 'integer',
-          min: schema.minimum ?? 0,
-          max: schema.maximum ?? Number.MAX_SAFE_INTEGER,
-        });
-      } else if (schema.type === 'string' && Object.keys(schema).length === 1) {
-        // tsoa passes such a string through as it is; the service judges it.
-        params.set(p.name, { kind: 'string' });
-      }
-      // Anything else (booleans, enums, formats, patterns) is left to the full chain's validation.
-    }
+    const { path, scope, params } = laneOf(read, o.document);
     const metrics = o.services.metrics;
     const observe = metrics.enabled
       ? (status: number, seconds: number) => metrics.request(path, 'GET', status, seconds, true)
       : undefined;
-    lanes.set(path.toLowerCase(), { read, scope: scope[0], params, observe });
+    lanes.set(path.toLowerCase(), { read, scope, params, observe });
   }
   const log = o.services.log;
   const counts = { answered: 0 };
@@ -137,11 +148,17 @@ export function hotReads(o: HotReadOptions): HotReadLane {
     return query;
   };
 
-  const answer = async (lane: Lane, query: HotQuery, req: IncomingMessage, res: ServerResponse, started: bigint) => {
+  const answer = async (
+    lane: Lane,
+    query: Readonly<Record<string, number | string>>,
+    req: IncomingMessage,
+    res: ServerResponse,
+    started: bigint,
+  ) => {
     const user = await authorizeToken(o.services, bearerToken(req.headers.authorization ?? ''), lane.scope, 'GET');
     const ip = o.clientIp(req);
     if (o.limiter.enabled && o.limiter.take(ip ?? 'unknown') !== 0) return false;
-    const value = await lane.read.answer(user, query);
+    const value = await lane.read.answer(o.services, user, query);
     let body = jsonBodyOf(value);
     body ??= Buffer.from(JSON.stringify(value) ?? '', 'utf8');
     const encoding = o.compression ? keptEncoding(req, body.length) : undefined;
