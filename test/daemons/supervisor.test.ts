@@ -157,6 +157,10 @@ test('the start-up kill stops only processes running a configured daemon path', 
   const leftover = start(join(ours, 'zmc'), '-m', '9');
   const stubborn = start(join(ours, 'zmfilter.pl'), '--filter_id=3', '--daemon');
   const unrelated = start(join(theirs, 'zmc'), '-m', '9');
+  // Whatever the assertions do, no stand-in outlives the test (ava would wait for it).
+  t.teardown(() => {
+    for (const child of [leftover, stubborn, unrelated]) if (alive(child.pid!)) process.kill(child.pid!, 'SIGKILL');
+  });
   await new Promise((r) => setTimeout(r, 300));
   const paths = [join(ours, 'zmc'), join(ours, 'zmfilter.pl')];
   // A stand-in shell script forks before each `sleep`; for that instant the child runs the same
@@ -177,8 +181,9 @@ test('the start-up kill stops only processes running a configured daemon path', 
   await killLeftovers(paths, journal, 500);
   await until(() => !alive(leftover.pid!) && !alive(stubborn.pid!), 'the leftovers to die');
   t.true(alive(unrelated.pid!), 'the same-named program elsewhere is spared');
-  t.is(journal.of('startup-kill').length, 3, 'TERM to both, KILL to the one that ignored it');
-  process.kill(unrelated.pid!, 'SIGKILL');
+  // A transient fork of a stand-in (see above) may be found and stopped too; it is not counted.
+  const ofTheTwo = journal.of('startup-kill').filter((e) => [leftover.pid, stubborn.pid].includes(e.pid));
+  t.is(ofTheTwo.length, 3, 'TERM to both, KILL to the one that ignored it');
 });
 
 test('zmc log rotation uses WINCH from ZoneMinder 1.39.22 on', (t) => {
