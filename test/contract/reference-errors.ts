@@ -119,6 +119,7 @@ export const NOT_FOUND_ROWS: NotFoundRow[] = [
   ...rows('FILE', 'src/service/monitor.rs fn update, delete', ['PATCH /monitors/{id}', 'DELETE /monitors/{id}']),
   ...rows('MONITOR', 'not served by the reference: zmgate answers a missing monitor as its monitor routes do', [
     'GET /monitors/{id}/recordings?from=-1%20hour',
+    'GET /monitors/{id}/recordings/still.jpg?at=2026-01-10T08:00:00Z',
   ]),
   ...rows('MONITOR', 'src/service/zones.rs fn list_by_monitor (zone_not_found for a hidden monitor)', [
     'GET /monitors/{id}/zones',
