@@ -187,3 +187,13 @@ test('GET /live/{id}/webrtc/ws without upgrade headers: 401, 403, 400/404 for th
   t.is((await send('GET', '/live/abc/webrtc/ws', tokens.stream)).status, 400);
   t.is((await send('GET', `${path}?token=${tokens.nostream}`)).status, 403, 'token as ?token=');
 });
+
+// src/routes/mod.rs: discovery is merged only with the `onvif-discovery` build feature; without it
+// the path falls to fallback_handler, a 404 envelope whatever the token.
+test('POST /discovery/probe is not served: the 404 of an unknown route', async (t) => {
+  for (const token of [undefined, tokens.system]) {
+    const res = await send('POST', '/discovery/probe', token);
+    t.is(res.status, 404);
+    t.is(res.body.kind, 'NOT_FOUND_ERROR');
+  }
+});
