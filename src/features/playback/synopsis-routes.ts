@@ -8,21 +8,14 @@ import type { Request } from 'express';
 import { InvalidInputError, ServiceUnavailableError } from '../../errors.js';
 import { requireVisibleMonitor } from '../../auth/monitor-acl.js';
 import { mediaRoute, type MediaRoute, type OpenApiOperation } from '../../media/media-route.js';
-import { error, tokenParam } from '../../media/openapi-parts.js';
+import { error } from '../../media/openapi-parts.js';
 import { eventIdParam, parseMonitorId } from '../../media/path-ids.js';
 import { eventNotFound } from './event-media.js';
+import { id, token } from './playback-openapi.js';
 import { playbackFor } from './playback.js';
 
 const disabled = () => new ServiceUnavailableError('motion synopsis is disabled');
 
-const id = {
-  in: 'path',
-  name: 'id',
-  required: true,
-  description: 'Event id',
-  schema: { type: 'integer', format: 'int64', minimum: 0 },
-};
-const token = tokenParam('Access token, for URLs that cannot carry an Authorization header');
 const classes = {
   in: 'query',
   name: 'class',
