@@ -5,7 +5,7 @@
 import test from 'ava';
 import bcrypt from 'bcryptjs';
 import { startTestApp, type TestApp } from '../helpers/app.js';
-import { insertEvent, insertMonitor, login } from '../helpers/events.js';
+import { insertEvent, insertMonitor, login, sql } from '../helpers/events.js';
 import { request, isEnvelope } from '../helpers/http.js';
 import { servedDocument } from '../helpers/coverage.js';
 import type { FreshDatabase } from '../helpers/mariadb.js';
@@ -23,13 +23,18 @@ const USERS = {
   sysview: { System: 'View' },
   stream: { Stream: 'View', Monitors: 'View' },
   nostream: { Stream: 'None', Monitors: 'View' },
+  /** Events and Stream, but monitor 1 hidden (Monitors_Permissions None). */
+  hidden: { Events: 'View', Stream: 'View', Monitors: 'View' },
 } as const;
 
 test.before(async () => {
   db = await zmDatabase('refroutes');
+  const ids: Record<string, number> = {};
   for (const [name, perms] of Object.entries(USERS))
-    await insertUser(db, { username: name, password: name, stored: bcrypt.hashSync(name, 4), perms });
+    ids[name] = await insertUser(db, { username: name, password: name, stored: bcrypt.hashSync(name, 4), perms });
   await insertMonitor(db, 1);
+  await insertMonitor(db, 2);
+  await sql(db, "INSERT INTO Monitors_Permissions (UserId, MonitorId, Permission) VALUES (?, 1, 'None')", [ids.hidden]);
   eventId = await insertEvent(db, { monitorId: 1, start: '2026-01-10 08:00:00', end: '2026-01-10 08:01:00' });
   app = await startTestApp({ db, env: { APP_AUTH__RATE_LIMIT__ENABLED: 'false' } });
   for (const name of Object.keys(USERS)) tokens[name] = await login(app, name);
@@ -147,6 +152,16 @@ test('synopsis: a missing event is the 404 of a missing event, before the 503; t
   t.is((await send('GET', '/events/synopsis?monitor_id=1', tokens.events)).status, 400, 'from and to are required');
 });
 
+test("synopsis: a hidden event or monitor answers as a missing one (the reference's get_event_entity, scope.allows)", async (t) => {
+  const hidden = await send('GET', `/events/${eventId}/synopsis/review`, tokens.hidden);
+  t.is(hidden.status, 404);
+  t.like(hidden.body, { kind: 'EVENT_NOT_FOUND_ERROR', details: [['event_id', String(eventId)]] });
+  const range = await send('GET', '/events/synopsis?monitor_id=1&from=0&to=60', tokens.hidden);
+  t.is(range.status, 404);
+  t.like(range.body, { kind: 'MONITOR_NOT_FOUND_ERROR', details: [['monitor_id', '1']] });
+  t.is((await send('GET', '/events/synopsis?monitor_id=2&from=0&to=60', tokens.hidden)).status, 503);
+});
+
 test('states/change/{action} answers as server/control/{action}', async (t) => {
   const alias = await send('POST', '/states/change/bogus', tokens.system);
   const current = await send('POST', '/server/control/bogus', tokens.system);
@@ -185,6 +200,10 @@ test('GET /live/{id}/webrtc/ws without upgrade headers: 401, 403, 400/404 for th
   t.like(plain.body, { kind: 'BAD_REQUEST_ERROR', details: [['upgrade', '']] });
   t.is((await send('GET', '/live/abc/webrtc/ws')).status, 401, 'auth before the id');
   t.is((await send('GET', '/live/abc/webrtc/ws', tokens.stream)).status, 400);
+  const hidden = await send('GET', path, tokens.hidden);
+  t.is(hidden.status, 404, 'monitor_path_guard: a hidden monitor');
+  t.is(hidden.body.kind, 'MONITOR_NOT_FOUND_ERROR');
+  t.is((await send('GET', '/live/2/webrtc/ws', tokens.hidden)).status, 400);
   t.is((await send('GET', `${path}?token=${tokens.nostream}`)).status, 403, 'token as ?token=');
 });
 
