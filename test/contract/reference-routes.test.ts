@@ -60,7 +60,8 @@ interface Row {
   message?: string;
 }
 
-const synopsisOff = 'motion synopsis is disabled';
+// AppError::ServiceUnavailableError's Display (src/error/mod.rs) is the message.
+const synopsisOff = 'service unavailable: motion synopsis is disabled';
 const ROWS: Row[] = [
   {
     ref: 'src/routes/events_playback.rs (media_auth, Feature::Events); handlers/synopsis.rs get_event_synopsis_review: event lookup, then 503 when disabled',

@@ -2,8 +2,8 @@
 // P4 range overview). Its router serves them beside recorded playback (media auth: token in the
 // header or `?token=`, Events feature) but leaves them out of its OpenAPI document. zmgate has no
 // synopsis renderer, so each answers as the reference does with synopsis disabled: the event (or
-// the monitor, for the range) is checked first, with the row ACL, then 503 "motion synopsis is
-// disabled". The mp4 route has no such check there: with nothing rendered it is the event's 404.
+// the monitor, for the range) is checked first, with the row ACL, then 503 "service unavailable:
+// motion synopsis is disabled". The mp4 route has no such check there: with nothing rendered it is the event's 404.
 import type { Request } from 'express';
 import { InvalidInputError, ServiceUnavailableError } from '../../errors.js';
 import { requireVisibleMonitor } from '../../auth/monitor-acl.js';
@@ -14,7 +14,7 @@ import { eventNotFound } from './event-media.js';
 import { id, token } from './playback-openapi.js';
 import { playbackFor } from './playback.js';
 
-const disabled = () => new ServiceUnavailableError('motion synopsis is disabled');
+const disabled = () => new ServiceUnavailableError('service unavailable: motion synopsis is disabled');
 
 const classes = {
   in: 'query',
