@@ -284,7 +284,7 @@ test('OpenAPI: every playback route is declared with its operationId and the Eve
     for (const status of ['401', '403', '404']) t.truthy(op?.responses[status], `${r.path} ${status}`);
   }
   const declared = Object.entries(doc.paths).filter(
-    ([p]) => /\/(video|thumbnail|stream\/|image)/.test(p) && p !== '/api/v3/events/{id}/info',
+    ([p]) => /\/(video|thumbnail|stream\/|image|synopsis)/.test(p) && p !== '/api/v3/events/{id}/info',
   );
   t.deepEqual(declared.map(([p]) => p).sort(), PLAYBACK_ROUTES.map((r) => r.path).sort());
 

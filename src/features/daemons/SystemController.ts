@@ -1,4 +1,4 @@
-import { Body, Get, OperationId, Path, Post, Response, Route, Security, Tags } from '@tsoa/runtime';
+import { Body, Deprecated, Get, OperationId, Path, Post, Response, Route, Security, Tags } from '@tsoa/runtime';
 import type { AppResponseError } from '../../api/envelopes.js';
 import { FeatureController } from '../feature-controller.js';
 import type { DaemonActionResponse } from './daemons-service.js';
@@ -75,6 +75,28 @@ export class ServerControlController extends FeatureController {
   /** start, stop or restart ZoneMinder: the supervisor in takeover mode, zoneminder.service otherwise. */
   @Post('control/{action}')
   @OperationId('change_state')
+  @Response<AppResponseError>(400, 'action must be start, stop or restart')
+  @Response<AppResponseError>(502, 'systemctl failed')
+  public async control(@Path() action: string): Promise<ServerControlResponse> {
+    return this.system.control(action);
+  }
+}
+
+/**
+ * The reference's older name for POST /api/v3/server/control/{action}: its router serves both with
+ * one handler and the same System gate, and lists only the new one in its OpenAPI document.
+ */
+@Route('api/v3/states')
+@Tags('Server')
+@Security('jwt', ['system'])
+@Response<AppResponseError>(403, 'System Edit required')
+export class StatesChangeController extends FeatureController {
+  private readonly system = this.services.get(SystemService);
+
+  /** Deprecated alias of POST /api/v3/server/control/{action}: same answers. */
+  @Post('change/{action}')
+  @Deprecated()
+  @OperationId('change_state_deprecated')
   @Response<AppResponseError>(400, 'action must be start, stop or restart')
   @Response<AppResponseError>(502, 'systemctl failed')
   public async control(@Path() action: string): Promise<ServerControlResponse> {

@@ -10,14 +10,15 @@ const body = (types: string[], description: string, headers?: object) => ({
   content: Object.fromEntries(types.map((t) => [t, { schema: { type: 'string', format: 'binary' } }])),
 });
 
-const id = {
+/** The event id path parameter (the synopsis routes share it). */
+export const id = {
   in: 'path',
   name: 'id',
   required: true,
   description: 'Event id',
   schema: { type: 'integer', format: 'int64', minimum: 0 },
 };
-const token = tokenParam('Access token, for <img>/<video> URLs that cannot carry an Authorization header');
+export const token = tokenParam('Access token, for <img>/<video> URLs that cannot carry an Authorization header');
 const range = {
   in: 'header',
   name: 'Range',

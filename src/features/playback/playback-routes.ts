@@ -12,6 +12,7 @@ import { playbackPaths } from './playback-openapi.js';
 import { mediaRoute, type MediaRoute } from '../../media/media-route.js';
 import { serveBytes } from '../../media/byte-ranges.js';
 import { eventIdParam } from '../../media/path-ids.js';
+import { SYNOPSIS_ROUTES } from './synopsis-routes.js';
 
 type Handler = (p: Playback, req: Request, res: Response, user: AuthUser) => Promise<void>;
 
@@ -69,4 +70,5 @@ export const PLAYBACK_ROUTES: MediaRoute[] = [
   route('/api/v3/frames/{id}/image', async (p, req, res, user) =>
     serve(req, res, await p.stills.frameRowImage(user, idParam(req), query(req, 'type'))),
   ),
+  ...SYNOPSIS_ROUTES,
 ];

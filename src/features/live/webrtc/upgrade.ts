@@ -3,6 +3,9 @@
 // live source (503 when streaming is off, 404 with reason "stream socket not available"). Browsers
 // cannot set headers on a WebSocket, so the token may come as `?token=` (docs/contract/clients.md).
 // A refusal is a complete HTTP response with the error envelope, then the socket is closed.
+// A plain GET (no Upgrade header) never reaches the upgrade event: express serves it through the
+// same table entry, so it meets the same gates (401, 403, 400, 404) and is then refused with a 400,
+// as the reference's WebSocketUpgrade extractor refuses it behind its Stream gate and monitor guard.
 import type { IncomingMessage } from 'node:http';
 import type { AuthService, AuthUser } from '../../../auth/auth-service.js';
 import { canSee, monitorNotFound, type MonitorAcl } from '../../../auth/monitor-acl.js';
@@ -14,12 +17,17 @@ import { BadRequestError, NotFoundError, PermissionDeniedError, UnauthorizedErro
 
 export const WEBRTC_WS_PATH = /^\/api\/v3\/live\/([^/]+)\/webrtc\/ws\/?$/;
 
-/** Its entry in the route table: served on the listener's upgrade event, not by express. */
+/** Its entry in the route table: upgrades are served on the listener's upgrade event; express answers plain GETs. */
 export const WEBRTC_ROUTE: MediaRoute = {
   path: '/api/v3/live/{monitor_id}/webrtc/ws',
   operationId: 'webrtcSignalingStream',
   policy: 'stream:View',
-  serve: 'websocket',
+  serve: 'express',
+  handler: async (services, req, _res, user) => {
+    const id = monitorIdParam(req.params.monitor_id);
+    if (!canSee(await services.acl.scope(user), id)) throw monitorNotFound(id);
+    throw notAnUpgrade(req.headers.upgrade);
+  },
   queryToken: true,
   compress: false,
   limited: false,
@@ -85,6 +93,9 @@ export async function authoriseUpgrade(
   return { user, monitorId: id };
 }
 
+const notAnUpgrade = (upgrade: string | undefined) =>
+  new BadRequestError('Only WebSocket upgrades are served', [['upgrade', String(upgrade ?? '')]]);
+
 /**
  * What `ws` would refuse with a plain-text 400, checked first so the answer is an envelope:
  * the method, the Upgrade header, the key and the protocol version (RFC 6455 §4.2.1).
@@ -92,8 +103,7 @@ export async function authoriseUpgrade(
 export function handshakeProblem(req: IncomingMessage): BadRequestError | null {
   if (req.method !== 'GET')
     return new BadRequestError('A WebSocket upgrade must use GET', [['method', String(req.method)]]);
-  if ((req.headers.upgrade ?? '').toLowerCase() !== 'websocket')
-    return new BadRequestError('Only WebSocket upgrades are served', [['upgrade', String(req.headers.upgrade ?? '')]]);
+  if ((req.headers.upgrade ?? '').toLowerCase() !== 'websocket') return notAnUpgrade(req.headers.upgrade);
   const key = req.headers['sec-websocket-key'];
   if (typeof key !== 'string' || !/^[+/0-9A-Za-z]{22}==$/.test(key.trim()))
     return new BadRequestError('Missing or invalid Sec-WebSocket-Key', [['header', 'sec-websocket-key']]);
