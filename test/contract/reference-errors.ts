@@ -121,6 +121,12 @@ export const NOT_FOUND_ROWS: NotFoundRow[] = [
     'GET /monitors/{id}/recordings?from=-1%20hour',
     'GET /monitors/{id}/recordings/still.jpg?at=2026-01-10T08:00:00Z',
   ]),
+  ...rows('EVENT', 'src/handlers/synopsis.rs (the event looked up before the disabled check)', [
+    'GET /events/{id}/synopsis',
+    'GET /events/{id}/synopsis/review',
+    'GET /events/{id}/synopsis/layout',
+    'GET /events/{id}/synopsis/mp4',
+  ]),
   ...rows('MONITOR', 'src/service/zones.rs fn list_by_monitor (zone_not_found for a hidden monitor)', [
     'GET /monitors/{id}/zones',
   ]),
