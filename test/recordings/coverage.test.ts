@@ -4,6 +4,7 @@
 import test from 'ava';
 import { ZoneClock } from '../../src/db/zone-clock.js';
 import { coverage, wallMs, type CoverageRow } from '../../src/features/recordings/coverage.js';
+import { utcWriter } from '../../src/features/recordings/recordings-service.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { caller, insertEvent, insertEventUsers, insertMonitor, login, sql } from '../helpers/events.js';
 import type { FreshDatabase } from '../helpers/mariadb.js';
@@ -268,4 +269,15 @@ test('coverage(): rows in any order; a hole of a second joins, a longer one is a
   t.deepEqual(split.gaps[0], { start: ms('2026-01-10 08:10:00'), end: ms('2026-01-10 08:10:02') });
   // Zero dates (as a crashed zmc can leave) are skipped, not read as 1970.
   t.deepEqual(coverage([row(9, '0000-00-00 00:00:00', null)], range).spans, []);
+});
+
+test('the quarter-hour offset memo writes what ZoneClock.toUtcString writes, across DST gaps and repeats', (t) => {
+  for (const zone of ['Europe/Berlin', 'America/New_York', 'Australia/Lord_Howe', 'Asia/Kolkata']) {
+    const clock = new ZoneClock(zone);
+    const write = utcWriter(clock);
+    let mismatches = 0;
+    for (let ms = Date.UTC(2026, 0, 1); ms < Date.UTC(2027, 0, 1); ms += 61_000)
+      if (write(ms) !== clock.toUtcString(new Date(ms))) mismatches++;
+    t.is(mismatches, 0, zone);
+  }
 });
