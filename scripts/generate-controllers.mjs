@@ -51,6 +51,9 @@ export function parseCall(call, where) {
   const m = /^(\w+)\.(\w+)\((.*)\)(?::\s*(.+))?$/s.exec(call.trim());
   if (!m) throw new Error(`${where}: call ${JSON.stringify(call)} is not field.method(args): Type`);
   const parseArg = (arg) => {
+    // A literal (`"up"`, `'zoom in'`, `-1`, `0.5`) is passed to the service as written; it declares no parameter.
+    if (/^(?:"[^"\\]*"|'[^'\\]*'|-?\d+(?:\.\d+)?)$/.test(arg))
+      return { literal: arg.startsWith('"') ? `'${arg.slice(1, -1)}'` : arg };
     const a = /^([A-Za-z_]\w*)(\?)?(?::\s*([^;]+))?$/s.exec(arg);
     if (!a) throw new Error(`${where}: argument ${JSON.stringify(arg)}`);
     return { name: a[1], optional: Boolean(a[2]), type: a[3]?.trim() };
@@ -63,6 +66,7 @@ export function parseCall(call, where) {
 }
 
 function renderParam(arg, path, used) {
+  if (arg.literal !== undefined) return { pass: arg.literal };
   if (!arg.type && (arg.name === 'user' || arg.name === 'req')) {
     used.add('Request');
     used.add('ExRequest');
@@ -95,6 +99,8 @@ function renderOperation(op, spec, used) {
   const parsed = parseCall(call, where);
   if (!spec.services[parsed.field]) throw new Error(`${where}: no service field ${parsed.field}`);
   const params = parsed.args.flatMap((a) => {
+    if (a.group?.some((g) => g.literal !== undefined))
+      throw new Error(`${where}: a literal cannot be a member of { ... }`);
     if (!a.group) return [renderParam(a, path, used)];
     const members = a.group.map((g) => renderParam(g, path, used));
     return members.map((p, i) => ({
@@ -119,7 +125,10 @@ function renderOperation(op, spec, used) {
   const passed = params.filter((p) => p.pass !== undefined).map((p) => p.pass);
   const invoke = `this.${parsed.field}.${parsed.method}(${passed.join(', ')})`;
   lines.push(
-    `  public async ${camel(operationId)}(${params.map((p) => p.decl).join(', ')}): Promise<${returns}> {`,
+    `  public async ${camel(operationId)}(${params
+      .filter((p) => p.decl !== undefined)
+      .map((p) => p.decl)
+      .join(', ')}): Promise<${returns}> {`,
     parsed.returns ? `    return ${invoke};` : `    await ${invoke};`,
     '  }',
   );
@@ -189,6 +198,7 @@ function renderPolledRead(op, spec, types) {
   if (!parsed.returns) throw new Error(`${where}: a polled read answers a body`);
   const query = [];
   const passArg = (arg) => {
+    if (arg.literal !== undefined) return arg.literal;
     if (!arg.type && arg.name === 'user') return 'user';
     if (!arg.type || arg.name === 'body')
       throw new Error(`${where}: ${arg.name} cannot be polled (query parameters and user only)`);

@@ -106,3 +106,20 @@ test('every route table names its own controller, and its operationIds are its o
   }
   t.true(count > 0);
 });
+
+test('literal arguments: a quoted string or a number is passed as written and declares no parameter', (t) => {
+  const lit: ControllerSpec = {
+    ...spec,
+    operations: [
+      'POST {id}/move/up move_up = widgets.move(user, id: Id, "up", -1, body?: WidgetRequest): WidgetResponse',
+    ],
+  };
+  const text = render(lit, join(src, 'features/w/w.api.ts'), join(src, 'generated/controllers/w/W.ts'));
+  t.true(text.includes("return this.widgets.move(currentUser(req), id, 'up', -1, body);"));
+  t.true(text.includes('public async moveUp(@Request() req: ExRequest, @Path() id: Id, @Body() body?: WidgetRequest)'));
+  t.deepEqual(parseCall("widgets.zoom('in', 0.5)", 'X').args, [{ literal: "'in'" }, { literal: '0.5' }]);
+  const grouped: ControllerSpec = { ...spec, operations: ['GET / x = widgets.list({ a?: string, "b" })'] };
+  t.throws(() => render(grouped, join(src, 'features/w/w.api.ts'), join(src, 'generated/controllers/w/W.ts')), {
+    message: /literal cannot be a member/,
+  });
+});
