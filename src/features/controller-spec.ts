@@ -2,7 +2,7 @@
 // parameters to one service method is described as data in `<name>.api.ts` beside its service,
 // and scripts/generate-controllers.mjs writes the decorated class tsoa reads into
 // src/generated/controllers/ (not committed, like the DTOs and tsoa's routes). Controllers that do
-// more than that (auth, PTZ, filters, daemons, search) stay hand-written `*Controller.ts`.
+// more than that (auth, filters, daemons, search) stay hand-written `*Controller.ts`.
 //
 // An operation is one line, `'<VERB> <path> <operationId> = <call>'`, or that line with options:
 // `'GET {id} get_map = service.get(id: Id): MapResponse'`. The path is relative to the
@@ -10,7 +10,11 @@
 // declares the parameters in order and calls `this.service.get(id)`. A parameter named in the
 // path is a path parameter, `body` the request body, `user` the caller (from the request), `req`
 // the express request, anything else a query parameter; `{ a?: T, b?: U }` passes those query
-// parameters to the service as one object. Without a return type the method answers no body.
+// parameters to the service as one object. A literal, a quoted string (`"up"`, `'zoom in'`) or a
+// number, is passed to the service as written and declares no parameter:
+// `'POST monitors/{id}/move/up ptzMoveUp = ptz.move(user, id: Id, "up", body?: PtzMoveRequest): R'`.
+// The generated method calls the service by its class's own method, so tsc rejects a misspelt
+// method or a literal the method does not take. Without a return type the method answers no body.
 // A line ending in ` [polled]` is a read that clients poll: the generator also writes its fast-path
 // entry (PolledRead, into src/generated/controllers/polled-reads.ts), whose service call is
 // rendered from the same signature, so the fast path passes on every query parameter it takes
