@@ -35,3 +35,10 @@ export function eventIdParam(value: unknown, name = 'id'): bigint {
   if (id === null) throw invalid(name);
   return id;
 }
+
+/** A single-valued query parameter of a media route (a repeated one is refused, not guessed at). */
+export function singleQuery(query: Record<string, unknown>, name: string): string | undefined {
+  const v = query[name];
+  if (v === undefined || typeof v === 'string') return v;
+  throw new InvalidInputError('Invalid input', [[name, 'must be given once']]);
+}

@@ -57,6 +57,11 @@ function parseIsoToWall(text: string, clock: ZoneClock): Date | null {
   return clock.toWall(new Date(fields.getTime() - offsetMin * 60_000));
 }
 
+/** A wall-clock Date as a DATETIME literal (the stored digits; never shifted by a zone). */
+export function wallClockSql(wall: Date): string {
+  return wall.toISOString().slice(0, 23).replace('T', ' ');
+}
+
 // A TIMESTAMP column holds 1970-01-01 00:00:01 to 2038-01-19 03:14:07 (UTC; the session zone
 // shifts the bounds by at most a day, so a day of margin is kept on each side).
 const TIMESTAMP_MIN = Date.UTC(1970, 0, 2);

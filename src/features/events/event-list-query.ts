@@ -13,7 +13,7 @@
 // used for it: only zmc's own queued SQL and the triggers maintain TotalEvents, so it drifts on
 // installs where events arrive any other way, and a total must equal the rows one can page to.
 import { InvalidInputError } from '../../errors.js';
-import { parseEventTime, type ZoneClock } from '../../zm/event-time.js';
+import { parseEventTime, wallClockSql, type ZoneClock } from '../../zm/event-time.js';
 
 export const EVENT_SORT_FIELDS = {
   start_time: 'StartDateTime',
@@ -80,11 +80,6 @@ function parseTime(field: string, text: string, clock: ZoneClock): string {
     ]);
   }
   return wallClockSql(wall);
-}
-
-/** A wall-clock Date as a DATETIME literal (the stored digits; never shifted by a zone). */
-export function wallClockSql(wall: Date): string {
-  return wall.toISOString().slice(0, 23).replace('T', ' ');
 }
 
 export function parseSort(

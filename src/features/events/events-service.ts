@@ -20,8 +20,8 @@ import {
   type EventRow,
   type TagSummary,
 } from './event-json.js';
-import { eventListSql, wallClockSql, type EventListFilters } from './event-list-query.js';
-import { parseEventTime, parseTimeInput, ZoneMinderClock, type ZoneClock } from '../../zm/event-time.js';
+import { eventListSql, type EventListFilters } from './event-list-query.js';
+import { parseEventTime, parseTimeInput, wallClockSql, ZoneMinderClock, type ZoneClock } from '../../zm/event-time.js';
 import type { Services } from '../../registry.js';
 import type { EventCreateRequest, EventUpdateRequest } from '../../generated/dto/events.js';
 import { jsonToColumns } from '../field-table.js';

@@ -8,9 +8,8 @@ import type { AuthUser } from '../../auth/auth-service.js';
 import type { MonitorAcl } from '../../auth/monitor-acl.js';
 import type { PrismaClient } from '../../db/prisma.js';
 import { InvalidInputError } from '../../errors.js';
-import { ZoneMinderClock, type ZoneClock } from '../../zm/event-time.js';
+import { wallClockSql, ZoneMinderClock, type ZoneClock } from '../../zm/event-time.js';
 import { inList } from '../../zm/event-visibility.js';
-import { wallClockSql } from './event-list-query.js';
 import type { Services } from '../../registry.js';
 
 export interface SearchCitation {

@@ -18,7 +18,7 @@
 import { InvalidInputError } from '../../errors.js';
 import type { SortDirection } from '../../api/wrappers.js';
 import { parseFilterTime, type ZoneClock } from '../../zm/event-time.js';
-import { wallClockSql } from '../events/event-list-query.js';
+import { wallClockSql } from '../../zm/event-time.js';
 
 /** An event field a filter can test or sort on. */
 export type FilterField =

@@ -8,11 +8,12 @@
 //   packets (passthrough); an encode-mode recording is already upright.
 // Frames taken from recordings are cached by source identity (path, inode, size, mtime) and transform.
 import { createHash } from 'node:crypto';
+import { lstat } from 'node:fs/promises';
 import type { AuthUser } from '../../auth/auth-service.js';
 import type { PrismaClient } from '../../db/prisma.js';
 import { ApiError, InvalidInputError, NotFoundError } from '../../errors.js';
 import type { Logger } from '../../log.js';
-import { BufferSource, FileSource } from '../../media/byte-source.js';
+import { BufferSource, FileSource, fileVersion } from '../../media/byte-source.js';
 import { FfmpegError, type FfmpegRunner } from '../../media/ffmpeg.js';
 import { orientationFilter, swapsAxes, type Orientation } from '../../media/jpeg-rotate.js';
 import type { StillCache } from '../../media/still-cache.js';
@@ -174,10 +175,10 @@ export class EventStills {
     const event = await this.media.event(user, id);
     const n = await this.frameAt(event, offset);
     const file = await this.media.frameFile(event, n, 'capture');
-    if (file)
-      return width
-        ? ((await this.scaledJpeg(event, file, width)) ?? this.stored(event, file))
-        : this.stored(event, file);
+    if (file) {
+      const scaled = width ? await this.scaledJpeg(event, file, width) : null;
+      return scaled ?? this.stored(event, file);
+    }
     const video = await this.media.video(event);
     if (video) {
       const body = await this.fromVideo(event, video, offset, width);
@@ -215,11 +216,11 @@ export class EventStills {
 
   /** A stored JPEG scaled down to `width` (already upright); null when ffmpeg cannot read it. */
   private async scaledJpeg(event: EventRecord, file: string, width: number): Promise<ServedBody | null> {
-    const source = await FileSource.open(file).catch(() => null);
-    if (!source) throw fileNotFound(event.id, 'Image not found');
-    const key = `scaled\0${file}\0${source.etag}\0${width}`;
-    const mtime = source.stats.mtime;
-    await source.close();
+    // The cache key needs the file's version only: a stat, not an open.
+    const stats = await lstat(file).catch(() => null);
+    if (!stats?.isFile()) throw fileNotFound(event.id, 'Image not found');
+    const key = `scaled\0${file}\0${fileVersion(stats)}\0${width}`;
+    const mtime = stats.mtime;
     try {
       const jpeg = await this.cache.getOrMake(key, async () => {
         const out = await this.runner.ffmpeg([

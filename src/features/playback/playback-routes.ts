@@ -5,13 +5,12 @@
 // EventPlaybackController.
 import type { Request, Response } from 'express';
 import type { AuthUser } from '../../auth/auth-service.js';
-import { InvalidInputError } from '../../errors.js';
 import type { ServedBody } from './event-playback-service.js';
 import { playbackFor, type Playback } from './playback.js';
 import { playbackPaths } from './playback-openapi.js';
 import { mediaRoute, type MediaRoute } from '../../media/media-route.js';
 import { serveBytes } from '../../media/byte-ranges.js';
-import { eventIdParam } from '../../media/path-ids.js';
+import { eventIdParam, singleQuery } from '../../media/path-ids.js';
 import { SYNOPSIS_ROUTES } from './synopsis-routes.js';
 
 type Handler = (p: Playback, req: Request, res: Response, user: AuthUser) => Promise<void>;
@@ -22,12 +21,7 @@ const route = (path: string, handler: Handler): MediaRoute =>
 
 const idParam = (req: Request, name = 'id') => eventIdParam(req.params[name], name);
 
-/** A single-valued query parameter (a repeated one is refused, not guessed at). */
-function query(req: Request, name: string): string | undefined {
-  const v = req.query[name];
-  if (v === undefined || typeof v === 'string') return v;
-  throw new InvalidInputError('Invalid input', [[name, 'must be given once']]);
-}
+const query = (req: Request, name: string) => singleQuery(req.query, name);
 
 const serve = (req: Request, res: Response, body: ServedBody) =>
   serveBytes(req, res, body.source, {

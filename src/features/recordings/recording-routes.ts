@@ -1,23 +1,16 @@
 // The media routes of recordings by time (entries of src/http/media-table.ts): GET, gated by the
 // Events feature, the token also as `?token=`. The instant is resolved to an event here
 // (RecordingsService), then served as that event's stills are (features/playback).
-import type { Request } from 'express';
 import { InvalidInputError } from '../../errors.js';
 import { mediaRoute, type MediaRoute } from '../../media/media-route.js';
 import { serveBytes } from '../../media/byte-ranges.js';
 import { error, tokenParam } from '../../media/openapi-parts.js';
-import { monitorIdParam } from '../../media/path-ids.js';
+import { monitorIdParam, singleQuery } from '../../media/path-ids.js';
 import { playbackFor } from '../playback/playback.js';
 import { RecordingsService } from './recordings-service.js';
 
 /** Largest `?width=` of a still. */
 export const MAX_STILL_WIDTH = 4096;
-
-function one(req: Request, name: string): string | undefined {
-  const v = req.query[name];
-  if (v === undefined || typeof v === 'string') return v;
-  throw new InvalidInputError('Invalid input', [[name, 'must be given once']]);
-}
 
 function widthParam(text: string | undefined): number | null {
   if (text === undefined) return null;
@@ -75,10 +68,10 @@ const stillOperation = {
 
 export const RECORDING_ROUTES: MediaRoute[] = [
   mediaRoute(STILL, 'events', stillOperation, async (s, req, res, user) => {
-    const width = widthParam(one(req, 'width'));
+    const width = widthParam(singleQuery(req.query, 'width'));
     const { eventId, offset } = await s
       .get(RecordingsService)
-      .instant(user, monitorIdParam(req.params.id, 'id'), one(req, 'at'));
+      .instant(user, monitorIdParam(req.params.id, 'id'), singleQuery(req.query, 'at'));
     const body = await playbackFor(s).stills.atOffset(user, eventId, offset, width);
     await serveBytes(req, res, body.source, { cacheControl: body.cacheControl });
   }),

@@ -1,11 +1,11 @@
 // The Events rows a coverage answer needs, through the driver pool (dates as stored text).
-// Every read is an index range (docs/recordings.md, "Indexes"): on 1.39's
+// Every read is an index range (docs/recordings.md, "Which rows are read"): on 1.39's
 // (MonitorId, StartDateTime) directly; on 1.36/1.38, which index the two columns apart, MariaDB
 // picks StartDateTime's range or MonitorId's. `bench/recordings.ts` prints the plans.
 import type { Pool } from 'mariadb';
 import type { CoverageRow } from './coverage.js';
 
-export type RecordingRowsDb = Pick<Pool, 'execute' | 'query'>;
+export type RecordingRowsDb = Pick<Pool, 'query'>;
 
 export interface MonitorRow extends CoverageRow {
   MonitorId: number;

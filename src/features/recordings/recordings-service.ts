@@ -6,7 +6,7 @@ import type { AuthUser } from '../../auth/auth-service.js';
 import { monitorNotFound, type MonitorAcl, canSee } from '../../auth/monitor-acl.js';
 import { InvalidInputError, NotFoundError } from '../../errors.js';
 import type { DateTimeWrapper } from '../../api/wrappers.js';
-import { parseFilterTime, ZoneMinderClock, type ZoneClock } from '../../zm/event-time.js';
+import { parseFilterTime, wallClockSql, ZoneMinderClock, type ZoneClock } from '../../zm/event-time.js';
 import type { Services } from '../../registry.js';
 import { coverage, type Coverage } from './coverage.js';
 import { RecordingRows, type MonitorRow } from './recording-rows.js';
@@ -87,7 +87,8 @@ export const DEFAULT_MAX_RANGE_HOURS = 168;
 /** Monitors in one multi-monitor answer. */
 export const MAX_MONITORS = 100;
 
-const wallText = (ms: number) => new Date(ms).toISOString().slice(0, 23).replace('T', ' ');
+/** Wall-clock ms as the DATETIME literal the Events columns are compared with. */
+const wallSql = (ms: number) => wallClockSql(new Date(ms));
 
 /**
  * Wall-clock ms → the API's UTC text, for the thousands of times of one answer. The zone's offset
@@ -145,7 +146,7 @@ export class RecordingsService {
     const absent = ids.find((id) => !exists.has(id) || !canSee(scope, id));
     if (absent !== undefined) throw monitorNotFound(absent);
 
-    const rows = await this.rows.overlapping(ids, wallText(range.from), wallText(range.to));
+    const rows = await this.rows.overlapping(ids, wallSql(range.from), wallSql(range.to));
     const open = [...new Set(rows.filter((r) => !r.EndDateTime).map((r) => r.MonitorId))];
     const newest = open.length ? await this.rows.newest(open) : new Map<number, number>();
     const utc = utcWriter(clock);
@@ -174,7 +175,7 @@ export class RecordingsService {
     const when = at === undefined ? undefined : parseFilterTime(at, clock)?.getTime();
     if (when === undefined) throw new InvalidInputError('Invalid input', [['at', 'is not an ISO 8601 date-time']]);
     if (!(await this.rows.existing([id])).has(id) || !canSee(scope, id)) throw monitorNotFound(id);
-    const rows = await this.rows.overlapping([id], wallText(when), wallText(when + 1));
+    const rows = await this.rows.overlapping([id], wallSql(when), wallSql(when + 1));
     const open = rows.some((r) => !r.EndDateTime);
     const newest = open ? ((await this.rows.newest([id])).get(id) ?? null) : null;
     const range = { from: when, to: when + 1, now: clock.now().getTime() };
